@@ -1,0 +1,124 @@
+# wtcc - the Work-Time C compiler.
+#
+#   make          build bin/wtcc, bin/wtc-calibrate and the runtimes (installs missing
+#                 system packages first: mpich, libmpich-dev, flex, bison)
+#   make demo     build, then run a sample in both modes and its predictor
+#   make check    run the whole test suite; the last line is "N passed, N failed"
+#   make install PREFIX=/usr/local
+#
+# The build tree has the install layout: bin/ and lib/wtc/ (runtimes, ABI header,
+# machine presets). bin/wtcc finds lib/wtc relative to its own location.
+
+PREFIX ?= /usr/local
+CC ?= cc
+MPICC ?= mpicc
+BISON ?= bison
+FLEX ?= flex
+
+WARN = -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Werror
+OPT ?= -O2 -g
+SAN ?=
+CFLAGS_ALL = -std=gnu11 -MMD -MP $(OPT) $(WARN) $(SAN) $(EXTRA_CFLAGS)
+
+B = build
+LIBDIR = lib/wtc
+
+# ---- the compiler -----------------------------------------------------------
+PARSER_SRC = parser/ast.c parser/type.c parser/symtab.c parser/diag.c
+CODEGEN_SRC = $(wildcard codegen/*.c)
+DRIVER_SRC = $(wildcard wtc/*.c)
+GEN_PARSER = $(B)/parser/grammar.tab.c $(B)/parser/lexer.yy.c
+
+WTCC_OBJ = $(patsubst %.c,$(B)/%.o,$(PARSER_SRC) $(CODEGEN_SRC) $(DRIVER_SRC)) \
+           $(B)/parser/grammar.tab.o $(B)/parser/lexer.yy.o
+
+# ---- the runtimes -----------------------------------------------------------
+RT_COMMON_SRC = $(wildcard runtime/common_*.c)
+RT_MPI_SRC = $(wildcard runtime/mpi_*.c)
+RT_SIM_SRC = $(wildcard runtime/sim_*.c)
+RT_MPI_OBJ = $(patsubst %.c,$(B)/mpi/%.o,$(RT_COMMON_SRC) $(RT_MPI_SRC))
+RT_SIM_OBJ = $(patsubst %.c,$(B)/sim/%.o,$(RT_COMMON_SRC) $(RT_SIM_SRC))
+CALIB_SRC = $(wildcard calibrate/*.c)
+
+TARGETS = bin/wtcc $(LIBDIR)/libwtcrt_mpi.a $(LIBDIR)/libwtcrt_sim.a \
+          $(LIBDIR)/include/wtc_abi.h $(LIBDIR)/machines/.stamp
+ifneq ($(CALIB_SRC),)
+TARGETS += bin/wtc-calibrate
+endif
+
+.PHONY: all deps demo check install clean asan
+all: deps $(TARGETS)
+
+# Install what the build needs when it is missing (fresh Debian machine, CI).
+deps:
+	@sh tools/ensure-deps.sh
+
+bin/wtcc: $(WTCC_OBJ)
+	@mkdir -p bin
+	$(CC) $(CFLAGS_ALL) -o $@ $^ -lm
+
+$(B)/parser/grammar.tab.c $(B)/parser/grammar.tab.h: parser/grammar.y
+	@mkdir -p $(B)/parser
+	$(BISON) -Wall -Werror --defines=$(B)/parser/grammar.tab.h -o $(B)/parser/grammar.tab.c $<
+
+$(B)/parser/lexer.yy.c: parser/lexer.l $(B)/parser/grammar.tab.h
+	@mkdir -p $(B)/parser
+	$(FLEX) -o $@ $<
+
+# flex/bison output is not ours to keep warning-free in every detail
+$(B)/parser/grammar.tab.o $(B)/parser/lexer.yy.o: %.o: %.c
+	$(CC) -std=gnu11 $(OPT) $(SAN) -Wall -Werror -Wno-unused-function -Iparser -I$(B)/parser -c -o $@ $<
+
+$(B)/%.o: %.c $(B)/parser/grammar.tab.h
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) -Iparser -I$(B)/parser -Icodegen -Iwtc -c -o $@ $<
+
+$(B)/mpi/%.o: %.c runtime/wtc_abi.h $(wildcard runtime/*.h)
+	@mkdir -p $(dir $@)
+	$(MPICC) $(CFLAGS_ALL) -DWTCRT_MPI -Iruntime -c -o $@ $<
+
+$(B)/sim/%.o: %.c runtime/wtc_abi.h $(wildcard runtime/*.h)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) -DWTCRT_SIM -Iruntime -c -o $@ $<
+
+$(LIBDIR)/libwtcrt_mpi.a: $(RT_MPI_OBJ)
+	@mkdir -p $(LIBDIR)
+	rm -f $@ && ar rcs $@ $^
+
+$(LIBDIR)/libwtcrt_sim.a: $(RT_SIM_OBJ)
+	@mkdir -p $(LIBDIR)
+	rm -f $@ && ar rcs $@ $^
+
+$(LIBDIR)/include/wtc_abi.h: runtime/wtc_abi.h
+	@mkdir -p $(LIBDIR)/include
+	cp $< $@
+
+$(LIBDIR)/machines/.stamp: $(wildcard machines/*.conf)
+	@mkdir -p $(LIBDIR)/machines
+	cp machines/*.conf $(LIBDIR)/machines/ 2>/dev/null || true
+	touch $@
+
+bin/wtc-calibrate: $(CALIB_SRC) $(RT_COMMON_SRC) $(wildcard runtime/*.h)
+	@mkdir -p bin
+	$(MPICC) $(CFLAGS_ALL) -Iruntime -o $@ $(CALIB_SRC) $(RT_COMMON_SRC) -lm
+
+demo: all
+	@sh tools/demo.sh
+
+check: all
+	@sh tests/run.sh
+
+# The compiler and runtimes under AddressSanitizer + UndefinedBehaviorSanitizer.
+asan:
+	$(MAKE) clean
+	$(MAKE) all SAN="-fsanitize=address,undefined -fno-omit-frame-pointer"
+
+install: all
+	mkdir -p $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib
+	cp bin/* $(DESTDIR)$(PREFIX)/bin/
+	rm -rf $(DESTDIR)$(PREFIX)/lib/wtc && cp -r $(LIBDIR) $(DESTDIR)$(PREFIX)/lib/wtc
+
+clean:
+	rm -rf $(B) bin lib tests/out
+
+-include $(shell find $(B) -name '*.d' 2>/dev/null)
