@@ -1,0 +1,284 @@
+/* clone.c - the two clones of a recursive function, and par statements.
+ *
+ * For a recursive function f the generator emits
+ *   __wtc_seq_f(params)               plain C: par becomes for, calls go to __wtc_seq_*;
+ *                                     used below the cut-off and with one processor
+ *   __wtc_par_f(wtc_ctx, params)      par statements ask the runtime (wtc_par_open) and
+ *                                     defer their spawn points (wtc_spawn); direct calls
+ *                                     pass the context one level deeper
+ * Ordinary functions keep their text; only their par statements are rewritten (a par
+ * with spawn points there opens a parallel region), and main is renamed.
+ */
+#include <string.h>
+
+#include "cg.h"
+
+enum Flavor { R_SEQ, R_PAR, R_ORD };
+
+typedef struct Render {
+    Cg *cg;
+    RecFn *f;          /* the function being cloned; NULL for ordinary functions */
+    enum Flavor flavor;
+    Edits ed;
+    int npar;          /* par statements seen, to number their frames */
+    const char *frame; /* the frame variable of the enclosing spawning par, or NULL */
+} Render;
+
+/* Source text of a node with newlines folded, for use inside a one-line replacement. */
+static char *flat_text(const Cg *cg, Node *n)
+{
+    char *s = span_text(cg->tu, n->span);
+    for (char *p = s; *p; p++)
+        if (*p == '\n' || *p == '\r')
+            *p = ' ';
+    return s;
+}
+
+/* The arguments of a call as "a, b, c". */
+static char *args_text(const Cg *cg, Node *call)
+{
+    Str b = {0};
+    for (int i = 0; i < call->nargs; i++) {
+        if (i)
+            str_cat(&b, ", ");
+        str_cat(&b, flat_text(cg, call->args[i]));
+    }
+    return b.s ? b.s : "";
+}
+
+/* The cond: expression of f rendered for its parallel clone ("1" when absent). */
+static char *cond_text(const Cg *cg, RecFn *f)
+{
+    if (!f || !f->cond || !f->cond->cond)
+        return "1";
+    Edits ed = {0};
+    Node *stack[256];
+    int sp = 0;
+    stack[sp++] = f->cond->cond;
+    while (sp > 0) { /* iterative walk: cond expressions are small but may be deep */
+        Node *n = stack[--sp];
+        if (cg_is_wtc_depth(n))
+            edits_add(&ed, n->span.start, n->span.end, "__wtc_c.depth");
+        Node *kids[] = {n->lhs, n->rhs, n->cond, n->then, n->els, n->init, n->inc, n->body};
+        for (size_t i = 0; i < sizeof kids / sizeof kids[0] && sp < 250; i++)
+            if (kids[i])
+                stack[sp++] = kids[i];
+        for (int i = 0; i < n->nargs && sp < 250; i++)
+            stack[sp++] = n->args[i];
+    }
+    char *s = edits_apply(cg, &ed, f->cond->cond->span.start, f->cond->cond->span.end);
+    for (char *p = s; *p; p++)
+        if (*p == '\n')
+            *p = ' ';
+    return s;
+}
+
+/* The first recursive function spawned in a par body (gives a region its mode). */
+static RecFn *first_spawned(const Cg *cg, Node *n)
+{
+    Node *call, *lv;
+    if (!n)
+        return NULL;
+    if (cg_spawn_of(cg, n, &call, &lv))
+        return cg_called_recfn(cg, call);
+    Node *kids[] = {n->lhs, n->rhs, n->cond, n->then, n->els, n->init, n->inc, n->body};
+    for (size_t i = 0; i < sizeof kids / sizeof kids[0]; i++) {
+        RecFn *g = first_spawned(cg, kids[i]);
+        if (g)
+            return g;
+    }
+    for (int i = 0; i < n->nargs; i++) {
+        RecFn *g = first_spawned(cg, n->args[i]);
+        if (g)
+            return g;
+    }
+    return NULL;
+}
+
+static void render(Node *n, void *data);
+
+/* par var = lo to hi do body */
+static void render_par(Render *r, Node *n)
+{
+    const Cg *cg = r->cg;
+    int k = ++r->npar;
+    bool spawning = r->flavor != R_SEQ && cg_par_has_spawn(cg, n);
+    const char *v = n->name;
+    char *hi = cg_fmt("__wtc_hi_%d", k);
+    char *frame = cg_fmt("__wtc_p_%d", k);
+    char *head;
+    if (!spawning)
+        head = cg_fmt("for (int %s = (", v);
+    else if (r->flavor == R_PAR)
+        head = cg_fmt("{ wtc_par *%s = wtc_par_open(__wtc_c, (%s)); for (int %s = (", frame,
+                      cond_text(cg, r->f), v);
+    else
+        head = cg_fmt("{ wtc_par *%s = wtc_region_open(&__wtc_fn_%s); for (int %s = (", frame,
+                      first_spawned(cg, n->body)->name, v);
+    edits_add(&r->ed, n->span.start, n->lhs->span.start, head);
+    edits_add(&r->ed, n->kw_to.start, n->kw_to.end, cg_fmt("), %s = (", hi));
+    edits_add(&r->ed, n->kw_do.start, n->kw_do.end, cg_fmt("); %s <= %s; %s++)", v, hi, v));
+    if (spawning)
+        edits_add(&r->ed, n->span.end, n->span.end,
+                  cg_fmt(" if (%s) wtc_par_close(%s); }", frame, frame));
+    render(n->lhs, r);
+    render(n->rhs, r);
+    const char *outer = r->frame;
+    r->frame = spawning ? frame : NULL;
+    if (n->body)
+        render(n->body, r);
+    r->frame = outer;
+}
+
+/* A spawn point: defer the call through the runtime, or call the sequential clone. */
+static void render_spawn(Render *r, Node *stmt, Node *call, Node *lv)
+{
+    const Cg *cg = r->cg;
+    RecFn *g = cg_called_recfn(cg, call);
+    char *args = args_text(cg, call);
+    const char *P = r->frame;
+    Str b = {0};
+    str_printf(&b, "{ if (%s) { __wtc_args_%s __wtc_a = { %s }; ", P, g->name,
+               call->nargs ? args : "0");
+    if (lv) {
+        char *l = flat_text(cg, lv);
+        str_printf(&b, "wtc_spawn(%s, &__wtc_fn_%s, &__wtc_a, &(%s), WTC_KIND(%s), sizeof(%s)); "
+                   "} else %s = __wtc_seq_%s(%s); }", P, g->name, l, l, l, l, g->name, args);
+    } else {
+        str_printf(&b, "wtc_spawn(%s, &__wtc_fn_%s, &__wtc_a, 0, 0, 0); } else __wtc_seq_%s(%s); }",
+                   P, g->name, g->name, args);
+    }
+    edits_add(&r->ed, stmt->span.start, stmt->span.end, b.s);
+}
+
+/* A call of a recursive function that is not a spawn point. */
+static void render_call(Render *r, Node *call, RecFn *g)
+{
+    Node *callee = call->lhs;
+    if (r->flavor == R_SEQ || (r->flavor == R_PAR && !g->has_par_clone))
+        edits_add(&r->ed, callee->span.start, callee->span.end, cg_fmt("__wtc_seq_%s", g->name));
+    else if (r->flavor == R_PAR)
+        edits_add(&r->ed, callee->span.start, cg_lparen_after(r->cg, callee) + 1,
+                  cg_fmt("__wtc_par_%s(wtc_ctx_down(__wtc_c)%s", g->name,
+                         call->nargs ? ", " : ""));
+    /* R_ORD: the call goes to the region-entry wrapper, which keeps the user's name */
+}
+
+/* Collect the edits for a node and everything below it. */
+static void render(Node *n, void *data)
+{
+    Render *r = data;
+    Node *call, *lv;
+    RecFn *g;
+    if (!n)
+        return;
+    if (n->kind == ND_PAR && n->lhs && n->rhs) {
+        render_par(r, n);
+        return;
+    }
+    if (r->frame && cg_spawn_of(r->cg, n, &call, &lv)) {
+        render_spawn(r, n, call, lv);
+        return;
+    }
+    if ((g = cg_called_recfn(r->cg, n)))
+        render_call(r, n, g);
+    cg_children(n, render, data);
+}
+
+/* ---- queries used by sema.c ----------------------------------------------------- */
+
+typedef struct Query {
+    const Cg *cg;
+    bool spawn_par, rec_call;
+} Query;
+
+static void query(Node *n, void *data)
+{
+    Query *q = data;
+    if (n->kind == ND_PAR && cg_par_has_spawn(q->cg, n))
+        q->spawn_par = true;
+    if (cg_called_recfn(q->cg, n))
+        q->rec_call = true;
+    cg_children(n, query, data);
+}
+
+/* Does the body contain a par statement with spawn points? */
+bool clone_has_spawn_par(const Cg *cg, Node *body)
+{
+    Query q = {cg, false, false};
+    query(body, &q);
+    return q.spawn_par;
+}
+
+/* Does the body call a recursive function (directly or as a spawn point)? */
+bool clone_has_recursive_call(const Cg *cg, Node *body)
+{
+    Query q = {cg, false, false};
+    query(body, &q);
+    return q.rec_call;
+}
+
+typedef struct HasPar {
+    bool found;
+} HasPar;
+
+static void has_par(Node *n, void *data)
+{
+    HasPar *h = data;
+    if (n->kind == ND_PAR)
+        h->found = true;
+    if (!h->found)
+        cg_children(n, has_par, data);
+}
+
+/* Must this ordinary function be re-printed (main, or it has par statements)? */
+bool clone_needs_rewrite(const Cg *cg, Node *def)
+{
+    HasPar h = {false};
+    if (cg->main_fd && def->func == cg->main_fd)
+        return true;
+    if (def->func && def->func->body)
+        has_par(def->func->body, &h);
+    return h.found;
+}
+
+/* ---- emitting ------------------------------------------------------------------- */
+
+/* The sequential clone. */
+void clone_emit_seq(Cg *cg, RecFn *f)
+{
+    Render r = {cg, f, R_SEQ, {0}, 0, NULL};
+    Node *body = f->fd->body;
+    render(body, &r);
+    cg_emit_line(cg, body->span.start);
+    fprintf(cg->out, "static %s __wtc_seq_%s(%s) %s\n", marshal_ret_type(cg, f), f->name,
+            marshal_param_list(cg, f, false), edits_apply(cg, &r.ed, body->span.start,
+                                                           body->span.end));
+}
+
+/* The parallel clone (only for functions that spawn or call recursive functions). */
+void clone_emit_par(Cg *cg, RecFn *f)
+{
+    Render r = {cg, f, R_PAR, {0}, 0, NULL};
+    Node *body = f->fd->body;
+    if (!f->has_par_clone)
+        return;
+    render(body, &r);
+    edits_add(&r.ed, body->span.start + 1, body->span.start + 1, " (void)__wtc_c;");
+    cg_emit_line(cg, body->span.start);
+    fprintf(cg->out, "static %s __wtc_par_%s(%s) %s\n", marshal_ret_type(cg, f), f->name,
+            marshal_param_list(cg, f, true), edits_apply(cg, &r.ed, body->span.start,
+                                                          body->span.end));
+}
+
+/* An ordinary function with its par statements rewritten (and main renamed). */
+void clone_emit_ordinary(Cg *cg, Node *def)
+{
+    Render r = {cg, NULL, R_ORD, {0}, 0, NULL};
+    render(def->func->body, &r);
+    if (cg->main_fd && def->func == cg->main_fd)
+        edits_add(&r.ed, def->func->name_span.start, def->func->name_span.end,
+                  "__wtc_user_main");
+    cg_emit_line(cg, def->span.start);
+    fprintf(cg->out, "%s\n", edits_apply(cg, &r.ed, def->span.start, def->span.end));
+}

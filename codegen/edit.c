@@ -1,0 +1,319 @@
+/* edit.c - text edits over the preprocessed buffer, line mapping, and AST helpers.
+ *
+ * The generated C is the user's preprocessed text copied verbatim, with edits: a list of
+ * (byte range, replacement) pairs applied while copying. Replacements never contain a
+ * newline, so the copied text keeps its line structure and one line directive at the
+ * start of each copied function is enough for the C compiler to point at the .wtc line.
+ */
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cg.h"
+
+/* ---- strings ------------------------------------------------------------- */
+
+/* Append n bytes, growing the arena buffer. */
+void str_catn(Str *b, const char *s, int n)
+{
+    if (b->len + n + 1 > b->cap) {
+        int cap = b->cap ? b->cap * 2 : 256;
+        while (cap < b->len + n + 1)
+            cap *= 2;
+        char *ns = ast_alloc((size_t)cap);
+        if (b->len)
+            memcpy(ns, b->s, (size_t)b->len);
+        b->s = ns;
+        b->cap = cap;
+    }
+    memcpy(b->s + b->len, s, (size_t)n);
+    b->len += n;
+    b->s[b->len] = '\0';
+}
+
+/* Append a NUL-terminated string. */
+void str_cat(Str *b, const char *s)
+{
+    str_catn(b, s, (int)strlen(s));
+}
+
+/* Append printf-style. */
+void str_printf(Str *b, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    char *tmp = ast_alloc((size_t)n + 1);
+    va_start(ap, fmt);
+    vsnprintf(tmp, (size_t)n + 1, fmt, ap);
+    va_end(ap);
+    str_catn(b, tmp, n);
+}
+
+/* printf into a new arena string. */
+char *cg_fmt(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    char *s = ast_alloc((size_t)n + 1);
+    va_start(ap, fmt);
+    vsnprintf(s, (size_t)n + 1, fmt, ap);
+    va_end(ap);
+    return s;
+}
+
+/* ---- edits ---------------------------------------------------------------- */
+
+/* Record one edit. */
+void edits_add(Edits *e, int start, int end, const char *text)
+{
+    if (e->n == e->cap) {
+        int cap = e->cap ? e->cap * 2 : 32;
+        Edit *nv = ast_alloc(sizeof(Edit) * (size_t)cap);
+        if (e->n)
+            memcpy(nv, e->v, sizeof(Edit) * (size_t)e->n);
+        e->v = nv;
+        e->cap = cap;
+    }
+    e->v[e->n++] = (Edit){start, end, text, e->n};
+}
+
+/* Order edits by position; inserts at one offset keep their insertion order. */
+static int edit_cmp(const void *a, const void *b)
+{
+    const Edit *x = a, *y = b;
+    if (x->start != y->start)
+        return x->start < y->start ? -1 : 1;
+    if ((x->end == x->start) != (y->end == y->start))
+        return x->end == x->start ? -1 : 1; /* an insert before a replace at one offset */
+    return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/* The text of [start, end) with the edits inside it applied. */
+char *edits_apply(const Cg *cg, Edits *e, int start, int end)
+{
+    const char *text = cg->tu->text;
+    Str out = {0};
+    qsort(e->v, (size_t)e->n, sizeof(Edit), edit_cmp);
+    int pos = start;
+    for (int i = 0; i < e->n; i++) {
+        Edit *ed = &e->v[i];
+        if (ed->start < start || ed->end > end)
+            continue;
+        if (ed->start < pos) /* overlapping edit: a bug in the caller; keep output sane */
+            continue;
+        str_catn(&out, text + pos, ed->start - pos);
+        str_cat(&out, ed->text);
+        pos = ed->end;
+    }
+    str_catn(&out, text + pos, end - pos);
+    return out.s ? out.s : ast_strndup("", 0);
+}
+
+/* ---- line mapping ---------------------------------------------------------- */
+
+static int *line_start; /* offset of each line of the buffer */
+static const char **line_file;
+static int *line_no;
+static int nlines;
+
+/* Parse a line marker "# 12 "file" flags" or "#line 12 "file"" at p; 0 if not one. */
+static int parse_marker(const char *p, const char *end, int *no, const char **file)
+{
+    if (p >= end || *p != '#')
+        return 0;
+    p++;
+    while (p < end && (*p == ' ' || *p == '\t'))
+        p++;
+    if (end - p > 4 && strncmp(p, "line", 4) == 0)
+        p += 4;
+    while (p < end && (*p == ' ' || *p == '\t'))
+        p++;
+    if (p >= end || *p < '0' || *p > '9')
+        return 0;
+    *no = atoi(p);
+    while (p < end && *p >= '0' && *p <= '9')
+        p++;
+    while (p < end && *p == ' ')
+        p++;
+    if (p < end && *p == '"') {
+        const char *q = ++p;
+        while (q < end && *q != '"' && *q != '\n') {
+            if (*q == '\\' && q + 1 < end)
+                q++;
+            q++;
+        }
+        *file = ast_strndup(p, (size_t)(q - p));
+    }
+    return 1;
+}
+
+/* Build the table: for every line of the buffer, its file and line number. */
+void cg_lines_init(const TranslationUnit *tu)
+{
+    int cap = 1024;
+    nlines = 0;
+    line_start = malloc(sizeof(int) * (size_t)cap);
+    line_file = malloc(sizeof(char *) * (size_t)cap);
+    line_no = malloc(sizeof(int) * (size_t)cap);
+    const char *file = tu->path;
+    int no = 1;
+    const char *text = tu->text, *end = tu->text + tu->len;
+    for (const char *p = text; p < end;) {
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        if (!nl)
+            nl = end;
+        if (nlines == cap) {
+            cap *= 2;
+            line_start = realloc(line_start, sizeof(int) * (size_t)cap);
+            line_file = realloc(line_file, sizeof(char *) * (size_t)cap);
+            line_no = realloc(line_no, sizeof(int) * (size_t)cap);
+        }
+        int mno;
+        const char *mfile = file;
+        line_start[nlines] = (int)(p - text);
+        line_file[nlines] = file;
+        line_no[nlines] = no;
+        nlines++;
+        if (parse_marker(p, nl, &mno, &mfile)) {
+            file = mfile;
+            no = mno;
+        } else {
+            no++;
+        }
+        p = nl + 1;
+    }
+}
+
+/* File and line of a byte offset (column 1). */
+Loc cg_loc_at(int offset)
+{
+    int lo = 0, hi = nlines - 1;
+    if (nlines == 0)
+        return (Loc){"", 1, 1, true};
+    while (lo < hi) {
+        int mid = (lo + hi + 1) / 2;
+        if (line_start[mid] <= offset)
+            lo = mid;
+        else
+            hi = mid - 1;
+    }
+    return (Loc){line_file[lo], line_no[lo], 1, true};
+}
+
+/* Emit "#line N "file"" so that the text at 'offset' is reported at its own line. */
+void cg_emit_line(Cg *cg, int offset)
+{
+    Loc l = cg_loc_at(offset);
+    fprintf(cg->out, "\n#line %d \"%s\"\n", l.line, l.file);
+}
+
+/* ---- AST helpers ------------------------------------------------------------ */
+
+/* Visit the immediate children of a node. */
+void cg_children(Node *n, NodeVisit visit, void *data)
+{
+    Node *kids[] = {n->lhs, n->rhs, n->cond, n->then, n->els, n->init, n->inc, n->body};
+    for (size_t i = 0; i < sizeof kids / sizeof kids[0]; i++)
+        if (kids[i])
+            visit(kids[i], data);
+    for (int i = 0; i < n->nargs; i++)
+        if (n->args[i])
+            visit(n->args[i], data);
+    for (int i = 0; i < n->ndecls; i++)
+        if (n->decls[i] && n->decls[i]->init)
+            visit(n->decls[i]->init, data);
+    if (n->kind == ND_FUNCDEF && n->func && n->func->body && n->body != n->func->body)
+        visit(n->func->body, data);
+}
+
+/* The recursive function with this name, or NULL. */
+RecFn *cg_recfn_by_name(const Cg *cg, const char *name)
+{
+    for (int i = 0; i < cg->nfns; i++)
+        if (strcmp(cg->fns[i]->name, name) == 0)
+            return cg->fns[i];
+    return NULL;
+}
+
+/* The recursive function a call calls by name, or NULL. */
+RecFn *cg_called_recfn(const Cg *cg, Node *call)
+{
+    if (!call || call->kind != ND_CALL || !call->lhs || call->lhs->kind != ND_IDENT)
+        return NULL;
+    Decl *d = call->lhs->decl;
+    if (!d || d->kind != DK_FUNC || !d->is_global)
+        return NULL;
+    RecFn *f = cg_recfn_by_name(cg, call->lhs->name);
+    if (f && cg_lparen_after(cg, call->lhs) < 0)
+        return NULL; /* "(f)(x)": called through an expression, not by name */
+    return f;
+}
+
+/* Is this an unresolved use of the built-in wtc_depth? */
+bool cg_is_wtc_depth(Node *n)
+{
+    return n->kind == ND_IDENT && !n->decl && n->name && strcmp(n->name, "wtc_depth") == 0;
+}
+
+/* A spawn point "f(...);" or "lv = f(...);". */
+bool cg_spawn_of(const Cg *cg, Node *stmt, Node **call, Node **lv)
+{
+    if (!stmt || stmt->kind != ND_EXPR_STMT || !stmt->lhs)
+        return false;
+    Node *e = stmt->lhs;
+    if (cg_called_recfn(cg, e)) {
+        *call = e;
+        *lv = NULL;
+        return true;
+    }
+    if (e->kind == ND_ASSIGN && e->op && strcmp(e->op, "=") == 0 && cg_called_recfn(cg, e->rhs)) {
+        *call = e->rhs;
+        *lv = e->lhs;
+        return true;
+    }
+    return false;
+}
+
+typedef struct SpawnSearch {
+    const Cg *cg;
+    bool found;
+} SpawnSearch;
+
+/* Look for a spawn point anywhere below n. */
+static void find_spawn(Node *n, void *data)
+{
+    SpawnSearch *s = data;
+    Node *call, *lv;
+    if (s->found)
+        return;
+    if (cg_spawn_of(s->cg, n, &call, &lv)) {
+        s->found = true;
+        return;
+    }
+    if (n->kind == ND_PAR)
+        return; /* a nested par is an error reported elsewhere */
+    cg_children(n, find_spawn, s);
+}
+
+/* Does this par statement's body contain a spawn point? */
+bool cg_par_has_spawn(const Cg *cg, Node *par)
+{
+    SpawnSearch s = {cg, false};
+    if (par->body)
+        find_spawn(par->body, &s);
+    return s.found;
+}
+
+/* Offset of the '(' that follows a callee, or -1 when something else comes first. */
+int cg_lparen_after(const Cg *cg, Node *callee)
+{
+    const char *t = cg->tu->text;
+    int i = callee->span.end;
+    while (i < cg->tu->len && (t[i] == ' ' || t[i] == '\t' || t[i] == '\n' || t[i] == '\r'))
+        i++;
+    return i < cg->tu->len && t[i] == '(' ? i : -1;
+}

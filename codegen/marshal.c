@@ -1,0 +1,167 @@
+/* marshal.c - what the runtime needs to move a call between processors.
+ *
+ * For a recursive function f:
+ *   __wtc_args_f       a struct with every parameter, in order (the runtime copies it
+ *                      byte for byte: SPMD ranks run the same binary)
+ *   __wtc_counts_f     the element count of every pointer parameter, evaluated from an
+ *                      args struct (the caller evaluates it at the spawn point)
+ *   __wtc_run_par_f / __wtc_run_seq_f   call a clone from an args struct
+ *   __wtc_bufs_f, __wtc_fn_f            the descriptor (runtime/wtc_abi.h)
+ *   f                  the user's name: called from ordinary code, it starts a region
+ */
+#include <string.h>
+
+#include "cg.h"
+
+/* The type of a parameter as a struct member or local: top-level qualifiers dropped. */
+static char *member_decl(const Cg *cg, const RecParam *p, const char *name)
+{
+    Type t = *p->type;
+    t.quals = 0;
+    return type_to_c(cg->tu, &t, name);
+}
+
+/* The return type as written (void, int, struct pt, ...). */
+char *marshal_ret_type(const Cg *cg, const RecFn *f)
+{
+    return type_to_c(cg->tu, f->ret, NULL);
+}
+
+/* "wtc_ctx __wtc_c, int *a, int n" */
+char *marshal_param_list(const Cg *cg, const RecFn *f, bool with_ctx)
+{
+    Str b = {0};
+    if (with_ctx)
+        str_cat(&b, "wtc_ctx __wtc_c");
+    for (int i = 0; i < f->nparams; i++) {
+        if (b.len)
+            str_cat(&b, ", ");
+        str_cat(&b, type_to_c(cg->tu, f->params[i].type, f->params[i].name));
+    }
+    return b.len ? b.s : "void";
+}
+
+/* "__wtc_a->a, __wtc_a->n" */
+static char *args_from_struct(const RecFn *f)
+{
+    Str b = {0};
+    for (int i = 0; i < f->nparams; i++)
+        str_printf(&b, "%s__wtc_a->%s", i ? ", " : "", f->params[i].name);
+    return b.len ? b.s : "";
+}
+
+/* The declarations every later use of f needs: args struct, clone prototypes, descriptor. */
+void marshal_emit_forward(Cg *cg, RecFn *f)
+{
+    FILE *o = cg->out;
+    char *ret = marshal_ret_type(cg, f);
+    cg_emit_line(cg, f->def->span.start);
+    fprintf(o, "typedef struct {");
+    for (int i = 0; i < f->nparams; i++)
+        fprintf(o, " %s;", member_decl(cg, &f->params[i], f->params[i].name));
+    if (f->nparams == 0)
+        fprintf(o, " char __wtc_unused;");
+    fprintf(o, " } __wtc_args_%s;\n", f->name);
+    fprintf(o, "static %s __wtc_seq_%s(%s);\n", ret, f->name, marshal_param_list(cg, f, false));
+    if (f->has_par_clone)
+        fprintf(o, "static %s __wtc_par_%s(%s);\n", ret, f->name, marshal_param_list(cg, f, true));
+    fprintf(o, "static const wtc_fn __wtc_fn_%s;\n", f->name);
+}
+
+/* __wtc_counts_f: the parameters as locals, then one count per pointer parameter. */
+static void emit_counts(Cg *cg, RecFn *f)
+{
+    FILE *o = cg->out;
+    fprintf(o, "static void __wtc_counts_%s(const void *__wtc_v, long *__wtc_n)\n{\n", f->name);
+    if (f->nbufs == 0) {
+        fprintf(o, "    (void)__wtc_v; (void)__wtc_n;\n}\n");
+        return;
+    }
+    fprintf(o, "    const __wtc_args_%s *__wtc_a = __wtc_v;\n", f->name);
+    for (int i = 0; i < f->nparams; i++)
+        fprintf(o, "    %s = __wtc_a->%s; (void)%s;\n", member_decl(cg, &f->params[i],
+                f->params[i].name), f->params[i].name, f->params[i].name);
+    for (int i = 0; i < f->nparams; i++) {
+        RecParam *p = &f->params[i];
+        if (!p->is_ptr)
+            continue;
+        char *count = p->count ? span_text(cg->tu, p->count_span) : "0";
+        for (char *c = count; *c; c++)
+            if (*c == '\n')
+                *c = ' ';
+        fprintf(o, "    __wtc_n[%d] = (long)(%s);\n", p->buf, count);
+    }
+    fprintf(o, "}\n");
+}
+
+/* __wtc_run_par_f / __wtc_run_seq_f: unpack the args struct and call a clone. */
+static void emit_runners(Cg *cg, RecFn *f)
+{
+    FILE *o = cg->out;
+    char *ret = marshal_ret_type(cg, f);
+    char *store = f->is_void ? "" : cg_fmt("*(%s *)__wtc_r = ", ret);
+    char *args = args_from_struct(f);
+    const char *sep = f->nparams ? ", " : "";
+    fprintf(o, "static void __wtc_run_par_%s(wtc_ctx __wtc_c, void *__wtc_v, void *__wtc_r)\n"
+            "{\n    __wtc_args_%s *__wtc_a = __wtc_v; (void)__wtc_a; (void)__wtc_r; "
+            "(void)__wtc_c;\n", f->name, f->name);
+    if (f->has_par_clone)
+        fprintf(o, "    %s__wtc_par_%s(__wtc_c%s%s);\n}\n", store, f->name, sep, args);
+    else
+        fprintf(o, "    %s__wtc_seq_%s(%s);\n}\n", store, f->name, args);
+    fprintf(o, "static void __wtc_run_seq_%s(void *__wtc_v, void *__wtc_r)\n"
+            "{\n    __wtc_args_%s *__wtc_a = __wtc_v; (void)__wtc_a; (void)__wtc_r;\n"
+            "    %s__wtc_seq_%s(%s);\n}\n", f->name, f->name, store, f->name, args);
+}
+
+/* __wtc_bufs_f and __wtc_fn_f. */
+static void emit_descriptor(Cg *cg, RecFn *f)
+{
+    FILE *o = cg->out;
+    char *ret = marshal_ret_type(cg, f);
+    if (f->nbufs) {
+        fprintf(o, "static const wtc_buf __wtc_bufs_%s[] = {", f->name);
+        for (int i = 0; i < f->nparams; i++) {
+            RecParam *p = &f->params[i];
+            if (p->is_ptr)
+                fprintf(o, "%s\n    { __builtin_offsetof(__wtc_args_%s, %s), "
+                        "sizeof(*((__wtc_args_%s *)0)->%s), %d, %d }", p->buf ? "," : "",
+                        f->name, p->name, f->name, p->name, p->in, p->out);
+        }
+        fprintf(o, " };\n");
+    }
+    fprintf(o, "static const wtc_fn __wtc_fn_%s = {\n    \"%s\", %d, %d, %d, %d, "
+            "sizeof(__wtc_args_%s), %s, %s,\n    %d, %s, __wtc_counts_%s, __wtc_run_par_%s, "
+            "__wtc_run_seq_%s };\n", f->name, f->name, f->id, f->mode, f->masters,
+            f->has_spawn_par, f->name, f->is_void ? "0" : cg_fmt("sizeof(%s)", ret),
+            f->is_void ? "0" : cg_fmt("WTC_KIND(*(%s *)0)", ret), f->nbufs,
+            f->nbufs ? cg_fmt("__wtc_bufs_%s", f->name) : "0", f->name, f->name, f->name);
+}
+
+/* Everything the runtime needs about f. */
+void marshal_emit_support(Cg *cg, RecFn *f)
+{
+    cg_emit_line(cg, f->def->span.start);
+    emit_counts(cg, f);
+    emit_runners(cg, f);
+    emit_descriptor(cg, f);
+}
+
+/* The function under the user's own name: from ordinary code it starts a region. */
+void marshal_emit_wrapper(Cg *cg, RecFn *f)
+{
+    FILE *o = cg->out;
+    char *ret = marshal_ret_type(cg, f);
+    Str init = {0};
+    for (int i = 0; i < f->nparams; i++)
+        str_printf(&init, "%s%s", i ? ", " : "", f->params[i].name);
+    cg_emit_line(cg, f->def->span.start);
+    fprintf(o, "%s%s %s(%s)\n{\n    __wtc_args_%s __wtc_a = { %s };\n", f->is_static ? "static " : "",
+            ret, f->name, marshal_param_list(cg, f, false), f->name, init.len ? init.s : "0");
+    if (f->is_void) {
+        fprintf(o, "    wtc_call(&__wtc_fn_%s, &__wtc_a, 0);\n}\n", f->name);
+    } else {
+        fprintf(o, "    %s __wtc_r;\n    wtc_call(&__wtc_fn_%s, &__wtc_a, &__wtc_r);\n"
+                "    return __wtc_r;\n}\n", ret, f->name);
+    }
+}

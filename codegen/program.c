@@ -1,0 +1,230 @@
+/* program.c - the whole generated file: the copied text with its transformed pieces,
+ * the global snapshot table, main's wrapper and the program table (cg_generate).
+ */
+#include <string.h>
+
+#include "cg.h"
+#include "diag.h"
+#include "wtc_abi.h"
+
+/* ---- the global snapshot (SPEC 2.4) ---------------------------------------------- */
+
+typedef struct Names {
+    const char **v;
+    int n, cap;
+} Names;
+
+static bool names_has(const Names *s, const char *name)
+{
+    for (int i = 0; i < s->n; i++)
+        if (strcmp(s->v[i], name) == 0)
+            return true;
+    return false;
+}
+
+static void names_add(Names *s, const char *name)
+{
+    if (names_has(s, name))
+        return;
+    if (s->n == s->cap) {
+        s->cap = s->cap ? s->cap * 2 : 32;
+        const char **nv = ast_alloc(sizeof(char *) * (size_t)s->cap);
+        if (s->n)
+            memcpy(nv, s->v, sizeof(char *) * (size_t)s->n);
+        s->v = nv;
+    }
+    s->v[s->n++] = name;
+}
+
+typedef struct Reach {
+    const Cg *cg;
+    Names globals; /* user-file global variables read by recursive code */
+    Names funcs;   /* user-file functions reachable from recursive functions */
+} Reach;
+
+/* Note the globals and the functions an expression or statement refers to. */
+static void reach_node(Node *n, void *data)
+{
+    Reach *r = data;
+    if (n->kind == ND_IDENT && n->decl && n->decl->is_global && n->decl->loc.user) {
+        if (n->decl->kind == DK_VAR)
+            names_add(&r->globals, n->name);
+        else if (n->decl->kind == DK_FUNC)
+            names_add(&r->funcs, n->name);
+    }
+    cg_children(n, reach_node, data);
+}
+
+/* The definition of a user function by name. */
+static FuncDef *funcdef_named(const Cg *cg, const char *name)
+{
+    for (int i = 0; i < cg->tu->nitems; i++) {
+        Node *n = cg->tu->items[i];
+        if (n->kind == ND_FUNCDEF && n->func && strcmp(n->func->decl->name, name) == 0)
+            return n->func;
+    }
+    return NULL;
+}
+
+/* The defining declaration of a user-file global variable that can be snapshot. */
+static Decl *snapshot_decl(const Cg *cg, const char *name)
+{
+    for (int i = 0; i < cg->tu->nitems; i++) {
+        Node *n = cg->tu->items[i];
+        for (int j = 0; n->kind == ND_DECLARATION && j < n->ndecls; j++) {
+            Decl *d = n->decls[j];
+            if (!d || d->kind != DK_VAR || strcmp(d->name, name) != 0 || !d->is_defined ||
+                d->storage == SC_EXTERN || d->is_thread_local || !d->loc.user)
+                continue;
+            Type *t = d->type;
+            while (type_strip_typedefs(t)->kind == TY_ARRAY) {
+                if (!type_strip_typedefs(t)->array_len && !d->init)
+                    return NULL; /* incomplete array */
+                t = type_strip_typedefs(t)->base;
+            }
+            if (t->quals & Q_CONST || type_strip_typedefs(t)->quals & Q_CONST)
+                return NULL; /* the same on every rank anyway */
+            return d;
+        }
+    }
+    return NULL;
+}
+
+/* Globals read by recursive functions, their cond: clauses and the functions they call. */
+static Names snapshot_globals(const Cg *cg)
+{
+    Reach r = {cg, {0}, {0}};
+    for (int i = 0; i < cg->nfns; i++) {
+        reach_node(cg->fns[i]->fd->body, &r);
+        if (cg->fns[i]->cond && cg->fns[i]->cond->cond)
+            reach_node(cg->fns[i]->cond->cond, &r);
+    }
+    for (int i = 0; i < r.funcs.n; i++) { /* grows while we walk it */
+        FuncDef *fd = funcdef_named(cg, r.funcs.v[i]);
+        if (fd && fd->body && !cg_recfn_by_name(cg, fd->decl->name))
+            reach_node(fd->body, &r);
+    }
+    Names out = {0};
+    for (int i = 0; i < r.globals.n; i++)
+        if (snapshot_decl(cg, r.globals.v[i]))
+            names_add(&out, r.globals.v[i]);
+    return out;
+}
+
+/* ---- the tables and main ------------------------------------------------------------ */
+
+/* The entry the runtime calls on rank 0: adapts to the user's main signature. */
+static void emit_main_entry(Cg *cg)
+{
+    FILE *o = cg->out;
+    FuncDef *m = cg->main_fd;
+    bool is_void = type_strip_typedefs(m->decl->type->base)->kind == TY_VOID;
+    int np = m->nparams;
+    fprintf(o, "static int __wtc_main_entry(int argc, char **argv)\n{\n");
+    if (np >= 3)
+        fprintf(o, "    extern char **environ;\n");
+    const char *args = np == 0 ? "" : np == 1 ? "argc" : np == 2 ? "argc, argv" : "argc, argv, environ";
+    if (np < 2)
+        fprintf(o, "    (void)argv;%s\n", np < 1 ? " (void)argc;" : "");
+    if (is_void)
+        fprintf(o, "    __wtc_user_main(%s);\n    return 0;\n}\n", args);
+    else
+        fprintf(o, "    return __wtc_user_main(%s);\n}\n", args);
+}
+
+/* The program table and the real main. */
+void program_emit_tables(Cg *cg)
+{
+    FILE *o = cg->out;
+    Names g = snapshot_globals(cg);
+    fprintf(o, "\n/* ---- wtcc: program table ---- */\n");
+    emit_main_entry(cg);
+    fprintf(o, "static const wtc_fn *const __wtc_fns[] = {");
+    for (int i = 0; i < cg->nfns; i++)
+        fprintf(o, "%s &__wtc_fn_%s", i ? "," : "", cg->fns[i]->name);
+    fprintf(o, "%s };\n", cg->nfns ? "" : " 0");
+    fprintf(o, "static const wtc_global __wtc_globals[] = {");
+    for (int i = 0; i < g.n; i++)
+        fprintf(o, "%s\n    { (void *)&%s, sizeof(%s), \"%s\" }", i ? "," : "", g.v[i], g.v[i],
+                g.v[i]);
+    fprintf(o, "%s };\n", g.n ? "" : " { 0, 0, 0 }");
+    const char *src = strrchr(cg->tu->path, '/');
+    fprintf(o, "static const wtc_program __wtc_program = {\n    WTC_ABI_VERSION, \"%s\", __wtc_fns, "
+            "%d, __wtc_globals, %d,\n    __wtc_main_entry, %d, %d };\n", src ? src + 1 : cg->tu->path,
+            cg->nfns, g.n, cg->opt ? cg->opt->mode_override : 0,
+            cg->opt ? cg->opt->masters_override : 0);
+    fprintf(o, "int main(int argc, char **argv)\n{\n    return wtc_start(argc, argv, "
+            "&__wtc_program);\n}\n");
+}
+
+/* ---- the whole file ------------------------------------------------------------------ */
+
+/* Copy buffer text [from, to) unchanged. */
+static void copy_text(Cg *cg, int from, int to)
+{
+    if (to > from)
+        fwrite(cg->tu->text + from, 1, (size_t)(to - from), cg->out);
+}
+
+/* The replacement of a recursive function definition. */
+static void emit_recursive(Cg *cg, RecFn *f, int item)
+{
+    if (f->first_item == item)
+        marshal_emit_forward(cg, f);
+    clone_emit_seq(cg, f);
+    clone_emit_par(cg, f);
+    marshal_emit_support(cg, f);
+    marshal_emit_wrapper(cg, f);
+}
+
+/* Emit forward blocks of the recursive functions first declared by a prototype here. */
+static void emit_forwards_after(Cg *cg, int item)
+{
+    bool any = false;
+    for (int i = 0; i < cg->nfns; i++)
+        if (cg->fns[i]->first_item == item && cg->fns[i]->def != cg->tu->items[item]) {
+            marshal_emit_forward(cg, cg->fns[i]);
+            any = true;
+        }
+    if (any)
+        cg_emit_line(cg, cg->tu->items[item]->span.end);
+}
+
+/* Check the translation unit and write the generated C. */
+int cg_generate(TranslationUnit *tu, const CgOptions *opt, FILE *out)
+{
+    Cg cg = {tu, opt, out, NULL, 0, NULL};
+    cg_lines_init(tu);
+    int errors = sema_check(&cg);
+    if (errors)
+        return errors;
+    fprintf(out, "/* Generated by wtcc from %s: do not edit. */\n#include \"wtc_abi.h\"\n",
+            tu->path);
+    int pos = 0;
+    for (int i = 0; i < tu->nitems; i++) {
+        Node *n = tu->items[i];
+        RecFn *f = n->kind == ND_FUNCDEF && n->func && n->func->is_recursive
+                       ? cg_recfn_by_name(&cg, n->func->decl->name) : NULL;
+        if (f && f->def == n) {
+            copy_text(&cg, pos, n->span.start);
+            emit_recursive(&cg, f, i);
+        } else if (n->kind == ND_FUNCDEF && n->func && clone_needs_rewrite(&cg, n)) {
+            copy_text(&cg, pos, n->span.start);
+            clone_emit_ordinary(&cg, n);
+        } else {
+            copy_text(&cg, pos, n->span.end);
+            pos = n->span.end;
+            emit_forwards_after(&cg, i);
+            continue;
+        }
+        pos = n->span.end;
+        cg_emit_line(&cg, pos);
+    }
+    copy_text(&cg, pos, tu->len);
+    program_emit_tables(&cg);
+    if (ferror(out)) {
+        diag_fatal_noloc("cannot write the generated C");
+        return 1;
+    }
+    return 0;
+}

@@ -1,0 +1,610 @@
+/* sema.c - the rules of Work-Time C (SPEC 2.1-2.4) that the grammar does not enforce.
+ *
+ * Every message says what to write instead where there is something to write. The
+ * phrases are the compiler's message catalog: tests/err/ matches on them.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cg.h"
+#include "diag.h"
+#include "wtc_abi.h"
+
+/* ---- collecting the recursive functions ----------------------------------- */
+
+static const char *clause_word(ClauseKind k)
+{
+    static const char *w[] = {"in:", "out:", "cond:", "mode:"};
+    return w[k];
+}
+
+/* Is the decl one of f's own parameters? */
+static RecParam *param_of(RecFn *f, Decl *d)
+{
+    for (int i = 0; i < f->nparams; i++)
+        if (f->params[i].decl == d)
+            return &f->params[i];
+    return NULL;
+}
+
+static RecParam *param_named(RecFn *f, const char *name)
+{
+    for (int i = 0; i < f->nparams; i++)
+        if (f->params[i].name && strcmp(f->params[i].name, name) == 0)
+            return &f->params[i];
+    return NULL;
+}
+
+/* Build the RecFn of a recursive function definition. */
+static RecFn *collect_fn(Cg *cg, Node *def)
+{
+    FuncDef *fd = def->func;
+    RecFn *f = ast_alloc(sizeof *f);
+    f->name = fd->decl->name;
+    f->id = cg->nfns;
+    f->def = def;
+    f->fd = fd;
+    f->ret = fd->decl->type->base;
+    f->is_void = type_strip_typedefs(f->ret)->kind == TY_VOID;
+    f->mode = WTC_MODE_SIMPLE;
+    f->masters = 1;
+    f->first_item = -1;
+    f->is_static = fd->decl->storage == SC_STATIC;
+    for (Decl *d = fd->decl->prev_decl; d; d = d->prev_decl)
+        if (d->storage == SC_STATIC)
+            f->is_static = true;
+    f->nparams = fd->nparams;
+    f->params = ast_alloc(sizeof(RecParam) * (size_t)(fd->nparams + 1));
+    for (int i = 0; i < fd->nparams; i++) {
+        RecParam *p = &f->params[i];
+        p->decl = fd->param_decls[i];
+        p->name = p->decl->name;
+        p->type = type_decay(p->decl->type);
+        p->is_ptr = type_is_pointer(p->type);
+        p->buf = p->is_ptr ? f->nbufs++ : -1;
+    }
+    return f;
+}
+
+/* Find every recursive function, and the top-level item that first declares each. */
+static void collect_all(Cg *cg)
+{
+    TranslationUnit *tu = cg->tu;
+    cg->fns = ast_alloc(sizeof(RecFn *) * (size_t)(tu->nitems + 1));
+    for (int i = 0; i < tu->nitems; i++) {
+        Node *n = tu->items[i];
+        if (n->kind == ND_FUNCDEF && n->func && n->func->is_recursive) {
+            if (cg_recfn_by_name(cg, n->func->decl->name)) {
+                diag_error(n->func->decl->loc, "recursive function '%s' is defined twice",
+                           n->func->decl->name);
+                continue;
+            }
+            cg->fns[cg->nfns++] = collect_fn(cg, n);
+        }
+        if (n->kind == ND_FUNCDEF && n->func && strcmp(n->func->decl->name, "main") == 0)
+            cg->main_fd = n->func;
+    }
+    for (int i = 0; i < tu->nitems; i++) {
+        Node *n = tu->items[i];
+        if (n->kind == ND_FUNCDEF && n->func) {
+            RecFn *f = cg_recfn_by_name(cg, n->func->decl->name);
+            if (f && f->first_item < 0)
+                f->first_item = i;
+        } else if (n->kind == ND_DECLARATION) {
+            for (int j = 0; j < n->ndecls; j++) {
+                Decl *d = n->decls[j];
+                RecFn *f = d && d->kind == DK_FUNC ? cg_recfn_by_name(cg, d->name) : NULL;
+                if (f && f->first_item < 0)
+                    f->first_item = i;
+            }
+        }
+    }
+}
+
+/* ---- types ------------------------------------------------------------------ */
+
+/* Does a value of this type hold a pointer somewhere (through typedefs, arrays,
+   struct and union members)? Names the offending member in *why. */
+static bool contains_pointer(Type *t, const char **why, int depth)
+{
+    t = type_strip_typedefs(t);
+    if (!t || depth > 64)
+        return false;
+    switch (t->kind) {
+    case TY_PTR:
+    case TY_FUNC:
+        return true;
+    case TY_ARRAY:
+        return contains_pointer(t->base, why, depth + 1);
+    case TY_STRUCT:
+    case TY_UNION:
+        if (!t->sinfo)
+            return false;
+        for (Member *m = t->sinfo->members; m; m = m->next)
+            if (contains_pointer(m->type, why, depth + 1)) {
+                if (m->name && !*why)
+                    *why = m->name;
+                return true;
+            }
+        return false;
+    default:
+        return false;
+    }
+}
+
+/* Is the (stripped) type complete enough to be sent: not void, not an incomplete struct? */
+static const char *incomplete_reason(Type *t)
+{
+    t = type_strip_typedefs(t);
+    if (!t)
+        return NULL;
+    if (t->kind == TY_VOID)
+        return "void";
+    if (t->kind == TY_FUNC)
+        return "a function";
+    if ((t->kind == TY_STRUCT || t->kind == TY_UNION) && (!t->sinfo || !t->sinfo->complete))
+        return "an incomplete type";
+    return NULL;
+}
+
+/* ---- the signature ---------------------------------------------------------- */
+
+/* Checks on the function's own declaration: main, variadic, return type, parameters. */
+static void check_signature(RecFn *f)
+{
+    Loc loc = f->fd->decl->loc;
+    Type *ft = f->fd->decl->type;
+    const char *why = NULL;
+    if (strcmp(f->name, "main") == 0)
+        diag_error(loc, "'main' cannot be recursive; call a recursive function from main instead");
+    if (ft->is_variadic)
+        diag_error(loc, "recursive function '%s' cannot be variadic", f->name);
+    if (ft->is_oldstyle && f->nparams == 0 && !ft->has_void_params)
+        diag_error(loc, "recursive function '%s' needs a prototype: write '%s(void)'", f->name,
+                   f->name);
+    Type *rt = type_strip_typedefs(f->ret);
+    if (rt && (rt->kind == TY_PTR || rt->kind == TY_ARRAY || rt->kind == TY_FUNC))
+        diag_error(loc, "recursive function '%s' cannot return a pointer; return data by an "
+                   "out: parameter instead", f->name);
+    else if (contains_pointer(f->ret, &why, 0))
+        diag_error(loc, "the return type of recursive function '%s' contains a pointer%s%s%s",
+                   f->name, why ? " (member '" : "", why ? why : "", why ? "')" : "");
+    for (int i = 0; i < f->nparams; i++) {
+        RecParam *p = &f->params[i];
+        why = NULL;
+        if (!p->name)
+            diag_error(p->decl->loc, "parameter %d of recursive function '%s' has no name", i + 1,
+                       f->name);
+        else if (!p->is_ptr && contains_pointer(p->type, &why, 0))
+            diag_error(p->decl->loc, "parameter '%s' contains a pointer%s%s%s, which would not be "
+                       "valid on another processor", p->name, why ? " (member '" : "",
+                       why ? why : "", why ? "')" : "");
+    }
+}
+
+/* ---- clauses ------------------------------------------------------------------ */
+
+typedef struct IdentCheck {
+    RecFn *f;
+    const char *what;    /* "count" or "cond" */
+    const char *buf;     /* the buffer whose count this is */
+} IdentCheck;
+
+/* Identifiers of a count or cond expression: parameters, globals, functions, enum
+   constants, and (in cond: only) wtc_depth. */
+static void check_clause_ident(Node *n, void *data)
+{
+    IdentCheck *c = data;
+    if (n->kind == ND_IDENT) {
+        Decl *d = n->decl;
+        bool cond = strcmp(c->what, "cond") == 0;
+        if (cg_is_wtc_depth(n)) {
+            if (!cond)
+                diag_error(n->loc, "wtc_depth may only be used in cond:");
+        } else if (!d || !(param_of(c->f, d) || d->is_global || d->kind == DK_ENUMCONST ||
+                           d->kind == DK_FUNC)) {
+            if (cond)
+                diag_error(n->loc, "cond: may only use parameters, globals and wtc_depth "
+                           "('%s' is neither)", n->name);
+            else
+                diag_error(n->loc, "'%s' in the count of '%s' is not a parameter or global",
+                           n->name, c->buf);
+        }
+    }
+    cg_children(n, check_clause_ident, data);
+}
+
+/* One item of in: or out:. */
+static void check_item(RecFn *f, Clause *cl, ClauseItem *it)
+{
+    RecParam *p = param_named(f, it->name);
+    if (!p) {
+        diag_error(it->loc, "'%s' is not a parameter of '%s'", it->name, f->name);
+        return;
+    }
+    bool is_in = cl->kind == CL_IN;
+    if (is_in ? p->in : p->out) {
+        diag_error(it->loc, "'%s' is listed twice in %s", it->name, clause_word(cl->kind));
+        return;
+    }
+    if (is_in)
+        p->in = true;
+    else
+        p->out = true;
+    if (!p->is_ptr) {
+        if (!is_in)
+            diag_error(it->loc, "out: lists '%s', which is not a pointer; a scalar result is the "
+                       "return value", it->name);
+        else if (it->count)
+            diag_error(it->loc, "'%s' is not a pointer; only pointer parameters take an element "
+                       "count", it->name);
+        return;
+    }
+    if (!it->count) {
+        if (!p->count)
+            diag_error(it->loc, "pointer parameter '%s' needs an element count: write '%s[N]' "
+                       "with N the number of elements", it->name, it->name);
+        return;
+    }
+    const char *why = NULL, *inc = incomplete_reason(type_strip_typedefs(p->type)->base);
+    if (inc)
+        diag_error(it->loc, "element type of '%s' is %s; only plain data can be sent", it->name, inc);
+    else if (contains_pointer(type_strip_typedefs(p->type)->base, &why, 0))
+        diag_error(it->loc, "element type of '%s' contains a pointer%s%s%s; only plain data can be "
+                   "sent to another processor", it->name, why ? " (member '" : "",
+                   why ? why : "", why ? "')" : "");
+    IdentCheck c = {f, "count", it->name};
+    check_clause_ident(it->count, &c);
+    if (!p->count) {
+        p->count = it->count;
+        p->count_span = it->count_span;
+    }
+}
+
+/* mode: simple | dynamic [M] */
+static void check_mode(RecFn *f, Clause *cl)
+{
+    const char *w = cl->mode_word ? cl->mode_word : "";
+    if (strcmp(w, "simple") == 0) {
+        f->mode = WTC_MODE_SIMPLE;
+        if (cl->mode_masters)
+            diag_error(cl->mode_masters->loc, "mode 'simple' takes no number of masters");
+        return;
+    }
+    if (strcmp(w, "dynamic") != 0) {
+        diag_error(cl->mode_word_loc, "unknown mode '%s'; write 'simple', 'dynamic' or "
+                   "'dynamic M' (M masters)", w);
+        return;
+    }
+    f->mode = WTC_MODE_DYNAMIC;
+    if (!cl->mode_masters)
+        return;
+    Node *m = cl->mode_masters;
+    char *end = NULL;
+    long v = m->kind == ND_INT_LIT && m->text ? strtol(m->text, &end, 0) : 0;
+    if (m->kind != ND_INT_LIT || v <= 0 || v > 1000000 || (end && *end && !strchr("uUlL", *end)))
+        diag_error(m->loc, "the number of masters must be a positive integer constant");
+    else
+        f->masters = (int)v;
+}
+
+/* The clauses: order in, out, cond, mode; each at most once; then the items. */
+static void check_clauses(RecFn *f)
+{
+    Clause *seen[4] = {0};
+    Clause *latest = NULL; /* the clause with the highest order written so far */
+    for (Clause *cl = f->fd->clauses; cl; cl = cl->next) {
+        if (seen[cl->kind]) {
+            diag_error(cl->loc, "duplicate '%s' clause", clause_word(cl->kind));
+            continue;
+        }
+        if (latest && latest->kind > cl->kind)
+            diag_error(cl->loc, "'%s' must come before '%s' (the order is in:, out:, cond:, "
+                       "mode:)", clause_word(cl->kind), clause_word(latest->kind));
+        seen[cl->kind] = cl;
+        if (!latest || cl->kind > latest->kind)
+            latest = cl;
+        if (cl->kind == CL_IN || cl->kind == CL_OUT)
+            for (ClauseItem *it = cl->items; it; it = it->next)
+                check_item(f, cl, it);
+        else if (cl->kind == CL_COND) {
+            IdentCheck c = {f, "cond", NULL};
+            if (cl->cond)
+                check_clause_ident(cl->cond, &c);
+            f->cond = cl;
+        } else
+            check_mode(f, cl);
+    }
+    for (int i = 0; i < f->nparams; i++) {
+        RecParam *p = &f->params[i];
+        if (p->is_ptr && !p->in && !p->out && p->name)
+            diag_error(p->decl->loc, "pointer parameter '%s' is in neither in: nor out:; the data "
+                       "behind it would not exist on another processor (write 'in: %s[N];' or "
+                       "'out: %s[N];')", p->name, p->name, p->name);
+    }
+    if (!seen[CL_IN]) /* no in: clause: every non-pointer parameter is an input */
+        for (int i = 0; i < f->nparams; i++)
+            if (!f->params[i].is_ptr)
+                f->params[i].in = true;
+}
+
+/* ---- the body of a recursive function ------------------------------------------ */
+
+typedef struct BodyCheck {
+    Cg *cg;
+    RecFn *f;
+    bool *used;          /* per parameter: used in the body */
+    const char **warned; /* globals already warned about */
+    int nwarned;
+} BodyCheck;
+
+/* A user-file global variable named by this expression, or NULL. */
+static Decl *global_var(Node *n)
+{
+    if (!n || n->kind != ND_IDENT || !n->decl)
+        return NULL;
+    Decl *d = n->decl;
+    return d->kind == DK_VAR && d->is_global && d->loc.user ? d : NULL;
+}
+
+/* Warn once per global and function. */
+static void warn_global(BodyCheck *b, Node *at, Decl *g, bool deref)
+{
+    for (int i = 0; i < b->nwarned; i++)
+        if (strcmp(b->warned[i], g->name) == 0)
+            return;
+    b->warned[b->nwarned++] = g->name;
+    if (deref)
+        diag_warning(at->loc, "recursive function '%s' dereferences global pointer '%s'; the data "
+                     "it points to exists only on rank 0", b->f->name, g->name);
+    else
+        diag_warning(at->loc, "recursive function '%s' writes global variable '%s'; other "
+                     "processors will not see the write", b->f->name, g->name);
+}
+
+/* The variable an lvalue writes into, through indexing of arrays and member access. */
+static Node *lvalue_root(Node *n)
+{
+    while (n && (n->kind == ND_MEMBER || (n->kind == ND_INDEX && n->lhs && n->lhs->decl &&
+                                          !type_is_pointer(n->lhs->decl->type))))
+        n = n->lhs;
+    return n;
+}
+
+/* Walk a recursive function's body: parameter uses, wtc_depth, global writes/derefs. */
+static void check_body_node(Node *n, void *data)
+{
+    BodyCheck *b = data;
+    if (n->kind == ND_IDENT) {
+        RecParam *p = n->decl ? param_of(b->f, n->decl) : NULL;
+        if (p)
+            b->used[p - b->f->params] = true;
+    }
+    if (b->nwarned < 64) {
+        Decl *g;
+        bool write = n->kind == ND_ASSIGN || n->kind == ND_PRE_INC || n->kind == ND_PRE_DEC ||
+                     n->kind == ND_POST_INC || n->kind == ND_POST_DEC;
+        if (write && (g = global_var(lvalue_root(n->lhs))))
+            warn_global(b, n, g, false);
+        if ((n->kind == ND_DEREF || n->kind == ND_PTR_MEMBER || n->kind == ND_INDEX) &&
+            (g = global_var(n->lhs)) && type_is_pointer(g->type))
+            warn_global(b, n, g, true);
+    }
+    cg_children(n, check_body_node, data);
+}
+
+/* in: present: every non-pointer parameter the body uses must be listed. */
+static void check_body(Cg *cg, RecFn *f)
+{
+    BodyCheck b = {cg, f, ast_alloc(sizeof(bool) * (size_t)(f->nparams + 1)),
+                   ast_alloc(sizeof(char *) * 65), 0};
+    check_body_node(f->fd->body, &b);
+    bool has_in = false;
+    for (Clause *cl = f->fd->clauses; cl; cl = cl->next)
+        has_in |= cl->kind == CL_IN;
+    for (int i = 0; has_in && i < f->nparams; i++) {
+        RecParam *p = &f->params[i];
+        if (!p->is_ptr && !p->in && b.used[i])
+            diag_error(p->decl->loc, "parameter '%s' is used but not listed in in:; add it to "
+                       "the in: clause", p->name);
+    }
+}
+
+/* ---- par statements ---------------------------------------------------------------- */
+
+typedef struct ParCheck {
+    Cg *cg;
+    const char **labels; /* labels defined inside the par body */
+    int nlabels, caplabels;
+} ParCheck;
+
+static void collect_labels(Node *n, void *data)
+{
+    ParCheck *pc = data;
+    if (n->kind == ND_LABEL && n->name) {
+        if (pc->nlabels == pc->caplabels) {
+            pc->caplabels = pc->caplabels ? pc->caplabels * 2 : 16;
+            const char **nl = ast_alloc(sizeof(char *) * (size_t)pc->caplabels);
+            if (pc->nlabels)
+                memcpy(nl, pc->labels, sizeof(char *) * (size_t)pc->nlabels);
+            pc->labels = nl;
+        }
+        pc->labels[pc->nlabels++] = n->name;
+    }
+    cg_children(n, collect_labels, data);
+}
+
+static bool has_label(ParCheck *pc, const char *name)
+{
+    for (int i = 0; i < pc->nlabels; i++)
+        if (strcmp(pc->labels[i], name) == 0)
+            return true;
+    return false;
+}
+
+static void par_stmt(ParCheck *pc, Node *n, bool is_last, int breakable, bool brk_ends);
+
+/* An expression in a par body: a recursive call here is inside a larger expression. */
+static void par_expr(Node *n, void *data)
+{
+    ParCheck *pc = data;
+    RecFn *g = cg_called_recfn(pc->cg, n);
+    if (g)
+        diag_error(n->loc, "the result of recursive function '%s' is used inside a larger "
+                   "expression; in a par body write 'v = %s(...);' as the last statement of the "
+                   "iteration and use v after the par", g->name, g->name);
+    if (n->kind == ND_STMT_EXPR && n->body) {
+        par_stmt(pc, n->body, false, 0, false);
+        return;
+    }
+    if (n->kind == ND_PAR) {
+        diag_error(n->loc, "nested par statement; a par body may not contain another par "
+                   "(move the inner par into a recursive function)");
+        return;
+    }
+    cg_children(n, par_expr, data);
+}
+
+/* Does nothing more happen in the iteration after items[i] of a block? */
+static bool rest_is_trivial(Node *blk, int i, bool brk_ends)
+{
+    for (int j = i + 1; j < blk->nargs; j++) {
+        Node *it = blk->args[j];
+        if (!it || it->kind == ND_NULL_STMT)
+            continue;
+        return it->kind == ND_CONTINUE || (it->kind == ND_BREAK && brk_ends);
+    }
+    return true;
+}
+
+/* A spawn point statement: its call must be the last action; arguments are expressions. */
+static void par_spawn(ParCheck *pc, Node *call, Node *lv, bool is_last)
+{
+    RecFn *g = cg_called_recfn(pc->cg, call);
+    if (!is_last)
+        diag_error(call->loc, "a call of recursive function '%s' in a par body must be the last "
+                   "action of its iteration; store the result ('v[i] = %s(...);') and move what "
+                   "follows after the par", g->name, g->name);
+    for (int i = 0; i < call->nargs; i++)
+        par_expr(call->args[i], pc);
+    if (lv)
+        par_expr(lv, pc);
+}
+
+/* Statements of a par body. is_last: nothing follows in the iteration on this path;
+   breakable: inner loops/switches around; brk_ends: a break here ends the iteration. */
+static void par_stmt(ParCheck *pc, Node *n, bool is_last, int breakable, bool brk_ends)
+{
+    Node *call, *lv;
+    if (!n)
+        return;
+    switch (n->kind) {
+    case ND_BLOCK:
+        for (int i = 0; i < n->nargs; i++)
+            par_stmt(pc, n->args[i], is_last && rest_is_trivial(n, i, brk_ends), breakable,
+                     brk_ends);
+        break;
+    case ND_EXPR_STMT:
+        if (cg_spawn_of(pc->cg, n, &call, &lv))
+            par_spawn(pc, call, lv, is_last);
+        else if (n->lhs)
+            par_expr(n->lhs, pc);
+        break;
+    case ND_IF:
+        par_expr(n->cond, pc);
+        par_stmt(pc, n->then, is_last, breakable, brk_ends);
+        par_stmt(pc, n->els, is_last, breakable, brk_ends);
+        break;
+    case ND_WHILE:
+    case ND_DO:
+    case ND_FOR:
+        if (n->init)
+            n->init->kind == ND_DECLARATION || n->init->kind == ND_EXPR_STMT
+                ? cg_children(n->init, par_expr, pc)
+                : par_expr(n->init, pc);
+        if (n->cond)
+            par_expr(n->cond, pc);
+        if (n->inc)
+            par_expr(n->inc, pc);
+        par_stmt(pc, n->body, false, breakable + 1, false);
+        break;
+    case ND_SWITCH:
+        par_expr(n->cond, pc);
+        par_stmt(pc, n->body, is_last, breakable + 1, is_last);
+        break;
+    case ND_CASE:
+    case ND_DEFAULT:
+    case ND_LABEL:
+        par_stmt(pc, n->body, is_last, breakable, brk_ends);
+        break;
+    case ND_RETURN:
+        diag_error(n->loc, "'return' inside a par body; store what you need and return after "
+                   "the par");
+        break;
+    case ND_BREAK:
+        if (breakable == 0)
+            diag_error(n->loc, "'break' leaves a par body; a par always runs all its "
+                       "iterations (use 'continue' to end one iteration)");
+        break;
+    case ND_GOTO:
+        if (!n->name || !has_label(pc, n->name))
+            diag_error(n->loc, "'goto' leaves a par body; jumps must stay inside the iteration");
+        break;
+    case ND_PAR:
+        diag_error(n->loc, "nested par statement; a par body may not contain another par "
+                   "(move the inner par into a recursive function)");
+        break;
+    case ND_DECLARATION:
+        cg_children(n, par_expr, pc);
+        break;
+    default:
+        break;
+    }
+}
+
+/* Check one par statement. */
+static void check_par(Cg *cg, Node *par)
+{
+    ParCheck pc = {cg, NULL, 0, 0};
+    if (par->body)
+        collect_labels(par->body, &pc);
+    par_stmt(&pc, par->body, true, 0, false);
+}
+
+/* Find the par statements of a function body; report wtc_depth outside cond:. */
+static void find_pars(Node *n, void *data)
+{
+    Cg *cg = data;
+    if (cg_is_wtc_depth(n))
+        diag_error(n->loc, "wtc_depth may only be used in cond:");
+    if (n->kind == ND_PAR)
+        check_par(cg, n);
+    cg_children(n, find_pars, data);
+}
+
+/* Check the whole translation unit; returns the number of errors found so far. */
+int sema_check(Cg *cg)
+{
+    TranslationUnit *tu = cg->tu;
+    collect_all(cg);
+    for (int i = 0; i < cg->nfns; i++) {
+        RecFn *f = cg->fns[i];
+        check_signature(f);
+        check_clauses(f);
+        check_body(cg, f);
+    }
+    for (int i = 0; i < tu->nitems; i++) {
+        Node *n = tu->items[i];
+        if (n->kind == ND_FUNCDEF && n->func && n->func->body && n->func->decl->loc.user)
+            find_pars(n->func->body, cg);
+    }
+    for (int i = 0; i < cg->nfns; i++) {
+        RecFn *f = cg->fns[i];
+        f->has_spawn_par = clone_has_spawn_par(cg, f->fd->body);
+        f->has_par_clone = f->has_spawn_par || clone_has_recursive_call(cg, f->fd->body);
+    }
+    if (!cg->main_fd)
+        diag_error((Loc){tu->path, 1, 1, true}, "no 'main' function; a Work-Time C program "
+                   "starts in main like any C program");
+    return diag_error_count();
+}
