@@ -18,13 +18,13 @@ FLEX ?= flex
 WARN = -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Werror
 OPT ?= -O2 -g
 SAN ?=
-CFLAGS_ALL = -std=gnu11 -MMD -MP $(OPT) $(WARN) $(SAN) $(EXTRA_CFLAGS)
+CFLAGS_ALL = -std=gnu11 $(OPT) $(WARN) $(SAN) $(EXTRA_CFLAGS)
 
 B = build
 LIBDIR = lib/wtc
 
 # ---- the compiler -----------------------------------------------------------
-PARSER_SRC = parser/ast.c parser/type.c parser/symtab.c parser/diag.c
+PARSER_SRC = $(wildcard parser/*.c)
 CODEGEN_SRC = $(wildcard codegen/*.c)
 DRIVER_SRC = $(wildcard wtc/*.c)
 GEN_PARSER = $(B)/parser/grammar.tab.c $(B)/parser/lexer.yy.c
@@ -71,15 +71,15 @@ $(B)/parser/grammar.tab.o $(B)/parser/lexer.yy.o: %.o: %.c
 
 $(B)/%.o: %.c $(B)/parser/grammar.tab.h
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_ALL) -Iparser -I$(B)/parser -Icodegen -Iwtc -c -o $@ $<
+	$(CC) $(CFLAGS_ALL) -MMD -MP -Iparser -I$(B)/parser -Icodegen -Iwtc -Iruntime -c -o $@ $<
 
 $(B)/mpi/%.o: %.c runtime/wtc_abi.h $(wildcard runtime/*.h)
 	@mkdir -p $(dir $@)
-	$(MPICC) $(CFLAGS_ALL) -DWTCRT_MPI -Iruntime -c -o $@ $<
+	$(MPICC) $(CFLAGS_ALL) -MMD -MP -DWTCRT_MPI -Iruntime -c -o $@ $<
 
 $(B)/sim/%.o: %.c runtime/wtc_abi.h $(wildcard runtime/*.h)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_ALL) -DWTCRT_SIM -Iruntime -c -o $@ $<
+	$(CC) $(CFLAGS_ALL) -MMD -MP -DWTCRT_SIM -Iruntime -c -o $@ $<
 
 $(LIBDIR)/libwtcrt_mpi.a: $(RT_MPI_OBJ)
 	@mkdir -p $(LIBDIR)

@@ -79,7 +79,9 @@ static void collect_all(Cg *cg)
                            n->func->decl->name);
                 continue;
             }
-            cg->fns[cg->nfns++] = collect_fn(cg, n);
+            RecFn *f = collect_fn(cg, n);
+            f->id = cg->nfns;
+            cg->fns[cg->nfns++] = f;
         }
         if (n->kind == ND_FUNCDEF && n->func && strcmp(n->func->decl->name, "main") == 0)
             cg->main_fd = n->func;
