@@ -1,0 +1,47 @@
+#!/bin/sh
+# driver_cli.sh - wtcc's command line: --help, --version and every kind of misuse (SPEC 3).
+# Run from the repository root after 'make'. WTCC=path overrides bin/wtcc.
+WTCC=${WTCC:-$PWD/bin/wtcc}
+T=$(mktemp -d "${TMPDIR:-/tmp}/wtcc-test.XXXXXX") || exit 1
+trap 'rm -rf "$T"' EXIT
+failed=0
+fail() { echo "FAIL: $*"; failed=1; }
+
+# expect STATUS PATTERN-IN-STDERR -- wtcc arguments...
+expect() {
+    want=$1 pat=$2; shift 3
+    (cd "$T" && timeout 60 "$WTCC" "$@") >"$T/out" 2>"$T/err"
+    got=$?
+    [ "$got" = "$want" ] || fail "wtcc $*: status $got, expected $want"
+    [ -z "$pat" ] || grep -q -- "$pat" "$T/err" || fail "wtcc $*: no '$pat' in: $(cat "$T/err")"
+}
+
+printf 'int main(void) { return 0; }\n' >"$T/ok.wtc"
+cp "$T/ok.wtc" "$T/ok.c"
+
+expect 0 "" -- --help
+grep -q '^Usage: wtcc' "$T/out" || fail "--help: no usage line on stdout"
+expect 0 "" -- --version
+grep -qx 'wtcc [0-9][0-9.]*' "$T/out" || fail "--version printed '$(cat "$T/out")'"
+
+expect 2 "wtcc: error: unrecognized command-line option '--frobnicate'" -- --frobnicate ok.wtc
+expect 2 "wtcc: error: unrecognized command-line option '-q'" -- -q ok.wtc
+expect 2 "wtcc: error: no input file" --
+expect 2 "wtcc: error: no input file" -- -O2
+expect 2 "wtcc: error: cannot open 'missing.wtc'" -- missing.wtc
+expect 2 "wtcc: error: two input files" -- ok.wtc ok.wtc
+expect 2 "wtcc: error: input file 'ok.c' does not end in .wtc" -- ok.c
+expect 2 "wtcc: error: missing argument to '-o'" -- ok.wtc -o
+expect 2 "wtcc: error: invalid '--mode=dynamic:0'" -- --mode=dynamic:0 ok.wtc
+expect 2 "wtcc: error: invalid '--mode=fast'" -- --mode=fast ok.wtc
+expect 2 "wtcc: error: output file 'ok.wtc' is the input file" -- -E ok.wtc -o ok.wtc
+expect 2 "wtcc: error: cannot run 'no-such-mpicc'" -- --cc=no-such-mpicc ok.wtc
+
+# -o into a directory that does not exist: status 2, nothing created anywhere
+expect 2 "does not exist" -- ok.wtc -o nodir/prog
+[ ! -e "$T/nodir" ] || fail "-o nodir/prog created nodir"
+[ "$(ls -A "$T" | sort | tr '\n' ' ')" = "err ok.c ok.wtc out " ] ||
+    fail "-o nodir/prog left files: $(ls -A "$T")"
+
+[ $failed = 0 ] && echo "PASS: driver_cli"
+exit $failed

@@ -1,0 +1,208 @@
+/* build.c - the C compiler runs: the MPI program, the predictor, and their installation.
+ *
+ *   4. program:     <mpicc> -std=gnu11 -Wall ... <name>.c <lib>/libwtcrt_mpi.a -lm
+ *   5. predictor:   <host cc> -DWTC_PREDICT=1 ... <name>.c <lib>/libwtcrt_sim.a -lm
+ *   6. install:     rename the temporaries beside the outputs onto prog.predict, prog
+ *
+ * The predictor is built with the plain host compiler, not the MPI wrapper, so that it is
+ * a serial program needing no MPI library at run time (SPEC 5). The generated C is
+ * already preprocessed (mpi.h, if the user included it, is expanded in it), so only
+ * <lib>/include is needed on the include path; a program that calls MPI itself cannot
+ * have a predictor (--no-predict).
+ *
+ * The compilers' messages are passed through. The exit status says whose fault a failure
+ * is: 1 when the messages point at the user's .wtc line (the generated C carries #line
+ * directives) or name a function the user never defined; 2, with a sentence saying so,
+ * for a failed tool, a missing library, or a wtcc bug (an error in generated code).
+ */
+#include "driver.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+/* -O (default -O2) and -g, for the preprocessor and the compilers. */
+void drv_push_opt_flags(StrList *cmd, const DrvOptions *o)
+{
+    if (!o->have_opt_level)
+        sl_push(cmd, "-O2");
+    sl_append(cmd, &o->opt_flags);
+}
+
+/* The flags both builds share: the ABI header's directory, -I -D -U, -O (default -O2), -g. */
+static void push_compile_flags(StrList *cmd, const DrvOptions *o, const Paths *p)
+{
+    sl_push(cmd, "-std=gnu11");
+    sl_push(cmd, drv_format("-I%s/include", p->libdir));
+    sl_append(cmd, &o->cpp_flags);
+    drv_push_opt_flags(cmd, o);
+}
+
+/* Does the C compiler's output blame the user's own source (via the #line directives)? */
+static bool blames_user_source(const char *msgs, const char *input)
+{
+    size_t n = strlen(input);
+    char *save, *copy = drv_strdup(msgs);
+    for (char *line = strtok_r(copy, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+        if (!strstr(line, "error") && !strstr(line, "undefined reference"))
+            continue;
+        for (const char *at = strstr(line, input); at; at = strstr(at + 1, input))
+            if (at[n] == ':' && at[n + 1] >= '0' && at[n + 1] <= '9')
+                return true; /* "file.wtc:12:" on an error line */
+    }
+    return false;
+}
+
+/* Kinds of undefined symbols in a failed link. */
+enum { UNDEF_USER = 1, UNDEF_MPI = 2, UNDEF_WTC = 4 };
+
+/* Which kinds of functions does the linker say are defined nowhere? */
+static int undefined_symbols(const char *msgs)
+{
+    static const char key[] = "undefined reference to `";
+    int kinds = 0;
+    for (const char *at = strstr(msgs, key); at; at = strstr(at + 1, key)) {
+        const char *sym = at + sizeof key - 1;
+        if (strncmp(sym, "wtc_", 4) == 0 || strncmp(sym, "__wtc_", 6) == 0 ||
+            strncmp(sym, "wtcrt_", 6) == 0)
+            kinds |= UNDEF_WTC;
+        else if (strncmp(sym, "MPI_", 4) == 0 || strncmp(sym, "PMPI_", 5) == 0)
+            kinds |= UNDEF_MPI;
+        else
+            kinds |= UNDEF_USER;
+    }
+    return kinds;
+}
+
+/* A C compiler run failed: pass its messages through (done) and choose the exit status.
+   Errors at a .wtc line or functions the user never defined are input errors (1);
+   everything else is a misuse or a wtcc problem (2), said in so many words. */
+static int compile_failed(const char *what, const StrList *cmd, const ToolResult *r,
+                          const DrvOptions *o)
+{
+    if (r->spawn_errno || r->signal)
+        return drv_tool_failed(what, cmd, r);
+    const char *msgs = r->out ? r->out : "";
+    int undef = undefined_symbols(msgs);
+    if (blames_user_source(msgs, o->input) || undef == UNDEF_USER)
+        return DRV_INPUT_ERROR; /* the messages above point at the user's program */
+    if (undef & UNDEF_WTC) {
+        drv_error("the wtcc runtime does not define functions the generated code of %s "
+                  "calls; rebuild or reinstall wtcc (a wtcc bug if that does not help)", what);
+    } else if (undef & UNDEF_MPI) {
+        drv_error("%s calls MPI functions that are not linked into it", what);
+        drv_note("a program that calls MPI itself cannot have a predictor: use --no-predict");
+    } else if (strstr(msgs, "collect2") || strstr(msgs, "ld:")) {
+        drv_error("linking %s failed (see the messages above: a missing -l or -L?)", what);
+    } else {
+        drv_error("the C compiler failed on the generated code of %s; this is a wtcc bug",
+                  what);
+        drv_note("please report it with the output of 'wtcc -v --keep-temps ...'");
+    }
+    return DRV_MISUSE;
+}
+
+/* Did the tool really write 'path'? (A wrapper may exit 0 without doing anything.) */
+static bool produced(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && st.st_size > 0;
+}
+
+/* Run one C compiler command whose stderr is shown to the user; it writes 'target'.
+   Returns an exit status. */
+static int run_compiler(const char *what, const StrList *cmd, const char *target,
+                        const DrvOptions *o)
+{
+    ToolResult r = drv_run(cmd, CAPTURE_STDERR);
+    if (r.out_len)
+        fwrite(r.out, 1, r.out_len, stderr);
+    if (r.status != 0)
+        return compile_failed(what, cmd, &r, o);
+    if (produced(target))
+        return DRV_OK;
+    drv_error("'%s' exited successfully but did not write %s", cmd->items[0], what);
+    return DRV_MISUSE;
+}
+
+/* Step 4: the MPI program into 'tmp'. Warnings are on (-Wall) so the user sees them. */
+static int build_program(const DrvOptions *o, const Paths *p, const char *tmp)
+{
+    StrList cmd = {0};
+    sl_push(&cmd, o->mpicc);
+    sl_push(&cmd, "-Wall"); /* first, so the user's -Wno-... flags win */
+    push_compile_flags(&cmd, o, p);
+    sl_push(&cmd, p->generated);
+    sl_push(&cmd, "-o");
+    sl_push(&cmd, tmp);
+    sl_push(&cmd, drv_format("%s/libwtcrt_mpi.a", p->libdir));
+    sl_append(&cmd, &o->link_flags);
+    sl_push(&cmd, "-lm");
+    return run_compiler("the program", &cmd, tmp, o);
+}
+
+/* A C string literal holding 's' (for -DWTC_LIBDIR="..."). */
+static char *c_string_literal(const char *s)
+{
+    char *q = drv_xmalloc(2 * strlen(s) + 3), *d = q;
+    *d++ = '"';
+    for (; *s; s++) {
+        if (*s == '"' || *s == '\\')
+            *d++ = '\\';
+        *d++ = *s;
+    }
+    *d++ = '"';
+    *d = '\0';
+    return q;
+}
+
+/* Step 5: the predictor into 'tmp': host cc, no MPI. Warnings off: step 4 showed them. */
+static int build_predictor(const DrvOptions *o, const Paths *p, const char *tmp)
+{
+    StrList cmd = {0};
+    sl_push(&cmd, o->host_cc);
+    push_compile_flags(&cmd, o, p);
+    sl_push(&cmd, "-w");
+    sl_push(&cmd, "-DWTC_PREDICT=1");
+    sl_push(&cmd, drv_format("-DWTC_LIBDIR=%s", c_string_literal(p->libdir)));
+    sl_push(&cmd, p->generated);
+    sl_push(&cmd, "-o");
+    sl_push(&cmd, tmp);
+    sl_push(&cmd, drv_format("%s/libwtcrt_sim.a", p->libdir));
+    sl_append(&cmd, &o->link_flags);
+    sl_push(&cmd, "-lm");
+    return run_compiler("the predictor", &cmd, tmp, o);
+}
+
+/* A temporary file beside 'target', or NULL after an error message. */
+static char *beside_or_error(const char *target)
+{
+    char *t = tmp_beside(target);
+    if (!t)
+        drv_error("cannot create a file in the directory of '%s': %s", target,
+                  strerror(errno));
+    return t;
+}
+
+/* Steps 4-6: build both executables, then rename them onto prog.predict and prog. */
+int drv_build_and_install(const DrvOptions *o, const Paths *p)
+{
+    /* -o /dev/null: both outputs go into it (and nothing is created beside it) */
+    char *predict = tmp_is_special(p->output) ? drv_strdup(p->output)
+                                              : drv_format("%s.predict", p->output);
+    char *tmp_prog = beside_or_error(p->output);
+    char *tmp_pred = o->no_predict ? NULL : beside_or_error(predict);
+    if (!tmp_prog || (!o->no_predict && !tmp_pred))
+        return DRV_MISUSE;
+    int st = build_program(o, p, tmp_prog);
+    if (st == DRV_OK && !o->no_predict)
+        st = build_predictor(o, p, tmp_pred);
+    if (st != DRV_OK)
+        return st;
+    /* the predictor first: once the new prog is in place its predictor is too */
+    if (tmp_pred && !tmp_commit(tmp_pred, predict, 0777))
+        return DRV_MISUSE;
+    return tmp_commit(tmp_prog, p->output, 0777) ? DRV_OK : DRV_MISUSE;
+}
