@@ -99,6 +99,11 @@ typedef struct wtc_program {
     int masters_override;       /* wtcc --mode=dynamic:M (0 = none) */
 } wtc_program;
 
+/* Where wtcc's runtime directory (lib/wtc) was when the program was built: the
+   generated code defines it when compiled with -DWTC_LIBDIR (wtcc does so for the
+   predictor, which looks for the calibrated machines/host.conf there). */
+extern const char *const wtc_libdir;
+
 /* A par statement being executed. Opaque: owned by the runtime. */
 typedef struct wtc_par wtc_par;
 
