@@ -1,0 +1,335 @@
+/* wtc_calibrate.c - bin/wtc-calibrate: measures this machine's extended LogGPS
+ * parameters (SPEC 5.1) and writes a machine file for prog.predict.
+ *
+ *   mpiexec -n P bin/wtc-calibrate -o FILE [--name=NAME] [--quick] [-v]
+ *
+ * Ranks 0 and 1 measure while every other rank idles without burning a core (a
+ * non-blocking barrier polled with sleeps). For each p = 2, 4, ..., P the pair works in
+ * a communicator of the first p ranks and receives from MPI_ANY_SOURCE, as the runtime
+ * does, so that the cost of checking p-1 possible sources shows:
+ *   o_s(k)  the time of a blocking send of k bytes (eager sizes),
+ *   o_r(k)  the time of receiving k bytes that have already arrived,
+ *   RTT(k)  a ping-pong; L + G k = RTT/2 - o_s - o_r.
+ * o_s = c_s(p) + O_s k per p, then c_s(p) = o_sa + o_sb p by least squares (likewise
+ * for o_r); L and G from the line through L + G k at p = 2. The eager limit S is the
+ * largest size whose send returns before a receiver that waits 2 ms posts its receive.
+ * t_m: a REQ/GRANT round trip with rank P-1 as a polling master, minus the network
+ * part (2 L + G k) and the asking worker's own overheads. The file is written to a
+ * temporary name and renamed, so it is never half-written. */
+#include <errno.h>
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include "calib.h"
+
+#define MAXP 64
+#define NSIZES 6
+
+static const double sizes[NSIZES] = { 8, 64, 512, 2048, 8192, 16384 };
+static int reps = 200, verbose;
+
+static double now(void)
+{
+    return MPI_Wtime();
+}
+
+static void spin(double s)
+{
+    double t0 = now();
+    while (now() - t0 < s)
+        ;
+}
+
+static int cmpd(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static double median(double *v, int n)
+{
+    qsort(v, (size_t)n, sizeof *v, cmpd);
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/* Every rank waits here; idle ranks sleep between polls instead of spinning. */
+static void sleepy_barrier(MPI_Comm c)
+{
+    MPI_Request rq;
+    int done = 0, us = 1;
+    MPI_Ibarrier(c, &rq);
+    while (MPI_Test(&rq, &done, MPI_STATUS_IGNORE), !done) {
+        struct timespec ts = { 0, us * 1000L };
+        nanosleep(&ts, NULL);
+        us = us < 1000 ? 2 * us : 1000;
+    }
+}
+
+/* One measured quantity of the pair (ranks 0 and 1 of c); the result is on rank 0. */
+static double measure_os(MPI_Comm c, int me, char *buf, int k)
+{
+    double v[1000];
+    for (int i = 0; i < reps; i++) {
+        if (me == 0) {
+            double t0 = now();
+            MPI_Send(buf, k, MPI_CHAR, 1, 1, c);
+            v[i] = now() - t0;
+            MPI_Recv(buf, 0, MPI_CHAR, 1, 2, c, MPI_STATUS_IGNORE);
+        } else {
+            MPI_Recv(buf, k, MPI_CHAR, MPI_ANY_SOURCE, 1, c, MPI_STATUS_IGNORE);
+            MPI_Send(buf, 0, MPI_CHAR, 0, 2, c);
+        }
+    }
+    return me == 0 ? median(v, reps) : 0;
+}
+
+static double measure_or(MPI_Comm c, int me, char *buf, int k)
+{
+    double v[1000];
+    /* o_r on rank 1's side: the message is known to have arrived (spin past L) */
+    for (int i = 0; i < reps; i++) {
+        if (me == 0) {
+            MPI_Recv(buf, 0, MPI_CHAR, 1, 5, c, MPI_STATUS_IGNORE);
+            MPI_Send(buf, k, MPI_CHAR, 1, 6, c);
+        } else {
+            int flag = 0;
+            MPI_Send(buf, 0, MPI_CHAR, 0, 5, c);
+            spin(100e-6);
+            double t0 = now();
+            while (!flag)
+                MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, c, &flag, MPI_STATUS_IGNORE);
+            MPI_Recv(buf, k, MPI_CHAR, MPI_ANY_SOURCE, 6, c, MPI_STATUS_IGNORE);
+            v[i] = now() - t0;
+        }
+    }
+    double r = me == 1 ? median(v, reps) : 0;
+    if (me == 1)
+        MPI_Send(&r, 1, MPI_DOUBLE, 0, 7, c);
+    else
+        MPI_Recv(&r, 1, MPI_DOUBLE, 1, 7, c, MPI_STATUS_IGNORE);
+    return r;
+}
+
+static double measure_rtt(MPI_Comm c, int me, char *buf, int k)
+{
+    double v[1000];
+    for (int i = 0; i < reps; i++) {
+        if (me == 0) {
+            double t0 = now();
+            MPI_Send(buf, k, MPI_CHAR, 1, 8, c);
+            MPI_Recv(buf, k, MPI_CHAR, MPI_ANY_SOURCE, 8, c, MPI_STATUS_IGNORE);
+            v[i] = now() - t0;
+        } else {
+            MPI_Recv(buf, k, MPI_CHAR, MPI_ANY_SOURCE, 8, c, MPI_STATUS_IGNORE);
+            MPI_Send(buf, k, MPI_CHAR, 0, 8, c);
+        }
+    }
+    return me == 0 ? median(v, reps) : 0;
+}
+
+typedef struct fit {
+    double cs[MAXP], cr[MAXP], pp[MAXP];
+    int np;
+    double O_s, O_r, L, G, S, t_m;
+} fit;
+
+/* The measurements at one p (world ranks < p form c). */
+static void at_p(MPI_Comm c, int me, int p, char *buf, fit *f)
+{
+    double os[NSIZES], orr[NSIZES], net[NSIZES], a, b;
+    for (int i = 0; i < NSIZES; i++) {
+        int k = (int)sizes[i];
+        os[i] = measure_os(c, me, buf, k);
+        orr[i] = measure_or(c, me, buf, k);
+        net[i] = measure_rtt(c, me, buf, k) / 2 - os[i] - orr[i];
+    }
+    if (me != 0)
+        return;
+    calib_fit_line(sizes, os, NSIZES, &a, &b);
+    f->cs[f->np] = a;
+    f->O_s = b > 0 ? b : 0;
+    calib_fit_line(sizes, orr, NSIZES, &a, &b);
+    f->cr[f->np] = a;
+    f->O_r = b > 0 ? b : 0;
+    f->pp[f->np++] = p;
+    if (p == 2) {
+        calib_fit_line(sizes, net, NSIZES, &a, &b);
+        f->L = a > 1e-9 ? a : 1e-9;
+        f->G = b > 0 ? b : 0;
+    }
+    if (verbose)
+        printf("  p = %d: o_s(8) = %.3g us, o_r(8) = %.3g us, L+Gk(8) = %.3g us\n", p,
+               os[0] * 1e6, orr[0] * 1e6, net[0] * 1e6);
+}
+
+/* The eager limit, ranks 0 and 1 of MPI_COMM_WORLD. */
+static double eager_limit(int me, char *buf)
+{
+    double sz[16], t[16], delay = 2e-3;
+    int n = 0;
+    for (int k = 1024; k <= (1 << 22); k *= 2, n++) {
+        sz[n] = k;
+        if (me == 0) {
+            MPI_Recv(buf, 0, MPI_CHAR, 1, 9, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+            double t0 = now();
+            MPI_Send(buf, k, MPI_CHAR, 1, 10, MPI_COMM_WORLD);
+            t[n] = now() - t0;
+        } else if (me == 1) {
+            MPI_Send(buf, 0, MPI_CHAR, 0, 9, MPI_COMM_WORLD);
+            spin(delay);
+            MPI_Recv(buf, k, MPI_CHAR, 0, 10, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        }
+    }
+    return me == 0 ? calib_eager_limit(sz, t, n, delay) : 0;
+}
+
+/* REQ/GRANT round trips between rank 0 (worker) and rank P-1 (a polling master). */
+static double request_rtt(int me, int P, char *buf)
+{
+    double v[1000];
+    for (int i = 0; i < reps; i++) {
+        if (me == 0) {
+            double t0 = now();
+            MPI_Send(buf, 48, MPI_CHAR, P - 1, 6, MPI_COMM_WORLD);
+            MPI_Recv(buf, 52, MPI_CHAR, P - 1, 8, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+            v[i] = now() - t0;
+        } else if (me == P - 1) {
+            int flag = 0;
+            MPI_Status st;
+            while (!flag)
+                MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &flag, &st);
+            MPI_Recv(buf, 48, MPI_CHAR, st.MPI_SOURCE, st.MPI_TAG, MPI_COMM_WORLD,
+                     MPI_STATUS_IGNORE);
+            MPI_Send(buf, 52, MPI_CHAR, st.MPI_SOURCE, 8, MPI_COMM_WORLD);
+        }
+    }
+    return me == 0 ? median(v, reps) : 0;
+}
+
+static int write_file(const char *path, const char *name, const fit *f, double osa,
+                      double osb, double ora, double orb, int P)
+{
+    char tmp[4200];
+    snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid());
+    FILE *o = fopen(tmp, "w");
+    if (!o)
+        return -1;
+    fprintf(o, "# written by wtc-calibrate on %d ranks; all times in seconds\n"
+               "name = %s\nL = %.6g\nG = %.6g\no_sa = %.6g\no_sb = %.6g\nO_s = %.6g\n"
+               "o_ra = %.6g\no_rb = %.6g\nO_r = %.6g\nS = %.0f\nt_m = %.6g\ncpu_ratio = 1\n",
+            P, name, f->L, f->G, osa, osb, f->O_s, ora, orb, f->O_r, f->S, f->t_m);
+    if (fflush(o) != 0 || fsync(fileno(o)) != 0 || fclose(o) != 0) {
+        unlink(tmp);
+        return -1;
+    }
+    if (rename(tmp, path) != 0) {
+        unlink(tmp);
+        return -1;
+    }
+    return 0;
+}
+
+static const char usage[] =
+    "usage: mpiexec -n P wtc-calibrate -o FILE [--name=NAME] [--quick] [-v]\n"
+    "  measures this machine's extended LogGPS parameters (P >= 2) and writes a\n"
+    "  machine file for prog.predict --wtc-machine=FILE\n";
+
+/* Returns the output path, or NULL after printing (rank 0) why not. */
+static const char *parse_args(int argc, char **argv, int me, const char **name)
+{
+    const char *out = NULL;
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "-o") == 0 && i + 1 < argc)
+            out = argv[++i];
+        else if (strncmp(argv[i], "--name=", 7) == 0 && argv[i][7])
+            *name = argv[i] + 7;
+        else if (strcmp(argv[i], "--quick") == 0)
+            reps = 30;
+        else if (strcmp(argv[i], "-v") == 0)
+            verbose = 1;
+        else {
+            if (me == 0)
+                fprintf(stderr, "wtc-calibrate: error: unexpected argument '%s'\n%s",
+                        argv[i], usage);
+            return NULL;
+        }
+    }
+    if (!out && me == 0)
+        fprintf(stderr, "wtc-calibrate: error: no output file (-o FILE)\n%s", usage);
+    return out;
+}
+
+static void fit_overheads(fit *f, int P, const char *out, const char *name)
+{
+    double osa, osb, ora, orb;
+    if (f->np >= 2) {
+        calib_fit_line(f->pp, f->cs, f->np, &osa, &osb);
+        calib_fit_line(f->pp, f->cr, f->np, &ora, &orb);
+    } else {
+        osa = f->cs[0];
+        ora = f->cr[0];
+        osb = orb = 0;
+    }
+    /* a negative slope is measurement noise: keep the mean as the constant */
+    if (osb < 0) { osa += osb * f->pp[f->np - 1] / 2; osb = 0; }
+    if (orb < 0) { ora += orb * f->pp[f->np - 1] / 2; orb = 0; }
+    if (osa < 0) osa = 0;
+    if (ora < 0) ora = 0;
+    if (write_file(out, name, f, osa, osb, ora, orb, P) < 0) {
+        fprintf(stderr, "wtc-calibrate: error: cannot write %s: %s\n", out, strerror(errno));
+        MPI_Abort(MPI_COMM_WORLD, 2);
+    }
+    printf("wtc-calibrate: wrote %s: L = %.3g us, G = %.3g ns/B, o_s = %.3g + %.3g P us, "
+           "o_r = %.3g + %.3g P us, S = %.0f B, t_m = %.3g us\n", out, f->L * 1e6,
+           f->G * 1e9, osa * 1e6, osb * 1e6, ora * 1e6, orb * 1e6, f->S, f->t_m * 1e6);
+}
+
+int main(int argc, char **argv)
+{
+    int me, P;
+    const char *name = "host", *out;
+    fit f;
+    char *buf;
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &me);
+    MPI_Comm_size(MPI_COMM_WORLD, &P);
+    out = parse_args(argc, argv, me, &name);
+    if (!out || P < 2) {
+        if (out && me == 0)
+            fprintf(stderr, "wtc-calibrate: error: needs at least 2 ranks "
+                            "(mpiexec -n P wtc-calibrate -o FILE)\n");
+        MPI_Finalize();
+        return 2;
+    }
+    memset(&f, 0, sizeof f);
+    buf = calloc(1, 1 << 22);
+    for (int p = 2; p <= P && f.np < MAXP; p = p * 2 > P && p < P ? P : p * 2) {
+        MPI_Comm c;
+        MPI_Comm_split(MPI_COMM_WORLD, me < p ? 0 : MPI_UNDEFINED, me, &c);
+        if (me < 2)
+            at_p(c, me, p, buf, &f);
+        if (c != MPI_COMM_NULL)
+            MPI_Comm_free(&c);
+        sleepy_barrier(MPI_COMM_WORLD);
+    }
+    f.S = eager_limit(me, buf);
+    sleepy_barrier(MPI_COMM_WORLD);
+    if (me == 0 || me == P - 1) {
+        double rtt = request_rtt(me, P, buf);
+        if (me == 0) {
+            double o_s = f.cs[f.np - 1] + f.O_s * 48, o_r = f.cr[f.np - 1] + f.O_r * 52;
+            f.t_m = rtt - 2 * f.L - f.G * 100 - o_s - o_r;
+            if (f.t_m < o_s + o_r) /* at least the master's own receive and send */
+                f.t_m = o_s + o_r;
+        }
+    }
+    if (me == 0)
+        fit_overheads(&f, P, out, name);
+    sleepy_barrier(MPI_COMM_WORLD);
+    free(buf);
+    MPI_Finalize();
+    return 0;
+}

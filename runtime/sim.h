@@ -1,0 +1,209 @@
+/* sim.h - the predictor runtime's internal header (libwtcrt_sim.a, doc/predictor.md).
+ *
+ * Four modules, each usable on its own (the unit tests build synthetic trees):
+ *   sim_machine.c  machine files (SPEC 5.1) and the extended LogGPS costs
+ *   sim_tree.c     the recorded program: call nodes, par statements, leaf tasks
+ *   sim_engine.c   the discrete-event simulation of the two protocols (doc/runtime.md)
+ *   sim_sample.c   sampling, linear interpolation and the bootstrap
+ *   sim_advice.c   the master-overload advice (SPEC 5 item 6)
+ * and the ABI side: sim_record.c (wtc_* of wtc_abi.h), sim_options.c, sim_report.c.
+ */
+#ifndef WTCRT_SIM_H
+#define WTCRT_SIM_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+/* ---- machine files and the extended LogGPS model ----------------------------------- */
+
+/* All times in seconds, sizes in bytes. */
+typedef struct sim_machine {
+    double L, G;               /* latency, gap per byte */
+    double o_sa, o_sb, O_s;    /* send overhead: o_sa + o_sb*P + O_s*k */
+    double o_ra, o_rb, O_r;    /* receive overhead: o_ra + o_rb*P + O_r*k */
+    double S;                  /* messages of more than S bytes are synchronous */
+    double t_m;                /* a master's time to answer one request (advice) */
+    double cpu_ratio;          /* target speed / host speed */
+    char name[128];
+    char source[512];          /* where it was read from (for the report) */
+} sim_machine;
+
+/* Parses machine-file text; 'file' names it in messages. Returns 0, or -1 with
+   "file:line: ..." (or "file: missing key 'X'") in err. */
+int sim_machine_parse(const char *text, const char *file, sim_machine *m, char *err,
+                      size_t errsz);
+/* Reads and parses a file. */
+int sim_machine_load(const char *path, sim_machine *m, char *err, size_t errsz);
+/* The compiled-in text of a shipped preset ("ethernet-mpich-2004", with or without
+   ".conf"), or NULL. */
+const char *sim_machine_preset(const char *name);
+/* Writes m in machine-file syntax. */
+void sim_machine_write(FILE *f, const sim_machine *m, const char *comment);
+
+/* ---- the recorded program ------------------------------------------------------------ */
+
+/* A call: runs its pars in order (each after its own compute t_before), then t_after.
+   A leaf task is a node without pars: t_after is its whole time. */
+typedef struct sim_node {
+    double t_after;       /* host seconds */
+    int first_par;        /* index in pars, -1 when none */
+    int leaf;             /* a leaf task (sample-able), see sim_sample.c */
+    int depth;            /* wtc_depth of the call (-1: the par of a region in main) */
+    unsigned task_bytes;  /* its share of a TASK payload (wtcrt_task_child_bytes) */
+    unsigned result_bytes;/* its share of a RESULT payload */
+} sim_node;
+
+typedef struct sim_par {
+    double t_before;      /* the caller's compute since its previous par (or start) */
+    int first_child;      /* children: nodes first_child .. first_child+nchild-1 */
+    int nchild;
+    int cond;             /* 0: the children run sequentially here, no messages */
+    int next;             /* the caller's next par, -1 when none */
+} sim_par;
+
+/* One parallel region: a root call run on rank 0. */
+typedef struct sim_region {
+    int root;
+    unsigned begin_bytes; /* REGION_BEGIN payload: mode, masters, batch, globals */
+} sim_region;
+
+typedef struct sim_tree {
+    sim_node *nodes;
+    int nnodes, capnodes;
+    sim_par *pars;
+    int npars, cappars;
+    sim_region *regions;
+    int nregions, capregions;
+    double main_time;     /* host seconds of main outside regions */
+    double *seq;          /* sequential time of each node's subtree (sim_tree_finish) */
+    unsigned char *spawns;/* the subtree has a par with cond true (sim_tree_finish) */
+} sim_tree;
+
+void sim_tree_init(sim_tree *t);
+void sim_tree_free(sim_tree *t);
+/* Appends n consecutive nodes (zeroed, no pars); returns the first index. */
+int sim_tree_add_nodes(sim_tree *t, int n);
+/* Appends a par to node 'caller' (after its existing pars); the children must have
+   been added with sim_tree_add_nodes. Returns the par index. */
+int sim_tree_add_par(sim_tree *t, int caller, double t_before, int first_child,
+                     int nchild, int cond);
+int sim_tree_add_region(sim_tree *t, int root, unsigned begin_bytes);
+/* Computes seq[] (call after every time is known). */
+void sim_tree_finish(sim_tree *t);
+
+/* ---- the simulation ---------------------------------------------------------------- */
+
+enum { SIM_SIMPLE = 1, SIM_DYNAMIC = 2 };
+
+typedef struct sim_setting {
+    int mode;             /* SIM_SIMPLE / SIM_DYNAMIC */
+    int procs, masters, batch;
+} sim_setting;
+
+/* Where the time of the whole program went (seconds summed over the workers, or over
+   the masters for busy). */
+typedef struct sim_result {
+    double time;          /* predicted run time of the whole program */
+    double compute, comm, wait_master, wait_children, idle; /* worker totals */
+    int nworkers, nmasters;
+    double master_busy;   /* master totals */
+    long long messages, bytes;
+    long long remote_calls; /* children run on another rank */
+    long long grants, refusals; /* dynamic: groups granted / run locally after a refusal */
+    long long events;     /* messages simulated (for the speed figure) */
+} sim_result;
+
+/* Simulates every region of t (sim_tree_finish done) under one setting on machine m,
+   and adds main's own time. Returns 0, or -1 when the setting is impossible. */
+int sim_run(const sim_tree *t, const sim_machine *m, sim_setting s, sim_result *r);
+/* Simulates one region; r accumulates (time += the region's time on rank 0). */
+int sim_run_region(const sim_tree *t, int region, const sim_machine *m, sim_setting s,
+                   sim_result *r);
+
+/* Extended LogGPS (SPEC 5 item 4): send / receive overhead of k bytes on P ranks. */
+double sim_o_send(const sim_machine *m, int P, double k);
+double sim_o_recv(const sim_machine *m, int P, double k);
+
+/* ---- sampling (SPEC 5 item 2) --------------------------------------------------------- */
+
+typedef struct sim_boot {
+    double mean;          /* bootstrap median of the mean */
+    double lo, hi;        /* relative error interval of the mean, e.g. -0.03, +0.04 */
+} sim_boot;
+
+/* Bootstrap of the mean of x[0..n-1]: N = 40 resamples of size n, 2.5 % tails dropped. */
+sim_boot sim_bootstrap(const double *x, int n, unsigned long long *seed);
+/* Fills t[i] for every i not marked in have[] by linear interpolation in index order
+   from the nearest marked neighbours (constant beyond the first / last). */
+void sim_interpolate(double *t, const unsigned char *have, long n);
+/* The i-th of n evenly spread positions in [0, len): floor(i*len/n), so the positions
+   for 2n contain those for n. */
+long sim_spread(long i, long n, long len);
+
+/* ---- advice (SPEC 5 item 6) ------------------------------------------------------------ */
+
+/* The smallest t_s that keeps a master of w workers from overloading:
+   (f-1)*w/t_s <= 1/t_m  <=>  t_s >= (f-1)*w*t_m. */
+double sim_advice_min_ts(int f, double w, double t_m);
+/* The smallest real M with (f-1)*((P-M)/M)*t_m <= t_s, i.e. M >= P/(1 + t_s/((f-1)t_m)). */
+double sim_advice_min_masters(int P, double t_s, int f, double t_m);
+/* Whether M masters are enough on P ranks. */
+int sim_advice_ok(int P, int M, double t_s, int f, double t_m);
+
+/* ---- the prediction report ------------------------------------------------------------- */
+
+enum { SIM_FMT_TABLE, SIM_FMT_CSV, SIM_FMT_JSON };
+
+/* What the advice needs from the recorded tree: per depth of the pars that spawn, the
+   branching factor and the largest subtree below. */
+typedef struct sim_cutinfo {
+    int depth;            /* depth of the spawning call */
+    int f;                /* largest branching factor at that depth */
+    double t_s;           /* largest sequential subtree time of a child (host s) */
+    long ntasks;          /* children at that depth */
+} sim_cutinfo;
+
+/* ---- prog.predict's options (SPEC 5) ---------------------------------------------------- */
+
+#define SIM_MAXLIST 64
+enum { SIM_SAMPLE_ERROR, SIM_SAMPLE_N, SIM_SAMPLE_ALL };
+
+typedef struct sim_opts {
+    int procs[SIM_MAXLIST], nprocs;
+    int masters[SIM_MAXLIST], nmasters;
+    int batch[SIM_MAXLIST], nbatch;
+    int simple, dynamic;       /* modes asked for */
+    const char *machine;       /* --wtc-machine, NULL: the default */
+    int sample;                /* SIM_SAMPLE_* */
+    long sample_n;
+    double error_pct;
+    int format;                /* SIM_FMT_* */
+    int help;
+} sim_opts;
+
+/* Removes every --wtc-* option from argv (argv[argc] stays NULL) into o, with the
+   defaults of SPEC 5 for what is not given. Returns 0, or -1 with a message in err. */
+int sim_opts_parse(int *argc, char **argv, sim_opts *o, char *err, size_t errsz);
+extern const char sim_usage[];
+
+/* Finds the machine: --wtc-machine (a path, or the name of a preset in $WTC_LIBDIR/
+   machines or compiled in), else $WTC_LIBDIR/machines/host.conf, else
+   wtcrt_sim_default_machine, else the compiled-in ethernet-mpich-2004. */
+int sim_machine_find(const char *spec, sim_machine *m, char *err, size_t errsz);
+
+/* What the recording learnt about the leaf tasks (sim_record.c). */
+typedef struct sim_sampling {
+    long leaves, executed;
+    double total;              /* estimated total leaf time, host seconds */
+    double err_lo, err_hi;     /* its relative error interval (bootstrap) */
+    int mode;
+    long n;
+    double pct;
+    int chunks;                /* sampled in this many chunks (memory bound) */
+} sim_sampling;
+
+/* Prints the predictions of every setting asked for, the best one and the advice. */
+void sim_report(FILE *out, sim_tree *t, const sim_machine *m, const sim_opts *o,
+                const sim_sampling *smp, const char *program);
+
+#endif

@@ -1,0 +1,752 @@
+/* sim_engine.c - discrete-event simulation of the two runtime protocols of
+ * doc/runtime.md (simple; dynamic with M masters and batch T) over a recorded tree,
+ * with the extended LogGPS costs of SPEC 5.4.
+ *
+ * Each simulated rank has a local clock, an inbox (messages in arrival order) and a
+ * stack of frames (the calls and par statements it is executing). A rank runs ahead
+ * through computing and sending, which need nothing from other ranks, until it has to
+ * receive; then it takes the first message of its inbox or blocks. The only events are
+ * message arrivals, popped from one heap in time order; an arrival wakes its rank. This
+ * is exact for FIFO receives: every message that arrives before the rank could take a
+ * delivered one is itself already delivered, because a message arrives at least L after
+ * it is sent and ranks only run ahead from events already popped.
+ *
+ * A master serves one message at a time (its receive and send overheads occupy it), so
+ * it saturates as in reality. Waiting is accounted by reason: wait-master (REQ to final
+ * GRANT), wait-children (RESULTs), idle (everything else). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "sim.h"
+
+#define HDR 48.0 /* the message header of doc/runtime.md */
+
+enum { M_BEGIN, M_END, M_TASK, M_RESULT, M_REQ, M_FWD, M_GRANT, M_IDLE };
+
+typedef struct msg {
+    double arr;      /* arrival (a synchronous message: of its rendezvous request) */
+    double bytes;
+    int src, dst, kind, sync;
+    int a, b, c, d;  /* TASK: par, first child, count, frame; RESULT: d = frame;
+                        REQ: a = want; FWD: a = want, b = worker, c = hops;
+                        GRANT: a = offset in the grant list, b = count, c = final */
+    int lo, hi;      /* TASK in simple mode: the children's rank range */
+    int next;        /* inbox / free-list link */
+} msg;
+
+enum { F_NODE, F_SPAR, F_DPAR, F_GROUP };
+/* dynamic par phases (doc/runtime.md, "dynamic mode", steps 2-5) */
+enum { D_ROUND1, D_WAIT1, D_OWN, D_LOOP, D_WAIT2, D_AFTER2, D_LOCAL, D_COLLECT };
+
+typedef struct frame {
+    int type, phase;
+    int node, par;   /* F_NODE: the call and its current par (-1: its last compute) */
+    int lo, hi;      /* simple mode: the owned rank range */
+    int i, end;      /* children being run here, i .. end-1 (node indices) */
+    int j, s;        /* F_SPAR: next sub-range to collect, number of sub-ranges */
+    int src, srcframe;            /* F_GROUP: where the RESULT goes */
+    int k, ngroups, next, outstanding; /* F_DPAR */
+} frame;
+
+typedef struct rank {
+    double t;        /* local clock: when it can act next */
+    int head, tail;  /* inbox */
+    int finished;    /* received REGION_END */
+    frame *st;
+    int depth, cap;
+    double compute, comm, wmaster, wchild, busy;
+} rank;
+
+typedef struct hent {
+    double t;
+    unsigned long long seq;
+    int msg;
+} hent;
+
+typedef struct sim {
+    const sim_tree *t;
+    const sim_machine *m;
+    sim_setting s;
+    int P, M, W, T;
+    double inv_cpu;
+    rank *r;
+    msg *msgs;
+    int capmsgs, nmsgs, freel;
+    hent *h;
+    int nh, caph;
+    unsigned long long seq;
+    int *grants;
+    long ngrants, capgrants;
+    unsigned char *idle;  /* dynamic: idle[w] for every worker */
+    int *nidle;           /* idle workers per master */
+    double *begin_arr;    /* arrival of REGION_BEGIN at each rank */
+    int done, error;
+    sim_result *res;
+} sim;
+
+static void *xrealloc(void *p, size_t n)
+{
+    p = realloc(p, n ? n : 1);
+    if (!p) {
+        fprintf(stderr, "wtc predict: out of memory in the simulator\n");
+        exit(2);
+    }
+    return p;
+}
+
+static void internal(sim *S, const char *what, int rid)
+{
+    if (!S->error)
+        fprintf(stderr, "wtc predict: internal error in the simulator: %s on rank %d\n",
+                what, rid);
+    S->error = 1;
+}
+
+/* ---- the arrival heap ----------------------------------------------------------------- */
+
+static int hless(const hent *a, const hent *b)
+{
+    return a->t < b->t || (a->t == b->t && a->seq < b->seq);
+}
+
+static void heap_push(sim *S, double t, int m)
+{
+    int i;
+    if (S->nh == S->caph) {
+        S->caph = S->caph ? 2 * S->caph : 256;
+        S->h = xrealloc(S->h, (size_t)S->caph * sizeof *S->h);
+    }
+    i = S->nh++;
+    hent e = { t, S->seq++, m };
+    while (i > 0 && hless(&e, &S->h[(i - 1) / 2])) {
+        S->h[i] = S->h[(i - 1) / 2];
+        i = (i - 1) / 2;
+    }
+    S->h[i] = e;
+}
+
+static int heap_pop(sim *S)
+{
+    int top = S->h[0].msg, i = 0;
+    hent last = S->h[--S->nh];
+    for (;;) {
+        int c = 2 * i + 1;
+        if (c >= S->nh)
+            break;
+        if (c + 1 < S->nh && hless(&S->h[c + 1], &S->h[c]))
+            c++;
+        if (!hless(&S->h[c], &last))
+            break;
+        S->h[i] = S->h[c];
+        i = c;
+    }
+    if (S->nh)
+        S->h[i] = last;
+    return top;
+}
+
+/* ---- messages ------------------------------------------------------------------------ */
+
+static int msg_new(sim *S)
+{
+    int i;
+    if (S->freel >= 0) {
+        i = S->freel;
+        S->freel = S->msgs[i].next;
+        return i;
+    }
+    if (S->nmsgs == S->capmsgs) {
+        S->capmsgs = S->capmsgs ? 2 * S->capmsgs : 1024;
+        S->msgs = xrealloc(S->msgs, (size_t)S->capmsgs * sizeof *S->msgs);
+    }
+    return S->nmsgs++;
+}
+
+static void msg_free(sim *S, int i)
+{
+    S->msgs[i].next = S->freel;
+    S->freel = i;
+}
+
+/* Sends a message: the sender pays o_s; it arrives L + G*k after (a synchronous one
+   only announces itself after L; the data follows when the receiver takes it). MPI's
+   non-overtaking rule matters for REGION_BEGIN only: nothing overtakes it. */
+static msg *send(sim *S, int from, int to, int kind, double bytes)
+{
+    rank *r = &S->r[from];
+    int i = msg_new(S);
+    msg *m = &S->msgs[i];
+    double o = sim_o_send(S->m, S->P, bytes);
+    r->t += o;
+    if (from >= S->W && S->s.mode == SIM_DYNAMIC)
+        r->busy += o;
+    else
+        r->comm += o;
+    memset(m, 0, sizeof *m);
+    m->src = from;
+    m->dst = to;
+    m->kind = kind;
+    m->bytes = bytes;
+    m->sync = bytes > S->m->S;
+    m->arr = r->t + S->m->L + (m->sync ? 0 : S->m->G * bytes);
+    if (kind == M_BEGIN)
+        S->begin_arr[to] = m->arr;
+    else if (m->arr < S->begin_arr[to])
+        m->arr = S->begin_arr[to];
+    m->next = -1;
+    S->res->messages++;
+    S->res->bytes += (long long)bytes;
+    heap_push(S, m->arr, i);
+    return m;
+}
+
+/* Receives message i (already unlinked from the inbox) on rank rid: waits for it
+   (accounted to *wait), then pays o_r. */
+static void receive(sim *S, int rid, int i, double *wait)
+{
+    rank *r = &S->r[rid];
+    msg *m = &S->msgs[i];
+    double t0 = r->t, o;
+    if (m->arr > r->t)
+        r->t = m->arr;
+    if (m->sync) /* rendezvous: clear-to-send back, then the data */
+        r->t += 2 * S->m->L + S->m->G * m->bytes;
+    if (wait)
+        *wait += r->t - t0;
+    o = sim_o_recv(S->m, S->P, m->bytes);
+    r->t += o;
+    if (rid >= S->W && S->s.mode == SIM_DYNAMIC)
+        r->busy += o;
+    else
+        r->comm += o;
+    S->res->events++;
+}
+
+/* Unlinks and returns the first inbox message matching (src, kind), -1 for any. */
+static int inbox_take(sim *S, rank *r, int src, int kind)
+{
+    int prev = -1;
+    for (int i = r->head; i >= 0; prev = i, i = S->msgs[i].next) {
+        msg *m = &S->msgs[i];
+        if ((src < 0 || m->src == src) && (kind < 0 || m->kind == kind)) {
+            if (prev < 0)
+                r->head = m->next;
+            else
+                S->msgs[prev].next = m->next;
+            if (r->tail == i)
+                r->tail = prev;
+            return i;
+        }
+    }
+    return -1;
+}
+
+/* ---- frames --------------------------------------------------------------------------- */
+
+static frame *push(sim *S, int rid, int type)
+{
+    rank *r = &S->r[rid];
+    if (r->depth == r->cap) {
+        r->cap = r->cap ? 2 * r->cap : 16;
+        r->st = xrealloc(r->st, (size_t)r->cap * sizeof *r->st);
+    }
+    frame *f = &r->st[r->depth++];
+    memset(f, 0, sizeof *f);
+    f->type = type;
+    return f;
+}
+
+static void compute(sim *S, int rid, double host_seconds)
+{
+    double d = host_seconds * S->inv_cpu;
+    S->r[rid].t += d;
+    S->r[rid].compute += d;
+}
+
+/* Starts running call 'node' owning [lo, hi): a subtree with nothing to spread (or a
+   simple-mode range of one rank) is computed at once, otherwise a frame walks it. */
+static void start_node(sim *S, int rid, int node, int lo, int hi)
+{
+    const sim_tree *t = S->t;
+    if (!t->spawns[node] || (S->s.mode == SIM_SIMPLE && hi - lo <= 1)) {
+        compute(S, rid, t->seq[node]);
+        return;
+    }
+    frame *f = push(S, rid, F_NODE);
+    f->node = node;
+    f->par = t->nodes[node].first_par;
+    f->lo = lo;
+    f->hi = hi;
+}
+
+static double children_bytes(const sim *S, int first, int count, int result)
+{
+    double b = HDR;
+    for (int c = first; c < first + count; c++)
+        b += result ? S->t->nodes[c].result_bytes : S->t->nodes[c].task_bytes;
+    return b;
+}
+
+/* First child (0-based within the par) of simple-mode sub-range j of s, k children. */
+static int subrange_first_child(long long j, long long k, long long s)
+{
+    return (int)((j * k + s - 1) / s);
+}
+
+static int subrange_lo(int lo, long long n, long long j, long long s)
+{
+    return lo + (int)(j * n / s);
+}
+
+/* A par with cond true in simple mode (doc/runtime.md, "simple mode"): one TASK per
+   remote sub-range, sub-range 0's children here, RESULTs in sub-range order. */
+static void start_spar(sim *S, int rid, int p, int lo, int hi)
+{
+    const sim_par *pp = &S->t->pars[p];
+    int n = hi - lo, k = pp->nchild, s = k < n ? k : n;
+    int fidx = S->r[rid].depth;
+    for (int j = 1; j < s; j++) {
+        int c0 = subrange_first_child(j, k, s), c1 = subrange_first_child(j + 1, k, s);
+        int to = subrange_lo(lo, n, j, s);
+        msg *m = send(S, rid, to, M_TASK,
+                      children_bytes(S, pp->first_child + c0, c1 - c0, 0));
+        m->a = p;
+        m->b = pp->first_child + c0;
+        m->c = c1 - c0;
+        m->d = fidx;
+        m->lo = to;
+        m->hi = subrange_lo(lo, n, j + 1, s);
+        S->res->remote_calls += c1 - c0;
+    }
+    frame *f = push(S, rid, F_SPAR);
+    f->par = p;
+    f->lo = lo;
+    f->hi = hi;
+    f->s = s;
+    f->j = 1;
+    f->i = pp->first_child;
+    f->end = pp->first_child + subrange_first_child(1, k, s);
+}
+
+/* Starts par p of the call on top of rank rid's stack. */
+static void start_par(sim *S, int rid, int p, int lo, int hi)
+{
+    const sim_par *pp = &S->t->pars[p];
+    int local = !pp->cond || (S->s.mode == SIM_SIMPLE && hi - lo <= 1);
+    if (local) {
+        double s = 0;
+        for (int c = 0; c < pp->nchild; c++)
+            s += S->t->seq[pp->first_child + c];
+        compute(S, rid, s);
+    } else if (S->s.mode == SIM_SIMPLE) {
+        start_spar(S, rid, p, lo, hi);
+    } else {
+        frame *f = push(S, rid, F_DPAR);
+        f->par = p;
+        f->k = pp->nchild;
+        f->ngroups = (pp->nchild - 1 + S->T - 1) / S->T;
+        f->phase = D_ROUND1;
+    }
+}
+
+/* ---- dynamic mode ------------------------------------------------------------------- */
+
+static int master_of(const sim *S, int w)
+{
+    return (int)((long long)w * S->M / S->W);
+}
+
+static void send_req(sim *S, int rid, frame *f)
+{
+    int want = f->ngroups - f->next;
+    msg *m = send(S, rid, S->W + master_of(S, rid), M_REQ, HDR);
+    m->a = want;
+}
+
+/* A GRANT for the par on top: the next pending groups go to the granted workers. */
+static void on_grant(sim *S, int rid, const msg *g)
+{
+    rank *r = &S->r[rid];
+    int fidx = r->depth - 1;
+    for (int x = 0; x < g->b; x++) {
+        frame *f = &r->st[fidx];
+        const sim_par *pp = &S->t->pars[f->par];
+        int c0 = 1 + f->next * S->T, c1 = c0 + S->T < f->k ? c0 + S->T : f->k;
+        f->next++;
+        f->outstanding++;
+        msg *m = send(S, rid, S->grants[g->a + x], M_TASK,
+                      children_bytes(S, pp->first_child + c0, c1 - c0, 0));
+        m->a = f->par;
+        m->b = pp->first_child + c0;
+        m->c = c1 - c0;
+        m->d = fidx;
+        S->res->remote_calls += c1 - c0;
+        S->res->grants++;
+    }
+    if (g->c) {
+        frame *f = &r->st[fidx];
+        f->phase = f->phase == D_WAIT1 ? D_OWN : D_AFTER2;
+    }
+}
+
+/* Takes the first inbox message of a waiting worker (GRANT or RESULT); 0 when none. */
+static int worker_take(sim *S, int rid, double *wait)
+{
+    rank *r = &S->r[rid];
+    int i = inbox_take(S, r, -1, -1);
+    if (i < 0)
+        return 0;
+    receive(S, rid, i, wait);
+    msg *m = &S->msgs[i];
+    if (m->kind == M_RESULT && m->d < r->depth && r->st[m->d].type == F_DPAR)
+        r->st[m->d].outstanding--;
+    else if (m->kind == M_GRANT && r->depth && r->st[r->depth - 1].type == F_DPAR)
+        on_grant(S, rid, m);
+    else
+        internal(S, "unexpected message while waiting", rid);
+    msg_free(S, i);
+    return 1;
+}
+
+/* One step of a dynamic par (phases D_*); returns 0 when the rank must wait. */
+static int step_dpar(sim *S, int rid)
+{
+    rank *r = &S->r[rid];
+    frame *f = &r->st[r->depth - 1];
+    const sim_par *pp = &S->t->pars[f->par];
+    switch (f->phase) {
+    case D_ROUND1:
+    case D_LOOP:
+        if (f->next < f->ngroups) {
+            send_req(S, rid, f);
+            f->phase = f->phase == D_ROUND1 ? D_WAIT1 : D_WAIT2;
+        } else {
+            f->phase = f->phase == D_ROUND1 ? D_OWN : D_COLLECT;
+        }
+        return 1;
+    case D_WAIT1:
+    case D_WAIT2:
+        return worker_take(S, rid, &r->wmaster);
+    case D_OWN:
+        f->phase = D_LOOP;
+        start_node(S, rid, pp->first_child, 0, 0);
+        return 1;
+    case D_AFTER2:
+        if (f->next < f->ngroups) { /* refused: the first pending group runs here */
+            f->i = pp->first_child + 1 + f->next * S->T;
+            f->end = f->i + S->T < pp->first_child + f->k ? f->i + S->T
+                                                          : pp->first_child + f->k;
+            f->next++;
+            f->phase = D_LOCAL;
+            S->res->refusals++;
+        } else {
+            f->phase = D_COLLECT;
+        }
+        return 1;
+    case D_LOCAL:
+        if (f->i < f->end)
+            start_node(S, rid, f->i++, 0, 0);
+        else
+            f->phase = D_LOOP;
+        return 1;
+    default: /* D_COLLECT */
+        if (f->outstanding == 0) {
+            r->depth--;
+            return 1;
+        }
+        return worker_take(S, rid, &r->wchild);
+    }
+}
+
+/* A master serves its inbox, one message at a time (doc/runtime.md, "Master"). */
+static void serve_request(sim *S, int mid, int worker, int want, int hops)
+{
+    int rid = S->W + mid, w0 = (int)(((long long)mid * S->W + S->M - 1) / S->M);
+    int w1 = (int)(((long long)(mid + 1) * S->W + S->M - 1) / S->M);
+    int g = want < S->nidle[mid] ? want : S->nidle[mid];
+    long off = S->ngrants;
+    if (S->ngrants + g > S->capgrants) {
+        S->capgrants = 2 * (S->ngrants + g) + 1024;
+        S->grants = xrealloc(S->grants, (size_t)S->capgrants * sizeof *S->grants);
+    }
+    for (int w = w0, n = 0; w < w1 && n < g; w++)
+        if (S->idle[w]) {
+            S->idle[w] = 0;
+            S->grants[S->ngrants++] = w;
+            n++;
+        }
+    S->nidle[mid] -= g;
+    if (g < want && hops < S->M - 1) {
+        msg *f = send(S, rid, S->W + (mid + 1) % S->M, M_FWD, HDR);
+        f->a = want - g;
+        f->b = worker;
+        f->c = hops + 1;
+        if (g == 0)
+            return;
+    }
+    msg *m = send(S, rid, worker, M_GRANT, HDR + 4.0 * g);
+    m->a = (int)off;
+    m->b = g;
+    m->c = !(g < want && hops < S->M - 1);
+}
+
+static void master_run(sim *S, int rid)
+{
+    rank *r = &S->r[rid];
+    int mid = rid - S->W, i;
+    while ((i = inbox_take(S, r, -1, -1)) >= 0) {
+        msg *m = &S->msgs[i];
+        receive(S, rid, i, NULL);
+        if (m->kind == M_IDLE) {
+            if (!S->idle[m->src]) {
+                S->idle[m->src] = 1;
+                S->nidle[mid]++;
+            }
+        } else if (m->kind == M_REQ) {
+            serve_request(S, mid, m->src, m->a, 0);
+        } else if (m->kind == M_FWD) {
+            serve_request(S, mid, m->b, m->a, m->c);
+        }
+        msg_free(S, i);
+    }
+}
+
+/* ---- workers ---------------------------------------------------------------------------- */
+
+/* One step of the frame on top of a worker's stack; 0 when it must wait. */
+static int step(sim *S, int rid)
+{
+    rank *r = &S->r[rid];
+    frame *f = &r->st[r->depth - 1];
+    const sim_tree *t = S->t;
+    switch (f->type) {
+    case F_NODE:
+        if (f->phase == 1) { /* its par has ended */
+            f->par = t->pars[f->par].next;
+            f->phase = 0;
+        } else if (f->par < 0) {
+            compute(S, rid, t->nodes[f->node].t_after);
+            r->depth--;
+        } else {
+            int p = f->par, lo = f->lo, hi = f->hi;
+            compute(S, rid, t->pars[p].t_before);
+            f->phase = 1;
+            start_par(S, rid, p, lo, hi);
+        }
+        return 1;
+    case F_SPAR:
+        if (f->i < f->end) {
+            int c = f->i++, lo = f->lo, hi = subrange_lo(f->lo, f->hi - f->lo, 1, f->s);
+            start_node(S, rid, c, lo, hi);
+            return 1;
+        }
+        if (f->j < f->s) {
+            int src = subrange_lo(f->lo, f->hi - f->lo, f->j, f->s);
+            int i = inbox_take(S, r, src, M_RESULT);
+            if (i < 0)
+                return 0;
+            receive(S, rid, i, &r->wchild);
+            msg_free(S, i);
+            f->j++;
+            return 1;
+        }
+        r->depth--;
+        return 1;
+    case F_GROUP:
+        if (f->i < f->end) {
+            int c = f->i++, lo = f->lo, hi = f->hi;
+            start_node(S, rid, c, lo, hi);
+            return 1;
+        } else {
+            int src = f->src, sf = f->srcframe, first = f->node, n = f->end - f->node;
+            r->depth--;
+            msg *m = send(S, rid, src, M_RESULT, children_bytes(S, first, n, 1));
+            m->d = sf;
+            if (S->s.mode == SIM_DYNAMIC)
+                send(S, rid, S->W + master_of(S, rid), M_IDLE, HDR);
+            return 1;
+        }
+    default:
+        return step_dpar(S, rid);
+    }
+}
+
+/* The server loop of a worker without work: REGION_BEGIN, TASK, REGION_END. */
+static int serve_worker(sim *S, int rid)
+{
+    rank *r = &S->r[rid];
+    int i = inbox_take(S, r, -1, -1);
+    if (i < 0)
+        return 0;
+    receive(S, rid, i, NULL);
+    msg *m = &S->msgs[i];
+    if (m->kind == M_TASK) {
+        frame *f = push(S, rid, F_GROUP);
+        f->node = f->i = m->b;
+        f->end = m->b + m->c;
+        f->lo = m->lo;
+        f->hi = m->hi;
+        f->src = m->src;
+        f->srcframe = m->d;
+    } else if (m->kind == M_END) {
+        r->finished = 1;
+    } else if (m->kind != M_BEGIN) {
+        internal(S, "unexpected message in the server loop", rid);
+    }
+    msg_free(S, i);
+    return !r->finished;
+}
+
+/* Runs a worker until it has to wait. Rank 0 ends the region when its root returns. */
+static void worker_run(sim *S, int rid)
+{
+    rank *r = &S->r[rid];
+    while (!S->error && !r->finished) {
+        if (r->depth > 0) {
+            if (!step(S, rid))
+                return;
+        } else if (rid == 0) {
+            if (S->done)
+                return;
+            for (int x = 1; x < S->P; x++)
+                send(S, 0, x, M_END, HDR);
+            S->done = 1;
+            return;
+        } else if (!serve_worker(S, rid)) {
+            return;
+        }
+    }
+}
+
+static void wake(sim *S, int rid)
+{
+    if (S->s.mode == SIM_DYNAMIC && rid >= S->W)
+        master_run(S, rid);
+    else
+        worker_run(S, rid);
+}
+
+/* ---- driver ------------------------------------------------------------------------------ */
+
+static void sim_free(sim *S)
+{
+    for (int i = 0; i < S->P; i++)
+        free(S->r[i].st);
+    free(S->r);
+    free(S->msgs);
+    free(S->h);
+    free(S->grants);
+    free(S->idle);
+    free(S->nidle);
+    free(S->begin_arr);
+}
+
+static int sim_setup(sim *S, const sim_tree *t, const sim_machine *m, sim_setting s,
+                     sim_result *res)
+{
+    memset(S, 0, sizeof *S);
+    S->t = t;
+    S->m = m;
+    S->s = s;
+    S->res = res;
+    S->P = s.procs;
+    S->M = s.mode == SIM_DYNAMIC && s.procs > 1 ? s.masters : 0;
+    S->W = S->P - S->M;
+    S->T = s.batch > 0 ? s.batch : 1;
+    S->inv_cpu = 1.0 / m->cpu_ratio;
+    S->freel = -1;
+    if (S->P < 1 || S->W < 1 || (s.mode == SIM_DYNAMIC && S->M < 1 && S->P > 1))
+        return -1;
+    S->r = xrealloc(NULL, (size_t)S->P * sizeof *S->r);
+    memset(S->r, 0, (size_t)S->P * sizeof *S->r);
+    for (int i = 0; i < S->P; i++)
+        S->r[i].head = S->r[i].tail = -1;
+    S->begin_arr = xrealloc(NULL, (size_t)S->P * sizeof *S->begin_arr);
+    memset(S->begin_arr, 0, (size_t)S->P * sizeof *S->begin_arr);
+    S->idle = xrealloc(NULL, (size_t)S->W);
+    S->nidle = xrealloc(NULL, (size_t)(S->M + 1) * sizeof *S->nidle);
+    memset(S->nidle, 0, (size_t)(S->M + 1) * sizeof *S->nidle);
+    for (int w = 0; w < S->W; w++) { /* every worker but rank 0 starts idle */
+        S->idle[w] = w != 0;
+        if (S->M && w != 0)
+            S->nidle[master_of(S, w)]++;
+    }
+    return 0;
+}
+
+/* Adds the per-rank accounts of a finished region to the result. */
+static void sim_collect(sim *S, double T)
+{
+    sim_result *res = S->res;
+    for (int i = 0; i < S->P; i++) {
+        rank *r = &S->r[i];
+        if (i < S->W) {
+            res->compute += r->compute;
+            res->comm += r->comm;
+            res->wait_master += r->wmaster;
+            res->wait_children += r->wchild;
+        } else {
+            res->master_busy += r->busy < T ? r->busy : T;
+        }
+    }
+    res->time += T;
+}
+
+int sim_run_region(const sim_tree *t, int region, const sim_machine *m, sim_setting s,
+                   sim_result *res)
+{
+    sim S;
+    int root = t->regions[region].root;
+    if (sim_setup(&S, t, m, s, res) < 0)
+        return -1;
+    if (S.P == 1) { /* one processor: the sequential clones, no messages */
+        compute(&S, 0, t->seq[root]);
+        sim_collect(&S, S.r[0].t);
+        sim_free(&S);
+        return 0;
+    }
+    for (int x = 1; x < S.P; x++)
+        send(&S, 0, x, M_BEGIN, HDR + t->regions[region].begin_bytes);
+    start_node(&S, 0, root, 0, S.P);
+    worker_run(&S, 0);
+    /* after rank 0 ends the region, deliver what arrives before that moment, so the
+       other ranks' accounts cover the same span */
+    while (!S.error && S.nh > 0 && (!S.done || S.h[0].t <= S.r[0].t)) {
+        int i = heap_pop(&S);
+        msg *mm = &S.msgs[i];
+        rank *r = &S.r[mm->dst];
+        mm->next = -1;
+        if (r->tail >= 0)
+            S.msgs[r->tail].next = i;
+        else
+            r->head = i;
+        r->tail = i;
+        wake(&S, mm->dst);
+    }
+    if (!S.done && !S.error)
+        internal(&S, "deadlock (no message left to deliver)", 0);
+    sim_collect(&S, S.r[0].t);
+    sim_free(&S);
+    return S.error ? -1 : 0;
+}
+
+int sim_run(const sim_tree *t, const sim_machine *m, sim_setting s, sim_result *r)
+{
+    int M = s.mode == SIM_DYNAMIC && s.procs > 1 ? s.masters : 0;
+    memset(r, 0, sizeof *r);
+    if (s.procs < 1 || (s.procs > 1 && s.mode == SIM_DYNAMIC && (M < 1 || M >= s.procs)))
+        return -1;
+    r->nworkers = s.procs - M;
+    r->nmasters = M;
+    for (int g = 0; g < t->nregions; g++)
+        if (sim_run_region(t, g, m, s, r) < 0)
+            return -1;
+    /* main's own time: computing on rank 0, idle elsewhere */
+    r->time += t->main_time / m->cpu_ratio;
+    r->compute += t->main_time / m->cpu_ratio;
+    r->idle = r->nworkers * r->time - r->compute - r->comm - r->wait_master -
+              r->wait_children;
+    if (r->idle < 0)
+        r->idle = 0;
+    return 0;
+}

@@ -1,0 +1,227 @@
+/* sim_options.c - prog.predict's --wtc-* options (SPEC 5) and where the machine file
+ * comes from. */
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "sim.h"
+
+/* The lead's code generator may define this (a machine file path or preset name);
+   a weak definition so the library links without it. */
+__attribute__((weak)) const char *wtcrt_sim_default_machine = "ethernet-mpich-2004.conf";
+
+const char sim_usage[] =
+    "usage: prog.predict [--wtc-procs=LIST] [--wtc-masters=LIST] [--wtc-batch=LIST]\n"
+    "                    [--wtc-modes=simple,dynamic] [--wtc-machine=FILE]\n"
+    "                    [--wtc-sample=N|all] [--wtc-error=PCT]\n"
+    "                    [--wtc-format=table|csv|json] [program args]\n";
+
+static int fail(char *err, size_t errsz, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static int fail(char *err, size_t errsz, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, errsz, fmt, ap);
+    va_end(ap);
+    return -1;
+}
+
+/* A comma-separated list of positive ints, each at most max. */
+static int parse_list(const char *opt, const char *s, int *v, int *n, int max, char *err,
+                      size_t errsz)
+{
+    *n = 0;
+    for (;;) {
+        char *end;
+        long x;
+        errno = 0;
+        x = strtol(s, &end, 10);
+        if (end == s || errno || x < 1 || x > max || (*end && *end != ','))
+            return fail(err, errsz, "%s: bad list '%s' (positive integers up to %d, "
+                        "separated by commas)", opt, s, max);
+        if (*n == SIM_MAXLIST)
+            return fail(err, errsz, "%s: more than %d values", opt, SIM_MAXLIST);
+        v[(*n)++] = (int)x;
+        if (!*end)
+            return 0;
+        s = end + 1;
+    }
+}
+
+static void defaults(sim_opts *o)
+{
+    memset(o, 0, sizeof *o);
+    for (int p = 1; p <= 128; p *= 2)
+        o->procs[o->nprocs++] = p;
+    for (int m = 1; m <= 8; m *= 2)
+        o->masters[o->nmasters++] = m;
+    o->batch[o->nbatch++] = 1;
+    o->simple = o->dynamic = 1;
+    o->sample = SIM_SAMPLE_ERROR;
+    o->error_pct = 5;
+    o->format = SIM_FMT_TABLE;
+}
+
+static int parse_modes(const char *s, sim_opts *o, char *err, size_t errsz)
+{
+    char buf[64], *tok, *save;
+    snprintf(buf, sizeof buf, "%s", s);
+    o->simple = o->dynamic = 0;
+    for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        if (strcmp(tok, "simple") == 0)
+            o->simple = 1;
+        else if (strcmp(tok, "dynamic") == 0)
+            o->dynamic = 1;
+        else
+            return fail(err, errsz, "--wtc-modes: unknown mode '%s' (simple, dynamic)", tok);
+    }
+    if (!o->simple && !o->dynamic)
+        return fail(err, errsz, "--wtc-modes: no mode given (simple, dynamic)");
+    return 0;
+}
+
+/* One option "--wtc-NAME=VALUE" (or a flag); seen_sample guards N|all vs PCT. */
+static int parse_one(const char *a, sim_opts *o, int *seen_sample, char *err, size_t errsz)
+{
+    const char *eq = strchr(a, '='), *v = eq ? eq + 1 : "";
+    size_t n = eq ? (size_t)(eq - a) : strlen(a);
+    char name[64], *end;
+    snprintf(name, sizeof name, "%.*s", (int)(n < 60 ? n : 60), a);
+    if (strcmp(name, "--wtc-help") == 0) {
+        o->help = 1;
+        return 0;
+    }
+    if (!eq || !*v)
+        return fail(err, errsz, "%s: needs a value (%s=...)", name, name);
+    if (strcmp(name, "--wtc-procs") == 0)
+        return parse_list(name, v, o->procs, &o->nprocs, 1 << 16, err, errsz);
+    if (strcmp(name, "--wtc-masters") == 0)
+        return parse_list(name, v, o->masters, &o->nmasters, 1 << 15, err, errsz);
+    if (strcmp(name, "--wtc-batch") == 0)
+        return parse_list(name, v, o->batch, &o->nbatch, 1 << 30, err, errsz);
+    if (strcmp(name, "--wtc-modes") == 0 || strcmp(name, "--wtc-mode") == 0)
+        return parse_modes(v, o, err, errsz);
+    if (strcmp(name, "--wtc-machine") == 0) {
+        o->machine = v;
+        return 0;
+    }
+    if (strcmp(name, "--wtc-format") == 0) {
+        if (strcmp(v, "table") == 0) o->format = SIM_FMT_TABLE;
+        else if (strcmp(v, "csv") == 0) o->format = SIM_FMT_CSV;
+        else if (strcmp(v, "json") == 0) o->format = SIM_FMT_JSON;
+        else return fail(err, errsz, "--wtc-format: unknown format '%s' (table, csv, json)", v);
+        return 0;
+    }
+    if (strcmp(name, "--wtc-sample") == 0 || strcmp(name, "--wtc-error") == 0) {
+        if ((*seen_sample)++)
+            return fail(err, errsz, "%s: give only one of --wtc-sample and --wtc-error", name);
+        if (strcmp(name, "--wtc-sample") == 0 && strcmp(v, "all") == 0) {
+            o->sample = SIM_SAMPLE_ALL;
+            return 0;
+        }
+        errno = 0;
+        if (name[6] == 's') {
+            long x = strtol(v, &end, 10);
+            if (*end || errno || x < 1)
+                return fail(err, errsz, "--wtc-sample: expected a positive number of "
+                            "tasks or 'all', not '%s'", v);
+            o->sample = SIM_SAMPLE_N;
+            o->sample_n = x;
+        } else {
+            double x = strtod(v, &end);
+            if (*end || errno || !(x > 0) || x > 100)
+                return fail(err, errsz, "--wtc-error: expected a percentage in (0, 100], "
+                            "not '%s'", v);
+            o->sample = SIM_SAMPLE_ERROR;
+            o->error_pct = x;
+        }
+        return 0;
+    }
+    return fail(err, errsz, "unknown option %s (prog.predict accepts --wtc-procs, "
+                "--wtc-masters, --wtc-batch, --wtc-modes, --wtc-machine, --wtc-sample, "
+                "--wtc-error, --wtc-format, --wtc-help)", name);
+}
+
+int sim_opts_parse(int *argc, char **argv, sim_opts *o, char *err, size_t errsz)
+{
+    int out = 1, seen_sample = 0;
+    defaults(o);
+    for (int i = 1; i < *argc; i++) {
+        if (strncmp(argv[i], "--wtc-", 6) != 0) {
+            argv[out++] = argv[i];
+            continue;
+        }
+        if (parse_one(argv[i], o, &seen_sample, err, errsz) < 0)
+            return -1;
+    }
+    *argc = out;
+    argv[out] = NULL;
+    return 0;
+}
+
+/* ---- the machine file ---------------------------------------------------------------- */
+
+/* The runtime directory: $WTC_LIBDIR, else where wtcc was when it built this predictor
+   (wtc_libdir, defined by the generated code; weak so the library links without it). */
+extern const char *const wtc_libdir __attribute__((weak));
+static const char *libdir(void)
+{
+    const char *env = getenv("WTC_LIBDIR");
+    if (env && *env)
+        return env;
+    return &wtc_libdir ? wtc_libdir : NULL;
+}
+
+static int readable(const char *p)
+{
+    return access(p, R_OK) == 0;
+}
+
+/* A name without '/': a file here, $WTC_LIBDIR/machines/NAME[.conf], or a preset. */
+static int find_named(const char *spec, sim_machine *m, char *err, size_t errsz)
+{
+    const char *lib = libdir(), *text;
+    char path[4096];
+    if (readable(spec))
+        return sim_machine_load(spec, m, err, errsz);
+    if (lib && *lib) {
+        snprintf(path, sizeof path, "%s/machines/%s", lib, spec);
+        if (readable(path))
+            return sim_machine_load(path, m, err, errsz);
+        snprintf(path, sizeof path, "%s/machines/%s.conf", lib, spec);
+        if (readable(path))
+            return sim_machine_load(path, m, err, errsz);
+    }
+    text = sim_machine_preset(spec);
+    if (!text)
+        return fail(err, errsz, "--wtc-machine: no machine file '%s' (and no preset of "
+                    "that name: ethernet-mpich-2004, loopback-default)", spec);
+    if (sim_machine_parse(text, spec, m, err, errsz) < 0)
+        return -1;
+    snprintf(m->source, sizeof m->source, "built-in preset %s", m->name);
+    return 0;
+}
+
+int sim_machine_find(const char *spec, sim_machine *m, char *err, size_t errsz)
+{
+    const char *lib = libdir(), *def = wtcrt_sim_default_machine;
+    char path[4096];
+    if (spec)
+        return strchr(spec, '/') ? sim_machine_load(spec, m, err, errsz)
+                                 : find_named(spec, m, err, errsz);
+    if (lib && *lib) {
+        snprintf(path, sizeof path, "%s/machines/host.conf", lib);
+        if (readable(path))
+            return sim_machine_load(path, m, err, errsz);
+    }
+    if (def && *def && (strchr(def, '/') ? readable(def) : 1) &&
+        (strchr(def, '/') ? sim_machine_load(def, m, err, errsz)
+                          : find_named(def, m, err, errsz)) == 0)
+        return 0;
+    return find_named("ethernet-mpich-2004", m, err, errsz);
+}

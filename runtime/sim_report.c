@@ -1,0 +1,315 @@
+/* sim_report.c - runs the simulation for every setting asked for and prints the
+ * prediction (table, csv or json), the best setting and the advice of SPEC 5. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "wtcrt.h"
+#include "sim.h"
+
+typedef struct row {
+    sim_setting s;
+    sim_result r;
+} row;
+
+/* Every (mode, procs, masters, batch) asked for; P = 1 once per mode. */
+static int settings(const sim_opts *o, row **out)
+{
+    int n = 0, cap = 64;
+    row *v = malloc((size_t)cap * sizeof *v);
+    for (int mode = SIM_SIMPLE; mode <= SIM_DYNAMIC; mode++) {
+        if ((mode == SIM_SIMPLE && !o->simple) || (mode == SIM_DYNAMIC && !o->dynamic))
+            continue;
+        for (int ip = 0; ip < o->nprocs; ip++) {
+            int P = o->procs[ip];
+            int nm = mode == SIM_DYNAMIC && P > 1 ? o->nmasters : 1;
+            int nb = mode == SIM_DYNAMIC && P > 1 ? o->nbatch : 1;
+            for (int im = 0; im < nm; im++)
+                for (int ib = 0; ib < nb; ib++) {
+                    sim_setting s = { mode, P, 0, 1 };
+                    if (mode == SIM_DYNAMIC && P > 1) {
+                        s.masters = o->masters[im];
+                        s.batch = o->batch[ib];
+                        if (s.masters >= P)
+                            continue;
+                    }
+                    if (n == cap)
+                        v = realloc(v, (size_t)(cap *= 2) * sizeof *v);
+                    if (!v)
+                        exit(2);
+                    v[n++].s = s;
+                }
+        }
+    }
+    *out = v;
+    return n;
+}
+
+static double seq_time(const sim_tree *t, const sim_machine *m)
+{
+    double s = t->main_time;
+    for (int g = 0; g < t->nregions; g++)
+        s += t->seq[t->regions[g].root];
+    return s / m->cpu_ratio;
+}
+
+static const char *mode_name(int mode)
+{
+    return mode == SIM_SIMPLE ? "simple" : "dynamic";
+}
+
+/* Share of the workers' time spent in x. */
+static double share(const sim_result *r, double x)
+{
+    double all = r->nworkers * r->time;
+    return all > 0 ? 100 * x / all : 0;
+}
+
+static double master_util(const sim_result *r)
+{
+    return r->nmasters && r->time > 0 ? 100 * r->master_busy / (r->nmasters * r->time) : 0;
+}
+
+/* ---- advice -------------------------------------------------------------------------- */
+
+#define MAXDEPTH 64
+
+typedef struct cut {
+    int f[MAXDEPTH + 2];      /* by depth of the children (+1: a par in main is -1) */
+    double ts[MAXDEPTH + 2];
+    long n[MAXDEPTH + 2];
+    int fa;                   /* the recorded cut-off */
+    double tsa;
+    int maxd;
+} cut;
+
+/* Branching factor and largest sequential subtree per depth of the spawned calls. */
+static void cut_info(const sim_tree *t, const sim_machine *m, cut *c)
+{
+    memset(c, 0, sizeof *c);
+    c->maxd = -1;
+    for (int i = 0; i < t->nnodes; i++)
+        for (int p = t->nodes[i].first_par; p >= 0; p = t->pars[p].next) {
+            const sim_par *pp = &t->pars[p];
+            int d = t->nodes[i].depth + 2; /* index of the children's depth */
+            if (!pp->cond || d > MAXDEPTH + 1)
+                continue;
+            if (d - 1 > c->maxd)
+                c->maxd = d - 1;
+            if (pp->nchild > c->f[d])
+                c->f[d] = pp->nchild;
+            c->n[d] += pp->nchild;
+            for (int k = 0; k < pp->nchild; k++) {
+                int ch = pp->first_child + k;
+                double ts = t->seq[ch] / m->cpu_ratio;
+                if (ts > c->ts[d])
+                    c->ts[d] = ts;
+                if (!t->spawns[ch]) {
+                    if (pp->nchild > c->fa)
+                        c->fa = pp->nchild;
+                    if (ts > c->tsa)
+                        c->tsa = ts;
+                }
+            }
+        }
+}
+
+static int min_masters(int P, double ts, int f, double tm)
+{
+    double x = sim_advice_min_masters(P, ts, f, tm);
+    int M = (int)ceil(x - 1e-9);
+    return M < 1 ? 1 : M;
+}
+
+static void print_advice(FILE *out, const sim_tree *t, const sim_machine *m, int P)
+{
+    cut c;
+    cut_info(t, m, &c);
+    fprintf(out, "\nadvice (dynamic mode; a master answers a request in t_m = %.3g us):\n",
+            m->t_m * 1e6);
+    if (c.fa < 2) {
+        fprintf(out, "  no parallel call spawns two or more children: nothing to balance\n");
+        return;
+    }
+    double need = sim_advice_min_ts(c.fa, P - 1, m->t_m);
+    int M = min_masters(P, c.tsa, c.fa, m->t_m);
+    fprintf(out, "  recorded cut-off: branching factor f = %d, largest subtree below it "
+                 "t_s = %.4g s\n", c.fa, c.tsa);
+    fprintf(out, "  at P = %d one master keeps up with w = %d workers if "
+                 "(f-1) w / t_s <= 1/t_m, i.e. t_s >= %.4g s: %s\n",
+            P, P - 1, need, c.tsa >= need ? "it does" : "it does NOT");
+    if (M < P)
+        fprintf(out, "  smallest number of masters for P = %d: M = %d (M >= %.3g)\n", P, M,
+                sim_advice_min_masters(P, c.tsa, c.fa, m->t_m));
+    else
+        fprintf(out, "  no number of masters keeps up at P = %d with this cut-off\n", P);
+    fprintf(out, "  by cut-off depth (children at that depth run sequentially):\n"
+                 "    depth      f   tasks   largest t_s (s)   masters needed at P = %d\n", P);
+    for (int d = 0; d <= c.maxd + 1 && d <= MAXDEPTH + 1; d++) {
+        if (c.f[d] < 1)
+            continue;
+        int Md = c.f[d] < 2 ? 1 : min_masters(P, c.ts[d], c.f[d], m->t_m);
+        fprintf(out, "    %5d %6d %7ld   %15.4g   %d%s\n", d - 1, c.f[d], c.n[d], c.ts[d],
+                Md, sim_advice_ok(P, 1, c.ts[d], c.f[d], m->t_m) || c.f[d] < 2
+                        ? "  (one master keeps up)" : "");
+    }
+}
+
+/* ---- the three formats --------------------------------------------------------------- */
+
+static void print_table(FILE *out, const row *v, int n, double t1)
+{
+    fprintf(out, "\n%-8s %5s %7s %5s %12s %8s %6s %8s %8s %6s %8s %8s %6s\n", "mode", "procs",
+            "masters", "batch", "predicted_s", "speedup", "eff", "master%", "compute%",
+            "comm%", "wmaster%", "wchild%", "idle%");
+    for (int i = 0; i < n; i++) {
+        const sim_result *r = &v[i].r;
+        char ms[16], bs[16], mu[16];
+        int dyn = v[i].s.mode == SIM_DYNAMIC && v[i].s.procs > 1;
+        snprintf(ms, sizeof ms, dyn ? "%d" : "-", v[i].s.masters);
+        snprintf(bs, sizeof bs, dyn ? "%d" : "-", v[i].s.batch);
+        snprintf(mu, sizeof mu, dyn ? "%.1f" : "-", master_util(r));
+        fprintf(out, "%-8s %5d %7s %5s %12.6f %8.2f %6.2f %8s %8.1f %6.1f %8.1f %8.1f %6.1f\n",
+                mode_name(v[i].s.mode), v[i].s.procs, ms, bs, r->time, t1 / r->time,
+                t1 / r->time / v[i].s.procs, mu, share(r, r->compute), share(r, r->comm),
+                share(r, r->wait_master), share(r, r->wait_children), share(r, r->idle));
+    }
+}
+
+static void print_csv(FILE *out, const row *v, int n, double t1)
+{
+    fprintf(out, "mode,procs,masters,batch,predicted_s,speedup,efficiency,master_util,"
+                 "compute,comm,wait_master,wait_children,idle,messages,bytes\n");
+    for (int i = 0; i < n; i++) {
+        const sim_result *r = &v[i].r;
+        fprintf(out, "%s,%d,%d,%d,%.9g,%.6g,%.6g,%.4g,%.4g,%.4g,%.4g,%.4g,%.4g,%lld,%lld\n",
+                mode_name(v[i].s.mode), v[i].s.procs, v[i].s.masters, v[i].s.batch, r->time,
+                t1 / r->time, t1 / r->time / v[i].s.procs, master_util(r) / 100,
+                share(r, r->compute) / 100, share(r, r->comm) / 100,
+                share(r, r->wait_master) / 100, share(r, r->wait_children) / 100,
+                share(r, r->idle) / 100, r->messages, r->bytes);
+    }
+}
+
+static void json_str(FILE *out, const char *s)
+{
+    fputc('"', out);
+    for (; *s; s++) {
+        if (*s == '"' || *s == '\\')
+            fprintf(out, "\\%c", *s);
+        else if ((unsigned char)*s < 0x20)
+            fprintf(out, "\\u%04x", *s);
+        else
+            fputc(*s, out);
+    }
+    fputc('"', out);
+}
+
+static void print_json(FILE *out, const row *v, int n, double t1, int best,
+                       const sim_machine *m, const sim_sampling *smp, const char *program,
+                       double msgs_per_s)
+{
+    fprintf(out, "{\n  \"program\": ");
+    json_str(out, program ? program : "");
+    fprintf(out, ",\n  \"machine\": {\"name\": ");
+    json_str(out, m->name);
+    fprintf(out, ", \"source\": ");
+    json_str(out, m->source);
+    fprintf(out, ", \"L\": %g, \"G\": %g, \"o_sa\": %g, \"o_sb\": %g, \"O_s\": %g, "
+                 "\"o_ra\": %g, \"o_rb\": %g, \"O_r\": %g, \"S\": %g, \"t_m\": %g, "
+                 "\"cpu_ratio\": %g},\n",
+            m->L, m->G, m->o_sa, m->o_sb, m->O_s, m->o_ra, m->o_rb, m->O_r, m->S, m->t_m,
+            m->cpu_ratio);
+    fprintf(out, "  \"sequential_s\": %.9g,\n  \"sampling\": {\"leaf_tasks\": %ld, "
+                 "\"executed\": %ld, \"leaf_time_s\": %.9g, \"error_lo\": %.6g, "
+                 "\"error_hi\": %.6g},\n",
+            t1, smp->leaves, smp->executed, smp->total,
+            smp->total > 0 ? smp->err_lo / smp->total : 0,
+            smp->total > 0 ? smp->err_hi / smp->total : 0);
+    fprintf(out, "  \"simulator_messages_per_s\": %.6g,\n  \"settings\": [\n", msgs_per_s);
+    for (int i = 0; i < n; i++) {
+        const sim_result *r = &v[i].r;
+        fprintf(out, "    {\"mode\": \"%s\", \"procs\": %d, \"masters\": %d, \"batch\": %d, "
+                     "\"predicted_s\": %.9g, \"speedup\": %.6g, \"efficiency\": %.6g, "
+                     "\"master_util\": %.4g, \"compute\": %.4g, \"comm\": %.4g, "
+                     "\"wait_master\": %.4g, \"wait_children\": %.4g, \"idle\": %.4g, "
+                     "\"messages\": %lld, \"bytes\": %lld, \"remote_calls\": %lld, "
+                     "\"grants\": %lld, \"local_after_refusal\": %lld}%s\n",
+                mode_name(v[i].s.mode), v[i].s.procs, v[i].s.masters, v[i].s.batch, r->time,
+                t1 / r->time, t1 / r->time / v[i].s.procs, master_util(r) / 100,
+                share(r, r->compute) / 100, share(r, r->comm) / 100,
+                share(r, r->wait_master) / 100, share(r, r->wait_children) / 100,
+                share(r, r->idle) / 100, r->messages, r->bytes, r->remote_calls, r->grants,
+                r->refusals, i + 1 < n ? "," : "");
+    }
+    fprintf(out, "  ],\n  \"best\": ");
+    if (best >= 0)
+        fprintf(out, "{\"mode\": \"%s\", \"procs\": %d, \"masters\": %d, \"batch\": %d, "
+                     "\"predicted_s\": %.9g}\n}\n",
+                mode_name(v[best].s.mode), v[best].s.procs, v[best].s.masters,
+                v[best].s.batch, v[best].r.time);
+    else
+        fprintf(out, "null\n}\n");
+}
+
+static void print_head(FILE *out, const sim_tree *t, const sim_machine *m,
+                       const sim_sampling *smp, const char *program, double t1)
+{
+    fprintf(out, "wtc predict: %s on machine %s (%s), cpu_ratio %g\n",
+            program ? program : "program", m->name, m->source, m->cpu_ratio);
+    fprintf(out, "recorded: %d parallel region%s, %d calls, %ld leaf tasks; main's own "
+                 "time %.6f s; sequential time %.6f s\n",
+            t->nregions, t->nregions == 1 ? "" : "s", t->nnodes, smp->leaves,
+            t->main_time / m->cpu_ratio, t1);
+    if (smp->leaves == 0)
+        return;
+    if (smp->executed >= smp->leaves)
+        fprintf(out, "leaf tasks: all %ld ran; total %.6f s (exact)\n", smp->leaves,
+                smp->total);
+    else
+        fprintf(out, "leaf tasks: ran %ld of %ld (%.2f%%), the rest interpolated; total "
+                     "%.6f s, estimated error %+.1f%% .. %+.1f%% (bootstrap, 40 resamples)\n",
+                smp->executed, smp->leaves, 100.0 * smp->executed / smp->leaves, smp->total,
+                smp->total > 0 ? 100 * smp->err_lo / smp->total : 0,
+                smp->total > 0 ? 100 * smp->err_hi / smp->total : 0);
+}
+
+void sim_report(FILE *out, sim_tree *t, const sim_machine *m, const sim_opts *o,
+                const sim_sampling *smp, const char *program)
+{
+    row *v;
+    int n = settings(o, &v), best = -1, maxP = 1;
+    double t1 = seq_time(t, m), wall = 0;
+    long long events = 0;
+    for (int i = 0; i < n; i++) {
+        double w0 = wtcrt_now();
+        if (sim_run(t, m, v[i].s, &v[i].r) < 0)
+            v[i].r.time = NAN;
+        wall += wtcrt_now() - w0;
+        events += v[i].r.events;
+        if (!isnan(v[i].r.time) && (best < 0 || v[i].r.time < v[best].r.time))
+            best = i;
+        if (v[i].s.procs > maxP)
+            maxP = v[i].s.procs;
+    }
+    double rate = wall > 0 ? events / wall : 0;
+    if (o->format == SIM_FMT_CSV) {
+        print_csv(out, v, n, t1);
+    } else if (o->format == SIM_FMT_JSON) {
+        print_json(out, v, n, t1, best, m, smp, program, rate);
+    } else {
+        print_head(out, t, m, smp, program, t1);
+        print_table(out, v, n, t1);
+        if (best >= 0)
+            fprintf(out, "\nbest: %s, %d procs%s%.0d%s%.0d: %.6f s (speedup %.2f)\n",
+                    mode_name(v[best].s.mode), v[best].s.procs,
+                    v[best].s.masters ? ", masters " : "", v[best].s.masters,
+                    v[best].s.masters ? ", batch " : "",
+                    v[best].s.masters ? v[best].s.batch : 0, v[best].r.time,
+                    t1 / v[best].r.time);
+        print_advice(out, t, m, maxP);
+        fprintf(out, "\nsimulator: %lld messages in %.3f s (%.2f million messages/s)\n",
+                events, wall, rate / 1e6);
+    }
+    free(v);
+}

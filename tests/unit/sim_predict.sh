@@ -1,0 +1,59 @@
+#!/bin/sh
+# prog.predict end to end: tests/abi/fib_msort.c (in the shape of generated code)
+# linked against libwtcrt_sim.a; options, formats, errors, suppressed user output.
+. tests/unit/sim_common.inc
+P=$OUT/fib_msort.predict
+cc -std=gnu11 -O2 -g -Wall ${SIM_CFLAGS:-} -Iruntime -o $P tests/abi/fib_msort.c $LIB -lm || exit 1
+
+out=$(timeout 120 $P 25 200000 2>$OUT/err.txt); rc=$?
+[ $rc = 0 ] && pass "fib_msort.predict runs (status 0)" || bad "status $rc: $(cat $OUT/err.txt)"
+echo "$out" | sed -n '1,3p'
+echo "$out" | grep -q '^best: ' && pass "prints the best setting" || bad "no best setting"
+echo "$out" | grep -q '^advice' && pass "prints advice" || bad "no advice"
+echo "$out" | grep -q 'million messages/s' && pass "prints simulator speed" || bad "no speed"
+echo "$out" | grep 'million messages/s'
+echo "$out" | grep -q 'fib(25)\|sorted\|farm total' && bad "user output not suppressed" \
+    || pass "the program's own output is suppressed"
+n=$(echo "$out" | grep -c '^\(simple\|dynamic\) ')
+[ "$n" = 31 ] && pass "31 settings by default" || bad "$n settings, want 31"
+# sanity: P = 1 has speedup 1.00, every predicted time positive
+echo "$out" | awk '/^(simple|dynamic) +1 /{ if ($6 != "1.00") bad=1 }
+    /^(simple|dynamic) /{ if ($5 <= 0) bad=1 } END { exit bad }' \
+    && pass "P=1 has speedup 1, all times positive" || bad "insane table"
+
+csv=$(timeout 120 $P --wtc-format=csv --wtc-procs=1,2,4 --wtc-masters=1 --wtc-batch=1,4 25 100000)
+echo "$csv" | head -1 | grep -q '^mode,procs,masters,batch,predicted_s,speedup' \
+    && pass "csv header" || bad "csv header: $(echo "$csv" | head -1)"
+n=$(echo "$csv" | wc -l)
+[ "$n" = 9 ] && pass "csv: header + 8 rows" || bad "csv has $n lines"
+
+if command -v python3 >/dev/null; then
+    timeout 120 $P --wtc-format=json --wtc-procs=1,8 25 100000 | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+assert d["settings"] and d["best"]["predicted_s"] > 0 and "sampling" in d
+' && pass "json parses" || bad "json"
+fi
+
+all=$(timeout 120 $P --wtc-sample=all --wtc-procs=1,2 25 100000)
+echo "$all" | grep -q 'leaf tasks: all [0-9]* ran' && pass "--wtc-sample=all runs every task" \
+    || bad "--wtc-sample=all: $(echo "$all" | sed -n 3p)"
+few=$(timeout 120 $P --wtc-sample=10 --wtc-procs=1,2 25 100000)
+echo "$few" | grep -q 'leaf tasks: ran [0-9]* of' && pass "--wtc-sample=10 samples" || bad "sample=10"
+
+for o in --wtc-procs=0 --wtc-procs=a --wtc-bogus=1 --wtc-format=xml --wtc-error=0 \
+         --wtc-modes=fast --wtc-machine=/nonexistent.conf --wtc-batch; do
+    timeout 20 $P $o 10 1000 >$OUT/o.txt 2>$OUT/e.txt; rc=$?
+    if [ $rc = 2 ] && [ ! -s $OUT/o.txt ] && [ "$(grep -c error $OUT/e.txt)" = 1 ]; then
+        pass "$o: one error, status 2: $(head -1 $OUT/e.txt)"
+    else
+        bad "$o: status $rc"
+    fi
+done
+printf 'name = x\nL = 1\nbogus = 2\n' > $OUT/bad.conf
+timeout 20 $P --wtc-machine=$OUT/bad.conf 10 1000 >/dev/null 2>$OUT/e.txt; rc=$?
+[ $rc = 2 ] && grep -q "bad.conf:3: unknown key 'bogus'" $OUT/e.txt \
+    && pass "bad machine file: $(cat $OUT/e.txt)" || bad "bad machine file: status $rc"
+timeout 20 $P --wtc-machine=loopback-default --wtc-procs=1,2 10 1000 | grep -q 'loopback-default' \
+    && pass "--wtc-machine=NAME finds a preset" || bad "preset by name"
+exit $fail

@@ -1,0 +1,172 @@
+/* sim_units.c - the predictor's numbers against worked examples (SPEC 5, 5.1):
+ * the advice formula, the o_a/o_b fit of the calibration, the machine-file parser,
+ * interpolation and the bootstrap (tests/unit/sim_units.sh). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "sim.h"
+#include "calib.h"
+
+static int failures;
+
+static void check(const char *what, int ok)
+{
+    printf("%s %s\n", ok ? "[PASS]" : "[FAIL]", what);
+    failures += !ok;
+}
+
+static int near(double got, double want, double tol)
+{
+    return fabs(got - want) <= tol;
+}
+
+/* x truncated to 3 significant digits, as the thesis prints them (0.004588 -> 0.00458) */
+static double trunc3(double x)
+{
+    double e = pow(10, floor(log10(fabs(x))) - 2);
+    return floor(x / e + 1e-9) * e;
+}
+
+static void advice(void)
+{
+    double ts1 = sim_advice_min_ts(14, 127, 148e-6);
+    double ts2 = sim_advice_min_ts(2, 31, 148e-6);
+    double M = sim_advice_min_masters(128, 0.0381, 14, 148e-6);
+    printf("  f=14 w=127: t_s >= %.6f s; f=2 w=31: t_s >= %.6f s; M >= %.4f\n", ts1, ts2, M);
+    check("advice: f=14, t_m=148us, w=127 gives t_s >= 0.244 s", near(trunc3(ts1), 0.244, 1e-12));
+    check("advice: f=2, w=31 gives t_s >= 0.00458 s", near(trunc3(ts2), 0.00458, 1e-12));
+    check("advice: P=128, t_s=0.0381 s, f=14 gives M >= 6.15", near(trunc3(M), 6.15, 1e-12));
+    check("advice: M = 7 is enough there, M = 6 is not",
+          sim_advice_ok(128, 7, 0.0381, 14, 148e-6) && !sim_advice_ok(128, 6, 0.0381, 14, 148e-6));
+}
+
+static void fit(void)
+{
+    double P[2] = { 2, 8 }, o[2] = { 12.48, 13.57 }, a, b;
+    int rc = calib_fit_line(P, o, 2, &a, &b);
+    printf("  o_a = %.4f us, o_b = %.4f us\n", a, b);
+    check("fit: o_a + 2 o_b = 12.48, o_a + 8 o_b = 13.57 give o_a = 12.12 us",
+          rc == 0 && near(a, 12.12, 0.005));
+    check("fit: ... and o_b = 0.182 us", near(b, 0.182, 0.0005));
+    double x[4] = { 1, 2, 3, 4 }, y[4] = { 3, 5, 7, 9 };
+    check("fit: exact line through 4 points", calib_fit_line(x, y, 4, &a, &b) == 0 &&
+          near(a, 1, 1e-12) && near(b, 2, 1e-12));
+    check("fit: undefined with equal x", calib_fit_line(x, x, 1, &a, &b) < 0);
+    double sz[4] = { 1024, 2048, 4096, 8192 }, t[4] = { 1e-6, 2e-6, 2.1e-3, 2.2e-3 };
+    check("eager limit: the size before the first synchronous send",
+          calib_eager_limit(sz, t, 4, 2e-3) == 2048);
+}
+
+/* A complete file with one line replaced (or removed when repl is ""). */
+static int parse_with(const char *key, const char *repl, char *err)
+{
+    static const char *lines[] = { "name = t", "L = 1e-6", "G = 1e-9", "o_sa = 1e-6",
+        "o_sb = 0", "O_s = 0", "o_ra = 1e-6", "o_rb = 0", "O_r = 0", "S = 1024",
+        "t_m = 1e-6", "cpu_ratio = 1" };
+    char text[2048] = "# a test machine\n\n";
+    sim_machine m;
+    for (size_t i = 0; i < sizeof lines / sizeof *lines; i++) {
+        if (key && strncmp(lines[i], key, strlen(key)) == 0 && lines[i][strlen(key)] == ' ')
+            strcat(text, repl);
+        else
+            strcat(text, lines[i]);
+        strcat(text, "   # comment\n");
+    }
+    return sim_machine_parse(text, "t.conf", &m, err, 256);
+}
+
+static void parser(void)
+{
+    char err[256];
+    check("parser: a complete file parses", parse_with(NULL, NULL, err) == 0);
+    parse_with("G", "Gee = 3", err);
+    printf("  %s\n", err);
+    check("parser: unknown key named with file:line", strcmp(err, "t.conf:5: unknown key 'Gee'") == 0);
+    parse_with("S", "", err);
+    printf("  %s\n", err);
+    check("parser: missing key named", strcmp(err, "t.conf: missing key 'S'") == 0);
+    parse_with("L", "L = 5us", err);
+    printf("  %s\n", err);
+    check("parser: bad number named with its key and line",
+          strcmp(err, "t.conf:4: bad number '5us' for key 'L'") == 0);
+    parse_with("t_m", "t_m 3", err);
+    printf("  %s\n", err);
+    check("parser: a line without '='", strcmp(err, "t.conf:13: expected 'key = value'") == 0);
+    parse_with("cpu_ratio", "cpu_ratio = 0", err);
+    check("parser: cpu_ratio must be positive", strstr(err, "cpu_ratio") != NULL);
+    parse_with("o_sb", "o_sb = -1", err);
+    check("parser: negative numbers rejected", strstr(err, "bad number '-1'") != NULL);
+    parse_with("O_r", "O_r = 1\nO_r = 2", err);
+    check("parser: a key given twice", strstr(err, "given twice") != NULL);
+}
+
+static void presets(const char *dir)
+{
+    const char *names[] = { "ethernet-mpich-2004", "loopback-default" };
+    for (int i = 0; i < 2; i++) {
+        char path[1024], err[256], *text;
+        sim_machine a, b;
+        FILE *f;
+        long n;
+        snprintf(path, sizeof path, "%s/%s.conf", dir, names[i]);
+        f = fopen(path, "r");
+        if (!f) {
+            check(path, 0);
+            continue;
+        }
+        fseek(f, 0, SEEK_END);
+        n = ftell(f);
+        rewind(f);
+        text = calloc(1, (size_t)n + 1);
+        if (fread(text, 1, (size_t)n, f) != (size_t)n)
+            n = -1;
+        fclose(f);
+        printf("  %s\n", path);
+        check("preset: the compiled-in text is the shipped file",
+              n >= 0 && strcmp(text, sim_machine_preset(names[i])) == 0);
+        check("preset: it parses", sim_machine_parse(text, path, &a, err, sizeof err) == 0 &&
+              sim_machine_load(path, &b, err, sizeof err) == 0 && a.L == b.L);
+        free(text);
+    }
+    sim_machine m;
+    char err[256];
+    sim_machine_parse(sim_machine_preset("ethernet-mpich-2004.conf"), "p", &m, err, sizeof err);
+    /* o_s = 12.1 + 0.182 P + 0.0708 k us */
+    check("LogGPS: o_s(P=8, k=100) = 12.1 + 1.456 + 7.08 us",
+          near(sim_o_send(&m, 8, 100), 20.636e-6, 1e-12));
+    check("LogGPS: o_r(P=64, k=1) = 12.1 + 11.648 + 0.0722 us",
+          near(sim_o_recv(&m, 64, 1), 23.8202e-6, 1e-12));
+}
+
+static void sampling(void)
+{
+    double t[7] = { 1, 0, 0, 4, 0, 0, 0 };
+    unsigned char have[7] = { 1, 0, 0, 1, 0, 0, 0 };
+    sim_interpolate(t, have, 7);
+    check("interpolation: linear between samples, constant after the last",
+          t[1] == 2 && t[2] == 3 && t[6] == 4);
+    check("spread: positions for 2n contain those for n",
+          sim_spread(3, 8, 1000) == sim_spread(6, 16, 1000) && sim_spread(0, 8, 1000) == 0);
+    double x[1000];
+    unsigned long long seed = 1;
+    for (int i = 0; i < 1000; i++)
+        x[i] = 1 + (i % 10) * 0.1;
+    sim_boot b = sim_bootstrap(x, 1000, &seed);
+    printf("  bootstrap of 1000: mean %.4f, %+.2f%% .. %+.2f%%\n", b.mean, 100 * b.lo, 100 * b.hi);
+    check("bootstrap: mean near 1.45, interval a few percent wide around it",
+          near(b.mean, 1.45, 0.02) && b.lo < 0 && b.hi > 0 && b.hi - b.lo < 0.05);
+    sim_boot b2 = sim_bootstrap(x, 10, &seed);
+    check("bootstrap: fewer tasks, wider interval", b2.hi - b2.lo > b.hi - b.lo);
+}
+
+int main(int argc, char **argv)
+{
+    advice();
+    fit();
+    parser();
+    presets(argc > 1 ? argv[1] : "machines");
+    sampling();
+    printf("%s\n", failures ? "sim_units: FAILED" : "sim_units: ok");
+    return failures != 0;
+}
