@@ -5,6 +5,7 @@
 #   make demo     build, then run a sample in both modes and its predictor
 #   make check    run the whole test suite; the last line is "N passed, N failed"
 #   make install PREFIX=/usr/local
+#   make calibrate measure this machine into lib/wtc/machines/host.conf (predictor default)
 #
 # The build tree has the install layout: bin/ and lib/wtc/ (runtimes, ABI header,
 # machine presets). bin/wtcc finds lib/wtc relative to its own location.
@@ -46,7 +47,7 @@ ifneq ($(CALIB_SRC),)
 TARGETS += bin/wtc-calibrate
 endif
 
-.PHONY: all deps demo check install clean asan
+.PHONY: all deps demo check install clean asan calibrate
 all: deps $(TARGETS)
 
 # Install what the build needs when it is missing (fresh Debian machine, CI).
@@ -107,6 +108,10 @@ demo: all
 
 check: all
 	@sh tests/run.sh
+
+# Measure this machine once; predictors built by this wtcc then use it by default.
+calibrate: all
+	timeout 600 mpiexec -n 4 bin/wtc-calibrate -o $(LIBDIR)/machines/host.conf
 
 # The compiler and runtimes under AddressSanitizer + UndefinedBehaviorSanitizer.
 asan:
