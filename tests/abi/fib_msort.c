@@ -24,6 +24,7 @@
 #include <string.h>
 
 int scale = 1; /* a global read by recursive code: snapshot at region start */
+int farm_work = 1; /* argv[3]: cost of one farm task (benchmarks) */
 
 typedef struct { int n; } __wtc_args_fib;
 static long __wtc_seq_fib(int n);
@@ -140,7 +141,7 @@ void msort(int *a, int n)
 
 /* ---- a task farm: par in main over pixels-like tasks ---- */
 typedef struct { int x; } __wtc_args_sq;
-static long __wtc_seq_sq(int x) { long s = 0; for (int k = 0; k < 1000 + x % 1000; k++) s += (long)k * x % 7; return s; }
+static long __wtc_seq_sq(int x) { long s = 0; for (int k = 0; k < (1000 + x % 1000) * farm_work; k++) s += (long)k * x % 7; return s; }
 static void __wtc_counts_sq(const void *a, long *c) { (void)a; (void)c; }
 static void __wtc_run_seq_sq(void *a, void *r) { *(long *)r = __wtc_seq_sq(((__wtc_args_sq *)a)->x); }
 static void __wtc_run_par_sq(wtc_ctx c, void *a, void *r) { (void)c; __wtc_run_seq_sq(a, r); }
@@ -152,6 +153,7 @@ static int __wtc_user_main(int argc, char **argv)
 {
     int nfib = argc > 1 ? atoi(argv[1]) : 25;
     int n = argc > 2 ? atoi(argv[2]) : 100000;
+    if (argc > 3) farm_work = atoi(argv[3]);
     int *a = malloc((size_t)n * sizeof *a);
     unsigned s = 12345;
     long sum = 0, chk = 0;
@@ -181,9 +183,10 @@ static int __wtc_user_main(int argc, char **argv)
 }
 
 static const wtc_fn *const __wtc_fns[] = { &__wtc_fn_fib, &__wtc_fn_msort, &__wtc_fn_sq };
-static const wtc_global __wtc_globals[] = { { &scale, sizeof(scale), "scale" } };
+static const wtc_global __wtc_globals[] = {
+    { &scale, sizeof(scale), "scale" }, { &farm_work, sizeof(farm_work), "farm_work" } };
 static const wtc_program __wtc_program = {
-    WTC_ABI_VERSION, "fib_msort.wtc", __wtc_fns, 3, __wtc_globals, 1,
+    WTC_ABI_VERSION, "fib_msort.wtc", __wtc_fns, 3, __wtc_globals, 2,
     __wtc_user_main, WTC_MODE_DEFAULT, 0 };
 
 int main(int argc, char **argv) { return wtc_start(argc, argv, &__wtc_program); }

@@ -1,0 +1,11 @@
+#!/bin/sh
+# Builds and runs bench/rt_latency.c (doc/runtime.md "Waiting without burning a core").
+# Run from the repository root after make:  sh bench/rt_latency.sh [iterations]
+set -e
+mkdir -p tests/out/rt
+mpicc -std=gnu11 -O2 -DWTCRT_MPI -Iruntime -o tests/out/rt/rt_latency bench/rt_latency.c \
+    lib/wtc/libwtcrt_mpi.a -lm
+echo "== 2 ranks (one core each)"
+timeout 300 mpiexec -n 2 tests/out/rt/rt_latency "$@"
+echo "== 3 ranks, rank 2 computing (more ranks than cores on a 2-core machine)"
+timeout 300 mpiexec -n 3 tests/out/rt/rt_latency "$@"

@@ -1,0 +1,122 @@
+/* common_kind.c - storing results with C's arithmetic conversions, and the payload
+   sizes of TASK and RESULT (doc/runtime.md). Plain C, shared by both runtimes. */
+#include <string.h>
+#include "wtcrt.h"
+
+/* A value of any arithmetic kind, widened without loss of sign or fraction. */
+typedef struct kval {
+    int is_float, is_unsigned;
+    long long i;
+    unsigned long long u;
+    long double f;
+} kval;
+
+/* Copies n bytes from src into a local of type T (src may be unaligned). */
+#define KREAD(T, field) do { T x_; memcpy(&x_, src, sizeof x_); v.field = x_; } while (0)
+
+/* Reads a value of kind k. */
+static kval kind_read(const void *src, int k)
+{
+    kval v = { 0, 0, 0, 0, 0 };
+    switch (k) {
+    case WTC_K_BOOL: { _Bool x; memcpy(&x, src, sizeof x); v.is_unsigned = 1; v.u = x; break; }
+    case WTC_K_CHAR: KREAD(char, i); break;
+    case WTC_K_SCHAR: KREAD(signed char, i); break;
+    case WTC_K_UCHAR: v.is_unsigned = 1; KREAD(unsigned char, u); break;
+    case WTC_K_SHORT: KREAD(short, i); break;
+    case WTC_K_USHORT: v.is_unsigned = 1; KREAD(unsigned short, u); break;
+    case WTC_K_INT: KREAD(int, i); break;
+    case WTC_K_UINT: v.is_unsigned = 1; KREAD(unsigned int, u); break;
+    case WTC_K_LONG: KREAD(long, i); break;
+    case WTC_K_ULONG: v.is_unsigned = 1; KREAD(unsigned long, u); break;
+    case WTC_K_LLONG: KREAD(long long, i); break;
+    case WTC_K_ULLONG: v.is_unsigned = 1; KREAD(unsigned long long, u); break;
+    case WTC_K_FLOAT: v.is_float = 1; KREAD(float, f); break;
+    case WTC_K_DOUBLE: v.is_float = 1; KREAD(double, f); break;
+    default: v.is_float = 1; KREAD(long double, f); break;
+    }
+    return v;
+}
+
+/* Converts v to type T as C assignment does. */
+#define KCONV(T) ((T)(v.is_float ? (T)v.f : v.is_unsigned ? (T)v.u : (T)v.i))
+#define KWRITE(T) do { T x_ = KCONV(T); memcpy(dest, &x_, sizeof x_); } while (0)
+
+/* Writes v into dest of kind k. */
+static void kind_write(void *dest, int k, kval v)
+{
+    switch (k) {
+    case WTC_K_BOOL: {
+        _Bool b = v.is_float ? v.f != 0 : v.is_unsigned ? v.u != 0 : v.i != 0;
+        memcpy(dest, &b, sizeof b);
+        break;
+    }
+    case WTC_K_CHAR: KWRITE(char); break;
+    case WTC_K_SCHAR: KWRITE(signed char); break;
+    case WTC_K_UCHAR: KWRITE(unsigned char); break;
+    case WTC_K_SHORT: KWRITE(short); break;
+    case WTC_K_USHORT: KWRITE(unsigned short); break;
+    case WTC_K_INT: KWRITE(int); break;
+    case WTC_K_UINT: KWRITE(unsigned int); break;
+    case WTC_K_LONG: KWRITE(long); break;
+    case WTC_K_ULONG: KWRITE(unsigned long); break;
+    case WTC_K_LLONG: KWRITE(long long); break;
+    case WTC_K_ULLONG: KWRITE(unsigned long long); break;
+    case WTC_K_FLOAT: KWRITE(float); break;
+    case WTC_K_DOUBLE: KWRITE(double); break;
+    default: KWRITE(long double); break;
+    }
+}
+
+/* Stores a result into an lvalue (SPEC 2.2: lv = f(...)). */
+void wtcrt_kind_store(void *dest, int dest_kind, unsigned long dest_size,
+                      const void *src, int src_kind, unsigned long src_size)
+{
+    if (!dest || !src || !src_size)
+        return;
+    if (dest_kind == src_kind || dest_kind == WTC_K_OTHER || src_kind == WTC_K_OTHER ||
+        dest_kind > WTC_K_LDOUBLE || src_kind > WTC_K_LDOUBLE) {
+        memcpy(dest, src, dest_size < src_size ? dest_size : src_size);
+        return;
+    }
+    kind_write(dest, dest_kind, kind_read(src, src_kind));
+}
+
+/* ---- payload sizes ---------------------------------------------------------------- */
+
+unsigned long wtcrt_buf_bytes(const wtc_fn *fn, int b, long count)
+{
+    return count > 0 ? (unsigned long)count * fn->bufs[b].elem_size : 0;
+}
+
+void *wtcrt_buf_ptr(const wtc_fn *fn, const void *args, int b)
+{
+    void *p;
+    memcpy(&p, (const char *)args + fn->bufs[b].offset, sizeof p);
+    return p;
+}
+
+void wtcrt_buf_set(const wtc_fn *fn, void *args, int b, void *ptr)
+{
+    memcpy((char *)args + fn->bufs[b].offset, &ptr, sizeof ptr);
+}
+
+/* fn id prefix + args struct + buffer counts + in: buffers */
+unsigned long wtcrt_task_child_bytes(const wtc_fn *fn, const long *counts)
+{
+    unsigned long n = WTCRT_CHILD_PREFIX + fn->args_size + 8ul * (unsigned long)fn->nbufs;
+    for (int b = 0; b < fn->nbufs; b++)
+        if (fn->bufs[b].in)
+            n += wtcrt_buf_bytes(fn, b, counts[b]);
+    return n;
+}
+
+/* return value + out: buffers */
+unsigned long wtcrt_result_child_bytes(const wtc_fn *fn, const long *counts)
+{
+    unsigned long n = fn->ret_size;
+    for (int b = 0; b < fn->nbufs; b++)
+        if (fn->bufs[b].out)
+            n += wtcrt_buf_bytes(fn, b, counts[b]);
+    return n;
+}

@@ -1,0 +1,106 @@
+/* common_opts.c - the --wtc-* launch options of the MPI program (SPEC 4). Plain C. */
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include "wtcrt.h"
+
+#define WTCRT_KNOWN_OPTS \
+    "--wtc-mode=simple|dynamic, --wtc-masters=M, --wtc-batch=T, --wtc-stats, " \
+    "--wtc-trace=FILE"
+
+/* Monotonic clock in seconds. */
+double wtcrt_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* A positive decimal int, or -1. */
+int wtcrt_parse_positive(const char *s)
+{
+    char *end;
+    long v;
+    if (!s || *s < '0' || *s > '9')
+        return -1;
+    errno = 0;
+    v = strtol(s, &end, 10);
+    if (errno || *end || v < 1 || v > INT_MAX)
+        return -1;
+    return (int)v;
+}
+
+const char *wtcrt_mode_name(int mode)
+{
+    return mode == WTC_MODE_DYNAMIC ? "dynamic" : "simple";
+}
+
+/* The value after "name=" in arg, or NULL when arg is not that option. */
+static const char *opt_value(const char *arg, const char *name)
+{
+    size_t n = strlen(name);
+    if (strncmp(arg, name, n) != 0)
+        return NULL;
+    return arg[n] == '=' ? arg + n + 1 : NULL;
+}
+
+/* Interprets one --wtc-* argument; 0 or -1 with err set. */
+static int opt_one(const char *arg, wtcrt_opts *o, char *err, size_t errsz)
+{
+    const char *v;
+    if ((v = opt_value(arg, "--wtc-mode"))) {
+        if (strcmp(v, "simple") == 0)
+            o->mode = WTC_MODE_SIMPLE;
+        else if (strcmp(v, "dynamic") == 0)
+            o->mode = WTC_MODE_DYNAMIC;
+        else
+            goto bad_value;
+    } else if ((v = opt_value(arg, "--wtc-masters"))) {
+        if ((o->masters = wtcrt_parse_positive(v)) < 0)
+            goto bad_value;
+    } else if ((v = opt_value(arg, "--wtc-batch"))) {
+        if ((o->batch = wtcrt_parse_positive(v)) < 0)
+            goto bad_value;
+    } else if ((v = opt_value(arg, "--wtc-trace"))) {
+        if (!*v)
+            goto bad_value;
+        o->trace = v;
+    } else if (strcmp(arg, "--wtc-stats") == 0) {
+        o->stats = 1;
+    } else {
+        snprintf(err, errsz, "wtc: error: unknown option '%s' (known: " WTCRT_KNOWN_OPTS ")",
+                 arg);
+        return -1;
+    }
+    return 0;
+bad_value:
+    if (!v)
+        v = "";
+    snprintf(err, errsz, "wtc: error: bad value in '%s' (%s)", arg,
+             strncmp(arg, "--wtc-mode", 10) == 0 ? "expected simple or dynamic"
+             : strncmp(arg, "--wtc-trace", 11) == 0 ? "expected a file name"
+             : "expected a positive integer");
+    return -1;
+}
+
+/* Removes every --wtc-* argument from argv, wherever it stands. */
+int wtcrt_opts_parse(int *argc, char **argv, wtcrt_opts *o, char *err, size_t errsz)
+{
+    int i, j = 1;
+    memset(o, 0, sizeof *o);
+    err[0] = 0;
+    for (i = 1; i < *argc; i++) {
+        if (strncmp(argv[i], "--wtc-", 6) != 0) {
+            argv[j++] = argv[i];
+            continue;
+        }
+        if (opt_one(argv[i], o, err, errsz) < 0)
+            return -1;
+    }
+    if (*argc > 0)
+        *argc = j;
+    argv[*argc] = NULL;
+    return 0;
+}

@@ -1,0 +1,422 @@
+/* mpi_core.c - the MPI runtime's core: start-up and exit, message transport with
+   nonblocking sends and sleeping polls, states for --wtc-stats / --wtc-trace. */
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sched.h>
+#include <time.h>
+#include <sys/prctl.h>
+#include "wtcrt.h"
+
+wtcrt_rt wtcrt_g;
+#define rt wtcrt_g
+
+#define WTCRT_YIELD_POLLS 100 /* see wtcrt_backoff; WTC_YIELD_POLLS overrides */
+#define WTCRT_MAX_EVENTS (1L << 22) /* per rank; later transitions are not traced */
+
+/* Prints a runtime error and stops every rank. */
+void wtcrt_die(const char *fmt, ...)
+{
+    va_list ap;
+    fprintf(stderr, "wtc: rank %d: fatal: ", rt.rank);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+    fflush(NULL);
+    MPI_Abort(MPI_COMM_WORLD, 2);
+    exit(2);
+}
+
+/* Allocation that cannot fail silently. */
+static void *xrealloc(void *p, size_t n)
+{
+    void *q = realloc(p, n ? n : 1);
+    if (!q)
+        wtcrt_die("out of memory (%zu bytes)", n);
+    return q;
+}
+
+/* ---- messages --------------------------------------------------------------------- */
+
+/* A buffer for a header and 'payload' bytes, from the pool. */
+wtcrt_msg *wtcrt_msg_new(size_t payload)
+{
+    wtcrt_msg *m = rt.pool;
+    size_t len = WTCRT_HDR_SIZE + payload;
+    if (m)
+        rt.pool = m->next;
+    else
+        m = calloc(1, sizeof *m);
+    if (!m)
+        wtcrt_die("out of memory");
+    if (m->cap < len) {
+        m->cap = len < 256 ? 256 : len;
+        free(m->buf);
+        m->buf = xrealloc(NULL, m->cap);
+    }
+    m->len = len;
+    memset(m->buf, 0, WTCRT_HDR_SIZE);
+    WTCRT_HDR(m)->nbytes = (long long)payload;
+    return m;
+}
+
+/* Returns a buffer to the pool (big ones are freed, so the pool stays small). */
+void wtcrt_msg_free(wtcrt_msg *m)
+{
+    if (m->cap > (1u << 16)) {
+        free(m->buf);
+        m->buf = NULL;
+        m->cap = 0;
+    }
+    m->next = rt.pool;
+    rt.pool = m;
+}
+
+/* Sends m (MPI_Isend); the buffer returns to the pool when the send completes. */
+void wtcrt_send(int dest, int tag, wtcrt_msg *m)
+{
+    if (m->len > (size_t)0x7fffffff)
+        wtcrt_die("message of %zu bytes is larger than 2 GiB", m->len);
+    WTCRT_HDR(m)->kind = tag;
+    if (rt.nreqs == rt.capreqs) {
+        rt.capreqs = rt.capreqs ? 2 * rt.capreqs : 64;
+        rt.reqs = xrealloc(rt.reqs, (size_t)rt.capreqs * sizeof *rt.reqs);
+        rt.reqmsg = xrealloc(rt.reqmsg, (size_t)rt.capreqs * sizeof *rt.reqmsg);
+    }
+    MPI_Isend(m->buf, (int)m->len, MPI_BYTE, dest, tag, rt.comm, &rt.reqs[rt.nreqs]);
+    rt.reqmsg[rt.nreqs++] = m;
+    rt.st.msgs++;
+    rt.st.bytes += (long long)m->len;
+}
+
+/* Sends a TASK: like wtcrt_send, but wtcrt_sync_tasks will wait for it. */
+void wtcrt_send_task_msg(int dest, wtcrt_msg *m)
+{
+    int i = rt.nreqs;
+    wtcrt_send(dest, WTCRT_TASK, m);
+    if (rt.ntasks == rt.captasks) {
+        rt.captasks = rt.captasks ? 2 * rt.captasks : 16;
+        rt.treqs = xrealloc(rt.treqs, (size_t)rt.captasks * sizeof *rt.treqs);
+        rt.tmsgs = xrealloc(rt.tmsgs, (size_t)rt.captasks * sizeof *rt.tmsgs);
+    }
+    /* move the request from the general list to the TASK list */
+    rt.treqs[rt.ntasks] = rt.reqs[i];
+    rt.tmsgs[rt.ntasks++] = rt.reqmsg[i];
+    rt.nreqs--;
+}
+
+/* Waits until every TASK sent so far has left. With MPICH/UCX a TASK above the eager
+   limit does not move until the sender calls MPI again, so the sender waits before it
+   computes (LogGPS: above S bytes a send is synchronous). The receivers are idle workers
+   polling, so this is short; polling with back-off leaves the core to them. */
+void wtcrt_sync_tasks(void)
+{
+    int us = 0;
+    while (rt.ntasks > 0) {
+        int done = 0;
+        MPI_Test(&rt.treqs[rt.ntasks - 1], &done, MPI_STATUS_IGNORE);
+        if (done) {
+            wtcrt_msg_free(rt.tmsgs[--rt.ntasks]);
+            us = 0;
+        } else {
+            wtcrt_backoff(&us);
+        }
+    }
+}
+
+/* Completes the sends that have finished; keeps the others. */
+void wtcrt_progress(void)
+{
+    int i = 0;
+    while (i < rt.nreqs) {
+        int done = 0;
+        MPI_Test(&rt.reqs[i], &done, MPI_STATUS_IGNORE);
+        if (done) {
+            wtcrt_msg_free(rt.reqmsg[i]);
+            rt.nreqs--;
+            rt.reqs[i] = rt.reqs[rt.nreqs];
+            rt.reqmsg[i] = rt.reqmsg[rt.nreqs];
+        } else {
+            i++;
+        }
+    }
+}
+
+/* Waits for every pending send. */
+void wtcrt_flush_sends(void)
+{
+    /* MPI_Wait one by one: gcc warns about MPI_STATUSES_IGNORE in MPI_Waitall */
+    for (int i = 0; i < rt.nreqs; i++) {
+        MPI_Wait(&rt.reqs[i], MPI_STATUS_IGNORE);
+        wtcrt_msg_free(rt.reqmsg[i]);
+    }
+    rt.nreqs = 0;
+}
+
+/* One step of waiting. *us starts at 0: the first rt.yield_polls steps only yield the
+   core (sched_yield: returns at once when no other process wants the core), then each
+   step sleeps *us microseconds, doubling up to the ceiling (doc/runtime.md "Waiting
+   without burning a core"). */
+void wtcrt_backoff(int *us)
+{
+    struct timespec ts;
+    if (*us <= 0) {
+        if (-*us < rt.yield_polls) {
+            (*us)--;
+            sched_yield();
+            return;
+        }
+        *us = 1;
+    }
+    ts.tv_sec = 0;
+    ts.tv_nsec = 1000L * *us;
+    nanosleep(&ts, NULL);
+    *us = *us * 2 > rt.sleep_max_us ? rt.sleep_max_us : *us * 2;
+}
+
+/* Waits (polling, sleeping between polls) for a message matching src/tag and
+   receives it. */
+wtcrt_msg *wtcrt_recv(int src, int tag)
+{
+    MPI_Status st;
+    int flag = 0, us = 0, n;
+    wtcrt_msg *m;
+    for (;;) {
+        /* MPICH's Iprobe makes progress only after looking: a message pulled in by
+           that progress is seen by the second look, not a sleep later */
+        MPI_Iprobe(src, tag, rt.comm, &flag, &st);
+        if (!flag)
+            MPI_Iprobe(src, tag, rt.comm, &flag, &st);
+        if (flag)
+            break;
+        if (rt.nreqs)
+            wtcrt_progress();
+        wtcrt_backoff(&us);
+    }
+    MPI_Get_count(&st, MPI_BYTE, &n);
+    if (n < WTCRT_HDR_SIZE)
+        wtcrt_die("short message (%d bytes, tag %d) from rank %d", n, st.MPI_TAG,
+                  st.MPI_SOURCE);
+    m = wtcrt_msg_new((size_t)n - WTCRT_HDR_SIZE);
+    MPI_Recv(m->buf, n, MPI_BYTE, st.MPI_SOURCE, st.MPI_TAG, rt.comm, MPI_STATUS_IGNORE);
+    m->src = st.MPI_SOURCE;
+    m->tag = st.MPI_TAG;
+    return m;
+}
+
+/* ---- states, statistics, trace ---------------------------------------------------- */
+
+/* Appends one trace event. */
+static void trace_event(int state, int ph, double now)
+{
+    if (rt.nev == rt.capev) {
+        if (rt.capev >= WTCRT_MAX_EVENTS)
+            return;
+        rt.capev = rt.capev ? 2 * rt.capev : 4096;
+        rt.ev = xrealloc(rt.ev, (size_t)rt.capev * sizeof *rt.ev);
+    }
+    rt.ev[rt.nev].ts = (now - rt.t0) * 1e6;
+    rt.ev[rt.nev].state = state;
+    rt.ev[rt.nev].ph = ph;
+    rt.nev++;
+}
+
+/* Enters a state; returns the previous one. Time is charged to the state left. */
+int wtcrt_set_state(int state)
+{
+    int old = rt.state;
+    double now;
+    if (state == old)
+        return old;
+    now = wtcrt_now();
+    rt.st.t[old] += now - rt.tstate;
+    rt.tstate = now;
+    rt.state = state;
+    if (rt.tracing) {
+        /* keep B/E balanced when the event buffer is full: stop after an E */
+        if (rt.nev + 2 > WTCRT_MAX_EVENTS) {
+            if (rt.tracing == 1)
+                trace_event(old, 'E', now);
+            rt.tracing = 2;
+            return old;
+        }
+        trace_event(old, 'E', now);
+        trace_event(state, 'B', now);
+    }
+    return old;
+}
+
+/* Closes the last state at exit. */
+static void states_end(void)
+{
+    double now = wtcrt_now();
+    rt.st.t[rt.state] += now - rt.tstate;
+    rt.tstate = now;
+    rt.st.wall = now - rt.t0;
+    if (rt.tracing == 1)
+        trace_event(rt.state, 'E', now);
+}
+
+/* Rank 0: receives every rank's STATS, prints the table, writes the trace. */
+static void stats_gather(void)
+{
+    int P = rt.nranks;
+    wtcrt_stats *s = calloc((size_t)P, sizeof *s);
+    wtcrt_event **ev = calloc((size_t)P, sizeof *ev);
+    long *nev = calloc((size_t)P, sizeof *nev);
+    wtcrt_msg **msgs = calloc((size_t)P, sizeof *msgs);
+    char title[256];
+    if (!s || !ev || !nev || !msgs)
+        wtcrt_die("out of memory");
+    s[0] = rt.st;
+    ev[0] = rt.ev;
+    nev[0] = rt.nev;
+    for (int r = 1; r < P; r++) {
+        msgs[r] = wtcrt_recv(r, WTCRT_STATS);
+        memcpy(&s[r], WTCRT_PAYLOAD(msgs[r]), sizeof s[r]);
+        nev[r] = (long)((msgs[r]->len - WTCRT_HDR_SIZE - sizeof s[r]) / sizeof(wtcrt_event));
+        ev[r] = (wtcrt_event *)(void *)(WTCRT_PAYLOAD(msgs[r]) + sizeof s[r]);
+    }
+    if (rt.opt.stats) {
+        snprintf(title, sizeof title, "%d rank%s, %.4f s from start to exit", P,
+                 P > 1 ? "s" : "", rt.st.wall);
+        wtcrt_stats_print(stderr, s, P, title);
+    }
+    if (rt.opt.trace && wtcrt_trace_write(rt.opt.trace, P, ev, nev, s) < 0)
+        perror(rt.opt.trace);
+    for (int r = 1; r < P; r++)
+        wtcrt_msg_free(msgs[r]);
+    free(s);
+    free(ev);
+    free(nev);
+    free(msgs);
+}
+
+/* Other ranks: sends counters and trace events to rank 0. */
+static void stats_send(void)
+{
+    size_t evb = (size_t)rt.nev * sizeof(wtcrt_event);
+    wtcrt_msg *m = wtcrt_msg_new(sizeof rt.st + evb);
+    memcpy(WTCRT_PAYLOAD(m), &rt.st, sizeof rt.st);
+    if (evb)
+        memcpy(WTCRT_PAYLOAD(m) + sizeof rt.st, rt.ev, evb);
+    wtcrt_send(0, WTCRT_STATS, m);
+}
+
+/* ---- start and exit --------------------------------------------------------------- */
+
+/* Everything after user_main (rank 0) or EXIT (others): stats, MPI_Finalize. */
+static void finish(int status)
+{
+    if (rt.finished)
+        return;
+    rt.finished = 1;
+    if (rt.rank == 0) {
+        for (int r = 1; r < rt.nranks; r++) {
+            wtcrt_msg *m = wtcrt_msg_new(0);
+            WTCRT_HDR(m)->want = status;
+            wtcrt_send(r, WTCRT_EXIT, m);
+        }
+    }
+    states_end();
+    if (rt.opt.stats || rt.opt.trace) {
+        if (rt.rank == 0) {
+            fflush(stdout);
+            stats_gather();
+        } else {
+            stats_send();
+        }
+    }
+    wtcrt_flush_sends();
+    MPI_Comm_free(&rt.comm);
+    MPI_Finalize();
+}
+
+/* exit() called by the user: rank 0 outside a region releases the other ranks;
+   anywhere else the program cannot end cleanly and is aborted. */
+static void on_exit_handler(int status, void *arg)
+{
+    (void)arg;
+    if (rt.finished || !rt.started)
+        return;
+    if (rt.rank == 0 && !rt.in_region) {
+        fflush(stdout);
+        finish(status);
+        return;
+    }
+    fprintf(stderr, "wtc: rank %d: exit(%d) called inside a parallel region; "
+                    "aborting all ranks\n", rt.rank, status);
+    fflush(NULL);
+    MPI_Abort(MPI_COMM_WORLD, status ? status : 1);
+}
+
+/* Checks the options against the number of ranks; 0 or -1 with err set. */
+static int opts_check(char *err, size_t errsz)
+{
+    if (rt.opt.masters && rt.nranks > 1 && rt.opt.masters >= rt.nranks) {
+        snprintf(err, errsz, "wtc: error: --wtc-masters=%d needs at least %d ranks "
+                 "(running on %d): at least one rank must be a worker",
+                 rt.opt.masters, rt.opt.masters + 1, rt.nranks);
+        return -1;
+    }
+    return 0;
+}
+
+/* Initialises states and the trace; every rank starts the clock after a barrier so the
+   lanes of the trace line up. */
+static void states_start(void)
+{
+    const char *s = getenv("WTC_SLEEP_MAX_US");
+    rt.sleep_max_us = s && wtcrt_parse_positive(s) > 0 ? wtcrt_parse_positive(s) : 100;
+    s = getenv("WTC_YIELD_POLLS");
+    rt.yield_polls = s ? atoi(s) : WTCRT_YIELD_POLLS;
+    rt.tracing = rt.opt.trace ? 1 : 0;
+    MPI_Barrier(rt.comm);
+    rt.t0 = rt.tstate = wtcrt_now();
+    rt.state = rt.rank == 0 ? WTCRT_S_COMPUTE : WTCRT_S_IDLE;
+    if (rt.tracing)
+        trace_event(rt.state, 'B', rt.t0);
+    rt.st.worker = rt.rank == 0;
+}
+
+int wtc_start(int argc, char **argv, const wtc_program *prog)
+{
+    char err[512];
+    int status, ok, inited = 0;
+    MPI_Initialized(&inited);
+    if (!inited)
+        MPI_Init(&argc, &argv);
+    MPI_Comm_dup(MPI_COMM_WORLD, &rt.comm);
+    MPI_Comm_rank(rt.comm, &rt.rank);
+    MPI_Comm_size(rt.comm, &rt.nranks);
+    rt.prog = prog;
+    ok = prog->abi_version == WTC_ABI_VERSION;
+    if (!ok)
+        snprintf(err, sizeof err, "wtc: error: program built for ABI %d, runtime is ABI %d",
+                 prog->abi_version, WTC_ABI_VERSION);
+    else
+        ok = wtcrt_opts_parse(&argc, argv, &rt.opt, err, sizeof err) == 0 &&
+             opts_check(err, sizeof err) == 0;
+    if (!ok) {
+        /* every rank parsed the same argv: all stop, rank 0 says why */
+        if (rt.rank == 0)
+            fprintf(stderr, "%s\n", err);
+        MPI_Comm_free(&rt.comm);
+        MPI_Finalize();
+        return 2;
+    }
+    /* short sleeps must really be short: the default 50 us timer slack would round
+       every back-off step up */
+    prctl(PR_SET_TIMERSLACK, 1000UL, 0, 0, 0);
+    states_start();
+    rt.started = 1;
+    on_exit(on_exit_handler, NULL);
+    if (rt.rank == 0)
+        status = prog->user_main(argc, argv);
+    else
+        status = wtcrt_serve();
+    fflush(stdout);
+    finish(status);
+    return status;
+}

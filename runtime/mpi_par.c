@@ -1,0 +1,422 @@
+/* mpi_par.c - par frames, spawning, TASK/RESULT marshalling, and the simple mode
+   (doc/runtime.md "simple mode"). */
+#include <stdlib.h>
+#include <string.h>
+#include "wtcrt.h"
+
+#define rt wtcrt_g
+#define ALIGN16(n) (((n) + 15) & ~(size_t)15)
+
+_Static_assert(sizeof(long) == 8, "buffer counts travel as 8-byte longs");
+
+/* ---- frames ----------------------------------------------------------------------- */
+
+/* Opens the next frame of this rank's stack (frames are reused, never freed). */
+wtc_par *wtcrt_frame_push(wtc_ctx ctx)
+{
+    wtc_par *p;
+    if (rt.nframes == rt.capframes) {
+        int cap = rt.capframes ? 2 * rt.capframes : 64;
+        wtc_par **f = realloc(rt.frames, (size_t)cap * sizeof *f);
+        if (!f)
+            wtcrt_die("out of memory");
+        memset(f + rt.capframes, 0, (size_t)(cap - rt.capframes) * sizeof *f);
+        rt.frames = f;
+        rt.capframes = cap;
+    }
+    if (!(p = rt.frames[rt.nframes]) && !(p = rt.frames[rt.nframes] = calloc(1, sizeof *p)))
+        wtcrt_die("out of memory");
+    p->level = rt.nframes++;
+    p->region = 0;
+    p->ctx = ctx;
+    p->nch = 0;
+    p->used = 0;
+    p->outstanding = 0;
+    return p;
+}
+
+/* Reserves n bytes (16-aligned) in the frame's arena; returns the offset. */
+static size_t arena_alloc(wtc_par *p, size_t n)
+{
+    size_t off = p->used;
+    if (off + ALIGN16(n) > p->cap) {
+        size_t cap = p->cap ? 2 * p->cap : 1024;
+        while (cap < off + ALIGN16(n))
+            cap *= 2;
+        if (!(p->arena = realloc(p->arena, cap)))
+            wtcrt_die("out of memory");
+        p->cap = cap;
+    }
+    p->used += ALIGN16(n);
+    return off;
+}
+
+wtc_par *wtc_par_open(wtc_ctx ctx, int cond)
+{
+    if (!cond || !rt.in_region || rt.nranks == 1)
+        return NULL;
+    if (rt.mode == WTC_MODE_SIMPLE && ctx.hi - ctx.lo <= 1)
+        return NULL;
+    ctx.frame = rt.nframes;
+    return wtcrt_frame_push(ctx);
+}
+
+void wtc_spawn(wtc_par *p, const wtc_fn *fn, const void *args, void *dest, int dest_kind,
+               unsigned long dest_size)
+{
+    wtcrt_child *c;
+    if (p->nch == p->capch) {
+        p->capch = p->capch ? 2 * p->capch : 16;
+        if (!(p->ch = realloc(p->ch, (size_t)p->capch * sizeof *p->ch)))
+            wtcrt_die("out of memory");
+    }
+    c = &p->ch[p->nch++];
+    c->fn = fn;
+    c->args_off = arena_alloc(p, fn->args_size);
+    c->ret_off = arena_alloc(p, fn->ret_size);
+    memcpy(p->arena + c->args_off, args, fn->args_size);
+    c->dest = dest_size ? dest : NULL;
+    c->dest_kind = dest_kind;
+    c->dest_size = dest_size;
+    c->remote = 0;
+}
+
+/* The context of the children of frame p, run on this rank owning [lo, hi). */
+static wtc_ctx child_ctx(const wtc_par *p, int lo, int hi)
+{
+    wtc_ctx c = { p->ctx.depth + 1, lo, hi, rt.nframes };
+    return c;
+}
+
+/* Runs child i here, in place, owning ctx's ranks; stores its return value. */
+static void run_local_ctx(wtc_par *p, int i, wtc_ctx c)
+{
+    wtcrt_child ch = p->ch[i]; /* copy: p->ch is stable, but keep the frame read-only */
+    void *ret = p->arena + ch.ret_off;
+    ch.fn->run_par(c, p->arena + ch.args_off, ret);
+    if (ch.dest)
+        wtcrt_kind_store(ch.dest, ch.dest_kind, ch.dest_size, ret, ch.fn->ret_kind,
+                         ch.fn->ret_size);
+}
+
+/* Runs child i here (dynamic mode: this rank only). */
+void wtcrt_run_local(wtc_par *p, int i)
+{
+    run_local_ctx(p, i, child_ctx(p, rt.rank, rt.rank + 1));
+}
+
+/* ---- TASK and RESULT -------------------------------------------------------------- */
+
+/* Sends children first..first+count-1 of p in one TASK; [lo, hi) is their range. */
+void wtcrt_send_task(wtc_par *p, int dest, int first, int count, int lo, int hi)
+{
+    size_t n = 0;
+    unsigned char *q;
+    wtcrt_msg *m;
+    long cnt[64], *counts;
+    int maxb = 0;
+    for (int i = first; i < first + count; i++)
+        if (p->ch[i].fn->nbufs > maxb)
+            maxb = p->ch[i].fn->nbufs;
+    counts = maxb <= 64 ? cnt : malloc((size_t)maxb * sizeof *counts);
+    if (!counts)
+        wtcrt_die("out of memory");
+    for (int i = first; i < first + count; i++) {
+        p->ch[i].fn->counts(p->arena + p->ch[i].args_off, counts);
+        n += wtcrt_task_child_bytes(p->ch[i].fn, counts);
+    }
+    m = wtcrt_msg_new(n);
+    q = WTCRT_PAYLOAD(m);
+    for (int i = first; i < first + count; i++) {
+        const wtc_fn *fn = p->ch[i].fn;
+        const unsigned char *args = p->arena + p->ch[i].args_off;
+        int pre[2] = { fn->id, 0 };
+        fn->counts(args, counts);
+        memcpy(q, pre, sizeof pre);
+        memcpy(q + sizeof pre, args, fn->args_size);
+        q += sizeof pre + fn->args_size;
+        memcpy(q, counts, 8ul * (unsigned long)fn->nbufs);
+        q += 8ul * (unsigned long)fn->nbufs;
+        for (int b = 0; b < fn->nbufs; b++) {
+            unsigned long nb = wtcrt_buf_bytes(fn, b, counts[b]);
+            if (fn->bufs[b].in && nb) {
+                memcpy(q, wtcrt_buf_ptr(fn, args, b), nb);
+                q += nb;
+            }
+        }
+        p->ch[i].remote = 1;
+    }
+    if (counts != cnt)
+        free(counts);
+    {
+        wtcrt_hdr *h = WTCRT_HDR(m);
+        h->fn = p->ch[first].fn->id;
+        h->depth = p->ctx.depth + 1;
+        h->lo = lo;
+        h->hi = hi;
+        h->frame = p->level;
+        h->first = first;
+        h->count = count;
+    }
+    p->outstanding++;
+    rt.st.calls_sent += count;
+    wtcrt_send_task_msg(dest, m);
+}
+
+/* A RESULT for one of this rank's open frames: stores return values and out: data. */
+void wtcrt_store_result(wtcrt_msg *m)
+{
+    const wtcrt_hdr *h = WTCRT_HDR(m);
+    const unsigned char *q = WTCRT_PAYLOAD(m);
+    wtc_par *p;
+    long cnt[64];
+    if (h->frame < 0 || h->frame >= rt.nframes)
+        wtcrt_die("RESULT for frame %d, %d open", h->frame, rt.nframes);
+    p = rt.frames[h->frame];
+    if (h->first < 0 || h->count < 1 || h->first + h->count > p->nch)
+        wtcrt_die("RESULT for children %d+%d of a par with %d", h->first, h->count, p->nch);
+    for (int i = h->first; i < h->first + h->count; i++) {
+        wtcrt_child *c = &p->ch[i];
+        const wtc_fn *fn = c->fn;
+        long *counts = fn->nbufs <= 64 ? cnt : malloc((size_t)fn->nbufs * sizeof *counts);
+        const unsigned char *args = p->arena + c->args_off;
+        if (!c->remote || !counts)
+            wtcrt_die("unexpected RESULT for child %d", i);
+        fn->counts(args, counts);
+        if (c->dest)
+            wtcrt_kind_store(c->dest, c->dest_kind, c->dest_size, q, fn->ret_kind,
+                             fn->ret_size);
+        q += fn->ret_size;
+        for (int b = 0; b < fn->nbufs; b++) {
+            unsigned long nb = wtcrt_buf_bytes(fn, b, counts[b]);
+            if (fn->bufs[b].out && nb) {
+                memcpy(wtcrt_buf_ptr(fn, args, b), q, nb);
+                q += nb;
+            }
+        }
+        if (counts != cnt)
+            free(counts);
+        c->remote = 0;
+    }
+    p->outstanding--;
+}
+
+/* Waits for every outstanding RESULT of frame p (RESULTs of outer frames that arrive
+   meanwhile are stored too). */
+void wtcrt_wait_results(wtc_par *p)
+{
+    int old;
+    if (!p->outstanding)
+        return;
+    old = wtcrt_set_state(WTCRT_S_WAIT_CHILDREN);
+    while (p->outstanding) {
+        wtcrt_msg *m = wtcrt_recv(MPI_ANY_SOURCE, MPI_ANY_TAG);
+        if (m->tag != WTCRT_RESULT)
+            wtcrt_die("unexpected message %d from rank %d while waiting for results",
+                      m->tag, m->src);
+        wtcrt_store_result(m);
+        wtcrt_msg_free(m);
+    }
+    wtcrt_set_state(old);
+}
+
+/* One child of a received TASK, unpacked into local memory. */
+typedef struct task_child {
+    const wtc_fn *fn;
+    unsigned char *args, *ret;
+    long *counts;
+} task_child;
+
+/* Unpacks a TASK's children into one allocation; returns it (to free). */
+static unsigned char *task_unpack(wtcrt_msg *m, task_child *tc)
+{
+    const wtcrt_hdr *h = WTCRT_HDR(m);
+    const unsigned char *q = WTCRT_PAYLOAD(m), *end = m->buf + m->len;
+    size_t total = 0, off = 0;
+    unsigned char *mem;
+    /* pass 1: sizes (counts are read with memcpy: the payload is not aligned) */
+    for (int i = 0; i < h->count; i++) {
+        int pre[2];
+        const wtc_fn *fn;
+        size_t bytes;
+        if (end - q < (ptrdiff_t)sizeof pre)
+            wtcrt_die("truncated TASK");
+        memcpy(pre, q, sizeof pre);
+        if (pre[0] < 0 || pre[0] >= rt.prog->nfns)
+            wtcrt_die("TASK for unknown function %d", pre[0]);
+        fn = tc[i].fn = rt.prog->fns[pre[0]];
+        bytes = WTCRT_CHILD_PREFIX + fn->args_size + 8ul * (unsigned long)fn->nbufs;
+        if ((size_t)(end - q) < bytes)
+            wtcrt_die("truncated TASK");
+        total += ALIGN16(fn->args_size) + ALIGN16(fn->ret_size) +
+                 ALIGN16(8ul * (unsigned long)fn->nbufs);
+        for (int b = 0; b < fn->nbufs; b++) {
+            long cb;
+            memcpy(&cb, q + WTCRT_CHILD_PREFIX + fn->args_size + 8ul * (unsigned long)b, 8);
+            total += ALIGN16(wtcrt_buf_bytes(fn, b, cb));
+            if (fn->bufs[b].in)
+                bytes += wtcrt_buf_bytes(fn, b, cb);
+        }
+        if ((size_t)(end - q) < bytes)
+            wtcrt_die("truncated TASK");
+        q += bytes;
+    }
+    if (q != end)
+        wtcrt_die("TASK of %zu bytes has %td unexpected bytes", m->len, end - q);
+    if (!(mem = malloc(total ? total : 1)))
+        wtcrt_die("out of memory (%zu bytes)", total);
+    /* pass 2: copy args, counts, in: buffers; point the args at the local buffers */
+    q = WTCRT_PAYLOAD(m);
+    for (int i = 0; i < h->count; i++) {
+        const wtc_fn *fn = tc[i].fn;
+        q += WTCRT_CHILD_PREFIX;
+        tc[i].args = mem + off;
+        off += ALIGN16(fn->args_size);
+        tc[i].ret = mem + off;
+        off += ALIGN16(fn->ret_size);
+        tc[i].counts = (long *)(void *)(mem + off);
+        off += ALIGN16(8ul * (unsigned long)fn->nbufs);
+        memcpy(tc[i].args, q, fn->args_size);
+        q += fn->args_size;
+        memcpy(tc[i].counts, q, 8ul * (unsigned long)fn->nbufs);
+        q += 8ul * (unsigned long)fn->nbufs;
+        for (int b = 0; b < fn->nbufs; b++) {
+            unsigned long nb = wtcrt_buf_bytes(fn, b, tc[i].counts[b]);
+            wtcrt_buf_set(fn, tc[i].args, b, mem + off);
+            if (fn->bufs[b].in && nb) {
+                memcpy(mem + off, q, nb);
+                q += nb;
+            }
+            off += ALIGN16(nb);
+        }
+    }
+    return mem;
+}
+
+/* Packs the RESULT of a TASK's children and sends it to the parent. */
+static void task_reply(const wtcrt_hdr *th, int parent, task_child *tc)
+{
+    size_t n = 0;
+    unsigned char *q;
+    wtcrt_msg *m;
+    wtcrt_hdr *h;
+    for (int i = 0; i < th->count; i++)
+        n += wtcrt_result_child_bytes(tc[i].fn, tc[i].counts);
+    m = wtcrt_msg_new(n);
+    q = WTCRT_PAYLOAD(m);
+    for (int i = 0; i < th->count; i++) {
+        const wtc_fn *fn = tc[i].fn;
+        memcpy(q, tc[i].ret, fn->ret_size);
+        q += fn->ret_size;
+        for (int b = 0; b < fn->nbufs; b++) {
+            unsigned long nb = wtcrt_buf_bytes(fn, b, tc[i].counts[b]);
+            if (fn->bufs[b].out && nb) {
+                memcpy(q, wtcrt_buf_ptr(fn, tc[i].args, b), nb);
+                q += nb;
+            }
+        }
+    }
+    h = WTCRT_HDR(m);
+    *h = *th;
+    h->nbytes = (long long)n;
+    wtcrt_send(parent, WTCRT_RESULT, m);
+}
+
+/* Runs the children of a received TASK one after the other, sends the RESULT. */
+void wtcrt_run_task(wtcrt_msg *m)
+{
+    wtcrt_hdr h = *WTCRT_HDR(m);
+    int parent = m->src, old;
+    task_child one, *tc = h.count == 1 ? &one : malloc((size_t)h.count * sizeof *tc);
+    unsigned char *mem;
+    if (h.count < 1 || !tc)
+        wtcrt_die("bad TASK (%d children)", h.count);
+    mem = task_unpack(m, tc);
+    wtcrt_msg_free(m);
+    old = wtcrt_set_state(WTCRT_S_COMPUTE);
+    for (int i = 0; i < h.count; i++) {
+        wtc_ctx c = { h.depth, h.lo, h.hi, rt.nframes };
+        if (rt.mode == WTC_MODE_DYNAMIC) {
+            c.lo = rt.rank;
+            c.hi = rt.rank + 1;
+        }
+        tc[i].fn->run_par(c, tc[i].args, tc[i].ret);
+    }
+    rt.st.calls_run += h.count;
+    task_reply(&h, parent, tc);
+    free(mem);
+    if (tc != &one)
+        free(tc);
+    wtcrt_set_state(old);
+}
+
+/* ---- simple mode ------------------------------------------------------------------ */
+
+/* Sub-range j of s over [lo, lo+n). */
+static int sub_lo(int lo, int n, int s, int j)
+{
+    return lo + (int)((long)j * n / s);
+}
+
+/* doc/runtime.md simple mode, steps 1-4. */
+static void simple_close(wtc_par *p)
+{
+    int k = p->nch, lo = p->ctx.lo, n = p->ctx.hi - p->ctx.lo;
+    int s = k < n ? k : n, i = 0;
+    wtc_ctx c0;
+    /* children of sub-range j are i with floor(i*s/k) == j */
+    for (int j = 1; j < s; j++) {
+        int first = (int)(((long)j * k + s - 1) / s);
+        int last = (int)(((long)(j + 1) * k + s - 1) / s);
+        wtcrt_send_task(p, sub_lo(lo, n, s, j), first, last - first, sub_lo(lo, n, s, j),
+                        sub_lo(lo, n, s, j + 1));
+    }
+    wtcrt_sync_tasks();
+    c0 = child_ctx(p, lo, sub_lo(lo, n, s, 1));
+    for (i = 0; i < k && (long)i * s / k == 0; i++)
+        run_local_ctx(p, i, c0);
+    /* step 4: RESULTs in sub-range order (a rank owes this rank one RESULT at most) */
+    if (s > 1) {
+        int old = wtcrt_set_state(WTCRT_S_WAIT_CHILDREN);
+        for (int j = 1; j < s; j++) {
+            wtcrt_msg *m = wtcrt_recv(sub_lo(lo, n, s, j), WTCRT_RESULT);
+            wtcrt_store_result(m);
+            wtcrt_msg_free(m);
+        }
+        wtcrt_set_state(old);
+    }
+    if (p->outstanding)
+        wtcrt_die("simple mode: %d RESULTs missing", p->outstanding);
+}
+
+void wtc_par_close(wtc_par *p)
+{
+    if (p->nch > 0) {
+        if (rt.mode == WTC_MODE_DYNAMIC)
+            wtcrt_dyn_close(p);
+        else
+            simple_close(p);
+    }
+    if (p->level != rt.nframes - 1)
+        wtcrt_die("par frames closed out of order");
+    rt.nframes--;
+    if (p->region)
+        wtcrt_region_end();
+}
+
+/* A worker in a region: runs TASKs until REGION_END (dynamic: reports IDLE after each). */
+void wtcrt_worker_loop(void)
+{
+    for (;;) {
+        wtcrt_msg *m = wtcrt_recv(MPI_ANY_SOURCE, MPI_ANY_TAG);
+        if (m->tag == WTCRT_REGION_END) {
+            wtcrt_msg_free(m);
+            return;
+        }
+        if (m->tag != WTCRT_TASK)
+            wtcrt_die("unexpected message %d from rank %d in the server loop", m->tag, m->src);
+        wtcrt_run_task(m);
+        if (rt.mode == WTC_MODE_DYNAMIC)
+            wtcrt_send(wtcrt_master_of(rt.rank), WTCRT_IDLE, wtcrt_msg_new(0));
+    }
+}

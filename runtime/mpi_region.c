@@ -1,0 +1,176 @@
+/* mpi_region.c - parallel regions (doc/runtime.md "Ranks and roles"): wtc_call and
+   wtc_region_open on rank 0, REGION_BEGIN / REGION_END, the other ranks' server loop. */
+#include <stdlib.h>
+#include <string.h>
+#include "wtcrt.h"
+
+#define rt wtcrt_g
+
+/* The region's mode: --wtc-mode, else wtcc --mode, else the function's mode:. */
+int wtcrt_mode_of(const wtc_fn *fn)
+{
+    if (rt.opt.mode != WTC_MODE_DEFAULT)
+        return rt.opt.mode;
+    if (rt.prog->mode_override != WTC_MODE_DEFAULT)
+        return rt.prog->mode_override;
+    return fn->mode == WTC_MODE_DYNAMIC ? WTC_MODE_DYNAMIC : WTC_MODE_SIMPLE;
+}
+
+/* Masters of a dynamic region: --wtc-masters (checked at start), else wtcc --mode's M,
+   else the source's; reduced to P-1 with one warning. */
+static int masters_of(const wtc_fn *fn)
+{
+    int m = rt.opt.masters;
+    if (!m)
+        m = rt.prog->masters_override > 0 ? rt.prog->masters_override
+                                          : fn->masters > 0 ? fn->masters : 1;
+    if (m > rt.nranks - 1) {
+        if (!rt.warned_masters)
+            fprintf(stderr, "wtc: warning: %s asks for %d masters but only %d rank%s can "
+                            "be spared; using %d\n", fn->name, m, rt.nranks - 1,
+                    rt.nranks - 1 == 1 ? "" : "s", rt.nranks - 1);
+        rt.warned_masters = 1;
+        m = rt.nranks - 1;
+    }
+    return m;
+}
+
+/* Master index (0-based) of a worker: contiguous near-equal blocks. */
+int wtcrt_master_of(int worker)
+{
+    long m = (long)worker * rt.masters / rt.nworkers;
+    return rt.nranks - rt.masters + (int)m;
+}
+
+/* Every rank: the region's parameters, and the masters' idle table. */
+static void region_setup(int mode, int masters, int batch)
+{
+    rt.in_region = 1;
+    rt.mode = mode;
+    rt.masters = mode == WTC_MODE_DYNAMIC ? masters : 0;
+    rt.batch = batch;
+    rt.nworkers = rt.nranks - rt.masters;
+    if (rt.rank >= rt.nworkers) {
+        rt.st.master = 1;
+        if (!rt.idle && !(rt.idle = calloc((size_t)rt.nranks, 1)))
+            wtcrt_die("out of memory");
+        for (int w = 0; w < rt.nworkers; w++)
+            rt.idle[w] = w != 0; /* rank 0 runs the root: never idle */
+    } else {
+        rt.st.worker = 1;
+    }
+}
+
+/* Payload of REGION_BEGIN: mode, masters, batch, pad, then every global's bytes. */
+static size_t snapshot_size(void)
+{
+    size_t n = 4 * sizeof(int);
+    for (int g = 0; g < rt.prog->nglobals; g++)
+        n += rt.prog->globals[g].size;
+    return n;
+}
+
+/* Rank 0: decides the region's parameters and sends REGION_BEGIN to every rank. */
+void wtcrt_region_begin(const wtc_fn *fn)
+{
+    int mode = wtcrt_mode_of(fn);
+    int par[4] = { mode, mode == WTC_MODE_DYNAMIC ? masters_of(fn) : 0,
+                   rt.opt.batch > 0 ? rt.opt.batch : 1, 0 };
+    size_t n = snapshot_size();
+    for (int r = 1; r < rt.nranks; r++) {
+        wtcrt_msg *m = wtcrt_msg_new(n);
+        unsigned char *p = WTCRT_PAYLOAD(m);
+        memcpy(p, par, sizeof par);
+        p += sizeof par;
+        for (int g = 0; g < rt.prog->nglobals; g++) {
+            memcpy(p, rt.prog->globals[g].addr, rt.prog->globals[g].size);
+            p += rt.prog->globals[g].size;
+        }
+        WTCRT_HDR(m)->fn = fn->id;
+        wtcrt_send(r, WTCRT_REGION_BEGIN, m);
+    }
+    region_setup(par[0], par[1], par[2]);
+}
+
+/* Other ranks: applies REGION_BEGIN (parameters and the global snapshot). */
+static void region_enter(wtcrt_msg *m)
+{
+    int par[4];
+    const unsigned char *p = WTCRT_PAYLOAD(m);
+    if (m->len - WTCRT_HDR_SIZE != snapshot_size())
+        wtcrt_die("REGION_BEGIN of %zu bytes, expected %zu", m->len - WTCRT_HDR_SIZE,
+                  snapshot_size());
+    memcpy(par, p, sizeof par);
+    p += sizeof par;
+    for (int g = 0; g < rt.prog->nglobals; g++) {
+        memcpy(rt.prog->globals[g].addr, p, rt.prog->globals[g].size);
+        p += rt.prog->globals[g].size;
+    }
+    region_setup(par[0], par[1], par[2]);
+}
+
+/* Rank 0: the region's root has returned; every other rank leaves the region. */
+void wtcrt_region_end(void)
+{
+    for (int r = 1; r < rt.nranks; r++)
+        wtcrt_send(r, WTCRT_REGION_END, wtcrt_msg_new(0));
+    rt.in_region = 0;
+}
+
+/* May a region start here? Only rank 0, outside a region, with other ranks. */
+static int region_possible(void)
+{
+    return rt.started && rt.rank == 0 && !rt.in_region && rt.nranks > 1;
+}
+
+void wtc_call(const wtc_fn *fn, void *args, void *ret)
+{
+    wtc_ctx c = { 0, 0, 1, 0 };
+    if (!region_possible()) {
+        fn->run_seq(args, ret);
+        return;
+    }
+    wtcrt_region_begin(fn);
+    if (rt.mode == WTC_MODE_SIMPLE)
+        c.hi = rt.nranks;
+    fn->run_par(c, args, ret);
+    wtcrt_region_end();
+}
+
+wtc_par *wtc_region_open(const wtc_fn *first)
+{
+    wtc_ctx c = { -1, 0, 1, 0 }; /* the spawned calls get depth 0 */
+    wtc_par *p;
+    if (!region_possible())
+        return NULL;
+    wtcrt_region_begin(first);
+    if (rt.mode == WTC_MODE_SIMPLE)
+        c.hi = rt.nranks;
+    p = wtcrt_frame_push(c);
+    p->region = 1;
+    return p;
+}
+
+/* Ranks other than 0: wait for regions until EXIT; returns the exit status. */
+int wtcrt_serve(void)
+{
+    for (;;) {
+        /* between regions only rank 0 speaks first: messages of the next region from
+           other ranks wait in MPI's queue until its REGION_BEGIN is applied */
+        wtcrt_msg *m = wtcrt_recv(0, MPI_ANY_TAG);
+        if (m->tag == WTCRT_EXIT) {
+            int status = WTCRT_HDR(m)->want;
+            wtcrt_msg_free(m);
+            return status;
+        }
+        if (m->tag != WTCRT_REGION_BEGIN)
+            wtcrt_die("unexpected message %d from rank 0 between regions", m->tag);
+        region_enter(m);
+        wtcrt_msg_free(m);
+        if (rt.rank >= rt.nworkers)
+            wtcrt_master_loop();
+        else
+            wtcrt_worker_loop();
+        rt.in_region = 0;
+    }
+}

@@ -1,0 +1,213 @@
+/* wtcrt.h - the runtimes' internal header (not part of the ABI; see wtc_abi.h).
+ *
+ * The first half is plain C shared by both runtimes (runtime/common_*.c, compiled into
+ * libwtcrt_mpi.a and libwtcrt_sim.a): launch options, the message header and payload
+ * sizes of doc/runtime.md, result-kind conversion, the statistics table and the trace
+ * writer. The second half (WTCRT_MPI) is the MPI runtime's own state.
+ */
+#ifndef WTCRT_H
+#define WTCRT_H
+
+#include <stddef.h>
+#include <stdio.h>
+#include "wtc_abi.h"
+
+/* ---- messages (doc/runtime.md, "Messages"): kinds are the MPI tags ------------- */
+enum {
+    WTCRT_REGION_BEGIN = 1, WTCRT_REGION_END = 2, WTCRT_EXIT = 3, WTCRT_TASK = 4,
+    WTCRT_RESULT = 5, WTCRT_REQ = 6, WTCRT_FWD = 7, WTCRT_GRANT = 8, WTCRT_IDLE = 9,
+    WTCRT_STATS = 10
+};
+
+/* The fixed 48-byte header every runtime message starts with. */
+typedef struct wtcrt_hdr {
+    int kind;          /* the tag again */
+    int fn;            /* function id of the first child carried */
+    int depth;         /* wtc_depth of the first child carried */
+    int lo, hi;        /* simple: rank range of the children; REQ/FWD: lo = asking worker */
+    int frame;         /* par frame (nesting level) on the parent that waits */
+    int first, count;  /* children first..first+count-1; GRANT: count = ranks granted,
+                          first = GRANT messages of this request (valid when final) */
+    int want;          /* REQ/FWD: groups still wanted; EXIT: exit status */
+    int hops;          /* FWD: masters already asked; GRANT: final flag */
+    long long nbytes;  /* payload bytes after the header */
+} wtcrt_hdr;
+
+#define WTCRT_HDR_SIZE 48
+#define WTCRT_CHILD_PREFIX 8 /* per child in a TASK: int fn id + 4 bytes padding */
+
+/* Payload bytes of one child in a TASK / a RESULT (counts: fn->counts of its args). */
+unsigned long wtcrt_task_child_bytes(const wtc_fn *fn, const long *counts);
+unsigned long wtcrt_result_child_bytes(const wtc_fn *fn, const long *counts);
+/* Bytes of buffer b of fn holding 'count' elements (negative counts are 0). */
+unsigned long wtcrt_buf_bytes(const wtc_fn *fn, int b, long count);
+/* Read / write the pointer member of buffer b inside an args struct. */
+void *wtcrt_buf_ptr(const wtc_fn *fn, const void *args, int b);
+void wtcrt_buf_set(const wtc_fn *fn, void *args, int b, void *ptr);
+
+/* ---- launch options (SPEC 4) ------------------------------------------------------ */
+typedef struct wtcrt_opts {
+    int mode;          /* WTC_MODE_*, DEFAULT when not given */
+    int masters;       /* 0 when not given */
+    int batch;         /* 0 when not given */
+    int stats;         /* --wtc-stats */
+    const char *trace; /* --wtc-trace=FILE, NULL when not given */
+} wtcrt_opts;
+
+/* Removes every --wtc-* option of the MPI program from argv (keeping argv[argc] NULL).
+   Returns 0, or -1 with a one-line message in err. */
+int wtcrt_opts_parse(int *argc, char **argv, wtcrt_opts *o, char *err, size_t errsz);
+/* Parses a positive decimal int; returns -1 on garbage, overflow or a value < 1. */
+int wtcrt_parse_positive(const char *s);
+const char *wtcrt_mode_name(int mode);
+
+/* ---- results: C conversion between arithmetic kinds (ABI WTC_K_*) ----------------- */
+/* Stores the value at src (src_kind, src_size bytes, any alignment) into dest as C
+   assignment would; WTC_K_OTHER on either side copies min(sizes) bytes. */
+void wtcrt_kind_store(void *dest, int dest_kind, unsigned long dest_size,
+                      const void *src, int src_kind, unsigned long src_size);
+
+/* ---- statistics and traces (SPEC 4.3) -------------------------------------------- */
+enum {
+    WTCRT_S_COMPUTE, WTCRT_S_WAIT_MASTER, WTCRT_S_WAIT_CHILDREN, WTCRT_S_IDLE,
+    WTCRT_S_MASTER_BUSY, WTCRT_S_MASTER_IDLE, WTCRT_NSTATES
+};
+extern const char *const wtcrt_state_names[WTCRT_NSTATES];
+
+typedef struct wtcrt_stats {
+    double t[WTCRT_NSTATES]; /* seconds in each state */
+    double wall;             /* seconds from start to exit */
+    long long calls_run;     /* children run here for another rank */
+    long long calls_sent;    /* children sent to another rank */
+    long long msgs, bytes;   /* messages and bytes sent */
+    long long granted;       /* master: workers granted; worker: groups sent away */
+    long long refused;       /* master: groups refused; worker: groups run locally */
+    int master;              /* was a master in some region */
+    int worker;              /* was a worker in some region (or rank 0) */
+} wtcrt_stats;
+
+/* Prints the --wtc-stats table of all ranks and the average over workers. */
+void wtcrt_stats_print(FILE *f, const wtcrt_stats *s, int nranks, const char *title);
+
+/* One trace event: ts in microseconds, ph 'B' or 'E'. */
+typedef struct wtcrt_event {
+    double ts;
+    int state;
+    int ph;
+} wtcrt_event;
+
+/* Writes Chrome trace-event JSON, one lane per rank, atomically (temp file + rename).
+   Returns 0, or -1 with errno set. */
+int wtcrt_trace_write(const char *path, int nranks, wtcrt_event *const *ev,
+                      const long *nev, const wtcrt_stats *s);
+
+/* Monotonic clock, seconds. */
+double wtcrt_now(void);
+
+/* ---- the MPI runtime's own state -------------------------------------------------- */
+#ifdef WTCRT_MPI
+#include <mpi.h>
+
+/* A message buffer (header + payload), pooled. */
+typedef struct wtcrt_msg {
+    unsigned char *buf;
+    size_t cap, len;
+    int src, tag;
+    struct wtcrt_msg *next;
+} wtcrt_msg;
+
+#define WTCRT_HDR(m) ((wtcrt_hdr *)(void *)(m)->buf)
+#define WTCRT_PAYLOAD(m) ((m)->buf + WTCRT_HDR_SIZE)
+
+/* One deferred call of a par frame. */
+typedef struct wtcrt_child {
+    const wtc_fn *fn;
+    size_t args_off, ret_off; /* in the frame's arena */
+    void *dest;
+    int dest_kind;
+    unsigned long dest_size;
+    int remote;               /* sent to another rank, result not yet stored */
+} wtcrt_child;
+
+/* A par statement being executed (wtc_par in the ABI); frames are reused. */
+struct wtc_par {
+    int level;               /* index in wtcrt_rt.frames */
+    int region;              /* opened by wtc_region_open: close ends the region */
+    wtc_ctx ctx;             /* context of the call executing the par */
+    wtcrt_child *ch;
+    int nch, capch;
+    unsigned char *arena;
+    size_t used, cap;
+    int outstanding;         /* remote children whose RESULT has not arrived */
+};
+
+typedef struct wtcrt_rt {
+    const wtc_program *prog;
+    MPI_Comm comm;
+    int rank, nranks;
+    wtcrt_opts opt;
+    int started, finished;
+    /* the current region */
+    int in_region, mode, masters, batch, nworkers;
+    int warned_masters;
+    /* par frames of this rank */
+    wtc_par **frames;
+    int nframes, capframes;
+    /* messages */
+    wtcrt_msg *pool;
+    MPI_Request *reqs;
+    wtcrt_msg **reqmsg;
+    int nreqs, capreqs;
+    MPI_Request *treqs;      /* TASK sends not yet known to have left */
+    wtcrt_msg **tmsgs;
+    int ntasks, captasks;
+    int sleep_max_us;        /* back-off ceiling (WTC_SLEEP_MAX_US, default 100) */
+    int yield_polls;         /* polls that only yield before sleeping (WTC_YIELD_POLLS) */
+    /* master: idle flags of all ranks (only the managed ones are used) */
+    unsigned char *idle;
+    /* statistics and trace */
+    wtcrt_stats st;
+    int state;
+    double t0, tstate;
+    wtcrt_event *ev;
+    long nev, capev;
+    int tracing;
+} wtcrt_rt;
+
+extern wtcrt_rt wtcrt_g;
+
+/* mpi_core.c: transport, states, fatal errors */
+wtcrt_msg *wtcrt_msg_new(size_t payload);
+void wtcrt_msg_free(wtcrt_msg *m);
+void wtcrt_send(int dest, int tag, wtcrt_msg *m);
+void wtcrt_send_task_msg(int dest, wtcrt_msg *m);
+void wtcrt_sync_tasks(void);
+void wtcrt_progress(void);
+void wtcrt_flush_sends(void);
+wtcrt_msg *wtcrt_recv(int src, int tag);
+int wtcrt_set_state(int state);
+void wtcrt_die(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
+void wtcrt_backoff(int *us);
+
+/* mpi_region.c */
+int wtcrt_mode_of(const wtc_fn *fn);
+void wtcrt_region_begin(const wtc_fn *fn);
+void wtcrt_region_end(void);
+int wtcrt_serve(void);
+int wtcrt_master_of(int worker);
+
+/* mpi_par.c */
+wtc_par *wtcrt_frame_push(wtc_ctx ctx);
+void wtcrt_run_local(wtc_par *p, int i);
+void wtcrt_send_task(wtc_par *p, int dest, int first, int count, int lo, int hi);
+void wtcrt_store_result(wtcrt_msg *m);
+void wtcrt_wait_results(wtc_par *p);
+void wtcrt_run_task(wtcrt_msg *m);
+
+/* mpi_dynamic.c */
+void wtcrt_dyn_close(wtc_par *p);
+void wtcrt_master_loop(void);
+void wtcrt_worker_loop(void);
+#endif
+
+#endif
