@@ -73,6 +73,7 @@ struct Type {
     TypeKind kind;
     int quals;             /* Q_* bits applying to this level */
     bool is_unsigned;      /* integer kinds; also set for plain "unsigned" = TY_INT */
+    bool is_signed;        /* (added) "signed" was written: tells "signed char" from "char" */
     bool is_complex;       /* _Complex float/double/long double */
     const char *name;      /* TY_TYPEDEF: the typedef name; TY_STRUCT/UNION/ENUM: the tag
                               or NULL; TY_FLOATN/TY_BUILTIN/TY_TYPEOF: the spelling */
@@ -194,6 +195,7 @@ typedef struct ClauseItem {
     Loc loc;          /* of the name */
     Node *count;      /* NULL when no [count] was written */
     Span count_span;  /* text between the brackets */
+    Decl *decl;       /* (added) the parameter (or other declaration) named, or NULL */
 } ClauseItem;
 
 typedef enum ClauseKind { CL_IN, CL_OUT, CL_COND, CL_MODE } ClauseKind;
@@ -255,6 +257,10 @@ struct Node {
     /* ND_PAR */
     Loc name_loc;
     Span kw_to, kw_do, header;
+    /* (added) ND_PAR: decl = the index variable's Decl (a local int).
+       depth = height of the subtree (the parser rejects trees deeper than a few
+       thousand levels, so recursive walks of the AST cannot exhaust the C stack). */
+    int depth;
 };
 
 /* The whole translation unit. */

@@ -1,0 +1,197 @@
+/* diag.c - gcc-style diagnostics and the source-file cache behind them.
+ *
+ * A diagnostic is "file:line:col: error: message", then the original source line and a
+ * caret under the column. The line comes from the file named by the location (read
+ * once and kept), so what is shown is what the user wrote, not the preprocessed text. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "diag.h"
+#include "lex.h"
+
+static int nerrors, nwarnings;
+static void (*exit_hook)(void);
+
+/* ---- source cache --------------------------------------------------------- */
+
+typedef struct SrcFile {
+    struct SrcFile *next;
+    char *name;
+    char *text;   /* NULL when the file could not be read */
+    long len;
+    int *lines;   /* byte offset of each line start */
+    int nlines;
+} SrcFile;
+
+static SrcFile *src_files;
+
+/* Read a whole file; NULL if it cannot be read. */
+static char *read_file(const char *name, long *len)
+{
+    FILE *f = fopen(name, "rb");
+    if (!f)
+        return NULL;
+    size_t cap = 65536, n = 0;
+    char *buf = malloc(cap);
+    size_t got;
+    while (buf && (got = fread(buf + n, 1, cap - n, f)) > 0) {
+        n += got;
+        if (n == cap) {
+            cap *= 2;
+            char *nb = realloc(buf, cap);
+            if (!nb) {
+                free(buf);
+                buf = NULL;
+            }
+            buf = nb;
+        }
+    }
+    fclose(f);
+    *len = (long)n;
+    return buf;
+}
+
+/* Index the line starts of a cached file. */
+static void index_lines(SrcFile *sf)
+{
+    int cap = 1024;
+    sf->lines = malloc(cap * sizeof(int));
+    sf->nlines = 0;
+    sf->lines[sf->nlines++] = 0;
+    for (long i = 0; i < sf->len; i++) {
+        if (sf->text[i] == '\n') {
+            if (sf->nlines == cap) {
+                cap *= 2;
+                sf->lines = realloc(sf->lines, cap * sizeof(int));
+            }
+            sf->lines[sf->nlines++] = (int)(i + 1);
+        }
+    }
+}
+
+/* The cache entry for 'file', loading it on first use. */
+static SrcFile *src_get(const char *file)
+{
+    for (SrcFile *sf = src_files; sf; sf = sf->next)
+        if (strcmp(sf->name, file) == 0)
+            return sf;
+    SrcFile *sf = calloc(1, sizeof *sf);
+    sf->name = strdup(file);
+    if (file[0] != '<')
+        sf->text = read_file(file, &sf->len);
+    if (sf->text)
+        index_lines(sf);
+    sf->next = src_files;
+    src_files = sf;
+    return sf;
+}
+
+const char *diag_source_line(const char *file, int line, int *len)
+{
+    if (!file || line < 1)
+        return NULL;
+    SrcFile *sf = src_get(file);
+    if (!sf->text || line > sf->nlines)
+        return NULL;
+    int start = sf->lines[line - 1];
+    int end = line < sf->nlines ? sf->lines[line] - 1 : (int)sf->len;
+    if (end > start && sf->text[end - 1] == '\r')
+        end--;
+    *len = end - start;
+    return sf->text + start;
+}
+
+/* ---- printing ------------------------------------------------------------- */
+
+/* Print the source line of 'loc' and a caret under its column. */
+static void print_caret(Loc loc)
+{
+    int len;
+    const char *s = diag_source_line(loc.file, loc.line, &len);
+    if (!s)
+        return;
+    fprintf(stderr, "%.*s\n", len, s);
+    int col = loc.col < 1 ? 1 : loc.col;
+    for (int i = 0; i < col - 1; i++)
+        fputc(i < len && s[i] == '\t' ? '\t' : ' ', stderr);
+    fputs("^\n", stderr);
+}
+
+/* The common part of every located diagnostic. */
+static void vreport(Loc loc, const char *kind, const char *fmt, va_list ap)
+{
+    if (loc.file)
+        fprintf(stderr, "%s:%d:%d: %s: ", loc.file, loc.line, loc.col, kind);
+    else
+        fprintf(stderr, "wtcc: %s: ", kind);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    print_caret(loc);
+}
+
+/* Stop the run once the error budget is spent. */
+static void check_limit(void)
+{
+    if (nerrors < DIAG_MAX_ERRORS)
+        return;
+    fprintf(stderr, "wtcc: error: too many errors, stopping\n");
+    fflush(stderr);
+    if (exit_hook)
+        exit_hook();
+    exit(1);
+}
+
+void diag_error(Loc loc, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vreport(loc, "error", fmt, ap);
+    va_end(ap);
+    nerrors++;
+    check_limit();
+}
+
+void diag_warning(Loc loc, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vreport(loc, "warning", fmt, ap);
+    va_end(ap);
+    nwarnings++;
+}
+
+void diag_note(Loc loc, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vreport(loc, "note", fmt, ap);
+    va_end(ap);
+}
+
+void diag_fatal_noloc(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "wtcc: error: ");
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+    nerrors++;
+}
+
+int diag_error_count(void)
+{
+    return nerrors;
+}
+
+int diag_warning_count(void)
+{
+    return nwarnings;
+}
+
+void diag_set_exit_hook(void (*hook)(void))
+{
+    exit_hook = hook;
+}

@@ -1,0 +1,34 @@
+/* lex.h - interfaces private to the front end: the location type carried by every
+ * grammar symbol, the lexer's entry points and the source-line cache of diag.c. */
+#ifndef WTC_LEX_H
+#define WTC_LEX_H
+
+#include "ast.h"
+
+/* The location of a grammar symbol: a byte range in the preprocessed buffer plus the
+   mapped source location of its first token. 'empty' marks an empty rule, whose range
+   is skipped when the span of the enclosing rule is computed. */
+typedef struct WtcLoc {
+    int start, end;
+    bool empty;
+    Loc loc;
+} WtcLoc;
+
+/* Limits that keep hostile input from exhausting the C stack. */
+#define LEX_MAX_BRACKETS 1000 /* open (, [, { at once */
+#define AST_MAX_DEPTH 4000    /* nesting depth of an expression/statement tree */
+
+/* lexer.l */
+void lex_init(const char *user_path, const char *text, int len);
+void lex_finish(void);
+bool lex_fatal(void);          /* lexing stopped early (nesting too deep) */
+void lex_stop(void);           /* make every further token end-of-file */
+/* The innermost open bracket, skipping the 'skip' innermost ones; false if none. */
+/* Forget open brackets (after error recovery at file scope, where none can be open). */
+void lex_reset_brackets(void);
+bool lex_open_bracket(int skip, char *kind, Loc *loc);
+
+/* diag.c: the text of line 'line' of 'file' (without newline), or NULL. Cached. */
+const char *diag_source_line(const char *file, int line, int *len);
+
+#endif

@@ -1,0 +1,88 @@
+#!/bin/sh
+# parse_robust.sh - no input may crash or hang the parser: empty input, binary garbage,
+# token soup, nesting 100000 deep in every way, a 10 MB file. Each must end with exit
+# status 0 or 1 within the time limit, with a clean message where one is expected, and
+# the same under AddressSanitizer + UndefinedBehaviorSanitizer (skip: PARSE_NO_ASAN=1).
+. tests/unit/parse_lib.inc
+R=tests/out/parse/robust
+mkdir -p $R
+python3 - "$R" <<'PY'
+import random, sys
+d = sys.argv[1]
+def w(name, text, mode='w'):
+    with open(f'{d}/{name}', mode) as f: f.write(text)
+N = 100000
+w('empty.wtc', '')
+w('paren.wtc', 'int x = ' + '(' * N + '1' + ')' * N + ';\n')
+w('brace.wtc', 'void f(void) ' + '{' * N + '}' * N + '\n')
+w('unclosed.wtc', 'void f(void) ' + '{' * N + '\n')
+w('neg.wtc', 'int x = ' + '- ' * N + '1;\n')
+w('plus.wtc', 'int x = 1' + ' + 1' * N + ';\n')
+w('elif.wtc', 'void f(int a) { if (a) ; ' + 'else if (a) ; ' * N + '}\n')
+w('ifs.wtc', 'void f(int a) { ' + 'if (a) ' * N + '; }\n')
+w('star.wtc', 'int ' + '*' * N + 'p;\n')
+w('array.wtc', 'int a' + '[1]' * N + ';\n')
+w('calls.wtc', 'int x = f' + '()' * N + ';\n')
+w('assign.wtc', 'void f(int a) { ' + 'a = ' * N + '1; }\n')
+w('typedefs.wtc', 'typedef int T0;\n' + ''.join(f'typedef T{i} T{i+1};\n' for i in range(N)) + f'T{N} x;\n')
+w('ok_deep.wtc', 'int x = ' + '(' * 900 + '1' + ')' * 900 + ';\nint y = 1' + ' + 1' * 3000 + ';\n')
+random.seed(7)
+w('garbage.wtc', bytes(random.randrange(256) for _ in range(300000)), 'wb')
+w('nuls.wtc', b'int x;\n' + b'\0' * 100000, 'wb')
+w('soup.wtc', bytes(random.choice(b'(){}[];,=+*x1 int struct if else par recursive in: "\'\n#') for _ in range(300000)), 'wb')
+w('markers.wtc', '# 1 "x.h" 1 3 4\n' * 1000 + '# 99999999999 "\\"q\\\\" 2\nint ok;\n# 5\n' + '#\n' * 10 + 'int z;\n')
+fn = 'int f%d(int *a, int n) { int s = 0; for (int i = 0; i < n; i++) { s += a[i] * %d; if (s > 100) s -= 7; } return s; }\n'
+with open(f'{d}/big.wtc', 'w') as f:
+    i = size = 0
+    while size < 10_000_000:
+        t = fn % (i, i); f.write(t); size += len(t); i += 1
+PY
+
+# run BIN FILE LIMIT WANT: exit 0/1 within LIMIT seconds, no sanitizer report, and the
+# diagnostics contain WANT (a fixed string; empty = exit 0 expected)
+run() {
+    bin=$1; f=$2; limit=$3; want=$4
+    ASAN_OPTIONS=detect_leaks=0 UBSAN_OPTIONS=halt_on_error=1 \
+        timeout "$limit" "$bin" --quiet "$R/$f" > /dev/null 2> "$R/$f.err"
+    rc=$?
+    if [ $rc -gt 1 ]; then fail "$bin $f: exit status $rc"; tail -5 "$R/$f.err"; return; fi
+    if grep -qE 'Sanitizer|runtime error' "$R/$f.err"; then fail "$bin $f: sanitizer report"; return; fi
+    if [ -z "$want" ] && [ $rc -ne 0 ]; then fail "$bin $f: errors reported"; head -3 "$R/$f.err"; return; fi
+    if [ -n "$want" ] && ! grep -qF -- "$want" "$R/$f.err"; then fail "$bin $f: no '$want'"; head -3 "$R/$f.err"; return; fi
+    pass "$bin $f"
+}
+
+suite() {
+    b=$1; t=$2
+    run $b empty.wtc $t ""
+    run $b paren.wtc $t "nesting too deep"
+    run $b brace.wtc $t "nesting too deep"
+    run $b unclosed.wtc $t "nesting too deep"
+    run $b neg.wtc $t "nesting too deep"
+    run $b plus.wtc $t "nested too deeply"
+    run $b elif.wtc $t "nesting too deep"
+    run $b ifs.wtc $t "nesting too deep"
+    run $b star.wtc $t "declarator too complex"
+    run $b array.wtc $t "declarator too complex"
+    run $b calls.wtc $t "nested too deeply"
+    run $b assign.wtc $t "nesting too deep"
+    run $b typedefs.wtc $t ""
+    run $b ok_deep.wtc $t ""
+    run $b garbage.wtc $t "too many errors, stopping"
+    run $b nuls.wtc $t "stray '\\0' in program"
+    run $b soup.wtc $t "error"
+    run $b markers.wtc $t ""
+    run $b big.wtc $((t * 6)) ""
+}
+
+suite $PD 10
+# the dump itself must survive the deepest tree the parser accepts
+"$PD" "$R/ok_deep.wtc" > /dev/null 2>&1 && pass "dump of a deep tree" || fail "dump of a deep tree"
+if [ -z "$PARSE_NO_ASAN" ]; then
+    SAN="-fsanitize=address,undefined -fno-omit-frame-pointer" OUT=parse_dump_san \
+        sh tests/unit/parse_build.sh || { fail "cannot build the sanitized parse_dump"; exit 1; }
+    suite tests/out/parse_dump_san 30
+    ASAN_OPTIONS=detect_leaks=0 tests/out/parse_dump_san "$R/ok_deep.wtc" > /dev/null 2>&1 \
+        && pass "sanitized dump of a deep tree" || fail "sanitized dump of a deep tree"
+fi
+[ $FAILS -eq 0 ]
