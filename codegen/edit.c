@@ -41,8 +41,9 @@ void str_cat(Str *b, const char *s)
 void str_printf(Str *b, const char *fmt, ...)
 {
     va_list ap;
+    char probe[1]; /* not NULL: gcc -fsanitize=undefined then warns of a null format */
     va_start(ap, fmt);
-    int n = vsnprintf(NULL, 0, fmt, ap);
+    int n = vsnprintf(probe, sizeof probe, fmt, ap);
     va_end(ap);
     char *tmp = ast_alloc((size_t)n + 1);
     va_start(ap, fmt);
@@ -55,8 +56,9 @@ void str_printf(Str *b, const char *fmt, ...)
 char *cg_fmt(const char *fmt, ...)
 {
     va_list ap;
+    char probe[1]; /* not NULL: gcc -fsanitize=undefined then warns of a null format */
     va_start(ap, fmt);
-    int n = vsnprintf(NULL, 0, fmt, ap);
+    int n = vsnprintf(probe, sizeof probe, fmt, ap);
     va_end(ap);
     char *s = ast_alloc((size_t)n + 1);
     va_start(ap, fmt);
