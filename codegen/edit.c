@@ -37,11 +37,6 @@ void str_cat(Str *b, const char *s)
     str_catn(b, s, (int)strlen(s));
 }
 
-/* gcc 12 with -fsanitize=undefined reports a "null format string" in the two
-   functions below, where fmt cannot be NULL (every caller passes a literal). */
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wformat-truncation"
-
 /* Append printf-style. */
 void str_printf(Str *b, const char *fmt, ...)
 {
@@ -69,7 +64,6 @@ char *cg_fmt(const char *fmt, ...)
     va_end(ap);
     return s;
 }
-#pragma GCC diagnostic pop
 
 /* ---- edits ---------------------------------------------------------------- */
 
