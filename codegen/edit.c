@@ -97,7 +97,8 @@ char *edits_apply(const Cg *cg, Edits *e, int start, int end)
 {
     const char *text = cg->tu->text;
     Str out = {0};
-    qsort(e->v, (size_t)e->n, sizeof(Edit), edit_cmp);
+    if (e->n > 1)
+        qsort(e->v, (size_t)e->n, sizeof(Edit), edit_cmp);
     int pos = start;
     for (int i = 0; i < e->n; i++) {
         Edit *ed = &e->v[i];
