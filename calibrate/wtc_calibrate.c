@@ -18,6 +18,8 @@
  * temporary name and renamed, so it is never half-written. */
 #include <errno.h>
 #include <mpi.h>
+#include <sched.h>
+#include <sys/prctl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -134,7 +136,80 @@ typedef struct fit {
     double cs[MAXP], cr[MAXP], pp[MAXP];
     int np;
     double O_s, O_r, L, G, S, t_m;
+    double w_yield, w_sleep, w_over, contention;
 } fit;
+
+/* The runtime's waiting (doc/runtime.md, "Waiting without burning a core"): how long its
+   100 yielding polls last on an otherwise idle host (w_yield), and how much longer than
+   asked a nanosleep of 1..100 us lasts with the timer slack at 1 us (w_over). The sleep
+   ceiling is the runtime's constant (WTC_SLEEP_MAX_US overrides it there and here). */
+static void measure_waiting(fit *f)
+{
+    const char *e = getenv("WTC_SLEEP_MAX_US"), *y = getenv("WTC_YIELD_POLLS");
+    int polls = y ? atoi(y) : 100, n = 0;
+    double v[64], over[64];
+    f->w_sleep = (e && atoi(e) > 0 ? atoi(e) : 100) * 1e-6;
+    prctl(PR_SET_TIMERSLACK, 1000UL, 0, 0, 0);
+    for (int r = 0; r < 21; r++) {
+        double t0 = now();
+        for (int i = 0; i < polls; i++) {
+            int flag;
+            MPI_Iprobe(MPI_ANY_SOURCE, 12345, MPI_COMM_WORLD, &flag, MPI_STATUS_IGNORE);
+            MPI_Iprobe(MPI_ANY_SOURCE, 12345, MPI_COMM_WORLD, &flag, MPI_STATUS_IGNORE);
+            sched_yield();
+        }
+        v[r] = now() - t0;
+    }
+    f->w_yield = median(v, 21);
+    for (int us = 1; us <= 64; us *= 2)
+        for (int r = 0; r < 7 && n < 64; r++) {
+            struct timespec ts = { 0, us * 1000L };
+            double t0 = now();
+            nanosleep(&ts, NULL);
+            over[n++] = now() - t0 - us * 1e-6;
+        }
+    f->w_over = median(over, n);
+    if (f->w_over < 0)
+        f->w_over = 0;
+}
+
+/* A computing kernel of ~20 ms: integer hashing over a 2 MB array. */
+static double kernel(unsigned *a, int n)
+{
+    double t0 = now();
+    unsigned x = 12345;
+    for (int rep = 0; rep < 24; rep++)
+        for (int i = 0; i < n; i++) {
+            x = x * 1664525u + 1013904223u;
+            a[(i * 7 + (x >> 20)) % n] += x;
+        }
+    return now() - t0;
+}
+
+/* How much slower a rank computes while rank 1 computes too than alone (both ranks of
+   the pair, the others idle): the contention of ranks sharing the host (caches, memory
+   bandwidth, a VM's cores). Rank 0 gets the result. */
+static double measure_contention(int me)
+{
+    int n = 1 << 19;
+    unsigned *a = calloc((size_t)n, sizeof *a);
+    double alone[5], both[5], r = 0;
+    for (int rep = 0; rep < 5; rep++) {
+        MPI_Barrier(MPI_COMM_WORLD);
+        if (me == 0)
+            alone[rep] = kernel(a, n);
+        MPI_Barrier(MPI_COMM_WORLD);
+        if (me <= 1)
+            both[rep] = kernel(a, n);
+    }
+    if (me == 0) {
+        r = median(both, 5) / median(alone, 5) - 1;
+        if (r < 0)
+            r = 0;
+    }
+    free(a);
+    return r;
+}
 
 /* The measurements at one p (world ranks < p form c). */
 static void at_p(MPI_Comm c, int me, int p, char *buf, fit *f)
@@ -219,8 +294,12 @@ static int write_file(const char *path, const char *name, const fit *f, double o
         return -1;
     fprintf(o, "# written by wtc-calibrate on %d ranks; all times in seconds\n"
                "name = %s\nL = %.6g\nG = %.6g\no_sa = %.6g\no_sb = %.6g\nO_s = %.6g\n"
-               "o_ra = %.6g\no_rb = %.6g\nO_r = %.6g\nS = %.0f\nt_m = %.6g\ncpu_ratio = 1\n",
-            P, name, f->L, f->G, osa, osb, f->O_s, ora, orb, f->O_r, f->S, f->t_m);
+               "o_ra = %.6g\no_rb = %.6g\nO_r = %.6g\nS = %.0f\nt_m = %.6g\ncpu_ratio = 1\n"
+               "# the runtime's waiting: polls for w_yield, then sleeps 1, 2, 4 .. w_sleep, each\n"
+               "# w_over longer than asked; computing slows by 'contention' when 2+ ranks compute\n"
+               "w_yield = %.6g\nw_sleep = %.6g\nw_over = %.6g\ncontention = %.4f\n",
+            P, name, f->L, f->G, osa, osb, f->O_s, ora, orb, f->O_r, f->S, f->t_m,
+            f->w_yield, f->w_sleep, f->w_over, f->contention);
     if (fflush(o) != 0 || fsync(fileno(o)) != 0 || fclose(o) != 0) {
         unlink(tmp);
         return -1;
@@ -283,8 +362,10 @@ static void fit_overheads(fit *f, int P, const char *out, const char *name)
         MPI_Abort(MPI_COMM_WORLD, 2);
     }
     printf("wtc-calibrate: wrote %s: L = %.3g us, G = %.3g ns/B, o_s = %.3g + %.3g P us, "
-           "o_r = %.3g + %.3g P us, S = %.0f B, t_m = %.3g us\n", out, f->L * 1e6,
-           f->G * 1e9, osa * 1e6, osb * 1e6, ora * 1e6, orb * 1e6, f->S, f->t_m * 1e6);
+           "o_r = %.3g + %.3g P us, S = %.0f B, t_m = %.3g us, w_yield = %.3g us, "
+           "w_over = %.3g us, contention = %.1f%%\n", out, f->L * 1e6,
+           f->G * 1e9, osa * 1e6, osb * 1e6, ora * 1e6, orb * 1e6, f->S, f->t_m * 1e6,
+           f->w_yield * 1e6, f->w_over * 1e6, 100 * f->contention);
 }
 
 int main(int argc, char **argv)
@@ -326,8 +407,12 @@ int main(int argc, char **argv)
                 f.t_m = o_s + o_r;
         }
     }
-    if (me == 0)
+    sleepy_barrier(MPI_COMM_WORLD);
+    f.contention = measure_contention(me);
+    if (me == 0) {
+        measure_waiting(&f);
         fit_overheads(&f, P, out, name);
+    }
     sleepy_barrier(MPI_COMM_WORLD);
     free(buf);
     MPI_Finalize();

@@ -24,6 +24,11 @@ typedef struct sim_machine {
     double S;                  /* messages of more than S bytes are synchronous */
     double t_m;                /* a master's time to answer one request (advice) */
     double cpu_ratio;          /* target speed / host speed */
+    /* beyond SPEC 5.1 (doc/predictor.md): the runtime's waiting strategy and the host */
+    double w_yield;            /* a waiting rank polls without sleeping this long, then */
+    double w_sleep;            /* sleeps 1, 2, 4, ... us up to w_sleep between polls, */
+    double w_over;             /* each sleep lasting w_over longer than asked (0: none) */
+    double contention;         /* computing slows by this factor when 2+ ranks compute */
     char name[128];
     char source[512];          /* where it was read from (for the report) */
 } sim_machine;
@@ -104,6 +109,7 @@ typedef struct sim_setting {
    the masters for busy). */
 typedef struct sim_result {
     double time;          /* predicted run time of the whole program */
+    double regions;       /* of which the parallel regions (main's own time excluded) */
     double compute, comm, wait_master, wait_children, idle; /* worker totals */
     int nworkers, nmasters;
     double master_busy;   /* master totals */
@@ -178,8 +184,12 @@ typedef struct sim_opts {
     long sample_n;
     double error_pct;
     int format;                /* SIM_FMT_* */
+    int replicate;             /* subtree replication: the largest replication factor
+                                  (--wtc-replicate=on|off|N; on = SIM_REPLICATE_ON) */
     int help;
 } sim_opts;
+
+#define SIM_REPLICATE_ON 16
 
 /* Removes every --wtc-* option from argv (argv[argc] stays NULL) into o, with the
    defaults of SPEC 5 for what is not given. Returns 0, or -1 with a message in err. */
@@ -200,6 +210,10 @@ typedef struct sim_sampling {
     long n;
     double pct;
     int chunks;                /* sampled in this many chunks (memory bound) */
+    long in_place;             /* leaves run in place because they write out: buffers */
+    int replicate;             /* the --wtc-replicate limit (0: off) */
+    long repl_subtrees, repl_calls, repl_leaves; /* replicas and what they hold */
+    double rec_seconds;        /* the recording's own time (program, sampling) */
 } sim_sampling;
 
 /* Prints the predictions of every setting asked for, the best one and the advice. */

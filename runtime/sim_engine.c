@@ -21,7 +21,8 @@
 
 #define HDR 48.0 /* the message header of doc/runtime.md */
 
-enum { M_BEGIN, M_END, M_TASK, M_RESULT, M_REQ, M_FWD, M_GRANT, M_IDLE };
+enum { M_BEGIN, M_END, M_TASK, M_RESULT, M_REQ, M_FWD, M_GRANT, M_IDLE,
+       M_DONE /* not a message: a synchronous TASK send has completed (to its sender) */ };
 
 typedef struct msg {
     double arr;      /* arrival (a synchronous message: of its rendezvous request) */
@@ -52,6 +53,8 @@ typedef struct rank {
     double t;        /* local clock: when it can act next */
     int head, tail;  /* inbox */
     int finished;    /* received REGION_END */
+    int asleep;      /* idle since before the region: its poll is in the sleeping phase */
+    int sync_pending;/* synchronous TASK sends not yet completed */
     frame *st;
     int depth, cap;
     double compute, comm, wmaster, wchild, busy;
@@ -68,7 +71,7 @@ typedef struct sim {
     const sim_machine *m;
     sim_setting s;
     int P, M, W, T;
-    double inv_cpu;
+    double inv_cpu;   /* 1 / cpu_ratio, times the contention factor when W >= 2 */
     rank *r;
     msg *msgs;
     int capmsgs, nmsgs, freel;
@@ -196,8 +199,52 @@ static msg *send(sim *S, int from, int to, int kind, double bytes)
     m->next = -1;
     S->res->messages++;
     S->res->bytes += (long long)bytes;
+    if (m->sync && kind == M_TASK) /* the parent waits for it (doc/runtime.md) */
+        r->sync_pending++;
     heap_push(S, m->arr, i);
     return m;
+}
+
+/* When a rank that began waiting at t_w notices a message arriving at a (doc/runtime.md,
+   "Waiting without burning a core"): it polls continuously for w_yield, then sleeps
+   1, 2, 4, ... us up to w_sleep, each sleep lasting w_over longer than asked. A
+   message arriving during a ramp sleep is seen when that sleep ends; once the sleeps
+   have reached w_sleep the arrival's phase is arbitrary and the expected half a sleep is
+   used. 'asleep': the rank has waited since long before. */
+static double notice(const sim *S, double t_w, double a, int asleep)
+{
+    const sim_machine *m = S->m;
+    double t, cap = m->w_sleep + m->w_over, d = 1e-6;
+    if (m->w_sleep <= 0 || a <= t_w)
+        return a > t_w ? a : t_w;
+    if (asleep)
+        return a + cap / 2;
+    t = t_w + m->w_yield;
+    if (a <= t)
+        return a;
+    while (d < m->w_sleep) {
+        double len = d + m->w_over;
+        if (a <= t + len)
+            return t + len;
+        t += len;
+        d *= 2;
+    }
+    return a + cap / 2;
+}
+
+/* The sender of a synchronous TASK learns that the receiver took it (clear-to-send
+   back, then the data), as an internal event. */
+static void send_done(sim *S, int to, double t)
+{
+    int i = msg_new(S);
+    msg *m = &S->msgs[i];
+    memset(m, 0, sizeof *m);
+    m->src = -1;
+    m->dst = to;
+    m->kind = M_DONE;
+    m->arr = t;
+    m->next = -1;
+    heap_push(S, t, i);
 }
 
 /* Receives message i (already unlinked from the inbox) on rank rid: waits for it
@@ -208,7 +255,10 @@ static void receive(sim *S, int rid, int i, double *wait)
     msg *m = &S->msgs[i];
     double t0 = r->t, o;
     if (m->arr > r->t)
-        r->t = m->arr;
+        r->t = notice(S, r->t, m->arr, r->asleep);
+    r->asleep = 0;
+    if (m->sync && m->kind == M_TASK) /* its sender learns it went: CTS back, data out */
+        send_done(S, m->src, r->t + S->m->L + S->m->G * m->bytes);
     if (m->sync) /* rendezvous: clear-to-send back, then the data */
         r->t += 2 * S->m->L + S->m->G * m->bytes;
     if (wait)
@@ -239,6 +289,26 @@ static int inbox_take(sim *S, rank *r, int src, int kind)
         }
     }
     return -1;
+}
+
+/* Waits until the rank's synchronous TASK sends have completed (the MPI runtime waits
+   for its TASK sends of a simple par / a dynamic round before computing); 0 when it
+   must wait. The wait counts as communication. */
+static int wait_sends(sim *S, int rid)
+{
+    rank *r = &S->r[rid];
+    while (r->sync_pending > 0) {
+        int i = inbox_take(S, r, -1, M_DONE);
+        double t0 = r->t;
+        if (i < 0)
+            return 0;
+        if (S->msgs[i].arr > r->t)
+            r->t = notice(S, r->t, S->msgs[i].arr, 0);
+        r->comm += r->t - t0;
+        r->sync_pending--;
+        msg_free(S, i);
+    }
+    return 1;
 }
 
 /* ---- frames --------------------------------------------------------------------------- */
@@ -396,6 +466,15 @@ static int worker_take(sim *S, int rid, double *wait)
     int i = inbox_take(S, r, -1, -1);
     if (i < 0)
         return 0;
+    if (S->msgs[i].kind == M_DONE) { /* a TASK of this round went */
+        double t0 = r->t;
+        if (S->msgs[i].arr > r->t)
+            r->t = notice(S, r->t, S->msgs[i].arr, 0);
+        *wait += r->t - t0;
+        r->sync_pending--;
+        msg_free(S, i);
+        return 1;
+    }
     receive(S, rid, i, wait);
     msg *m = &S->msgs[i];
     if (m->kind == M_RESULT && m->d < r->depth && r->st[m->d].type == F_DPAR)
@@ -428,10 +507,14 @@ static int step_dpar(sim *S, int rid)
     case D_WAIT2:
         return worker_take(S, rid, &r->wmaster);
     case D_OWN:
+        if (!wait_sends(S, rid))
+            return 0;
         f->phase = D_LOOP;
         start_node(S, rid, pp->first_child, 0, 0);
         return 1;
     case D_AFTER2:
+        if (!wait_sends(S, rid))
+            return 0;
         if (f->next < f->ngroups) { /* refused: the first pending group runs here */
             f->i = pp->first_child + 1 + f->next * S->T;
             f->end = f->i + S->T < pp->first_child + f->k ? f->i + S->T
@@ -535,6 +618,8 @@ static int step(sim *S, int rid)
         }
         return 1;
     case F_SPAR:
+        if (!wait_sends(S, rid))
+            return 0;
         if (f->i < f->end) {
             int c = f->i++, lo = f->lo, hi = subrange_lo(f->lo, f->hi - f->lo, 1, f->s);
             start_node(S, rid, c, lo, hi);
@@ -659,8 +744,12 @@ static int sim_setup(sim *S, const sim_tree *t, const sim_machine *m, sim_settin
         return -1;
     S->r = xrealloc(NULL, (size_t)S->P * sizeof *S->r);
     memset(S->r, 0, (size_t)S->P * sizeof *S->r);
-    for (int i = 0; i < S->P; i++)
+    for (int i = 0; i < S->P; i++) {
         S->r[i].head = S->r[i].tail = -1;
+        S->r[i].asleep = i != 0;
+    }
+    if (S->W >= 2) /* computing ranks share the host (machine file: contention) */
+        S->inv_cpu *= 1 + m->contention;
     S->begin_arr = xrealloc(NULL, (size_t)S->P * sizeof *S->begin_arr);
     memset(S->begin_arr, 0, (size_t)S->P * sizeof *S->begin_arr);
     S->idle = xrealloc(NULL, (size_t)S->W);
@@ -742,6 +831,7 @@ int sim_run(const sim_tree *t, const sim_machine *m, sim_setting s, sim_result *
         if (sim_run_region(t, g, m, s, r) < 0)
             return -1;
     /* main's own time: computing on rank 0, idle elsewhere */
+    r->regions = r->time;
     r->time += t->main_time / m->cpu_ratio;
     r->compute += t->main_time / m->cpu_ratio;
     r->idle = r->nworkers * r->time - r->compute - r->comm - r->wait_master -

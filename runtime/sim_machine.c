@@ -30,7 +30,13 @@ static const char preset_ethernet[] =
     "S = 131072\n"
     "# a master's time to answer one request (the thesis' 148 us)\n"
     "t_m = 148e-6\n"
-    "cpu_ratio = 1\n";
+    "cpu_ratio = 1\n"
+    "# beyond the thesis: the wtcc runtime's waiting (poll, then sleep 1..100 us) and\n"
+    "# no slow-down of ranks computing side by side (one rank per node)\n"
+    "w_yield = 100e-6\n"
+    "w_sleep = 100e-6\n"
+    "w_over = 5e-6\n"
+    "contention = 0\n";
 
 static const char preset_loopback[] =
     "# A guess for MPICH 4 (ch4, shared memory) with every rank on one host, for when\n"
@@ -47,7 +53,13 @@ static const char preset_loopback[] =
     "O_r = 0.1e-9\n"
     "S = 65536\n"
     "t_m = 2e-6\n"
-    "cpu_ratio = 1\n";
+    "cpu_ratio = 1\n"
+    "# the wtcc runtime's waiting: polls for w_yield, then sleeps 1, 2, 4 .. w_sleep us,\n"
+    "# each sleep w_over longer than asked; computing ranks slow each other by contention\n"
+    "w_yield = 100e-6\n"
+    "w_sleep = 100e-6\n"
+    "w_over = 5e-6\n"
+    "contention = 0.1\n";
 
 static const struct { const char *name, *text; } presets[] = {
     { "ethernet-mpich-2004", preset_ethernet },
@@ -66,15 +78,18 @@ const char *sim_machine_preset(const char *name)
 }
 
 /* The keys, in file order, with where each lives in sim_machine. */
-enum { K_NAME, K_L, K_G, K_OSA, K_OSB, K_OS, K_ORA, K_ORB, K_OR, K_S, K_TM, K_CPU, K_N };
+enum { K_NAME, K_L, K_G, K_OSA, K_OSB, K_OS, K_ORA, K_ORB, K_OR, K_S, K_TM, K_CPU,
+       K_WY, K_WS, K_WO, K_CONT, K_N };
 static const char *const key_names[K_N] = {
-    "name", "L", "G", "o_sa", "o_sb", "O_s", "o_ra", "o_rb", "O_r", "S", "t_m", "cpu_ratio"
+    "name", "L", "G", "o_sa", "o_sb", "O_s", "o_ra", "o_rb", "O_r", "S", "t_m", "cpu_ratio",
+    "w_yield", "w_sleep", "w_over", "contention"
 };
 
 static double *key_slot(sim_machine *m, int k)
 {
     double *slots[K_N] = { NULL, &m->L, &m->G, &m->o_sa, &m->o_sb, &m->O_s, &m->o_ra,
-                           &m->o_rb, &m->O_r, &m->S, &m->t_m, &m->cpu_ratio };
+                           &m->o_rb, &m->O_r, &m->S, &m->t_m, &m->cpu_ratio,
+                           &m->w_yield, &m->w_sleep, &m->w_over, &m->contention };
     return slots[k];
 }
 

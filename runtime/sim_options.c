@@ -16,7 +16,7 @@ __attribute__((weak)) const char *wtcrt_sim_default_machine = "ethernet-mpich-20
 const char sim_usage[] =
     "usage: prog.predict [--wtc-procs=LIST] [--wtc-masters=LIST] [--wtc-batch=LIST]\n"
     "                    [--wtc-modes=simple,dynamic] [--wtc-machine=FILE]\n"
-    "                    [--wtc-sample=N|all] [--wtc-error=PCT]\n"
+    "                    [--wtc-sample=N|all] [--wtc-error=PCT] [--wtc-replicate=on|off|N]\n"
     "                    [--wtc-format=table|csv|json] [program args]\n";
 
 static int fail(char *err, size_t errsz, const char *fmt, ...)
@@ -65,6 +65,7 @@ static void defaults(sim_opts *o)
     o->sample = SIM_SAMPLE_ERROR;
     o->error_pct = 5;
     o->format = SIM_FMT_TABLE;
+    o->replicate = SIM_REPLICATE_ON;
 }
 
 static int parse_modes(const char *s, sim_opts *o, char *err, size_t errsz)
@@ -117,6 +118,24 @@ static int parse_one(const char *a, sim_opts *o, int *seen_sample, char *err, si
         else return fail(err, errsz, "--wtc-format: unknown format '%s' (table, csv, json)", v);
         return 0;
     }
+    if (strcmp(name, "--wtc-replicate") == 0) {
+        long x;
+        if (strcmp(v, "on") == 0) {
+            o->replicate = SIM_REPLICATE_ON;
+            return 0;
+        }
+        if (strcmp(v, "off") == 0) {
+            o->replicate = 0;
+            return 0;
+        }
+        errno = 0;
+        x = strtol(v, &end, 10);
+        if (*end || errno || x < 2 || x > (1 << 20))
+            return fail(err, errsz, "--wtc-replicate: expected on, off or a replication "
+                        "limit from 2 to %d, not '%s'", 1 << 20, v);
+        o->replicate = (int)x;
+        return 0;
+    }
     if (strcmp(name, "--wtc-sample") == 0 || strcmp(name, "--wtc-error") == 0) {
         if ((*seen_sample)++)
             return fail(err, errsz, "%s: give only one of --wtc-sample and --wtc-error", name);
@@ -144,7 +163,7 @@ static int parse_one(const char *a, sim_opts *o, int *seen_sample, char *err, si
     }
     return fail(err, errsz, "unknown option %s (prog.predict accepts --wtc-procs, "
                 "--wtc-masters, --wtc-batch, --wtc-modes, --wtc-machine, --wtc-sample, "
-                "--wtc-error, --wtc-format, --wtc-help)", name);
+                "--wtc-error, --wtc-replicate, --wtc-format, --wtc-help)", name);
 }
 
 int sim_opts_parse(int *argc, char **argv, sim_opts *o, char *err, size_t errsz)

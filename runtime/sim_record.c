@@ -54,7 +54,23 @@ typedef struct leaf_cap {
 typedef struct call_rec {
     int node;
     double seg;         /* start of the current compute segment */
+    long weight;        /* how many calls this one stands for (replication) */
 } call_rec;
+
+/* What the recorder knows about a node beyond sim_node (replication, sim_replica.c
+   in this file): its function, its size (TASK + RESULT bytes), and whether its own
+   times after its first par are tainted (measured on data that replicas did not
+   compute) or it is a replica (filled at the end of the region). */
+typedef struct node_info {
+    const wtc_fn *fn;
+    double size;
+    unsigned char taint, replica;
+} node_info;
+
+/* A replica to fill at the end of the region: node dst copies the subtree of src. */
+typedef struct repl_pair {
+    int src, dst;
+} repl_pair;
 
 static struct {
     const wtc_program *prog;
@@ -74,6 +90,12 @@ static struct {
     size_t captured, cap_limit;
     int saved_stdout;
     unsigned long long seed;
+    node_info *info;
+    long capinfo;
+    repl_pair *repl;
+    long nrepl, caprepl;
+    int region_first;   /* first node of the current region */
+    double t_start;     /* when wtc_start began (the prediction's own time) */
 } R;
 
 static void *xmalloc(size_t n)
@@ -241,15 +263,31 @@ static void add_leaf(int node, leaf_cap *c)
         flush_leaves();
 }
 
+/* ---- node information ---------------------------------------------------------------- */
+
+static node_info *info(int node)
+{
+    if (node >= R.capinfo) {
+        long c = R.capinfo ? R.capinfo : 4096;
+        while (c <= node)
+            c *= 2;
+        R.info = xrealloc(R.info, (size_t)c * sizeof *R.info);
+        memset(R.info + R.capinfo, 0, (size_t)(c - R.capinfo) * sizeof *R.info);
+        R.capinfo = c;
+    }
+    return &R.info[node];
+}
+
 /* ---- calls and par frames ----------------------------------------------------------- */
 
-static void call_push(int node)
+static void call_push(int node, long weight)
 {
     if (R.ncalls == R.capcalls) {
         R.capcalls = R.capcalls ? 2 * R.capcalls : 64;
         R.calls = xrealloc(R.calls, (size_t)R.capcalls * sizeof *R.calls);
     }
     R.calls[R.ncalls].node = node;
+    R.calls[R.ncalls].weight = weight;
     R.calls[R.ncalls++].seg = wtcrt_now();
 }
 
@@ -282,16 +320,26 @@ static wtc_par *frame_push(int cond, int depth, int region)
     return p;
 }
 
-static void region_begin(const wtc_fn *root_fn, int depth)
+static void region_begin(const wtc_fn *root_fn, const void *args, int depth)
 {
     double now = wtcrt_now();
     int node;
     R.tree.main_time += now - R.mark;
     R.in_region = 1;
     node = sim_tree_add_nodes(&R.tree, 1);
+    R.region_first = node;
+    R.nrepl = 0;
     R.tree.nodes[node].depth = depth;
-    (void)root_fn;
-    call_push(node);
+    info(node)->fn = NULL;
+    if (root_fn && args) {
+        long counts[64] = { 0 };
+        if (root_fn->nbufs)
+            root_fn->counts(args, counts);
+        info(node)->fn = root_fn;
+        info(node)->size = (double)wtcrt_task_child_bytes(root_fn, counts) +
+                           (double)wtcrt_result_child_bytes(root_fn, counts);
+    }
+    call_push(node, 1);
 }
 
 /* The REGION_BEGIN payload: mode, masters, batch and the global snapshot. */
@@ -303,9 +351,277 @@ static unsigned region_begin_bytes(void)
     return (unsigned)n;
 }
 
+/* ---- subtree replication (doc/predictor.md, "Replication") ---------------------------- */
+
+/* Median of v[0..n-1] (sorts v). */
+static int cmpd(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static double median(double *v, long n)
+{
+    qsort(v, (size_t)n, sizeof *v, cmpd);
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+static int npars(int node)
+{
+    int n = 0;
+    for (int p = R.tree.nodes[node].first_par; p >= 0; p = R.tree.pars[p].next)
+        n++;
+    return n;
+}
+
+/* Own-time component c of node i: 0 = t_after, c >= 1 = t_before of its par c. */
+static double *component(int i, int c)
+{
+    if (c == 0)
+        return &R.tree.nodes[i].t_after;
+    int p = R.tree.nodes[i].first_par;
+    for (int k = 1; k < c && p >= 0; k++)
+        p = R.tree.pars[p].next;
+    return p >= 0 ? &R.tree.pars[p].t_before : NULL;
+}
+
+/* The size classes of valid nodes idx[0..n-1] for own-time component c, largest
+   first: nodes whose size is within 10 % below the largest remaining size form one
+   class (median size, median time, count). Returns the number of classes. */
+typedef struct size_class {
+    double size, time;
+    long count;
+} size_class;
+
+static int size_classes(const long *idx, long n, int c, size_class *out, int max,
+                        double *tmp1, double *tmp2)
+{
+    double below = 1e300;
+    int nc = 0;
+    while (nc < max) {
+        double top = 0;
+        long k = 0;
+        for (long j = 0; j < n; j++)
+            if (R.info[idx[j]].size < below && R.info[idx[j]].size > top)
+                top = R.info[idx[j]].size;
+        if (top <= 0)
+            break;
+        for (long j = 0; j < n; j++) {
+            double sz = R.info[idx[j]].size;
+            if (sz < below && sz >= 0.9 * top) {
+                tmp1[k] = sz;
+                tmp2[k++] = *component((int)idx[j], c);
+            }
+        }
+        out[nc].size = median(tmp1, k);
+        out[nc].time = median(tmp2, k);
+        out[nc++].count = k;
+        below = 0.9 * top;
+    }
+    return nc;
+}
+
+#define FIT_MIN_COUNT 2 /* a single call is dominated by first-touch effects */
+
+/* A tainted call's own times after its first par were measured on data that the
+   replicas did not compute (e.g. a merge of halves one of which was never sorted), so
+   they are re-estimated from the untainted executed calls of the same function (same
+   number of pars) by a power law in the size, t = t1 (s/s1)^a. The reference class is
+   the largest one with at least FIT_MIN_COUNT calls (a single large call pays the
+   first touch of its memory, which the real run pays once for many; a smaller class
+   fits in a cache the tainted calls overflow); the exponent is the least-squares slope
+   in log-log through it and every smaller such class (robust to one noisy class; a = 1
+   when no class is 4 times smaller, clamped to [0, 2]). */
+static void fix_tainted(void)
+{
+    long n = R.tree.nnodes - R.region_first, nv;
+    long *idx = xmalloc((size_t)(n + 1) * sizeof *idx);
+    double *tmp1 = xmalloc((size_t)(n + 1) * sizeof *tmp1);
+    double *tmp2 = xmalloc((size_t)(n + 1) * sizeof *tmp2);
+    size_class cl[64];
+    for (int x = R.region_first; x < R.tree.nnodes; x++) {
+        node_info *ix = info(x);
+        int np;
+        if (!ix->taint || ix->replica || !ix->fn || R.tree.nodes[x].leaf)
+            continue;
+        np = npars(x);
+        nv = 0;
+        for (int i = R.region_first; i < R.tree.nnodes; i++) {
+            node_info *ii = info(i);
+            if (ii->fn == ix->fn && !ii->taint && !ii->replica && !R.tree.nodes[i].leaf &&
+                npars(i) == np)
+                idx[nv++] = i;
+        }
+        if (nv == 0)
+            continue;
+        for (int c = 0; c <= np; c++) {
+            double a = 1, *slot;
+            int nc, r = -1, q = -1;
+            if (c == 1) /* the first par's t_before runs before any child: valid */
+                continue;
+            slot = component(x, c);
+            if (!slot || (nc = size_classes(idx, nv, c, cl, 64, tmp1, tmp2)) == 0)
+                continue;
+            for (int k = 0; k < nc && r < 0; k++)
+                if (cl[k].count >= FIT_MIN_COUNT)
+                    r = k;
+            if (r < 0) { /* no class is large enough: the most numerous one */
+                r = 0;
+                for (int k = 1; k < nc; k++)
+                    if (cl[k].count > cl[r].count)
+                        r = k;
+            }
+            { /* least squares in log-log through every qualifying class from r down */
+                double sx = 0, sy = 0, sxx = 0, sxy = 0, m = 0;
+                for (int k = r; k < nc; k++)
+                    if (cl[k].count >= FIT_MIN_COUNT && cl[k].time > 0 && cl[k].size > 0) {
+                        double lx = log(cl[k].size), ly = log(cl[k].time);
+                        sx += lx;
+                        sy += ly;
+                        sxx += lx * lx;
+                        sxy += lx * ly;
+                        m++;
+                        if (cl[k].size * 4 <= cl[r].size)
+                            q = k;
+                    }
+                if (q >= 0 && m >= 2 && m * sxx - sx * sx > 0)
+                    a = (m * sxy - sx * sy) / (m * sxx - sx * sx);
+            }
+            if (!(a >= 0))
+                a = 0;
+            if (a > 2)
+                a = 2;
+            *slot = cl[r].time * pow(ix->size / cl[r].size, a);
+        }
+    }
+    free(idx);
+    free(tmp1);
+    free(tmp2);
+}
+
+/* Node dst (already holding its own sizes) becomes a copy of src's subtree. */
+static void copy_subtree(int src, int dst)
+{
+    R.tree.nodes[dst].t_after = R.tree.nodes[src].t_after;
+    R.tree.nodes[dst].leaf = R.tree.nodes[src].leaf;
+    R.smp.repl_calls++;
+    if (R.tree.nodes[src].leaf)
+        R.smp.repl_leaves++;
+    for (int p = R.tree.nodes[src].first_par; p >= 0; p = R.tree.pars[p].next) {
+        sim_par q = R.tree.pars[p];
+        int f = sim_tree_add_nodes(&R.tree, q.nchild);
+        sim_tree_add_par(&R.tree, dst, q.t_before, f, q.nchild, q.cond);
+        for (int c = 0; c < q.nchild; c++) {
+            sim_node *s = &R.tree.nodes[q.first_child + c], *d = &R.tree.nodes[f + c];
+            d->depth = s->depth;
+            d->task_bytes = s->task_bytes;
+            d->result_bytes = s->result_bytes;
+        }
+        for (int c = 0; c < q.nchild; c++)
+            copy_subtree(q.first_child + c, f + c);
+    }
+}
+
+static void do_replicas(void)
+{
+    for (long i = 0; i < R.nrepl; i++) {
+        copy_subtree(R.repl[i].src, R.repl[i].dst);
+        R.smp.repl_subtrees++;
+    }
+    R.nrepl = 0;
+}
+
+/* Whether par p's children are data-parallel: two or more calls of one function with
+   a par, carrying buffers (at least one in: buffer not empty), every buffer of every
+   child within 1 % (or 1 element) of child 0's, and the replication factor of the
+   call so far times the number of children within the limit. */
+static int replicable(const wtc_par *p, long weight)
+{
+    long c0[64] = { 0 }, ci[64] = { 0 };
+    const wtc_fn *fn;
+    int nb, data = 0;
+    if (R.opt.replicate <= 0 || !p->cond || p->nch < 2 ||
+        weight * p->nch > R.opt.replicate)
+        return 0;
+    fn = p->ch[0].fn;
+    if (!fn->has_par || fn->nbufs < 1 || fn->nbufs > 64)
+        return 0;
+    nb = fn->nbufs;
+    fn->counts(p->arena + p->ch[0].args_off, c0);
+    for (int b = 0; b < nb; b++)
+        data |= fn->bufs[b].in && c0[b] > 0;
+    if (!data)
+        return 0;
+    for (int i = 1; i < p->nch; i++) {
+        if (p->ch[i].fn != fn)
+            return 0;
+        fn->counts(p->arena + p->ch[i].args_off, ci);
+        for (int b = 0; b < nb; b++) {
+            long d = ci[b] > c0[b] ? ci[b] - c0[b] : c0[b] - ci[b];
+            if (d > 1 && d * 100 > c0[b])
+                return 0;
+        }
+    }
+    return 1;
+}
+
+/* Child i of par p becomes a replica of child 0 (already run): no call, its outputs
+   (return value, out: buffers) are copies of child 0's, so the caller and main go on
+   with data of the right shape; its subtree is copied at the end of the region. */
+static void make_replica(wtc_par *p, int i, int node, int src)
+{
+    rec_child *c = &p->ch[i], *c0 = &p->ch[0];
+    const wtc_fn *fn = c->fn;
+    void *args = p->arena + c->args_off, *args0 = p->arena + c0->args_off;
+    long counts[64] = { 0 }, counts0[64] = { 0 };
+    sim_node *nd = &R.tree.nodes[node];
+    fn->counts(args, counts);
+    fn->counts(args0, counts0);
+    nd->task_bytes = (unsigned)wtcrt_task_child_bytes(fn, counts);
+    nd->result_bytes = (unsigned)wtcrt_result_child_bytes(fn, counts);
+    nd->depth = p->depth + 1;
+    nd->leaf = 0;
+    info(node)->fn = fn;
+    info(node)->size = (double)nd->task_bytes + nd->result_bytes;
+    info(node)->replica = 1;
+    for (int b = 0; b < fn->nbufs && b < 64; b++)
+        if (fn->bufs[b].out) {
+            long n = counts[b] < counts0[b] ? counts[b] : counts0[b];
+            if (n > 0)
+                memmove(wtcrt_buf_ptr(fn, args, b), wtcrt_buf_ptr(fn, args0, b),
+                        wtcrt_buf_bytes(fn, b, n));
+        }
+    if (c->dest && c->dest_size) {
+        if (c0->dest && c0->dest_kind == c->dest_kind && c0->dest_size == c->dest_size)
+            memmove(c->dest, c0->dest, c->dest_size);
+        else
+            memset(c->dest, 0, c->dest_size);
+    }
+    if (R.nrepl == R.caprepl) {
+        R.caprepl = R.caprepl ? 2 * R.caprepl : 256;
+        R.repl = xrealloc(R.repl, (size_t)R.caprepl * sizeof *R.repl);
+    }
+    R.repl[R.nrepl++] = (repl_pair){ src, node };
+}
+
+static void debug_dump(const char *what)
+{
+    if (!getenv("WTC_PREDICT_DEBUG"))
+        return;
+    for (int i = R.region_first; i < R.tree.nnodes; i++)
+        if (!R.tree.nodes[i].leaf && !info(i)->replica)
+            fprintf(stderr, "%s %d depth %d size %.0f taint %d t_after %.6f\n", what, i,
+                    R.tree.nodes[i].depth, info(i)->size, info(i)->taint,
+                    R.tree.nodes[i].t_after);
+}
+
 static void region_end(int root)
 {
     flush_leaves();
+    debug_dump("before");
+    fix_tainted();
+    debug_dump("after");
+    do_replicas();
     sim_tree_add_region(&R.tree, root, region_begin_bytes());
     R.in_region = 0;
     R.mark = wtcrt_now();
@@ -318,7 +634,7 @@ void wtc_call(const wtc_fn *fn, void *args, void *ret)
         fn->run_seq(args, ret);
         return;
     }
-    region_begin(fn, 0);
+    region_begin(fn, args, 0);
     root = R.calls[R.ncalls - 1].node;
     wtc_ctx ctx = { 0, 0, 1, 0 };
     fn->run_par(ctx, args, ret);
@@ -338,7 +654,7 @@ wtc_par *wtc_region_open(const wtc_fn *first)
 {
     if (R.in_region || !R.started)
         return NULL;
-    region_begin(first, -1);
+    region_begin(first, NULL, -1);
     return frame_push(1, -1, 1);
 }
 
@@ -361,8 +677,20 @@ void wtc_spawn(wtc_par *p, const wtc_fn *fn, const void *args, void *dest, int d
     p->used += need;
 }
 
-/* Runs (or captures) child i of par p, recorded as node 'node'. */
-static void run_child(wtc_par *p, int i, int node)
+/* Whether a leaf of fn with these counts writes an out: buffer its caller (or main)
+   reads afterwards: then it must run, or the code after the par works on data nobody
+   computed (mergesort's merges on unsorted halves run 3-4 times faster). */
+static int writes_out(const wtc_fn *fn, const long *counts)
+{
+    for (int b = 0; b < fn->nbufs && b < 64; b++)
+        if (fn->bufs[b].out && counts[b] > 0)
+            return 1;
+    return 0;
+}
+
+/* Runs (or captures) child i of par p, recorded as node 'node'; weight: how many
+   calls it stands for. */
+static void run_child(wtc_par *p, int i, int node, long weight)
 {
     rec_child *c = &p->ch[i];
     const wtc_fn *fn = c->fn;
@@ -378,7 +706,9 @@ static void run_child(wtc_par *p, int i, int node)
     nd->result_bytes = (unsigned)wtcrt_result_child_bytes(fn, counts);
     nd->depth = p->depth + 1;
     nd->leaf = leaf;
-    if (leaf && R.opt.sample != SIM_SAMPLE_ALL) {
+    info(node)->fn = fn;
+    info(node)->size = (double)nd->task_bytes + nd->result_bytes;
+    if (leaf && R.opt.sample != SIM_SAMPLE_ALL && !writes_out(fn, counts)) {
         add_leaf(node, capture(fn, args));
         if (c->dest && c->dest_size)
             memset(c->dest, 0, c->dest_size); /* a result nobody computed reads 0 */
@@ -389,10 +719,12 @@ static void run_child(wtc_par *p, int i, int node)
         R.smp.leaves++;
         R.smp.executed++;
         R.smp.total += R.tree.nodes[node].t_after;
+        if (R.opt.sample != SIM_SAMPLE_ALL)
+            R.smp.in_place++;
         wtcrt_kind_store(c->dest, c->dest_kind, c->dest_size, ret, fn->ret_kind, fn->ret_size);
     } else {
         wtc_ctx ctx = { p->depth + 1, 0, 1, 0 };
-        call_push(node);
+        call_push(node, weight);
         fn->run_par(ctx, args, ret);
         call_pop();
         wtcrt_kind_store(c->dest, c->dest_kind, c->dest_size, ret, fn->ret_kind, fn->ret_size);
@@ -404,12 +736,21 @@ static void run_child(wtc_par *p, int i, int node)
 void wtc_par_close(wtc_par *p)
 {
     call_rec *caller = &R.calls[R.ncalls - 1];
-    int cnode = caller->node, first;
+    int cnode = caller->node, first, rep;
+    long weight = caller->weight;
     double t_before = wtcrt_now() - caller->seg;
     first = sim_tree_add_nodes(&R.tree, p->nch);
     sim_tree_add_par(&R.tree, cnode, t_before, first, p->nch, p->cond);
-    for (int i = 0; i < p->nch; i++)
-        run_child(p, i, first + i);
+    rep = replicable(p, weight);
+    if (rep) /* the caller and every call above it read data replicas did not compute */
+        for (int k = 0; k < R.ncalls; k++)
+            info(R.calls[k].node)->taint = 1;
+    for (int i = 0; i < p->nch; i++) {
+        if (rep && i > 0)
+            make_replica(p, i, first + i, first);
+        else
+            run_child(p, i, first + i, rep ? weight * p->nch : weight);
+    }
     R.nframes--;
     if (p->region) {
         R.tree.nodes[cnode].t_after = 0;
@@ -453,6 +794,8 @@ static void finish(void)
     R.smp.n = R.opt.sample_n;
     R.smp.pct = R.opt.error_pct;
     sim_tree_finish(&R.tree);
+    R.smp.replicate = R.opt.replicate;
+    R.smp.rec_seconds = wtcrt_now() - R.t_start;
     sim_report(stdout, &R.tree, &m, &R.opt, &R.smp, R.prog->source);
     fflush(stdout);
 }
@@ -472,6 +815,7 @@ int wtc_start(int argc, char **argv, const wtc_program *prog)
     R.prog = prog;
     R.saved_stdout = -1;
     R.seed = 0x5eed;
+    R.t_start = wtcrt_now();
     R.cap_limit = (size_t)(mem && atol(mem) > 0 ? atol(mem) : 1024) << 20;
     sim_tree_init(&R.tree);
     if (prog->abi_version != WTC_ABI_VERSION) {
@@ -483,6 +827,8 @@ int wtc_start(int argc, char **argv, const wtc_program *prog)
         fprintf(stderr, "%s: error: %s (--wtc-help for usage)\n", argv[0], err);
         return 2;
     }
+    if (R.opt.sample == SIM_SAMPLE_ALL) /* every task runs: nothing is replicated */
+        R.opt.replicate = 0;
     if (R.opt.help) {
         fputs(sim_usage, stdout);
         return 0;

@@ -179,15 +179,15 @@ static void print_table(FILE *out, const row *v, int n, double t1)
 static void print_csv(FILE *out, const row *v, int n, double t1)
 {
     fprintf(out, "mode,procs,masters,batch,predicted_s,speedup,efficiency,master_util,"
-                 "compute,comm,wait_master,wait_children,idle,messages,bytes\n");
+                 "compute,comm,wait_master,wait_children,idle,messages,bytes,regions_s\n");
     for (int i = 0; i < n; i++) {
         const sim_result *r = &v[i].r;
-        fprintf(out, "%s,%d,%d,%d,%.9g,%.6g,%.6g,%.4g,%.4g,%.4g,%.4g,%.4g,%.4g,%lld,%lld\n",
+        fprintf(out, "%s,%d,%d,%d,%.9g,%.6g,%.6g,%.4g,%.4g,%.4g,%.4g,%.4g,%.4g,%lld,%lld,%.9g\n",
                 mode_name(v[i].s.mode), v[i].s.procs, v[i].s.masters, v[i].s.batch, r->time,
                 t1 / r->time, t1 / r->time / v[i].s.procs, master_util(r) / 100,
                 share(r, r->compute) / 100, share(r, r->comm) / 100,
                 share(r, r->wait_master) / 100, share(r, r->wait_children) / 100,
-                share(r, r->idle) / 100, r->messages, r->bytes);
+                share(r, r->idle) / 100, r->messages, r->bytes, r->regions);
     }
 }
 
@@ -226,17 +226,20 @@ static void print_json(FILE *out, const row *v, int n, double t1, int best,
             t1, smp->leaves, smp->executed, smp->total,
             smp->total > 0 ? smp->err_lo / smp->total : 0,
             smp->total > 0 ? smp->err_hi / smp->total : 0);
+    fprintf(out, "  \"replication\": {\"limit\": %d, \"subtrees\": %ld, \"calls\": %ld, "
+                 "\"leaf_tasks\": %ld},\n", smp->replicate, smp->repl_subtrees,
+            smp->repl_calls, smp->repl_leaves);
     fprintf(out, "  \"simulator_messages_per_s\": %.6g,\n  \"settings\": [\n", msgs_per_s);
     for (int i = 0; i < n; i++) {
         const sim_result *r = &v[i].r;
         fprintf(out, "    {\"mode\": \"%s\", \"procs\": %d, \"masters\": %d, \"batch\": %d, "
-                     "\"predicted_s\": %.9g, \"speedup\": %.6g, \"efficiency\": %.6g, "
-                     "\"master_util\": %.4g, \"compute\": %.4g, \"comm\": %.4g, "
+                     "\"predicted_s\": %.9g, \"regions_s\": %.9g, \"speedup\": %.6g, "
+                     "\"efficiency\": %.6g, \"master_util\": %.4g, \"compute\": %.4g, \"comm\": %.4g, "
                      "\"wait_master\": %.4g, \"wait_children\": %.4g, \"idle\": %.4g, "
                      "\"messages\": %lld, \"bytes\": %lld, \"remote_calls\": %lld, "
                      "\"grants\": %lld, \"local_after_refusal\": %lld}%s\n",
                 mode_name(v[i].s.mode), v[i].s.procs, v[i].s.masters, v[i].s.batch, r->time,
-                t1 / r->time, t1 / r->time / v[i].s.procs, master_util(r) / 100,
+                r->regions, t1 / r->time, t1 / r->time / v[i].s.procs, master_util(r) / 100,
                 share(r, r->compute) / 100, share(r, r->comm) / 100,
                 share(r, r->wait_master) / 100, share(r, r->wait_children) / 100,
                 share(r, r->idle) / 100, r->messages, r->bytes, r->remote_calls, r->grants,
@@ -261,6 +264,10 @@ static void print_head(FILE *out, const sim_tree *t, const sim_machine *m,
                  "time %.6f s; sequential time %.6f s\n",
             t->nregions, t->nregions == 1 ? "" : "s", t->nnodes, smp->leaves,
             t->main_time / m->cpu_ratio, t1);
+    if (smp->repl_subtrees > 0)
+        fprintf(out, "replicated: %ld subtrees (%ld calls, %ld leaf tasks) copied from an "
+                     "executed sibling (--wtc-replicate limit %d)\n",
+                smp->repl_subtrees, smp->repl_calls, smp->repl_leaves, smp->replicate);
     if (smp->leaves == 0)
         return;
     if (smp->executed >= smp->leaves)
@@ -272,6 +279,9 @@ static void print_head(FILE *out, const sim_tree *t, const sim_machine *m,
                 smp->executed, smp->leaves, 100.0 * smp->executed / smp->leaves, smp->total,
                 smp->total > 0 ? 100 * smp->err_lo / smp->total : 0,
                 smp->total > 0 ? 100 * smp->err_hi / smp->total : 0);
+    if (smp->in_place > 0 && smp->executed < smp->leaves)
+        fprintf(out, "  (%ld of the leaf tasks ran in place: they write out: buffers that "
+                     "the code after them reads)\n", smp->in_place);
 }
 
 void sim_report(FILE *out, sim_tree *t, const sim_machine *m, const sim_opts *o,
@@ -310,6 +320,8 @@ void sim_report(FILE *out, sim_tree *t, const sim_machine *m, const sim_opts *o,
         print_advice(out, t, m, maxP);
         fprintf(out, "\nsimulator: %lld messages in %.3f s (%.2f million messages/s)\n",
                 events, wall, rate / 1e6);
+        fprintf(out, "prediction took %.3f s (running and recording the program %.3f s, "
+                     "simulating %.3f s)\n", smp->rec_seconds + wall, smp->rec_seconds, wall);
     }
     free(v);
 }
