@@ -402,7 +402,7 @@ static void start_spar(sim *S, int rid, int p, int lo, int hi)
 static void start_par(sim *S, int rid, int p, int lo, int hi)
 {
     const sim_par *pp = &S->t->pars[p];
-    int local = !pp->cond || (S->s.mode == SIM_SIMPLE && hi - lo <= 1);
+    int local = !pp->cond || pp->nchild == 0 || (S->s.mode == SIM_SIMPLE && hi - lo <= 1);
     if (local) {
         double s = 0;
         for (int c = 0; c < pp->nchild; c++)

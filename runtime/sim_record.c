@@ -18,6 +18,7 @@
  * allocation order and can grow until the bootstrap is satisfied. */
 #include <fcntl.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -806,6 +807,39 @@ static void at_exit(void)
         finish();
 }
 
+typedef struct main_call {
+    int argc;
+    char **argv;
+    int rc;
+} main_call;
+
+static void *main_thread(void *p)
+{
+    main_call *c = p;
+    c->rc = R.prog->user_main(c->argc, c->argv);
+    return NULL;
+}
+
+/* Recording adds frames to every level of the user's recursion, so main runs on a
+   thread with a 1 GiB stack (reserved, not committed): a tree 10,000 levels deep that
+   fits the default stack as plain C must fit here too. */
+static int run_user_main(int argc, char **argv)
+{
+    pthread_attr_t a;
+    pthread_t t;
+    main_call c = {argc, argv, 0};
+    if (pthread_attr_init(&a) != 0)
+        return R.prog->user_main(argc, argv);
+    if (pthread_attr_setstacksize(&a, (size_t)1 << 30) != 0 ||
+        pthread_create(&t, &a, main_thread, &c) != 0) {
+        pthread_attr_destroy(&a);
+        return R.prog->user_main(argc, argv);
+    }
+    pthread_join(t, NULL);
+    pthread_attr_destroy(&a);
+    return c.rc;
+}
+
 int wtc_start(int argc, char **argv, const wtc_program *prog)
 {
     char err[1024];
@@ -848,7 +882,7 @@ int wtc_start(int argc, char **argv, const wtc_program *prog)
     atexit(at_exit);
     R.started = 1;
     R.mark = wtcrt_now();
-    rc = prog->user_main(argc, argv);
+    rc = run_user_main(argc, argv);
     /* the program's own status is meaningless when tasks were skipped, but a self-check
        that failed may have cut the run short */
     if (rc != 0 && R.opt.sample != SIM_SAMPLE_ALL && R.smp.executed < R.smp.leaves)
