@@ -234,6 +234,35 @@ run_case() {
     check_output "$c_name" "$c_exp" "$case_out" "$case_err" $?
 }
 
+# run_predictor NAME BIN ARGS...: BIN.predict runs the program without MPI and prints
+# a CSV with a row per setting asked for, each with a positive predicted time.
+run_predictor() {
+    p_name="$1 predictor"
+    p_bin=$2
+    shift 2
+    selected "$p_name" || return 0
+    timeout -k 5 "$RUN_TIMEOUT" "$p_bin.predict" --wtc-procs=1,2,4 --wtc-masters=1 \
+        --wtc-format=csv "$@" > "$p_bin.csv" 2> "$p_bin.predict.err" < /dev/null
+    p_st=$?
+    if [ $p_st -ne 0 ]; then
+        fail "$p_name" "$(describe_status $p_st)" "$p_bin.predict.err"
+        return
+    fi
+    # header + simple at 1,2,4 + dynamic at 1 (one row) and at 2,4 with one master
+    p_rows=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i
+                                ok = col["mode"] && col["procs"] && col["masters"] &&
+                                     col["batch"] && col["predicted_s"] && col["speedup"]
+                                next }
+                      ok && $col["predicted_s"] + 0 > 0 && $col["speedup"] + 0 > 0 { n++ }
+                      END { print ok ? n + 0 : -1 }' "$p_bin.csv")
+    if [ "$p_rows" -ge 6 ]; then
+        pass "$p_name"
+    else
+        fail "$p_name" "expected a CSV header and 6 rows with positive times, got $p_rows" \
+            "$p_bin.csv" "$p_bin.predict.err"
+    fi
+}
+
 # run_program SOURCE: every check of one sample or test program.
 run_program() {
     src=$1
@@ -281,6 +310,7 @@ run_program() {
         pass "$prog build"
     fi
 
+    run_predictor "$prog" "$bin" $args
     run_case "$prog (no mpiexec)" "$expected" "$bin" $args
     run_case "$prog -n 3 (mode from the source)" "$expected" mpiexec -n 3 "$bin" $args
     for mode in simple dynamic; do
