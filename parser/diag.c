@@ -105,16 +105,28 @@ const char *diag_source_line(const char *file, int line, int *len)
 
 /* ---- printing ------------------------------------------------------------- */
 
-/* Print the source line of 'loc' and a caret under its column. */
+/* How much of a long source line is shown: a window around the column. */
+#define DIAG_LINE_WINDOW 160
+
+/* Print the source line of 'loc' and a caret under its column; a line longer than the
+   window is cut to the part around the column, with "..." where text was left out. */
 static void print_caret(Loc loc)
 {
     int len;
     const char *s = diag_source_line(loc.file, loc.line, &len);
     if (!s)
         return;
-    fprintf(stderr, "%.*s\n", len, s);
     int col = loc.col < 1 ? 1 : loc.col;
-    for (int i = 0; i < col - 1; i++)
+    int from = 0, to = len;
+    if (len > DIAG_LINE_WINDOW) {
+        from = col - 1 - DIAG_LINE_WINDOW / 2;
+        from = from < 0 ? 0 : from > len - DIAG_LINE_WINDOW ? len - DIAG_LINE_WINDOW : from;
+        to = from + DIAG_LINE_WINDOW;
+    }
+    const char *pre = from > 0 ? "..." : "";
+    fprintf(stderr, "%s%.*s%s\n", pre, to - from, s + from, to < len ? "..." : "");
+    fputs(pre, stderr);
+    for (int i = from; i < col - 1; i++)
         fputc(i < len && s[i] == '\t' ? '\t' : ' ', stderr);
     fputs("^\n", stderr);
 }
