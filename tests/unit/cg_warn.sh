@@ -1,0 +1,19 @@
+#!/bin/sh
+# Writing a global or dereferencing a global pointer in a recursive function is legal C
+# but cannot be what the user meant on distributed memory: a warning each, with its
+# location, and the program is still built (SPEC 2.4).
+set -u
+cd "$(dirname "$0")/../.." || exit 1
+out=tests/out/cg_warn
+rm -rf "$out" && mkdir -p "$out"
+fail() { echo "cg_warn: FAIL: $*"; cat "$out/log"; exit 1; }
+bin/wtcc --no-predict tests/cg/global_warn.wtc -o "$out/prog" > "$out/log" 2>&1 || fail "build failed"
+[ -x "$out/prog" ] || fail "no program built"
+grep -q "global_warn.wtc:13:5: warning: recursive function 'f' writes global variable 'calls'" "$out/log" ||
+    fail "no warning for the write of 'calls' at 13:5"
+grep -q "global_warn.wtc:15:20: warning: recursive function 'f' dereferences global pointer 'cursor'" "$out/log" ||
+    fail "no warning for the dereference of 'cursor' at 15:20"
+# reading a global array is fine: no warning about 'table'
+grep -q "'table'" "$out/log" && fail "warned about reading the global array 'table'"
+[ "$(grep -c 'warning:' "$out/log")" -eq 2 ] || fail "expected exactly two warnings"
+echo "cg_warn: ok"
