@@ -322,6 +322,12 @@ run_program() {
 
     # dynamic-mode extras (issue 3): more processes, two masters, batches
     [ -z "${WTC_TEST_QUICK:-}" ] || return 0
+    if [ "$dir" = samples ]; then # 16 processes, 8 per core: any P must work
+        for mode in simple dynamic; do
+            run_case "$prog -n 16 --wtc-mode=$mode" "$expected" \
+                mpiexec -n 16 "$bin" --wtc-mode=$mode $args
+        done
+    fi
     run_case "$prog -n 5 --wtc-mode=dynamic" "$expected" \
         mpiexec -n 5 "$bin" --wtc-mode=dynamic $args
     run_case "$prog -n 8 --wtc-mode=dynamic" "$expected" \
