@@ -67,7 +67,7 @@ void wtcrt_stats_print(FILE *f, const wtcrt_stats *s, int nranks, const char *ti
     }
     fprintf(f, "(seconds; calls-in: calls run for another rank; msgs/bytes: sent; "
                "granted/refused: masters count workers granted and requests not fully granted, "
-               "workers count groups sent away and groups run locally after a refusal)\n");
+               "workers count groups sent away and children run locally after a refusal)\n");
 }
 
 /* Writes the JSON document to an open file. */

@@ -175,34 +175,55 @@ void wtcrt_backoff(int *us)
     *us = *us * 2 > rt.sleep_max_us ? rt.sleep_max_us : *us * 2;
 }
 
+/* Looks once for a message matching src/tag; 1 with *st filled when there is one. */
+static int probe(int src, int tag, MPI_Status *st)
+{
+    int flag = 0;
+    /* MPICH's Iprobe makes progress only after looking: a message pulled in by that
+       progress is seen by the second look, not a sleep later */
+    MPI_Iprobe(src, tag, rt.comm, &flag, st);
+    if (!flag)
+        MPI_Iprobe(src, tag, rt.comm, &flag, st);
+    return flag;
+}
+
+/* Receives the message that probe found. */
+static wtcrt_msg *recv_probed(const MPI_Status *st)
+{
+    int n;
+    wtcrt_msg *m;
+    MPI_Get_count(st, MPI_BYTE, &n);
+    if (n < WTCRT_HDR_SIZE)
+        wtcrt_die("short message (%d bytes, tag %d) from rank %d", n, st->MPI_TAG,
+                  st->MPI_SOURCE);
+    m = wtcrt_msg_new((size_t)n - WTCRT_HDR_SIZE);
+    MPI_Recv(m->buf, n, MPI_BYTE, st->MPI_SOURCE, st->MPI_TAG, rt.comm, MPI_STATUS_IGNORE);
+    m->src = st->MPI_SOURCE;
+    m->tag = st->MPI_TAG;
+    return m;
+}
+
 /* Waits (polling, sleeping between polls) for a message matching src/tag and
    receives it. */
 wtcrt_msg *wtcrt_recv(int src, int tag)
 {
     MPI_Status st;
-    int flag = 0, us = 0, n;
-    wtcrt_msg *m;
-    for (;;) {
-        /* MPICH's Iprobe makes progress only after looking: a message pulled in by
-           that progress is seen by the second look, not a sleep later */
-        MPI_Iprobe(src, tag, rt.comm, &flag, &st);
-        if (!flag)
-            MPI_Iprobe(src, tag, rt.comm, &flag, &st);
-        if (flag)
-            break;
+    int us = 0;
+    while (!probe(src, tag, &st)) {
         if (rt.nreqs)
             wtcrt_progress();
         wtcrt_backoff(&us);
     }
-    MPI_Get_count(&st, MPI_BYTE, &n);
-    if (n < WTCRT_HDR_SIZE)
-        wtcrt_die("short message (%d bytes, tag %d) from rank %d", n, st.MPI_TAG,
-                  st.MPI_SOURCE);
-    m = wtcrt_msg_new((size_t)n - WTCRT_HDR_SIZE);
-    MPI_Recv(m->buf, n, MPI_BYTE, st.MPI_SOURCE, st.MPI_TAG, rt.comm, MPI_STATUS_IGNORE);
-    m->src = st.MPI_SOURCE;
-    m->tag = st.MPI_TAG;
-    return m;
+    return recv_probed(&st);
+}
+
+/* Receives a message matching src/tag if one has arrived; NULL otherwise. */
+wtcrt_msg *wtcrt_try_recv(int src, int tag)
+{
+    MPI_Status st;
+    if (rt.nreqs)
+        wtcrt_progress();
+    return probe(src, tag, &st) ? recv_probed(&st) : NULL;
 }
 
 /* ---- states, statistics, trace ---------------------------------------------------- */
@@ -363,6 +384,17 @@ static int opts_check(char *err, size_t errsz)
     return 0;
 }
 
+/* Dynamic mode's slice and helping parameters: the defaults of wtcrt.h, which the
+   simulator uses too; the environment may override them for measurements. */
+static void dyn_params(void)
+{
+    const char *s;
+    rt.slice_factor = (s = getenv("WTC_SLICE_FACTOR")) ? atof(s) : WTCRT_SLICE_FACTOR;
+    rt.slice_min = (s = getenv("WTC_SLICE_MIN_US")) ? atof(s) * 1e-6 : WTCRT_SLICE_MIN;
+    rt.help_max = (s = getenv("WTC_HELP_MAX")) ? atoi(s) : WTCRT_HELP_MAX;
+    rt.help_outer = (s = getenv("WTC_HELP_OUTER")) ? atoi(s) : WTCRT_HELP_OUTER_FIRST;
+}
+
 /* Initialises states and the trace; every rank starts the clock after a barrier so the
    lanes of the trace line up. */
 static void states_start(void)
@@ -371,6 +403,7 @@ static void states_start(void)
     rt.sleep_max_us = s && wtcrt_parse_positive(s) > 0 ? wtcrt_parse_positive(s) : 100;
     s = getenv("WTC_YIELD_POLLS");
     rt.yield_polls = s ? atoi(s) : WTCRT_YIELD_POLLS;
+    dyn_params();
     rt.tracing = rt.opt.trace ? 1 : 0;
     MPI_Barrier(rt.comm);
     rt.t0 = rt.tstate = wtcrt_now();

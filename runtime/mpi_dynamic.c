@@ -8,27 +8,33 @@
 
 /* ---- the worker's side ------------------------------------------------------------ */
 
-/* Children of group g (0-based) of frame p: 1 + g*T ... */
-static int group_first(int g)
+/* Groups still pending in frame p: T consecutive children each from p->nextc. */
+static int pending_groups(const wtc_par *p)
 {
-    return 1 + g * rt.batch;
+    return (p->nch - p->nextc + rt.batch - 1) / rt.batch;
 }
 
-static int group_count(const wtc_par *p, int g)
+/* Sends the next pending group of p to rank r in one TASK. */
+static void send_group(wtc_par *p, int r)
 {
-    int first = group_first(g), last = first + rt.batch;
-    return (last > p->nch ? p->nch : last) - first;
+    int n = p->nch - p->nextc < rt.batch ? p->nch - p->nextc : rt.batch;
+    if (n < 1)
+        wtcrt_die("granted more workers than asked for");
+    wtcrt_send_task(p, r, p->nextc, n, r, r + 1);
+    p->nextc += n;
+    rt.st.granted++;
 }
 
-/* One round (step 2): REQ for the pending groups next..ngroups-1, then a TASK to every
-   granted rank. Returns the new first pending group. RESULTs that arrive meanwhile are
-   stored. */
-static int dyn_round(wtc_par *p, int next, int ngroups)
+/* One round for frame p (step 2): REQ for its pending groups, then a TASK to every
+   granted rank. RESULTs that arrive meanwhile are stored. Measures the round trip and
+   starts p's time slice. */
+static void dyn_round(wtc_par *p)
 {
     wtcrt_msg *m = wtcrt_msg_new(0);
     int old, final_seen = 0, expect = 0, got = 0;
+    double t0 = wtcrt_now();
     WTCRT_HDR(m)->lo = rt.rank;
-    WTCRT_HDR(m)->want = ngroups - next;
+    WTCRT_HDR(m)->want = pending_groups(p);
     WTCRT_HDR(m)->frame = p->level;
     old = wtcrt_set_state(WTCRT_S_WAIT_MASTER);
     wtcrt_send(wtcrt_master_of(rt.rank), WTCRT_REQ, m);
@@ -47,11 +53,7 @@ static int dyn_round(wtc_par *p, int next, int ngroups)
             for (int j = 0; j < h->count; j++) {
                 int r;
                 memcpy(&r, WTCRT_PAYLOAD(m) + 4ul * (unsigned long)j, sizeof r);
-                if (next >= ngroups)
-                    wtcrt_die("granted more workers than asked for");
-                wtcrt_send_task(p, r, group_first(next), group_count(p, next), r, r + 1);
-                rt.st.granted++;
-                next++;
+                send_group(p, r);
             }
         } else {
             wtcrt_die("unexpected message %d from rank %d while waiting for a master",
@@ -59,35 +61,88 @@ static int dyn_round(wtc_par *p, int next, int ngroups)
         }
         wtcrt_msg_free(m);
     }
+    rt.last_rtt = wtcrt_now() - t0;
     wtcrt_sync_tasks();
     wtcrt_set_state(old);
-    return next;
+    p->due = 0;
+    p->slice_t0 = wtcrt_now();
 }
 
-/* Runs group g here, its children one after the other. */
-static void run_group_here(wtc_par *p, int g)
+/* One step of p's local work: a round when one is due or p's slice is used up, else
+   its first pending child here. */
+static void dyn_step(wtc_par *p)
 {
-    int first = group_first(g), n = group_count(p, g);
-    for (int i = first; i < first + n; i++)
-        wtcrt_run_local(p, i);
-    rt.st.refused++;
+    double slice = rt.slice_factor * rt.last_rtt;
+    if (slice < rt.slice_min)
+        slice = rt.slice_min;
+    if (p->due || wtcrt_now() - p->slice_t0 >= slice) {
+        dyn_round(p);
+    } else {
+        wtcrt_run_local(p, p->nextc++);
+        rt.st.refused++;
+    }
+}
+
+/* The outer frame of p (below it on this rank's stack) whose pending children a wait
+   for p may run: the innermost one first (or the outermost, WTC_HELP_OUTER); NULL when
+   none or when helping is already nested help_max deep. */
+static wtc_par *help_frame(const wtc_par *p)
+{
+    if (rt.helping >= rt.help_max)
+        return NULL;
+    for (int j = 0; j < p->level; j++) {
+        wtc_par *e = rt.frames[rt.help_outer ? j : p->level - 1 - j];
+        if (e->closing && e->nextc < e->nch)
+            return e;
+    }
+    return NULL;
+}
+
+/* Step 5: waits for every RESULT of p. While none has arrived, does outer frames'
+   pending work (their own rounds, then their children, one step at a time). */
+static void dyn_collect(wtc_par *p)
+{
+    int old;
+    if (!p->outstanding)
+        return;
+    old = wtcrt_set_state(WTCRT_S_WAIT_CHILDREN);
+    while (p->outstanding) {
+        wtc_par *e = help_frame(p);
+        wtcrt_msg *m = e ? wtcrt_try_recv(MPI_ANY_SOURCE, MPI_ANY_TAG)
+                         : wtcrt_recv(MPI_ANY_SOURCE, MPI_ANY_TAG);
+        if (m) {
+            if (m->tag != WTCRT_RESULT)
+                wtcrt_die("unexpected message %d from rank %d while waiting for results",
+                          m->tag, m->src);
+            wtcrt_store_result(m);
+            wtcrt_msg_free(m);
+            continue;
+        }
+        rt.helping++;
+        wtcrt_set_state(WTCRT_S_COMPUTE);
+        dyn_step(e);
+        wtcrt_set_state(WTCRT_S_WAIT_CHILDREN);
+        rt.helping--;
+    }
+    wtcrt_set_state(old);
 }
 
 /* doc/runtime.md dynamic mode, steps 1-5. */
 void wtcrt_dyn_close(wtc_par *p)
 {
-    int k = p->nch;
-    int ngroups = k > 1 ? (k - 1 + rt.batch - 1) / rt.batch : 0;
-    int next = 0;
-    if (ngroups)
-        next = dyn_round(p, next, ngroups);
+    p->nextc = 1;
+    p->closing = 1;
+    if (p->nextc < p->nch)
+        dyn_round(p);
+    /* refused children are asked for again (by a helper, or after the own child)
+       before any runs here */
+    p->due = 1;
     wtcrt_run_local(p, 0);
-    while (next < ngroups) {
-        next = dyn_round(p, next, ngroups);
-        if (next < ngroups)
-            run_group_here(p, next++);
-    }
-    wtcrt_wait_results(p);
+    p->due = 1;
+    while (p->nextc < p->nch)
+        dyn_step(p);
+    p->closing = 0;
+    dyn_collect(p);
 }
 
 /* ---- the masters ------------------------------------------------------------------ */

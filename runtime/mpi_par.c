@@ -32,6 +32,7 @@ wtc_par *wtcrt_frame_push(wtc_ctx ctx)
     p->nch = 0;
     p->used = 0;
     p->outstanding = 0;
+    p->closing = 0;
     return p;
 }
 
@@ -199,25 +200,6 @@ void wtcrt_store_result(wtcrt_msg *m)
         c->remote = 0;
     }
     p->outstanding--;
-}
-
-/* Waits for every outstanding RESULT of frame p (RESULTs of outer frames that arrive
-   meanwhile are stored too). */
-void wtcrt_wait_results(wtc_par *p)
-{
-    int old;
-    if (!p->outstanding)
-        return;
-    old = wtcrt_set_state(WTCRT_S_WAIT_CHILDREN);
-    while (p->outstanding) {
-        wtcrt_msg *m = wtcrt_recv(MPI_ANY_SOURCE, MPI_ANY_TAG);
-        if (m->tag != WTCRT_RESULT)
-            wtcrt_die("unexpected message %d from rank %d while waiting for results",
-                      m->tag, m->src);
-        wtcrt_store_result(m);
-        wtcrt_msg_free(m);
-    }
-    wtcrt_set_state(old);
 }
 
 /* One child of a received TASK, unpacked into local memory. */

@@ -115,7 +115,8 @@ typedef struct sim_result {
     double master_busy;   /* master totals */
     long long messages, bytes;
     long long remote_calls; /* children run on another rank */
-    long long grants, refusals; /* dynamic: groups granted / run locally after a refusal */
+    long long grants, refusals; /* dynamic: groups granted / children run here after a
+                                   refusal (also by a helper) */
     long long events;     /* messages simulated (for the speed figure) */
 } sim_result;
 

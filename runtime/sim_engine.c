@@ -18,11 +18,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include "sim.h"
+#include "wtcrt.h" /* WTCRT_SLICE_*, WTCRT_HELP_* */
 
 #define HDR 48.0 /* the message header of doc/runtime.md */
 
 enum { M_BEGIN, M_END, M_TASK, M_RESULT, M_REQ, M_FWD, M_GRANT, M_IDLE,
-       M_DONE /* not a message: a synchronous TASK send has completed (to its sender) */ };
+       M_DONE, /* not a message: a synchronous TASK send has completed (to its sender) */
+       M_TICK  /* not a message: a probing rank's clock has been reached by all others */ };
 
 typedef struct msg {
     double arr;      /* arrival (a synchronous message: of its rendezvous request) */
@@ -36,8 +38,10 @@ typedef struct msg {
 } msg;
 
 enum { F_NODE, F_SPAR, F_DPAR, F_GROUP };
-/* dynamic par phases (doc/runtime.md, "dynamic mode", steps 2-5) */
-enum { D_ROUND1, D_WAIT1, D_OWN, D_LOOP, D_WAIT2, D_AFTER2, D_LOCAL, D_COLLECT };
+/* dynamic par phases (doc/runtime.md, "dynamic mode", steps 2-5; D_HWAIT / D_HAFTER:
+   a round for an outer frame, done while waiting for RESULTs) */
+enum { D_ROUND1, D_WAIT1, D_OWN, D_OWNED, D_LOOP, D_WAIT2, D_AFTER2, D_COLLECT, D_HWAIT,
+       D_HAFTER };
 
 typedef struct frame {
     int type, phase;
@@ -46,7 +50,9 @@ typedef struct frame {
     int i, end;      /* children being run here, i .. end-1 (node indices) */
     int j, s;        /* F_SPAR: next sub-range to collect, number of sub-ranges */
     int src, srcframe;            /* F_GROUP: where the RESULT goes */
-    int k, ngroups, next, outstanding; /* F_DPAR */
+    int k, nextc, outstanding;    /* F_DPAR: children, first pending, RESULTs owed */
+    int due, helped;              /* F_DPAR: a round is due; a helper child is running */
+    double slice_t0;              /* F_DPAR: when its last round ended */
 } frame;
 
 typedef struct rank {
@@ -57,6 +63,10 @@ typedef struct rank {
     int sync_pending;/* synchronous TASK sends not yet completed */
     frame *st;
     int depth, cap;
+    /* dynamic: the round in progress (for frame round_frame), the last round trip,
+       helper nesting, a pending M_TICK */
+    int in_round, round_frame, round_done, helping, tick;
+    double round_t0, rtt;
     double compute, comm, wmaster, wchild, busy;
 } rank;
 
@@ -414,7 +424,7 @@ static void start_par(sim *S, int rid, int p, int lo, int hi)
         frame *f = push(S, rid, F_DPAR);
         f->par = p;
         f->k = pp->nchild;
-        f->ngroups = (pp->nchild - 1 + S->T - 1) / S->T;
+        f->nextc = 1;
         f->phase = D_ROUND1;
     }
 }
@@ -426,23 +436,47 @@ static int master_of(const sim *S, int w)
     return (int)((long long)w * S->M / S->W);
 }
 
-static void send_req(sim *S, int rid, frame *f)
+/* Starts a round for frame fidx of rank rid: REQ for its pending groups. */
+static void begin_round(sim *S, int rid, int fidx)
 {
-    int want = f->ngroups - f->next;
+    rank *r = &S->r[rid];
+    frame *f = &r->st[fidx];
+    r->round_t0 = r->t;
+    r->in_round = 1;
+    r->round_frame = fidx;
+    r->round_done = 0;
     msg *m = send(S, rid, S->W + master_of(S, rid), M_REQ, HDR);
-    m->a = want;
+    m->a = (f->k - f->nextc + S->T - 1) / S->T;
 }
 
-/* A GRANT for the par on top: the next pending groups go to the granted workers. */
+/* The round's TASK sends have completed: the frame's time slice starts. */
+static void end_round(sim *S, int rid)
+{
+    rank *r = &S->r[rid];
+    frame *f = &r->st[r->round_frame];
+    f->due = 0;
+    f->slice_t0 = r->t;
+    r->in_round = 0;
+}
+
+/* The local-work slice: max(factor x the last round trip, minimum), virtual time. */
+static double slice(const rank *r)
+{
+    double x = WTCRT_SLICE_FACTOR * r->rtt;
+    return x > WTCRT_SLICE_MIN ? x : WTCRT_SLICE_MIN;
+}
+
+/* A GRANT for the round in progress: the next pending groups (T consecutive children
+   from the first pending one) go to the granted workers. */
 static void on_grant(sim *S, int rid, const msg *g)
 {
     rank *r = &S->r[rid];
-    int fidx = r->depth - 1;
+    int fidx = r->round_frame;
     for (int x = 0; x < g->b; x++) {
         frame *f = &r->st[fidx];
         const sim_par *pp = &S->t->pars[f->par];
-        int c0 = 1 + f->next * S->T, c1 = c0 + S->T < f->k ? c0 + S->T : f->k;
-        f->next++;
+        int c0 = f->nextc, c1 = c0 + S->T < f->k ? c0 + S->T : f->k;
+        f->nextc = c1;
         f->outstanding++;
         msg *m = send(S, rid, S->grants[g->a + x], M_TASK,
                       children_bytes(S, pp->first_child + c0, c1 - c0, 0));
@@ -454,8 +488,8 @@ static void on_grant(sim *S, int rid, const msg *g)
         S->res->grants++;
     }
     if (g->c) {
-        frame *f = &r->st[fidx];
-        f->phase = f->phase == D_WAIT1 ? D_OWN : D_AFTER2;
+        r->round_done = 1;
+        r->rtt = r->t - r->round_t0;
     }
 }
 
@@ -479,7 +513,7 @@ static int worker_take(sim *S, int rid, double *wait)
     msg *m = &S->msgs[i];
     if (m->kind == M_RESULT && m->d < r->depth && r->st[m->d].type == F_DPAR)
         r->st[m->d].outstanding--;
-    else if (m->kind == M_GRANT && r->depth && r->st[r->depth - 1].type == F_DPAR)
+    else if (m->kind == M_GRANT && r->in_round)
         on_grant(S, rid, m);
     else
         internal(S, "unexpected message while waiting", rid);
@@ -487,57 +521,142 @@ static int worker_take(sim *S, int rid, double *wait)
     return 1;
 }
 
+/* The MPI runtime's look for a message (MPI_Iprobe) at the rank's clock: -1 while the
+   answer is unknown, else whether a message has arrived. The answer is known once an
+   M_TICK to itself at that time pops: every message arriving earlier pops before it. */
+static int probe(sim *S, int rid)
+{
+    rank *r = &S->r[rid];
+    int i;
+    if (!r->tick) {
+        if (r->head >= 0) /* delivered messages arrived before the rank's clock */
+            return 1;
+        i = msg_new(S);
+        memset(&S->msgs[i], 0, sizeof S->msgs[i]);
+        S->msgs[i].src = -1;
+        S->msgs[i].dst = rid;
+        S->msgs[i].kind = M_TICK;
+        S->msgs[i].arr = r->t;
+        S->msgs[i].next = -1;
+        heap_push(S, r->t, i);
+        r->tick = 1;
+        return -1;
+    }
+    if ((i = inbox_take(S, r, -1, M_TICK)) < 0)
+        return -1;
+    msg_free(S, i);
+    r->tick = 0;
+    return r->head >= 0;
+}
+
+/* The outer frame (below fidx) whose pending children a wait may run, innermost first
+   (or outermost, WTCRT_HELP_OUTER_FIRST); -1 when none or helping is nested too deep. */
+static int help_frame(const sim *S, const rank *r, int fidx)
+{
+    if (r->helping >= WTCRT_HELP_MAX)
+        return -1;
+    for (int j = 0; j < fidx; j++) {
+        int e = WTCRT_HELP_OUTER_FIRST ? j : fidx - 1 - j;
+        if (r->st[e].type == F_DPAR && r->st[e].nextc < r->st[e].k)
+            return e;
+    }
+    (void)S;
+    return -1;
+}
+
+/* Runs the first pending child of frame e here (after a refusal). */
+static void run_pending(sim *S, int rid, int e)
+{
+    frame *f = &S->r[rid].st[e];
+    int c = S->t->pars[f->par].first_child + f->nextc++;
+    S->res->refusals++;
+    start_node(S, rid, c, 0, 0);
+}
+
+/* Step 5 of the dynamic par on top: collect its RESULTs; while none has arrived, do
+   one step of an outer frame's pending work (its round, or one child). */
+static int collect(sim *S, int rid)
+{
+    rank *r = &S->r[rid];
+    int fidx = r->depth - 1, e, x;
+    frame *f = &r->st[fidx];
+    if (f->helped) { /* its helper child has returned */
+        f->helped = 0;
+        r->helping--;
+    }
+    if (f->outstanding == 0) {
+        r->depth--;
+        return 1;
+    }
+    if ((e = help_frame(S, r, fidx)) < 0 || (x = probe(S, rid)) > 0)
+        return worker_take(S, rid, &r->wchild);
+    if (x < 0)
+        return 0;
+    if (r->st[e].due || r->t - r->st[e].slice_t0 >= slice(r)) {
+        begin_round(S, rid, e);
+        f->phase = D_HWAIT;
+    } else {
+        f->helped = 1;
+        r->helping++;
+        run_pending(S, rid, e);
+    }
+    return 1;
+}
+
 /* One step of a dynamic par (phases D_*); returns 0 when the rank must wait. */
 static int step_dpar(sim *S, int rid)
 {
     rank *r = &S->r[rid];
-    frame *f = &r->st[r->depth - 1];
-    const sim_par *pp = &S->t->pars[f->par];
+    int fidx = r->depth - 1;
+    frame *f = &r->st[fidx];
     switch (f->phase) {
     case D_ROUND1:
-    case D_LOOP:
-        if (f->next < f->ngroups) {
-            send_req(S, rid, f);
-            f->phase = f->phase == D_ROUND1 ? D_WAIT1 : D_WAIT2;
+        if (f->nextc < f->k) {
+            begin_round(S, rid, fidx);
+            f->phase = D_WAIT1;
         } else {
-            f->phase = f->phase == D_ROUND1 ? D_OWN : D_COLLECT;
+            f->phase = D_OWN;
         }
         return 1;
     case D_WAIT1:
     case D_WAIT2:
-        return worker_take(S, rid, &r->wmaster);
+    case D_HWAIT:
+        if (!r->round_done)
+            return worker_take(S, rid, &r->wmaster);
+        f->phase = f->phase == D_WAIT1 ? D_OWN : f->phase == D_WAIT2 ? D_AFTER2 : D_HAFTER;
+        return 1;
     case D_OWN:
         if (!wait_sends(S, rid))
             return 0;
+        if (r->in_round)
+            end_round(S, rid);
+        f->due = 1;
+        f->phase = D_OWNED;
+        start_node(S, rid, S->t->pars[f->par].first_child, 0, 0);
+        return 1;
+    case D_OWNED: /* refused children are asked for again after the own child */
+        f->due = 1;
         f->phase = D_LOOP;
-        start_node(S, rid, pp->first_child, 0, 0);
+        return 1;
+    case D_LOOP:
+        if (f->nextc >= f->k) {
+            f->phase = D_COLLECT;
+        } else if (f->due || r->t - f->slice_t0 >= slice(r)) {
+            begin_round(S, rid, fidx);
+            f->phase = D_WAIT2;
+        } else {
+            run_pending(S, rid, fidx);
+        }
         return 1;
     case D_AFTER2:
+    case D_HAFTER:
         if (!wait_sends(S, rid))
             return 0;
-        if (f->next < f->ngroups) { /* refused: the first pending group runs here */
-            f->i = pp->first_child + 1 + f->next * S->T;
-            f->end = f->i + S->T < pp->first_child + f->k ? f->i + S->T
-                                                          : pp->first_child + f->k;
-            f->next++;
-            f->phase = D_LOCAL;
-            S->res->refusals++;
-        } else {
-            f->phase = D_COLLECT;
-        }
-        return 1;
-    case D_LOCAL:
-        if (f->i < f->end)
-            start_node(S, rid, f->i++, 0, 0);
-        else
-            f->phase = D_LOOP;
+        end_round(S, rid);
+        f->phase = f->phase == D_AFTER2 ? D_LOOP : D_COLLECT;
         return 1;
     default: /* D_COLLECT */
-        if (f->outstanding == 0) {
-            r->depth--;
-            return 1;
-        }
-        return worker_take(S, rid, &r->wchild);
+        return collect(S, rid);
     }
 }
 

@@ -81,7 +81,8 @@ typedef struct wtcrt_stats {
     long long calls_sent;    /* children sent to another rank */
     long long msgs, bytes;   /* messages and bytes sent */
     long long granted;       /* master: workers granted; worker: groups sent away */
-    long long refused;       /* master: groups refused; worker: groups run locally */
+    long long refused;       /* master: groups refused; worker: children run here after a
+                                refusal */
     int master;              /* was a master in some region */
     int worker;              /* was a worker in some region (or rank 0) */
 } wtcrt_stats;
@@ -103,6 +104,18 @@ int wtcrt_trace_write(const char *path, int nranks, wtcrt_event *const *ev,
 
 /* Monotonic clock, seconds. */
 double wtcrt_now(void);
+
+/* ---- dynamic mode's local work (doc/runtime.md "dynamic mode"), both runtimes ------- */
+/* After a refused round a worker runs pending children here one at a time and asks
+   again once its local work since the round ended reaches the slice
+   max(WTCRT_SLICE_FACTOR x the last REQ -> final GRANT round trip, WTCRT_SLICE_MIN). */
+#define WTCRT_SLICE_FACTOR 2.0
+#define WTCRT_SLICE_MIN 50e-6
+/* A worker waiting for RESULTs runs pending children of outer par frames (the
+   innermost such frame first when WTCRT_HELP_OUTER_FIRST is 0), nested at most
+   WTCRT_HELP_MAX deep. */
+#define WTCRT_HELP_MAX 4
+#define WTCRT_HELP_OUTER_FIRST 0
 
 /* ---- the MPI runtime's own state -------------------------------------------------- */
 #ifdef WTCRT_MPI
@@ -139,6 +152,11 @@ struct wtc_par {
     unsigned char *arena;
     size_t used, cap;
     int outstanding;         /* remote children whose RESULT has not arrived */
+    /* dynamic mode, while the par closes */
+    int closing;             /* in wtcrt_dyn_close: its pending children may be helped */
+    int nextc;               /* first child neither sent nor run (pending: nextc..nch-1) */
+    int due;                 /* a round is due before the next local child */
+    double slice_t0;         /* when its last round ended */
 };
 
 typedef struct wtcrt_rt {
@@ -163,6 +181,10 @@ typedef struct wtcrt_rt {
     int ntasks, captasks;
     int sleep_max_us;        /* back-off ceiling (WTC_SLEEP_MAX_US, default 100) */
     int yield_polls;         /* polls that only yield before sleeping (WTC_YIELD_POLLS) */
+    /* dynamic mode: time slice and helping (WTC_SLICE_FACTOR, WTC_SLICE_MIN_US,
+       WTC_HELP_MAX, WTC_HELP_OUTER override the defaults, for measurements) */
+    double slice_factor, slice_min, last_rtt;
+    int help_max, help_outer, helping;
     /* master: idle flags of all ranks (only the managed ones are used) */
     unsigned char *idle;
     /* statistics and trace */
@@ -185,6 +207,7 @@ void wtcrt_sync_tasks(void);
 void wtcrt_progress(void);
 void wtcrt_flush_sends(void);
 wtcrt_msg *wtcrt_recv(int src, int tag);
+wtcrt_msg *wtcrt_try_recv(int src, int tag);
 int wtcrt_set_state(int state);
 void wtcrt_die(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
 void wtcrt_backoff(int *us);
@@ -201,7 +224,6 @@ wtc_par *wtcrt_frame_push(wtc_ctx ctx);
 void wtcrt_run_local(wtc_par *p, int i);
 void wtcrt_send_task(wtc_par *p, int dest, int first, int count, int lo, int hi);
 void wtcrt_store_result(wtcrt_msg *m);
-void wtcrt_wait_results(wtc_par *p);
 void wtcrt_run_task(wtcrt_msg *m);
 
 /* mpi_dynamic.c */

@@ -102,6 +102,102 @@ static void hand_timelines(void)
     sim_tree_free(&t);
 }
 
+/* root: par (cond) of k leaves of 'leaf' each, then computes 3 (no compute before). */
+static void short_leaves(sim_tree *t, int k, double leaf)
+{
+    sim_tree_init(t);
+    int root = sim_tree_add_nodes(t, 1);
+    int c = sim_tree_add_nodes(t, k);
+    for (int i = 0; i < k; i++) {
+        t->nodes[c + i].t_after = leaf;
+        t->nodes[c + i].leaf = 1;
+    }
+    t->nodes[root].t_after = 3;
+    sim_tree_add_par(t, root, 5, c, k, 1);
+    sim_tree_add_region(t, root, 0);
+    sim_tree_finish(t);
+}
+
+/* doc/runtime.md "dynamic mode": refused children run here one at a time, a new round
+   once the local work since the last one reaches the slice (2 x the round trip). */
+static void slice_timeline(void)
+{
+    sim_machine m = toy();
+    sim_tree t;
+    sim_result r;
+    short_leaves(&t, 6, 20);
+    /* P = 2, M = 1: every round refused. rank 0: BEGIN (1, arr 11); compute 5 (6);
+       round 1 from 6: REQ(5) (7, arr 17). master: BEGIN 11 -> 13; REQ 17 -> 19; GRANT
+       of nobody (20, arr 30). rank 0: 30 -> 32: round trip 32 - 6 = 26, slice 52,
+       starts at 32. child 0 (52). A round is due after the own child: from 52, REQ(5)
+       (53, arr 63); master 63 -> 65, GRANT (66, arr 76); rank 0 76 -> 78 (round trip
+       26). Children 1, 2, 3 here (98, 118, 138): before child 3 the local work was
+       40 < 52, before child 4 it is 60: a round from 138, REQ(2) (139, arr 149);
+       master 149 -> 151, GRANT (152, arr 162); rank 0 162 -> 164. Children 4, 5
+       (184, 204); compute 3 (207); END (208). Messages: BEGIN, 3 REQ, 3 GRANT, END.
+       (Fig. 2.6 would ask before every child: 6 rounds.) */
+    check("dynamic slice: time", run(&t, &m, SIM_DYNAMIC, 2, 1, 1, &r), 208);
+    check("dynamic slice: messages (3 rounds)", (double)r.messages, 8);
+    check("dynamic slice: children run here after a refusal", (double)r.refusals, 5);
+    check("dynamic slice: wait-master", r.wait_master, (30 - 7) + (76 - 53) + (162 - 139));
+    sim_tree_free(&t);
+}
+
+/* root: par (cond) of A, B, C; A: par (cond) of a0, a1; leaves of 100; root then
+   computes 3. No compute before the pars. */
+static void nested_pars(sim_tree *t)
+{
+    sim_tree_init(t);
+    int root = sim_tree_add_nodes(t, 1);
+    int c = sim_tree_add_nodes(t, 3);
+    int a = sim_tree_add_nodes(t, 2);
+    for (int i = 0; i < 2; i++) {
+        t->nodes[c + 1 + i].t_after = 100;
+        t->nodes[c + 1 + i].leaf = 1;
+        t->nodes[a + i].t_after = 100;
+        t->nodes[a + i].leaf = 1;
+    }
+    t->nodes[root].t_after = 3;
+    sim_tree_add_par(t, root, 0, c, 3, 1);
+    sim_tree_add_par(t, c, 0, a, 2, 1);
+    sim_tree_add_region(t, root, 0);
+    sim_tree_finish(t);
+}
+
+/* doc/runtime.md "dynamic mode": a worker waiting for RESULTs does the pending work of
+   an outer par frame (first its due round, then its children). */
+static void help_timeline(void)
+{
+    sim_machine m = toy();
+    sim_tree t;
+    sim_result r;
+    nested_pars(&t);
+    /* P = 3, M = 1 (workers 0, 1; master 2), T = 1.
+       rank 0: BEGINs (1, 2; arr 11, 12); root round 1 from 2: REQ(2) (3, arr 13).
+       master: BEGIN 12 -> 14; REQ -> 16; grants worker 1 (final) (17, arr 27).
+       rank 0: 27 -> 29; TASK B to 1 (30, arr 40). Own child A: its round 1 from 30:
+       REQ(1) (31, arr 41); master 41 -> 43, nobody idle, GRANT (44, arr 54); rank 0
+       54 -> 56; a0 here (156). Round due after the own child, from 156: REQ(1) (157,
+       arr 167). rank 1: BEGIN 11 -> 13; TASK 40 -> 42; B (142); RESULT (143, arr 153);
+       IDLE (144, arr 154). master: IDLE 154 -> 156; REQ 167 -> 169, grants worker 1
+       (170, arr 180). rank 0 takes RESULT(B) 157 -> 159 (kept for the root frame),
+       GRANT 180 -> 182; TASK a1 to 1 (183, arr 193). A's RESULT is missing; nothing has
+       arrived at 183, so rank 0 helps the root frame: its round is due (the root is
+       in its own child), from 183: REQ(1) (184, arr 194); master 194 -> 196, worker 1
+       busy, GRANT of nobody (197, arr 207); rank 0 207 -> 209 (round trip 26, slice
+       52). Nothing arrived at 209: C runs here (309). rank 1: TASK 193 -> 195; a1
+       (295); RESULT (296, arr 306). rank 0: RESULT(a1) 309 -> 311; A ends; the root
+       has nothing pending or missing; compute 3 (314); END x2 (316). */
+    check("dynamic help: time", run(&t, &m, SIM_DYNAMIC, 3, 1, 1, &r), 316);
+    check("dynamic help: children run here after a refusal", (double)r.refusals, 1);
+    check("dynamic help: remote calls", (double)r.remote_calls, 2);
+    check("dynamic help: wait-children", r.wait_children, 0);
+    check("dynamic help: wait-master", r.wait_master, (27 - 3) + (54 - 31) + (180 - 159) +
+                                                      (207 - 184));
+    check("dynamic help: master busy", r.master_busy, 2 + 3 + 3 + 2 + 3 + 3 + 2);
+    sim_tree_free(&t);
+}
+
 /* par in main: n leaf tasks of 'task' seconds each */
 static void farm(sim_tree *t, long n, double task)
 {
@@ -187,6 +283,8 @@ static void farm_saturation(void)
 int main(int argc, char **argv)
 {
     hand_timelines();
+    slice_timeline();
+    help_timeline();
     if (!(argc > 1 && strcmp(argv[1], "--no-farm") == 0))
         farm_saturation();
     printf("%s\n", failures ? "sim_engine: FAILED" : "sim_engine: ok");
