@@ -6,37 +6,39 @@
 . tests/unit/parse_lib.inc
 R=tests/out/parse/robust
 mkdir -p $R
-python3 - "$R" <<'PY'
-import random, sys
-d = sys.argv[1]
-def w(name, text, mode='w'):
-    with open(f'{d}/{name}', mode) as f: f.write(text)
-N = 100000
-w('empty.wtc', '')
-w('paren.wtc', 'int x = ' + '(' * N + '1' + ')' * N + ';\n')
-w('brace.wtc', 'void f(void) ' + '{' * N + '}' * N + '\n')
-w('unclosed.wtc', 'void f(void) ' + '{' * N + '\n')
-w('neg.wtc', 'int x = ' + '- ' * N + '1;\n')
-w('plus.wtc', 'int x = 1' + ' + 1' * N + ';\n')
-w('elif.wtc', 'void f(int a) { if (a) ; ' + 'else if (a) ; ' * N + '}\n')
-w('ifs.wtc', 'void f(int a) { ' + 'if (a) ' * N + '; }\n')
-w('star.wtc', 'int ' + '*' * N + 'p;\n')
-w('array.wtc', 'int a' + '[1]' * N + ';\n')
-w('calls.wtc', 'int x = f' + '()' * N + ';\n')
-w('assign.wtc', 'void f(int a) { ' + 'a = ' * N + '1; }\n')
-w('typedefs.wtc', 'typedef int T0;\n' + ''.join(f'typedef T{i} T{i+1};\n' for i in range(N)) + f'T{N} x;\n')
-w('ok_deep.wtc', 'int x = ' + '(' * 900 + '1' + ')' * 900 + ';\nint y = 1' + ' + 1' * 3000 + ';\n')
-random.seed(7)
-w('garbage.wtc', bytes(random.randrange(256) for _ in range(300000)), 'wb')
-w('nuls.wtc', b'int x;\n' + b'\0' * 100000, 'wb')
-w('soup.wtc', bytes(random.choice(b'(){}[];,=+*x1 int struct if else par recursive in: "\'\n#') for _ in range(300000)), 'wb')
-w('markers.wtc', '# 1 "x.h" 1 3 4\n' * 1000 + '# 99999999999 "\\"q\\\\" 2\nint ok;\n# 5\n' + '#\n' * 10 + 'int z;\n')
-fn = 'int f%d(int *a, int n) { int s = 0; for (int i = 0; i < n; i++) { s += a[i] * %d; if (s > 100) s -= 7; } return s; }\n'
-with open(f'{d}/big.wtc', 'w') as f:
-    i = size = 0
-    while size < 10_000_000:
-        t = fn % (i, i); f.write(t); size += len(t); i += 1
-PY
+# inputs generated with perl (on every Debian system, unlike python)
+perl - "$R" <<'PL'
+use strict; use warnings;
+my $d = $ARGV[0];
+sub w { my ($name, $text) = @_; open(my $f, '>:raw', "$d/$name") or die "$name: $!"; print $f $text; close $f; }
+my $N = 100000;
+w('empty.wtc', '');
+w('paren.wtc', 'int x = ' . ('(' x $N) . '1' . (')' x $N) . ";\n");
+w('brace.wtc', 'void f(void) ' . ('{' x $N) . ('}' x $N) . "\n");
+w('unclosed.wtc', 'void f(void) ' . ('{' x $N) . "\n");
+w('neg.wtc', 'int x = ' . ('- ' x $N) . "1;\n");
+w('plus.wtc', 'int x = 1' . (' + 1' x $N) . ";\n");
+w('elif.wtc', 'void f(int a) { if (a) ; ' . ('else if (a) ; ' x $N) . "}\n");
+w('ifs.wtc', 'void f(int a) { ' . ('if (a) ' x $N) . "; }\n");
+w('star.wtc', 'int ' . ('*' x $N) . "p;\n");
+w('array.wtc', 'int a' . ('[1]' x $N) . ";\n");
+w('calls.wtc', 'int x = f' . ('()' x $N) . ";\n");
+w('assign.wtc', 'void f(int a) { ' . ('a = ' x $N) . "1; }\n");
+w('typedefs.wtc', "typedef int T0;\n" . join('', map { "typedef T$_ T" . ($_ + 1) . ";\n" } 0 .. $N - 1) . "T$N x;\n");
+w('ok_deep.wtc', 'int x = ' . ('(' x 900) . '1' . (')' x 900) . ";\nint y = 1" . (' + 1' x 3000) . ";\n");
+srand(7);
+w('garbage.wtc', join('', map { chr(int(rand(256))) } 1 .. 300000));
+w('nuls.wtc', "int x;\n" . ("\0" x 100000));
+my @soup = split //, "(){}[];,=+*x1 int struct if else par recursive in: \"'\n#";
+w('soup.wtc', join('', map { $soup[int(rand(@soup))] } 1 .. 300000));
+w('markers.wtc', ("# 1 \"x.h\" 1 3 4\n" x 1000) . "# 99999999999 \"\\\"q\\\\\" 2\nint ok;\n# 5\n" . ("#\n" x 10) . "int z;\n");
+my ($i, $size, $big) = (0, 0, '');
+while ($size < 10_000_000) {
+    my $t = "int f$i(int *a, int n) { int s = 0; for (int i = 0; i < n; i++) { s += a[i] * $i; if (s > 100) s -= 7; } return s; }\n";
+    $big .= $t; $size += length $t; $i++;
+}
+w('big.wtc', $big);
+PL
 
 # run BIN FILE LIMIT WANT: exit 0/1 within LIMIT seconds, no sanitizer report, and the
 # diagnostics contain WANT (a fixed string; empty = exit 0 expected)
