@@ -244,31 +244,32 @@ bool clone_needs_rewrite(const Cg *cg, Node *def)
 
 /* ---- emitting ------------------------------------------------------------------- */
 
+/* Emit one clone of f: its header, then the body with the flavor's edits. */
+static void emit_clone(Cg *cg, RecFn *f, enum Flavor flavor)
+{
+    Render r = {cg, f, flavor, {0}, 0, NULL};
+    Node *body = f->fd->body;
+    bool par = flavor == R_PAR;
+    render(body, &r);
+    if (par) /* the context may go unused: a body with direct calls to leaves only */
+        edits_add(&r.ed, body->span.start + 1, body->span.start + 1, " (void)__wtc_c;");
+    cg_emit_line(cg, body->span.start);
+    fprintf(cg->out, "static %s __wtc_%s_%s(%s) %s\n", marshal_ret_type(cg, f),
+            par ? "par" : "seq", f->name, marshal_param_list(cg, f, par),
+            edits_apply(cg, &r.ed, body->span.start, body->span.end));
+}
+
 /* The sequential clone. */
 void clone_emit_seq(Cg *cg, RecFn *f)
 {
-    Render r = {cg, f, R_SEQ, {0}, 0, NULL};
-    Node *body = f->fd->body;
-    render(body, &r);
-    cg_emit_line(cg, body->span.start);
-    fprintf(cg->out, "static %s __wtc_seq_%s(%s) %s\n", marshal_ret_type(cg, f), f->name,
-            marshal_param_list(cg, f, false), edits_apply(cg, &r.ed, body->span.start,
-                                                           body->span.end));
+    emit_clone(cg, f, R_SEQ);
 }
 
 /* The parallel clone (only for functions that spawn or call recursive functions). */
 void clone_emit_par(Cg *cg, RecFn *f)
 {
-    Render r = {cg, f, R_PAR, {0}, 0, NULL};
-    Node *body = f->fd->body;
-    if (!f->has_par_clone)
-        return;
-    render(body, &r);
-    edits_add(&r.ed, body->span.start + 1, body->span.start + 1, " (void)__wtc_c;");
-    cg_emit_line(cg, body->span.start);
-    fprintf(cg->out, "static %s __wtc_par_%s(%s) %s\n", marshal_ret_type(cg, f), f->name,
-            marshal_param_list(cg, f, true), edits_apply(cg, &r.ed, body->span.start,
-                                                          body->span.end));
+    if (f->has_par_clone)
+        emit_clone(cg, f, R_PAR);
 }
 
 /* An ordinary function with its par statements rewritten (and main renamed). */

@@ -37,18 +37,25 @@ void str_cat(Str *b, const char *s)
     str_catn(b, s, (int)strlen(s));
 }
 
+/* vprintf into a new arena string. */
+static char *vfmt(const char *fmt, va_list ap)
+{
+    va_list ap2;
+    va_copy(ap2, ap);
+    int n = vsnprintf(NULL, 0, fmt, ap);
+    char *s = ast_alloc((size_t)n + 1);
+    vsnprintf(s, (size_t)n + 1, fmt, ap2);
+    va_end(ap2);
+    return s;
+}
+
 /* Append printf-style. */
 void str_printf(Str *b, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    int n = vsnprintf(NULL, 0, fmt, ap);
+    str_cat(b, vfmt(fmt, ap));
     va_end(ap);
-    char *tmp = ast_alloc((size_t)n + 1);
-    va_start(ap, fmt);
-    vsnprintf(tmp, (size_t)n + 1, fmt, ap);
-    va_end(ap);
-    str_catn(b, tmp, n);
 }
 
 /* printf into a new arena string. */
@@ -56,11 +63,7 @@ char *cg_fmt(const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    int n = vsnprintf(NULL, 0, fmt, ap);
-    va_end(ap);
-    char *s = ast_alloc((size_t)n + 1);
-    va_start(ap, fmt);
-    vsnprintf(s, (size_t)n + 1, fmt, ap);
+    char *s = vfmt(fmt, ap);
     va_end(ap);
     return s;
 }
