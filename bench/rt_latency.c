@@ -8,13 +8,13 @@
  * for 'gap' microseconds (0, 20, 200, 2000), as a worker does between messages, so the
  * waiting rank 1 has backed off when the ping arrives. Printed per gap: the round trip
  * beyond the gap with rank 1 waiting in a blocking MPI_Recv, and with the runtime's
- * MPI_Iprobe + sleep with back-off (wtcrt_recv). With a third rank, it runs a fixed
- * amount of computing during each measurement; its slowdown shows what the waiting
+ * MPI_Iprobe + sleep with back-off (wtcrt_recv; rank 0 rings the doorbell after its
+ * send, as the runtime does; WTC_DOORBELL=0 measures without it). With a third rank,
+ * it runs a fixed amount of computing during each measurement; its slowdown shows what the waiting
  * rank takes from the computing ones when there are more ranks than cores.
  */
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
 #include "wtcrt.h"
 
 #define rt wtcrt_g
@@ -37,19 +37,31 @@ static double fixed_work(long n)
     return wtcrt_now() - t;
 }
 
-/* One ping-pong series; returns the mean round trip beyond the gap, in microseconds. */
-static double series(int iters, double gap, int polling)
+/* Order of doubles, for qsort. */
+static int cmp_double(const void *a, const void *b)
 {
-    double t, total = 0;
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* One ping-pong series; sets the median and mean round trip beyond the gap, in
+   microseconds (rank 0). */
+static void series(int iters, double gap, int polling, double *med, double *mean)
+{
+    double t, total = 0, *rtt = malloc((size_t)iters * sizeof *rtt);
     char buf[WTCRT_HDR_SIZE];
+    if (!rtt)
+        wtcrt_die("out of memory");
     memset(buf, 0, sizeof buf);
     for (int i = 0; i < iters; i++) {
         if (rt.rank == 0) {
             spin_us(gap);
             t = wtcrt_now();
             MPI_Send(buf, sizeof buf, MPI_BYTE, 1, WTCRT_TASK, rt.comm);
+            wtcrt_bell_ring(1); /* as wtcrt_send does */
             MPI_Recv(buf, sizeof buf, MPI_BYTE, 1, WTCRT_RESULT, rt.comm, MPI_STATUS_IGNORE);
-            total += wtcrt_now() - t;
+            rtt[i] = (wtcrt_now() - t) * 1e6;
+            total += rtt[i];
         } else if (rt.rank == 1) {
             if (polling)
                 wtcrt_msg_free(wtcrt_recv(0, WTCRT_TASK));
@@ -58,7 +70,10 @@ static double series(int iters, double gap, int polling)
             MPI_Send(buf, sizeof buf, MPI_BYTE, 0, WTCRT_RESULT, rt.comm);
         }
     }
-    return total / iters * 1e6;
+    qsort(rtt, (size_t)iters, sizeof *rtt, cmp_double);
+    *med = rtt[iters / 2];
+    *mean = total / iters;
+    free(rtt);
 }
 
 int main(int argc, char **argv)
@@ -70,9 +85,7 @@ int main(int argc, char **argv)
     MPI_Comm_dup(MPI_COMM_WORLD, &rt.comm);
     MPI_Comm_rank(rt.comm, &rt.rank);
     MPI_Comm_size(rt.comm, &rt.nranks);
-    rt.sleep_max_us = getenv("WTC_SLEEP_MAX_US") ? atoi(getenv("WTC_SLEEP_MAX_US")) : 100;
-    rt.yield_polls = getenv("WTC_YIELD_POLLS") ? atoi(getenv("WTC_YIELD_POLLS")) : 100;
-    prctl(PR_SET_TIMERSLACK, 1000UL, 0, 0, 0);
+    wtcrt_wait_init(); /* the runtime's doorbell and back-off (WTC_DOORBELL=0: none) */
     if (rt.nranks < 2 || iters < 1) {
         if (rt.rank == 0)
             fprintf(stderr, "usage: mpiexec -n 2|3 rt_latency [iterations]\n");
@@ -83,20 +96,23 @@ int main(int argc, char **argv)
         for (work = 1000000; fixed_work(work) < 0.2; work *= 2) {
         }
     if (rt.rank == 0)
-        printf("%8s %16s %16s %s\n", "gap(us)", "MPI_Recv rtt(us)", "poll+sleep rtt(us)",
+        printf("%8s %22s %22s %s\n", "gap(us)", "MPI_Recv rtt(us)", "poll+sleep rtt(us)",
                rt.nranks > 2 ? "rank-2 work (s): MPI_Recv / poll+sleep" : "");
+    if (rt.rank == 0)
+        printf("%8s %22s %22s\n", "", "median / mean", "median / mean");
     for (size_t g = 0; g < sizeof gaps / sizeof gaps[0]; g++) {
         int n = gaps[g] >= 2000 ? iters / 10 + 1 : iters;
-        double res[2], w[2] = { 0, 0 };
+        double med[2], mean[2], w[2] = { 0, 0 };
         for (int polling = 0; polling < 2; polling++) {
             MPI_Barrier(rt.comm);
             if (rt.rank == 2)
                 w[polling] = fixed_work(work);
-            res[polling] = series(n, gaps[g], polling);
+            series(n, gaps[g], polling, &med[polling], &mean[polling]);
             MPI_Bcast(&w[polling], 1, MPI_DOUBLE, rt.nranks > 2 ? 2 : 0, rt.comm);
         }
         if (rt.rank == 0) {
-            printf("%8.0f %16.1f %16.1f", gaps[g], res[0], res[1]);
+            printf("%8.0f %10.1f / %9.1f %10.1f / %9.1f", gaps[g], med[0], mean[0], med[1],
+                   mean[1]);
             if (rt.nranks > 2)
                 printf("   %.3f / %.3f", w[0], w[1]);
             printf("\n");

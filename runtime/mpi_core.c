@@ -11,7 +11,10 @@
 wtcrt_rt wtcrt_g;
 #define rt wtcrt_g
 
-#define WTCRT_YIELD_POLLS 100 /* see wtcrt_backoff; WTC_YIELD_POLLS overrides */
+#define WTCRT_YIELD_POLLS 10 /* see wtcrt_backoff; WTC_YIELD_POLLS overrides */
+#define WTCRT_SLEEP_MAX_US 100 /* back-off ceiling; WTC_SLEEP_MAX_US overrides */
+#define WTCRT_SLEEP_MAX_BELL_US 1000 /* the same when every rank can ring (one host) */
+#define WTCRT_BELL_TASK_BYTES 1024 /* a receiver rings the parent of bigger TASKs */
 #define WTCRT_MAX_EVENTS (1L << 22) /* per rank; later transitions are not traced */
 
 /* Prints a runtime error and stops every rank. */
@@ -85,6 +88,7 @@ void wtcrt_send(int dest, int tag, wtcrt_msg *m)
         rt.reqmsg = xrealloc(rt.reqmsg, (size_t)rt.capreqs * sizeof *rt.reqmsg);
     }
     MPI_Isend(m->buf, (int)m->len, MPI_BYTE, dest, tag, rt.comm, &rt.reqs[rt.nreqs]);
+    wtcrt_bell_ring(dest);
     rt.reqmsg[rt.nreqs++] = m;
     rt.st.msgs++;
     rt.st.bytes += (long long)m->len;
@@ -118,11 +122,12 @@ void wtcrt_sync_tasks(void)
         MPI_Test(&rt.treqs[rt.ntasks - 1], &done, MPI_STATUS_IGNORE);
         if (done) {
             wtcrt_msg_free(rt.tmsgs[--rt.ntasks]);
-            us = 0;
+            wtcrt_backoff_end(&us);
         } else {
             wtcrt_backoff(&us);
         }
     }
+    wtcrt_backoff_end(&us);
 }
 
 /* Completes the sends that have finished; keeps the others. */
@@ -156,11 +161,12 @@ void wtcrt_flush_sends(void)
 
 /* One step of waiting. *us starts at 0: the first rt.yield_polls steps only yield the
    core (sched_yield: returns at once when no other process wants the core), then each
-   step sleeps *us microseconds, doubling up to the ceiling (doc/runtime.md "Waiting
-   without burning a core"). */
+   step sleeps *us microseconds, doubling up to the ceiling, or until a rank on this
+   host rings the doorbell (doc/runtime.md "Waiting without burning a core"). The
+   caller looks for what it waits for between steps, and calls wtcrt_backoff_end when
+   the wait is over. */
 void wtcrt_backoff(int *us)
 {
-    struct timespec ts;
     if (*us <= 0) {
         if (-*us < rt.yield_polls) {
             (*us)--;
@@ -169,10 +175,34 @@ void wtcrt_backoff(int *us)
         }
         *us = 1;
     }
-    ts.tv_sec = 0;
-    ts.tv_nsec = 1000L * *us;
-    nanosleep(&ts, NULL);
+    /* senders ring only once "asleep" is published: look once more before sleeping */
+    if (wtcrt_bell_arm())
+        return;
+    wtcrt_bell_sleep(*us);
     *us = *us * 2 > rt.sleep_max_us ? rt.sleep_max_us : *us * 2;
+}
+
+/* Ends a wait of wtcrt_backoff: the next one starts with yields again. */
+void wtcrt_backoff_end(int *us)
+{
+    if (*us > 0)
+        wtcrt_bell_disarm();
+    *us = 0;
+}
+
+/* The waiting parameters: doorbell, yield polls, sleep ceiling (collective). */
+void wtcrt_wait_init(void)
+{
+    const char *s = getenv("WTC_SLEEP_MAX_US");
+    int all = wtcrt_bell_init();
+    rt.sleep_max_us = all ? WTCRT_SLEEP_MAX_BELL_US : WTCRT_SLEEP_MAX_US;
+    if (s && wtcrt_parse_positive(s) > 0)
+        rt.sleep_max_us = wtcrt_parse_positive(s);
+    s = getenv("WTC_YIELD_POLLS");
+    rt.yield_polls = s ? atoi(s) : WTCRT_YIELD_POLLS;
+    /* short sleeps must really be short: the default 50 us timer slack would round
+       every back-off step up */
+    prctl(PR_SET_TIMERSLACK, 1000UL, 0, 0, 0);
 }
 
 /* Looks once for a message matching src/tag; 1 with *st filled when there is one. */
@@ -200,6 +230,9 @@ static wtcrt_msg *recv_probed(const MPI_Status *st)
     MPI_Recv(m->buf, n, MPI_BYTE, st->MPI_SOURCE, st->MPI_TAG, rt.comm, MPI_STATUS_IGNORE);
     m->src = st->MPI_SOURCE;
     m->tag = st->MPI_TAG;
+    /* a big TASK's parent waits for the send to complete (wtcrt_sync_tasks) */
+    if (m->tag == WTCRT_TASK && n > WTCRT_BELL_TASK_BYTES)
+        wtcrt_bell_ring(m->src);
     return m;
 }
 
@@ -214,6 +247,7 @@ wtcrt_msg *wtcrt_recv(int src, int tag)
             wtcrt_progress();
         wtcrt_backoff(&us);
     }
+    wtcrt_backoff_end(&us);
     return recv_probed(&st);
 }
 
@@ -352,6 +386,7 @@ static void finish(int status)
     wtcrt_flush_sends();
     MPI_Comm_free(&rt.comm);
     MPI_Finalize();
+    wtcrt_bell_fini();
 }
 
 /* exit() called by the user: rank 0 outside a region releases the other ranks;
@@ -399,10 +434,7 @@ static void dyn_params(void)
    lanes of the trace line up. */
 static void states_start(void)
 {
-    const char *s = getenv("WTC_SLEEP_MAX_US");
-    rt.sleep_max_us = s && wtcrt_parse_positive(s) > 0 ? wtcrt_parse_positive(s) : 100;
-    s = getenv("WTC_YIELD_POLLS");
-    rt.yield_polls = s ? atoi(s) : WTCRT_YIELD_POLLS;
+    wtcrt_wait_init();
     dyn_params();
     rt.tracing = rt.opt.trace ? 1 : 0;
     MPI_Barrier(rt.comm);
@@ -439,9 +471,6 @@ int wtc_start(int argc, char **argv, const wtc_program *prog)
         MPI_Finalize();
         return 2;
     }
-    /* short sleeps must really be short: the default 50 us timer slack would round
-       every back-off step up */
-    prctl(PR_SET_TIMERSLACK, 1000UL, 0, 0, 0);
     states_start();
     rt.started = 1;
     on_exit(on_exit_handler, NULL);

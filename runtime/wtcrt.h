@@ -179,7 +179,7 @@ typedef struct wtcrt_rt {
     MPI_Request *treqs;      /* TASK sends not yet known to have left */
     wtcrt_msg **tmsgs;
     int ntasks, captasks;
-    int sleep_max_us;        /* back-off ceiling (WTC_SLEEP_MAX_US, default 100) */
+    int sleep_max_us;        /* back-off ceiling (WTC_SLEEP_MAX_US; mpi_core.c) */
     int yield_polls;         /* polls that only yield before sleeping (WTC_YIELD_POLLS) */
     /* dynamic mode: time slice and helping (WTC_SLICE_FACTOR, WTC_SLICE_MIN_US,
        WTC_HELP_MAX, WTC_HELP_OUTER override the defaults, for measurements) */
@@ -211,6 +211,16 @@ wtcrt_msg *wtcrt_try_recv(int src, int tag);
 int wtcrt_set_state(int state);
 void wtcrt_die(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
 void wtcrt_backoff(int *us);
+void wtcrt_backoff_end(int *us);
+void wtcrt_wait_init(void);
+
+/* mpi_bell.c: the doorbell between ranks of one host */
+int wtcrt_bell_init(void);
+void wtcrt_bell_fini(void);
+void wtcrt_bell_ring(int r);
+int wtcrt_bell_arm(void);
+void wtcrt_bell_sleep(int us);
+void wtcrt_bell_disarm(void);
 
 /* mpi_region.c */
 int wtcrt_mode_of(const wtc_fn *fn);

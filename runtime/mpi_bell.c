@@ -1,0 +1,184 @@
+/* mpi_bell.c - the doorbell (doc/runtime.md "Waiting without burning a core"): a rank
+   that sleeps in its back-off is woken at once by a rank on the same host that has
+   just sent it a message, so waiting ranks can sleep long and still answer in a few
+   microseconds.
+
+   The ranks of a host (same hostname) share one small memory segment (POSIX shm,
+   named per job and unlinked as soon as every local rank has mapped it) holding one futex word per local
+   rank: 1 while the rank may sleep. A sleeper sets its word, polls once more, then
+   futex-waits on it with the back-off step as timeout; a sender, after MPI_Isend, reads
+   the receiver's word and, when it is 1, clears it and futex-wakes the receiver. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <linux/futex.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include "wtcrt.h"
+
+#define rt wtcrt_g
+
+/* One local rank's word, alone on its cache line. */
+typedef struct bell_slot {
+    atomic_int asleep;
+    char pad[60];
+} bell_slot;
+
+static bell_slot *seg;     /* this host's segment, NULL without a doorbell */
+static size_t seg_len;
+static int *slot_of;       /* world rank -> slot in seg, -1 on another host */
+static atomic_int *mine;   /* this rank's word */
+
+/* futex(2) on a word of the shared segment (not FUTEX_PRIVATE: across processes). */
+static long futex(atomic_int *w, int op, int val, const struct timespec *ts)
+{
+    return syscall(SYS_futex, (int *)(void *)w, op, val, ts, NULL, 0);
+}
+
+/* What every rank tells the others at start-up. */
+typedef struct bell_id {
+    char host[64];
+    long pid;
+    unsigned long token; /* rank 0's: makes the segment names of a job unique */
+} bell_id;
+
+/* Maps the segment 'name' of nlocal slots (created by the host's first rank). */
+static void seg_map(const char *name, int nlocal, int create)
+{
+    int fd = shm_open(name, create ? O_CREAT | O_EXCL | O_RDWR : O_RDWR, 0600);
+    if (fd < 0)
+        return;
+    seg_len = (size_t)nlocal * sizeof(bell_slot);
+    if (!create || ftruncate(fd, (off_t)seg_len) == 0)
+        seg = mmap(NULL, seg_len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    close(fd);
+    if (seg == MAP_FAILED)
+        seg = NULL;
+}
+
+/* Unmaps the segment (every rank's own mapping; the name is long gone). */
+static void seg_drop(void)
+{
+    if (seg)
+        munmap(seg, seg_len);
+    seg = NULL;
+    mine = NULL;
+}
+
+/* All ranks agree: 1 when 'ok' holds on every rank (a collective over rt.comm). */
+static int all_agree(int ok)
+{
+    MPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_MIN, rt.comm);
+    return ok;
+}
+
+/* Fills slot_of from everyone's bell_id; returns (leader, my slot, local ranks). */
+static void host_ranks(const bell_id *ids, int *leader, int *me, int *nlocal)
+{
+    const char *host = ids[rt.rank].host;
+    *leader = -1;
+    *nlocal = 0;
+    for (int r = 0; r < rt.nranks; r++) {
+        slot_of[r] = -1;
+        if (strcmp(ids[r].host, host) != 0)
+            continue;
+        if (*leader < 0)
+            *leader = r;
+        if (r == rt.rank)
+            *me = *nlocal;
+        slot_of[r] = (*nlocal)++;
+    }
+}
+
+/* Collective over rt.comm: maps this host's segment and learns which ranks share the
+   host (same hostname). Returns 1 when every rank of the job has a doorbell and all
+   run on one host. Any failure anywhere: no doorbell at all (plain back-off). */
+int wtcrt_bell_init(void)
+{
+    bell_id id, *ids;
+    int leader, me = 0, nlocal, ok;
+    char name[96];
+    const char *s = getenv("WTC_DOORBELL");
+    if ((s && strcmp(s, "0") == 0) || rt.nranks < 2)
+        return 0;
+    memset(&id, 0, sizeof id);
+    if (gethostname(id.host, sizeof id.host - 1) != 0)
+        strcpy(id.host, "?");
+    id.pid = (long)getpid();
+    id.token = (unsigned long)(wtcrt_now() * 1e9) ^ ((unsigned long)id.pid << 32);
+    ids = malloc((size_t)rt.nranks * sizeof *ids);
+    slot_of = malloc((size_t)rt.nranks * sizeof *slot_of);
+    if (!ids || !slot_of)
+        wtcrt_die("out of memory");
+    MPI_Allgather(&id, sizeof id, MPI_BYTE, ids, sizeof id, MPI_BYTE, rt.comm);
+    host_ranks(ids, &leader, &me, &nlocal);
+    snprintf(name, sizeof name, "/wtcrt.%ld.%lx.%ld", ids[0].pid, ids[0].token,
+             ids[leader].pid);
+    if (leader == rt.rank && nlocal > 1)
+        seg_map(name, nlocal, 1);
+    ok = all_agree(leader != rt.rank || nlocal < 2 || seg); /* created */
+    if (ok && leader != rt.rank)
+        seg_map(name, nlocal, 0);
+    ok = all_agree(ok && (nlocal < 2 || seg)); /* every local rank has mapped it */
+    if (leader == rt.rank && seg)
+        shm_unlink(name);
+    if (!ok)
+        seg_drop();
+    if (seg)
+        mine = &seg[me].asleep;
+    free(ids);
+    return seg && nlocal == rt.nranks;
+}
+
+/* Releases the segment at exit (after the last send: rings write into it). */
+void wtcrt_bell_fini(void)
+{
+    seg_drop();
+    free(slot_of);
+    slot_of = NULL;
+}
+
+/* Wakes rank r if it sleeps on this host. Call after the message to r was sent. */
+void wtcrt_bell_ring(int r)
+{
+    atomic_int *w;
+    if (!seg || slot_of[r] < 0)
+        return;
+    w = &seg[slot_of[r]].asleep;
+    /* the message is in place before the word is read (pairs with bell_arm) */
+    atomic_thread_fence(memory_order_seq_cst);
+    if (atomic_load_explicit(w, memory_order_relaxed) &&
+        atomic_exchange(w, 0))
+        futex(w, FUTEX_WAKE, 1, NULL);
+}
+
+/* Before sleeping: publishes "may sleep". Returns 1 when it was not yet published
+   (the caller must look for its message once more before sleeping), else 0. */
+int wtcrt_bell_arm(void)
+{
+    if (!mine || atomic_load_explicit(mine, memory_order_relaxed))
+        return 0;
+    atomic_store(mine, 1);
+    return 1;
+}
+
+/* Sleeps up to 'us' microseconds, or until a sender rings. */
+void wtcrt_bell_sleep(int us)
+{
+    struct timespec ts = { 0, 1000L * us };
+    if (mine)
+        futex(mine, FUTEX_WAIT, 1, &ts);
+    else
+        nanosleep(&ts, NULL);
+}
+
+/* The wait is over: senders need not ring any more. */
+void wtcrt_bell_disarm(void)
+{
+    if (mine && atomic_load_explicit(mine, memory_order_relaxed))
+        atomic_store_explicit(mine, 0, memory_order_relaxed);
+}
