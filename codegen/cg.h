@@ -90,6 +90,7 @@ void cg_emit_line(Cg *cg, int offset);
 typedef void (*NodeVisit)(Node *n, void *data);
 void cg_children(Node *n, NodeVisit visit, void *data); /* immediate children */
 RecFn *cg_recfn_by_name(const Cg *cg, const char *name);
+FuncDef *cg_funcdef_named(const Cg *cg, const char *name);
 RecFn *cg_called_recfn(const Cg *cg, Node *call);       /* callee of ND_CALL, if recursive */
 bool cg_is_wtc_depth(Node *n);
 /* A spawn point: an expression statement "f(...);" or "lv = f(...);" calling a

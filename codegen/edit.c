@@ -234,6 +234,17 @@ void cg_children(Node *n, NodeVisit visit, void *data)
         visit(n->func->body, data);
 }
 
+/* The definition of a function of this translation unit by name, or NULL. */
+FuncDef *cg_funcdef_named(const Cg *cg, const char *name)
+{
+    for (int i = 0; i < cg->tu->nitems; i++) {
+        Node *n = cg->tu->items[i];
+        if (n->kind == ND_FUNCDEF && n->func && strcmp(n->func->decl->name, name) == 0)
+            return n->func;
+    }
+    return NULL;
+}
+
 /* The recursive function with this name, or NULL. */
 RecFn *cg_recfn_by_name(const Cg *cg, const char *name)
 {

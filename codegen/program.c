@@ -55,17 +55,6 @@ static void reach_node(Node *n, void *data)
     cg_children(n, reach_node, data);
 }
 
-/* The definition of a user function by name. */
-static FuncDef *funcdef_named(const Cg *cg, const char *name)
-{
-    for (int i = 0; i < cg->tu->nitems; i++) {
-        Node *n = cg->tu->items[i];
-        if (n->kind == ND_FUNCDEF && n->func && strcmp(n->func->decl->name, name) == 0)
-            return n->func;
-    }
-    return NULL;
-}
-
 /* The defining declaration of a user-file global variable that can be snapshot. */
 static Decl *snapshot_decl(const Cg *cg, const char *name)
 {
@@ -100,7 +89,7 @@ static Names snapshot_globals(const Cg *cg)
             reach_node(cg->fns[i]->cond->cond, &r);
     }
     for (int i = 0; i < r.funcs.n; i++) { /* grows while we walk it */
-        FuncDef *fd = funcdef_named(cg, r.funcs.v[i]);
+        FuncDef *fd = cg_funcdef_named(cg, r.funcs.v[i]);
         if (fd && fd->body && !cg_recfn_by_name(cg, fd->decl->name))
             reach_node(fd->body, &r);
     }
