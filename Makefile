@@ -99,9 +99,10 @@ $(LIBDIR)/machines/.stamp: $(wildcard machines/*.conf)
 	cp machines/*.conf $(LIBDIR)/machines/ 2>/dev/null || true
 	touch $@
 
-bin/wtc-calibrate: $(CALIB_SRC) $(RT_COMMON_SRC) $(wildcard runtime/*.h)
+# links the MPI runtime: calibration measures its waiting and its cost per child
+bin/wtc-calibrate: $(CALIB_SRC) $(LIBDIR)/libwtcrt_mpi.a $(wildcard runtime/*.h)
 	@mkdir -p bin
-	$(MPICC) $(CFLAGS_ALL) -Iruntime -o $@ $(CALIB_SRC) $(RT_COMMON_SRC) -lm
+	$(MPICC) $(CFLAGS_ALL) -DWTCRT_MPI -Iruntime -o $@ $(CALIB_SRC) $(LIBDIR)/libwtcrt_mpi.a -lm
 
 demo: all
 	@sh tools/demo.sh

@@ -26,6 +26,9 @@
 #include <time.h>
 #include <unistd.h>
 #include "calib.h"
+#include "wtcrt.h"
+
+#define rt wtcrt_g
 
 #define MAXP 64
 #define NSIZES 6
@@ -139,52 +142,50 @@ static double measure_rtt(MPI_Comm c, int me, char *buf, int k)
    fresh buffer and unpacks into another. Per size: pk[] pack, tr[] the MPI_Recv (the
    transfer), up[] the unpack, medians of 5, on rank 0. */
 #define NBIG 4
-static const double big_sizes[NBIG] = { 1 << 20, 4 << 20, 16 << 20, 64 << 20 };
+/* above glibc's largest mmap threshold (32 MB): every buffer is fresh memory, as a big
+   TASK's is in the runtime (smaller ones get reused heap memory after the first) */
+static const double big_sizes[NBIG] = { 40 << 20, 80 << 20, 160 << 20, 320 << 20 };
 
 static volatile int sink;
 
-/* One size of measure_big: the three medians into pk, tr, up (rank 0). */
+/* One big TASK of k bytes moved with the runtime's own functions (ranks 0 and 1):
+   rank 0 packs (wtcrt_msg_new: fresh memory above 64 KiB, and a copy), sends it with
+   wtcrt_send_task_msg and waits in wtcrt_sync_tasks until it has left (transfer: the
+   receiver wakes on the doorbell and receives it); rank 1 waits in wtcrt_recv, then
+   unpacks (a copy into fresh memory, as the children's buffers are). Medians of 5. */
 static void big_one(int me, const char *src, int k, double *pk, double *tr, double *up)
 {
-    double a[5], b[5], c[5], r[2];
+    double a[5], b[5], c[5], r;
     for (int rep = 0; rep < 5; rep++) {
-        MPI_Barrier(MPI_COMM_WORLD);
+        sleepy_barrier(MPI_COMM_WORLD); /* ranks spinning in MPI_Barrier would take the cores */
         if (me == 0) {
-            double t0 = now();
-            char *buf = malloc((size_t)k);
-            memcpy(buf, src, (size_t)k);
-            a[rep] = now() - t0;
-            MPI_Send(buf, k, MPI_CHAR, 1, 11, MPI_COMM_WORLD);
-            free(buf);
+            double t0 = now(), t1;
+            wtcrt_msg *m = wtcrt_msg_new((size_t)k);
+            memcpy(WTCRT_PAYLOAD(m), src, (size_t)k);
+            t1 = now();
+            wtcrt_send_task_msg(1, m);
+            wtcrt_sync_tasks();
+            a[rep] = t1 - t0;
+            b[rep] = now() - t1;
         } else if (me == 1) {
-            int flag = 0;
-            /* the runtime's receiver sleeps meanwhile: leave the host to the packer */
-            struct timespec ts = { 0, 20000L };
-            while (MPI_Iprobe(0, 11, MPI_COMM_WORLD, &flag, MPI_STATUS_IGNORE), !flag)
-                nanosleep(&ts, NULL);
-            double t0 = now();
-            char *buf = malloc((size_t)k);
-            MPI_Recv(buf, k, MPI_CHAR, 0, 11, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+            wtcrt_msg *m = wtcrt_recv(0, WTCRT_TASK);
             double t1 = now();
             char *mem = malloc((size_t)k);
-            memcpy(mem, buf, (size_t)k);
+            memcpy(mem, WTCRT_PAYLOAD(m), (size_t)k);
             sink += mem[k - 1] + mem[k / 2]; /* the copy must happen */
-            double t2 = now();
-            free(buf);
+            c[rep] = now() - t1;
             free(mem);
-            b[rep] = t1 - t0;
-            c[rep] = t2 - t1;
+            wtcrt_msg_free(m);
         }
     }
     if (me == 1) {
-        r[0] = median(b, 5);
-        r[1] = median(c, 5);
-        MPI_Send(r, 2, MPI_DOUBLE, 0, 12, MPI_COMM_WORLD);
+        r = median(c, 5);
+        MPI_Send(&r, 1, MPI_DOUBLE, 0, 12, MPI_COMM_WORLD);
     } else if (me == 0) {
-        MPI_Recv(r, 2, MPI_DOUBLE, 1, 12, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        MPI_Recv(&r, 1, MPI_DOUBLE, 1, 12, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
         *pk = median(a, 5);
-        *tr = r[0];
-        *up = r[1];
+        *tr = median(b, 5);
+        *up = r;
     }
 }
 
@@ -205,7 +206,7 @@ static void measure_big(int me, double *O_s, double *G, double *O_r)
     calib_fit_line(big_sizes, tr, NBIG, &a, G);
     calib_fit_line(big_sizes, up, NBIG, &a, O_r);
     if (verbose)
-        printf("  64 MB: pack %.3g s, transfer %.3g s, unpack %.3g s\n", pk[NBIG - 1],
+        printf("  320 MB: pack %.3g s, transfer %.3g s, unpack %.3g s\n", pk[NBIG - 1],
                tr[NBIG - 1], up[NBIG - 1]);
 }
 
@@ -213,41 +214,127 @@ typedef struct fit {
     double cs[MAXP], cr[MAXP], pp[MAXP];
     int np;
     double O_s, O_r, L, G, S, t_m;
-    double w_yield, w_sleep, w_over, contention;
+    double w_yield, w_wake, t_child, contention;
 } fit;
 
-/* The runtime's waiting (doc/runtime.md, "Waiting without burning a core"): how long its
-   100 yielding polls last on an otherwise idle host (w_yield), and how much longer than
-   asked a nanosleep of 1..100 us lasts with the timer slack at 1 us (w_over). The sleep
-   ceiling is the runtime's constant (WTC_SLEEP_MAX_US overrides it there and here). */
-static void measure_waiting(fit *f)
+/* One ping-pong of 48-byte messages (ranks 0 and 1 of rt.comm): rank 0 computes 'gap'
+   seconds, sends and rings the doorbell as wtcrt_send does, then waits for the answer
+   spinning in MPI_Recv; returns the round trip. Rank 1 waits with the runtime's own
+   wtcrt_recv (yield polls, then doorbell sleeps) when 'polling', else spins in
+   MPI_Recv (it sees the message at once). */
+static double wake_pingpong(int me, double gap, int polling)
 {
-    const char *e = getenv("WTC_SLEEP_MAX_US"), *y = getenv("WTC_YIELD_POLLS");
-    int polls = y ? atoi(y) : 100, n = 0;
-    double v[64], over[64];
-    f->w_sleep = (e && atoi(e) > 0 ? atoi(e) : 100) * 1e-6;
-    prctl(PR_SET_TIMERSLACK, 1000UL, 0, 0, 0);
-    for (int r = 0; r < 21; r++) {
-        double t0 = now();
-        for (int i = 0; i < polls; i++) {
-            int flag;
-            MPI_Iprobe(MPI_ANY_SOURCE, 12345, MPI_COMM_WORLD, &flag, MPI_STATUS_IGNORE);
-            MPI_Iprobe(MPI_ANY_SOURCE, 12345, MPI_COMM_WORLD, &flag, MPI_STATUS_IGNORE);
-            sched_yield();
-        }
-        v[r] = now() - t0;
+    char b[WTCRT_HDR_SIZE];
+    double t = 0;
+    memset(b, 0, sizeof b);
+    if (me == 0) {
+        spin(gap);
+        t = now();
+        MPI_Send(b, sizeof b, MPI_BYTE, 1, WTCRT_REQ, rt.comm);
+        wtcrt_bell_ring(1);
+        MPI_Recv(b, sizeof b, MPI_BYTE, 1, WTCRT_GRANT, rt.comm, MPI_STATUS_IGNORE);
+        t = now() - t;
+    } else if (me == 1) {
+        if (polling)
+            wtcrt_msg_free(wtcrt_recv(0, WTCRT_REQ));
+        else
+            MPI_Recv(b, sizeof b, MPI_BYTE, 0, WTCRT_REQ, rt.comm, MPI_STATUS_IGNORE);
+        MPI_Send(b, sizeof b, MPI_BYTE, 0, WTCRT_GRANT, rt.comm);
     }
-    f->w_yield = median(v, 21);
-    for (int us = 1; us <= 64; us *= 2)
-        for (int r = 0; r < 7 && n < 64; r++) {
-            struct timespec ts = { 0, us * 1000L };
+    return t;
+}
+
+/* The runtime's waiting (doc/runtime.md, "Waiting without burning a core"), with its
+   own functions (ranks 0 and 1; rank 0 gets the results): w_yield = how long its yield
+   phase lasts (rt.yield_polls steps of wtcrt_backoff, two probes each, idle host);
+   w_wake = what a message to a rank that went to sleep costs more than one to a
+   spinning rank: round trips after the sender computed 25 .. 400 us (the receiver slept
+   meanwhile; rounds of a dynamic local loop are >= WTCRT_SLICE_MIN = 50 us apart),
+   pooled median, minus the same with the receiver spinning. How fast a vCPU wakes
+   depends on how long it idled, so this is the typical case, not every case. */
+static void measure_waiting(int me, fit *f)
+{
+    static const double gaps[5] = { 25e-6, 50e-6, 100e-6, 200e-6, 400e-6 };
+    double v[105], asleep[105];
+    int n = reps < 21 ? reps : 21;
+    if (me == 0)
+        for (int r = 0; r < 21; r++) {
+            int us = 0, flag;
             double t0 = now();
-            nanosleep(&ts, NULL);
-            over[n++] = now() - t0 - us * 1e-6;
+            do {
+                MPI_Iprobe(MPI_ANY_SOURCE, 12345, rt.comm, &flag, MPI_STATUS_IGNORE);
+                MPI_Iprobe(MPI_ANY_SOURCE, 12345, rt.comm, &flag, MPI_STATUS_IGNORE);
+                wtcrt_backoff(&us);
+            } while (us <= 0);
+            v[r] = now() - t0; /* the yield phase plus one (armed, not slept) step */
+            wtcrt_backoff_end(&us);
         }
-    f->w_over = median(over, n);
-    if (f->w_over < 0)
-        f->w_over = 0;
+    if (me == 0)
+        f->w_yield = median(v, 21);
+    for (int g = 0; g < 5; g++) {
+        for (int i = 0; i < n; i++)
+            v[g * n + i] = wake_pingpong(me, gaps[g], 0);
+        for (int i = 0; i < n; i++)
+            asleep[g * n + i] = wake_pingpong(me, gaps[g], 1);
+    }
+    if (me == 0) {
+        f->w_wake = median(asleep, 5 * n) - median(v, 5 * n);
+        if (verbose)
+            printf("  round trips: %.3g us to a spinning rank, %.3g us to a sleeping one "
+                   "(%d)\n", median(v, 5 * n) * 1e6, median(asleep, 5 * n) * 1e6, 5 * n);
+        if (f->w_wake < 0)
+            f->w_wake = 0;
+    }
+}
+
+/* A child function for measure_child: a few operations, as small as a task gets. */
+static void tiny_seq(void *args, void *ret)
+{
+    int x = *(int *)args;
+    *(int *)ret = x * 7 + 1;
+}
+
+/* The same as a parallel clone. */
+static void tiny_par(wtc_ctx c, void *args, void *ret)
+{
+    (void)c;
+    tiny_seq(args, ret);
+}
+
+/* The runtime's own cost per child run through a par (rank 0, with the runtime's
+   functions): spawn n tiny children into a frame (wtc_spawn: arena, args copied), run
+   each with wtcrt_run_local (result stored) after a clock read (the time slice check of
+   the dynamic local loop), minus calling the sequential function directly; median of 5. */
+static double measure_child(void)
+{
+    static const wtc_fn fn = { "tiny", 0, WTC_MODE_DYNAMIC, 1, 0, sizeof(int), sizeof(int),
+                               WTC_K_INT, 0, NULL, NULL, tiny_par, tiny_seq };
+    enum { N = 1 << 18 };
+    int *out = calloc(N, sizeof *out);
+    double with[5], without[5], d;
+    volatile double clock_sink = 0;
+    wtc_ctx c = { 0, 0, 1, 0 };
+    for (int rep = 0; rep < 5; rep++) {
+        double t0 = now();
+        wtc_par *p = wtcrt_frame_push(c);
+        for (int i = 0; i < N; i++)
+            wtc_spawn(p, &fn, &i, &out[i], WTC_K_INT, sizeof(int));
+        for (int i = 0; i < N; i++) {
+            clock_sink += wtcrt_now();
+            wtcrt_run_local(p, i);
+        }
+        rt.nframes--;
+        with[rep] = now() - t0;
+        t0 = now();
+        for (int i = 0; i < N; i++) {
+            int a = i;
+            tiny_seq(&a, &out[i]);
+        }
+        without[rep] = now() - t0;
+    }
+    free(out);
+    d = (median(with, 5) - median(without, 5)) / N;
+    return d > 0 ? d : 0;
 }
 
 /* A computing kernel of ~20 ms: integer hashing over a 2 MB array. */
@@ -272,10 +359,10 @@ static double measure_contention(int me)
     unsigned *a = calloc((size_t)n, sizeof *a);
     double alone[5], both[5], r = 0;
     for (int rep = 0; rep < 5; rep++) {
-        MPI_Barrier(MPI_COMM_WORLD);
+        sleepy_barrier(MPI_COMM_WORLD); /* ranks spinning in MPI_Barrier would take the cores */
         if (me == 0)
             alone[rep] = kernel(a, n);
-        MPI_Barrier(MPI_COMM_WORLD);
+        sleepy_barrier(MPI_COMM_WORLD); /* ranks spinning in MPI_Barrier would take the cores */
         if (me <= 1)
             both[rep] = kernel(a, n);
     }
@@ -373,11 +460,11 @@ static int write_file(const char *path, const char *name, const fit *f, double o
     fprintf(o, "# written by wtc-calibrate on %d ranks; all times in seconds\n"
                "name = %s\nL = %.6g\nG = %.6g\no_sa = %.6g\no_sb = %.6g\nO_s = %.6g\n"
                "o_ra = %.6g\no_rb = %.6g\nO_r = %.6g\nS = %.0f\nt_m = %.6g\ncpu_ratio = 1\n"
-               "# the runtime's waiting: polls for w_yield, then sleeps 1, 2, 4 .. w_sleep, each\n"
-               "# w_over longer than asked; computing slows by 'contention' when 2+ ranks compute\n"
-               "w_yield = %.6g\nw_sleep = %.6g\nw_over = %.6g\ncontention = %.4f\n",
+               "# the runtime's waiting: yields for w_yield, then sleeps on the doorbell: w_wake\n"
+               "# to wake up; t_child: its cost per child; computing slows by 'contention'\n"
+               "w_yield = %.6g\nw_wake = %.6g\nt_child = %.6g\ncontention = %.4f\n",
             P, name, f->L, f->G, osa, osb, f->O_s, ora, orb, f->O_r, f->S, f->t_m,
-            f->w_yield, f->w_sleep, f->w_over, f->contention);
+            f->w_yield, f->w_wake, f->t_child, f->contention);
     if (fflush(o) != 0 || fsync(fileno(o)) != 0 || fclose(o) != 0) {
         unlink(tmp);
         return -1;
@@ -441,9 +528,10 @@ static void fit_overheads(fit *f, int P, const char *out, const char *name)
     }
     printf("wtc-calibrate: wrote %s: L = %.3g us, G = %.3g ns/B, o_s = %.3g + %.3g P us, "
            "o_r = %.3g + %.3g P us, S = %.0f B, t_m = %.3g us, w_yield = %.3g us, "
-           "w_over = %.3g us, contention = %.1f%%\n", out, f->L * 1e6,
+           "w_wake = %.3g us, t_child = %.3g us, contention = %.1f%%\n", out, f->L * 1e6,
            f->G * 1e9, osa * 1e6, osb * 1e6, ora * 1e6, orb * 1e6, f->S, f->t_m * 1e6,
-           f->w_yield * 1e6, f->w_over * 1e6, 100 * f->contention);
+           f->w_yield * 1e6, f->w_wake * 1e6, f->t_child * 1e6,
+           100 * f->contention);
 }
 
 int main(int argc, char **argv)
@@ -455,11 +543,16 @@ int main(int argc, char **argv)
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &me);
     MPI_Comm_size(MPI_COMM_WORLD, &P);
+    MPI_Comm_dup(MPI_COMM_WORLD, &rt.comm); /* the runtime's state, for its waiting */
+    rt.rank = me;
+    rt.nranks = P;
+    wtcrt_wait_init();
     out = parse_args(argc, argv, me, &name);
     if (!out || P < 2) {
         if (out && me == 0)
             fprintf(stderr, "wtc-calibrate: error: needs at least 2 ranks "
                             "(mpiexec -n P wtc-calibrate -o FILE)\n");
+        wtcrt_bell_fini();
         MPI_Finalize();
         return 2;
     }
@@ -499,12 +592,16 @@ int main(int argc, char **argv)
     }
     sleepy_barrier(MPI_COMM_WORLD);
     f.contention = measure_contention(me);
+    if (me < 2)
+        measure_waiting(me, &f);
     if (me == 0) {
-        measure_waiting(&f);
+        f.t_child = measure_child();
         fit_overheads(&f, P, out, name);
     }
     sleepy_barrier(MPI_COMM_WORLD);
     free(buf);
+    wtcrt_bell_fini();
+    MPI_Comm_free(&rt.comm);
     MPI_Finalize();
     return 0;
 }

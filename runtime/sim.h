@@ -25,9 +25,9 @@ typedef struct sim_machine {
     double t_m;                /* a master's time to answer one request (advice) */
     double cpu_ratio;          /* target speed / host speed */
     /* beyond SPEC 5.1 (doc/predictor.md): the runtime's waiting strategy and the host */
-    double w_yield;            /* a waiting rank polls without sleeping this long, then */
-    double w_sleep;            /* sleeps 1, 2, 4, ... us up to w_sleep between polls, */
-    double w_over;             /* each sleep lasting w_over longer than asked (0: none) */
+    double w_yield;            /* a waiting rank only yields this long, then sleeps on */
+    double w_wake;             /* the doorbell: a message then costs w_wake more to see */
+    double t_child;            /* the runtime's own cost of one child run through a par */
     double contention;         /* computing slows by this factor when 2+ ranks compute */
     char name[128];
     char source[512];          /* where it was read from (for the report) */

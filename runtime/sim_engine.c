@@ -216,30 +216,16 @@ static msg *send(sim *S, int from, int to, int kind, double bytes)
 }
 
 /* When a rank that began waiting at t_w notices a message arriving at a (doc/runtime.md,
-   "Waiting without burning a core"): it polls continuously for w_yield, then sleeps
-   1, 2, 4, ... us up to w_sleep, each sleep lasting w_over longer than asked. A
-   message arriving during a ramp sleep is seen when that sleep ends; once the sleeps
-   have reached w_sleep the arrival's phase is arbitrary and the expected half a sleep is
-   used. 'asleep': the rank has waited since long before. */
+   "Waiting without burning a core"): during its yield phase (w_yield after t_w) at
+   once; after that it sleeps on the doorbell, which the sender rings, and wakes w_wake
+   after the arrival. 'asleep': the rank has waited since before the region. */
 static double notice(const sim *S, double t_w, double a, int asleep)
 {
-    const sim_machine *m = S->m;
-    double t, cap = m->w_sleep + m->w_over, d = 1e-6;
-    if (m->w_sleep <= 0 || a <= t_w)
-        return a > t_w ? a : t_w;
-    if (asleep)
-        return a + cap / 2;
-    t = t_w + m->w_yield;
-    if (a <= t)
+    if (a <= t_w)
+        return t_w;
+    if (!asleep && a <= t_w + S->m->w_yield)
         return a;
-    while (d < m->w_sleep) {
-        double len = d + m->w_over;
-        if (a <= t + len)
-            return t + len;
-        t += len;
-        d *= 2;
-    }
-    return a + cap / 2;
+    return a + S->m->w_wake;
 }
 
 /* The sender of a synchronous TASK learns that the receiver took it (clear-to-send
@@ -357,6 +343,14 @@ static void start_node(sim *S, int rid, int node, int lo, int hi)
     f->par = t->nodes[node].first_par;
     f->lo = lo;
     f->hi = hi;
+}
+
+/* Runs child 'node' of a par through the runtime (not the sequential clone): the
+   runtime's own cost per child (spawn into the arena, clock read, result store) first. */
+static void start_child(sim *S, int rid, int node, int lo, int hi)
+{
+    compute(S, rid, S->m->t_child);
+    start_node(S, rid, node, lo, hi);
 }
 
 static double children_bytes(const sim *S, int first, int count, int result)
@@ -570,7 +564,7 @@ static void run_pending(sim *S, int rid, int e)
     frame *f = &S->r[rid].st[e];
     int c = S->t->pars[f->par].first_child + f->nextc++;
     S->res->refusals++;
-    start_node(S, rid, c, 0, 0);
+    start_child(S, rid, c, 0, 0);
 }
 
 /* Step 5 of the dynamic par on top: collect its RESULTs; while none has arrived, do
@@ -632,7 +626,7 @@ static int step_dpar(sim *S, int rid)
             end_round(S, rid);
         f->due = 1;
         f->phase = D_OWNED;
-        start_node(S, rid, S->t->pars[f->par].first_child, 0, 0);
+        start_child(S, rid, S->t->pars[f->par].first_child, 0, 0);
         return 1;
     case D_OWNED: /* refused children are asked for again after the own child */
         f->due = 1;
@@ -741,7 +735,7 @@ static int step(sim *S, int rid)
             return 0;
         if (f->i < f->end) {
             int c = f->i++, lo = f->lo, hi = subrange_lo(f->lo, f->hi - f->lo, 1, f->s);
-            start_node(S, rid, c, lo, hi);
+            start_child(S, rid, c, lo, hi);
             return 1;
         }
         if (f->j < f->s) {
@@ -759,7 +753,7 @@ static int step(sim *S, int rid)
     case F_GROUP:
         if (f->i < f->end) {
             int c = f->i++, lo = f->lo, hi = f->hi;
-            start_node(S, rid, c, lo, hi);
+            start_child(S, rid, c, lo, hi);
             return 1;
         } else {
             int src = f->src, sf = f->srcframe, first = f->node, n = f->end - f->node;

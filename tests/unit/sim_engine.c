@@ -66,6 +66,24 @@ static void hand_timelines(void)
        arrives 130. rank 0: receives 130+2 = 132; compute 3 (135); END to 1 (136). */
     check("simple P=2 two leaves", run(&t, &m, SIM_SIMPLE, 2, 0, 1, &r), 136);
     check("simple P=2 wait-children", r.wait_children, 130 - 107);
+    /* the doorbell (w_yield = 4, w_wake = 7) and the per-child cost (t_child = 0.5),
+       simple, P = 2. rank 0: BEGIN to 1 (1, arr 11); compute 5 (6); TASK to 1 (7, arr
+       17); child 0 here: 0.5 + 100 (107.5); waits for the RESULT from 107.5.
+       rank 1 starts asleep: BEGIN arrives 11, seen 11 + 7 = 18, received 20; the TASK
+       (arrived 17) at once: 22; child 0.5 + 100 (122.5); RESULT (123.5, arr 133.5).
+       rank 0: 133.5 is after its yield phase (107.5 + 4): seen 140.5, received 142.5;
+       compute 3 (145.5); END (146.5). Its wait for the RESULT: 140.5 - 107.5. */
+    m.w_yield = 4;
+    m.w_wake = 7;
+    m.t_child = 0.5;
+    check("doorbell: simple P=2 two leaves", run(&t, &m, SIM_SIMPLE, 2, 0, 1, &r), 146.5);
+    check("doorbell: wait-children", r.wait_children, 140.5 - 107.5);
+    /* with w_yield = 30 rank 0 still yields (until 107.5 + 30) when the RESULT arrives
+       at 133.5: seen at once, received 135.5, compute 3 (138.5), END (139.5) */
+    m.w_yield = 30;
+    check("doorbell: seen at once while yielding", run(&t, &m, SIM_SIMPLE, 2, 0, 1, &r),
+          139.5);
+    m = toy();
     /* P = 1: sequential, 5 + 200 + 3 */
     check("simple P=1", run(&t, &m, SIM_SIMPLE, 1, 0, 1, &r), 208);
     /* dynamic, P = 3, M = 1 (rank 2 the master, workers 0 and 1).

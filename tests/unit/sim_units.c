@@ -63,7 +63,7 @@ static int parse_with(const char *key, const char *repl, char *err)
 {
     static const char *lines[] = { "name = t", "L = 1e-6", "G = 1e-9", "o_sa = 1e-6",
         "o_sb = 0", "O_s = 0", "o_ra = 1e-6", "o_rb = 0", "O_r = 0", "S = 1024",
-        "t_m = 1e-6", "cpu_ratio = 1", "w_yield = 1e-4", "w_sleep = 1e-4", "w_over = 5e-6",
+        "t_m = 1e-6", "cpu_ratio = 1", "w_yield = 1e-5", "w_wake = 1e-5", "t_child = 1e-7",
         "contention = 0.2" };
     char text[2048] = "# a test machine\n\n";
     sim_machine m;
@@ -100,8 +100,10 @@ static void parser(void)
     check("parser: negative numbers rejected", strstr(err, "bad number '-1'") != NULL);
     parse_with("O_r", "O_r = 1\nO_r = 2", err);
     check("parser: a key given twice", strstr(err, "given twice") != NULL);
-    parse_with("w_over", "", err);
-    check("parser: the waiting keys are required", strcmp(err, "t.conf: missing key 'w_over'") == 0);
+    parse_with("w_wake", "", err);
+    check("parser: the waiting keys are required", strcmp(err, "t.conf: missing key 'w_wake'") == 0);
+    parse_with("t_child", "w_sleep = 1e-4", err);
+    check("parser: retired keys are unknown", strcmp(err, "t.conf:17: unknown key 'w_sleep'") == 0);
     parse_with("contention", "contention = x", err);
     check("parser: contention must be a number", strstr(err, "'contention'") != NULL);
 }
