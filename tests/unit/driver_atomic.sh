@@ -2,11 +2,7 @@
 # driver_atomic.sh - outputs are replaced atomically and temporary files never survive:
 # not after success, not after an input error (the old program stays), not after SIGTERM.
 # Run from the repository root after 'make'. WTCC=path overrides bin/wtcc.
-WTCC=${WTCC:-$PWD/bin/wtcc}
-T=$(mktemp -d "${TMPDIR:-/tmp}/wtcc-test.XXXXXX") || exit 1
-trap 'rm -rf "$T"' EXIT
-failed=0
-fail() { echo "FAIL: $*"; failed=1; }
+. "$PWD/tests/unit/driver_lib.inc"
 mkdir "$T/tmp" "$T/w"
 export TMPDIR="$T/tmp" # wtcc's private directory goes here: it must be empty afterwards
 

@@ -1,11 +1,7 @@
 #!/bin/sh
 # driver_cli.sh - wtcc's command line: --help, --version and every kind of misuse (SPEC 3).
 # Run from the repository root after 'make'. WTCC=path overrides bin/wtcc.
-WTCC=${WTCC:-$PWD/bin/wtcc}
-T=$(mktemp -d "${TMPDIR:-/tmp}/wtcc-test.XXXXXX") || exit 1
-trap 'rm -rf "$T"' EXIT
-failed=0
-fail() { echo "FAIL: $*"; failed=1; }
+. "$PWD/tests/unit/driver_lib.inc"
 
 # expect STATUS PATTERN-IN-STDERR -- wtcc arguments...
 expect() {

@@ -2,12 +2,7 @@
 # driver_emit.sh - wtcc -E / --emit-c: the generated C goes to stdout or atomically to -o,
 # carries line information back to the .wtc file, and is deterministic (no timestamps).
 # Run from the repository root after 'make'. WTCC=path overrides bin/wtcc.
-WTCC=${WTCC:-$PWD/bin/wtcc}
-SRC=$PWD/samples/fib.wtc
-T=$(mktemp -d "${TMPDIR:-/tmp}/wtcc-test.XXXXXX") || exit 1
-trap 'rm -rf "$T"' EXIT
-failed=0
-fail() { echo "FAIL: $*"; failed=1; }
+. "$PWD/tests/unit/driver_lib.inc"
 cp "$SRC" "$T/fib.wtc" && cd "$T" || exit 1
 
 timeout 60 "$WTCC" -E fib.wtc >one.c || fail "-E to stdout failed"

@@ -2,10 +2,7 @@
 # driver_install.sh - after 'make install PREFIX=<tmp>', the installed wtcc finds its own
 # runtime (PREFIX/lib/wtc) and builds a sample that runs in both modes and predicts.
 # Run from the repository root after 'make'.
-T=$(mktemp -d "${TMPDIR:-/tmp}/wtcc-test.XXXXXX") || exit 1
-trap 'rm -rf "$T"' EXIT
-failed=0
-fail() { echo "FAIL: $*"; failed=1; }
+. "$PWD/tests/unit/driver_lib.inc"
 
 make -s install PREFIX="$T/prefix" >"$T/log" 2>&1 || { cat "$T/log"; echo "FAIL: make install"; exit 1; }
 [ -x "$T/prefix/bin/wtcc" ] || fail "no PREFIX/bin/wtcc"

@@ -2,12 +2,7 @@
 # driver_space.sh - file and directory names with spaces and quotes (no shell anywhere),
 # and the default output name (the source's base name, in the current directory).
 # Run from the repository root after 'make'. WTCC=path overrides bin/wtcc.
-WTCC=${WTCC:-$PWD/bin/wtcc}
-SRC=$PWD/samples/fib.wtc
-T=$(mktemp -d "${TMPDIR:-/tmp}/wtcc-test.XXXXXX") || exit 1
-trap 'rm -rf "$T"' EXIT
-failed=0
-fail() { echo "FAIL: $*"; failed=1; }
+. "$PWD/tests/unit/driver_lib.inc"
 D="$T/my dir's"
 mkdir "$D" "$T/out dir" && cp "$SRC" "$D/fi b.wtc" && cd "$T/out dir" || exit 1
 

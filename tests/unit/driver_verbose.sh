@@ -2,12 +2,7 @@
 # driver_verbose.sh - wtcc -v prints every command it runs (preprocessor, the MPI program,
 # the predictor), and the pass-through options reach them (SPEC 3).
 # Run from the repository root after 'make'. WTCC=path overrides bin/wtcc.
-WTCC=${WTCC:-$PWD/bin/wtcc}
-SRC=$PWD/samples/fib.wtc
-T=$(mktemp -d "${TMPDIR:-/tmp}/wtcc-test.XXXXXX") || exit 1
-trap 'rm -rf "$T"' EXIT
-failed=0
-fail() { echo "FAIL: $*"; failed=1; }
+. "$PWD/tests/unit/driver_lib.inc"
 cp "$SRC" "$T/fib.wtc" && cd "$T" && mkdir inc libs || exit 1
 
 timeout 120 "$WTCC" -v -I inc -DFOO=1 -UBAR -Llibs -O1 -g --mode=dynamic:2 fib.wtc \
