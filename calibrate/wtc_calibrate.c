@@ -214,7 +214,8 @@ typedef struct fit {
     double cs[MAXP], cr[MAXP], pp[MAXP];
     int np;
     double O_s, O_r, L, G, S, t_m;
-    double w_yield, w_wake, t_child, contention;
+    double w_yield, w_yield_over, w_wake, t_child, contention;
+    int cores;
 } fit;
 
 /* One ping-pong of 48-byte messages (ranks 0 and 1 of rt.comm): rank 0 computes 'gap'
@@ -244,9 +245,30 @@ static double wake_pingpong(int me, double gap, int polling)
     return t;
 }
 
+/* How long the runtime's yield phase lasts with the given rt.yield_s: wtcrt_backoff
+   steps from 0 until it would sleep, two probes each as wtcrt_recv does, idle host;
+   median of 21 (rank 0 only). */
+static double yield_phase(void)
+{
+    double v[21];
+    for (int r = 0; r < 21; r++) {
+        int us = 0, flag;
+        double t0 = now();
+        do {
+            MPI_Iprobe(MPI_ANY_SOURCE, 12345, rt.comm, &flag, MPI_STATUS_IGNORE);
+            MPI_Iprobe(MPI_ANY_SOURCE, 12345, rt.comm, &flag, MPI_STATUS_IGNORE);
+            wtcrt_backoff(&us);
+        } while (us <= 0);
+        v[r] = now() - t0; /* the yield phase plus one (armed, not slept) step */
+        wtcrt_backoff_end(&us);
+    }
+    return median(v, 21);
+}
+
 /* The runtime's waiting (doc/runtime.md, "Waiting without burning a core"), with its
    own functions (ranks 0 and 1; rank 0 gets the results): w_yield = how long its yield
-   phase lasts (rt.yield_polls steps of wtcrt_backoff, two probes each, idle host);
+   phase lasts when every rank has a core (wtcrt_yield_seconds(1): calibration itself
+   runs more ranks than cores), w_yield_over = the same with more ranks than cores;
    w_wake = what a message to a rank that went to sleep costs more than one to a
    spinning rank: round trips after the sender computed 25 .. 400 us (the receiver slept
    meanwhile; rounds of a dynamic local loop are >= WTCRT_SLICE_MIN = 50 us apart),
@@ -257,20 +279,16 @@ static void measure_waiting(int me, fit *f)
     static const double gaps[5] = { 25e-6, 50e-6, 100e-6, 200e-6, 400e-6 };
     double v[105], asleep[105];
     int n = reps < 21 ? reps : 21;
-    if (me == 0)
-        for (int r = 0; r < 21; r++) {
-            int us = 0, flag;
-            double t0 = now();
-            do {
-                MPI_Iprobe(MPI_ANY_SOURCE, 12345, rt.comm, &flag, MPI_STATUS_IGNORE);
-                MPI_Iprobe(MPI_ANY_SOURCE, 12345, rt.comm, &flag, MPI_STATUS_IGNORE);
-                wtcrt_backoff(&us);
-            } while (us <= 0);
-            v[r] = now() - t0; /* the yield phase plus one (armed, not slept) step */
-            wtcrt_backoff_end(&us);
-        }
-    if (me == 0)
-        f->w_yield = median(v, 21);
+    double yield_s = rt.yield_s;
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    f->cores = cores > 0 ? (int)cores : 0;
+    if (me == 0) {
+        rt.yield_s = wtcrt_yield_seconds(1);
+        f->w_yield = yield_phase();
+        rt.yield_s = wtcrt_yield_seconds(f->cores + 1);
+        f->w_yield_over = yield_phase();
+    }
+    rt.yield_s = 0; /* w_wake: the receiver sleeps whatever the gap */
     for (int g = 0; g < 5; g++) {
         for (int i = 0; i < n; i++)
             v[g * n + i] = wake_pingpong(me, gaps[g], 0);
@@ -285,6 +303,7 @@ static void measure_waiting(int me, fit *f)
         if (f->w_wake < 0)
             f->w_wake = 0;
     }
+    rt.yield_s = yield_s;
 }
 
 /* A child function for measure_child: a few operations, as small as a task gets. */
@@ -462,9 +481,11 @@ static int write_file(const char *path, const char *name, const fit *f, double o
                "o_ra = %.6g\no_rb = %.6g\nO_r = %.6g\nS = %.0f\nt_m = %.6g\ncpu_ratio = 1\n"
                "# the runtime's waiting: yields for w_yield, then sleeps on the doorbell: w_wake\n"
                "# to wake up; t_child: its cost per child; computing slows by 'contention'\n"
-               "w_yield = %.6g\nw_wake = %.6g\nt_child = %.6g\ncontention = %.4f\n",
+               "w_yield = %.6g\nw_wake = %.6g\nt_child = %.6g\ncontention = %.4f\n"
+               "# this host's cores; with more ranks than that the yield phase is short\n"
+               "cores = %d\nw_yield_over = %.6g\n",
             P, name, f->L, f->G, osa, osb, f->O_s, ora, orb, f->O_r, f->S, f->t_m,
-            f->w_yield, f->w_wake, f->t_child, f->contention);
+            f->w_yield, f->w_wake, f->t_child, f->contention, f->cores, f->w_yield_over);
     if (fflush(o) != 0 || fsync(fileno(o)) != 0 || fclose(o) != 0) {
         unlink(tmp);
         return -1;

@@ -116,6 +116,7 @@ int wtcrt_bell_init(void)
         wtcrt_die("out of memory");
     MPI_Allgather(&id, sizeof id, MPI_BYTE, ids, sizeof id, MPI_BYTE, rt.comm);
     host_ranks(ids, &leader, &me, &nlocal);
+    rt.host_ranks = nlocal;
     snprintf(name, sizeof name, "/wtcrt.%ld.%lx.%ld", ids[0].pid, ids[0].token,
              ids[leader].pid);
     if (leader == rt.rank && nlocal > 1)

@@ -6,12 +6,15 @@
 #include <sched.h>
 #include <time.h>
 #include <sys/prctl.h>
+#include <unistd.h>
 #include "wtcrt.h"
 
 wtcrt_rt wtcrt_g;
 #define rt wtcrt_g
 
-#define WTCRT_YIELD_POLLS 10 /* see wtcrt_backoff; WTC_YIELD_POLLS overrides */
+#define WTCRT_YIELD_US 100 /* yield phase, a core per local rank; WTC_YIELD_US overrides */
+#define WTCRT_YIELD_OVER_US 0 /* more local ranks than cores; WTC_YIELD_OVER_US */
+#define WTCRT_YIELD_POLLS 10 /* and at least this many yields; WTC_YIELD_POLLS overrides */
 #define WTCRT_SLEEP_MAX_US 100 /* back-off ceiling; WTC_SLEEP_MAX_US overrides */
 #define WTCRT_SLEEP_MAX_BELL_US 1000 /* the same when every rank can ring (one host) */
 #define WTCRT_BELL_TASK_BYTES 1024 /* a receiver rings the parent of bigger TASKs */
@@ -159,8 +162,9 @@ void wtcrt_flush_sends(void)
     rt.nreqs = 0;
 }
 
-/* One step of waiting. *us starts at 0: the first rt.yield_polls steps only yield the
-   core (sched_yield: returns at once when no other process wants the core), then each
+/* One step of waiting. *us starts at 0: the first steps only yield the core
+   (sched_yield: returns at once when no other process wants the core), at least
+   rt.yield_polls of them and for at least rt.yield_s seconds of wall time; then each
    step sleeps *us microseconds, doubling up to the ceiling, or until a rank on this
    host rings the doorbell (doc/runtime.md "Waiting without burning a core"). The
    caller looks for what it waits for between steps, and calls wtcrt_backoff_end when
@@ -168,8 +172,11 @@ void wtcrt_flush_sends(void)
 void wtcrt_backoff(int *us)
 {
     if (*us <= 0) {
-        if (-*us < rt.yield_polls) {
-            (*us)--;
+        /* one deadline per rank: a wait nested in another only moves it */
+        if (*us == 0)
+            rt.yield_until = wtcrt_now() + rt.yield_s;
+        if (-*us < rt.yield_polls || wtcrt_now() < rt.yield_until) {
+            *us = *us > -1000000 ? *us - 1 : *us;
             sched_yield();
             return;
         }
@@ -190,7 +197,22 @@ void wtcrt_backoff_end(int *us)
     *us = 0;
 }
 
-/* The waiting parameters: doorbell, yield polls, sleep ceiling (collective). */
+/* The yield phase in seconds: long when every local rank has a core of its own (an
+   answer comes in microseconds and nobody else wants the core), short when the host
+   runs more ranks than it has cores (yielding would take the core from a computing
+   rank). WTC_YIELD_US / WTC_YIELD_OVER_US override. host_ranks 0: not known. */
+double wtcrt_yield_seconds(int host_ranks)
+{
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    int over = cores > 0 && host_ranks > cores;
+    const char *s = getenv(over ? "WTC_YIELD_OVER_US" : "WTC_YIELD_US");
+    double us = over ? WTCRT_YIELD_OVER_US : WTCRT_YIELD_US;
+    if (s && *s)
+        us = atof(s);
+    return us > 0 ? us * 1e-6 : 0;
+}
+
+/* The waiting parameters: doorbell, yield phase, sleep ceiling (collective). */
 void wtcrt_wait_init(void)
 {
     const char *s = getenv("WTC_SLEEP_MAX_US");
@@ -198,6 +220,7 @@ void wtcrt_wait_init(void)
     rt.sleep_max_us = all ? WTCRT_SLEEP_MAX_BELL_US : WTCRT_SLEEP_MAX_US;
     if (s && wtcrt_parse_positive(s) > 0)
         rt.sleep_max_us = wtcrt_parse_positive(s);
+    rt.yield_s = wtcrt_yield_seconds(rt.host_ranks);
     s = getenv("WTC_YIELD_POLLS");
     rt.yield_polls = s ? atoi(s) : WTCRT_YIELD_POLLS;
     /* short sleeps must really be short: the default 50 us timer slack would round

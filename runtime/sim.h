@@ -29,6 +29,8 @@ typedef struct sim_machine {
     double w_wake;             /* the doorbell: a message then costs w_wake more to see */
     double t_child;            /* the runtime's own cost of one child run through a par */
     double contention;         /* computing slows by this factor when 2+ ranks compute */
+    double cores;              /* optional: cores per host, 0 = a core for every rank */
+    double w_yield_over;       /* optional: w_yield when P > cores (default w_yield) */
     char name[128];
     char source[512];          /* where it was read from (for the report) */
 } sim_machine;

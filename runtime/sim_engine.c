@@ -218,12 +218,15 @@ static msg *send(sim *S, int from, int to, int kind, double bytes)
 /* When a rank that began waiting at t_w notices a message arriving at a (doc/runtime.md,
    "Waiting without burning a core"): during its yield phase (w_yield after t_w) at
    once; after that it sleeps on the doorbell, which the sender rings, and wakes w_wake
-   after the arrival. 'asleep': the rank has waited since before the region. */
+   after the arrival. 'asleep': the rank has waited since before the region. With more
+   ranks than the host has cores the runtime yields only briefly (w_yield_over). */
 static double notice(const sim *S, double t_w, double a, int asleep)
 {
+    const sim_machine *m = S->m;
+    double w_yield = m->cores > 0 && S->P > m->cores ? m->w_yield_over : m->w_yield;
     if (a <= t_w)
         return t_w;
-    if (!asleep && a <= t_w + S->m->w_yield)
+    if (!asleep && a <= t_w + w_yield)
         return a;
     return a + S->m->w_wake;
 }

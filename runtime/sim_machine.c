@@ -31,7 +31,7 @@ static const char preset_ethernet[] =
     "# a master's time to answer one request (the thesis' 148 us)\n"
     "t_m = 148e-6\n"
     "cpu_ratio = 1\n"
-    "# beyond the thesis: the wtcc runtime's waiting (yield polls, then sleep; across\n"
+    "# beyond the thesis: the wtcc runtime's waiting (a yield phase, then sleep; across\n"
     "# hosts no doorbell rings, a sleeper polls every 100 us: half of that on average),\n"
     "# its cost per child, and no slow-down of ranks computing side by side (one per node)\n"
     "w_yield = 10e-6\n"
@@ -55,10 +55,11 @@ static const char preset_loopback[] =
     "S = 65536\n"
     "t_m = 2e-6\n"
     "cpu_ratio = 1\n"
-    "# the wtcc runtime's waiting: yields for w_yield, then sleeps on the doorbell, which\n"
-    "# a sender rings: w_wake to wake up; t_child: the runtime's cost of one child;\n"
+    "# the wtcc runtime's waiting: yields for w_yield (100 us with a core per rank), then\n"
+    "# sleeps on the doorbell, which a sender rings: w_wake to wake up; t_child: the\n"
+    "# runtime's cost of one child;\n"
     "# computing ranks slow each other by contention\n"
-    "w_yield = 2e-6\n"
+    "w_yield = 100e-6\n"
     "w_wake = 10e-6\n"
     "t_child = 0.15e-6\n"
     "contention = 0.1\n";
@@ -81,17 +82,19 @@ const char *sim_machine_preset(const char *name)
 
 /* The keys, in file order, with where each lives in sim_machine. */
 enum { K_NAME, K_L, K_G, K_OSA, K_OSB, K_OS, K_ORA, K_ORB, K_OR, K_S, K_TM, K_CPU,
-       K_WY, K_WW, K_TC, K_CONT, K_N };
+       K_WY, K_WW, K_TC, K_CONT, K_CORES, K_WYO, K_N };
+#define K_REQUIRED K_CORES /* the keys from K_CORES on are optional */
 static const char *const key_names[K_N] = {
     "name", "L", "G", "o_sa", "o_sb", "O_s", "o_ra", "o_rb", "O_r", "S", "t_m", "cpu_ratio",
-    "w_yield", "w_wake", "t_child", "contention"
+    "w_yield", "w_wake", "t_child", "contention", "cores", "w_yield_over"
 };
 
 static double *key_slot(sim_machine *m, int k)
 {
     double *slots[K_N] = { NULL, &m->L, &m->G, &m->o_sa, &m->o_sb, &m->O_s, &m->o_ra,
                            &m->o_rb, &m->O_r, &m->S, &m->t_m, &m->cpu_ratio,
-                           &m->w_yield, &m->w_wake, &m->t_child, &m->contention };
+                           &m->w_yield, &m->w_wake, &m->t_child, &m->contention,
+                           &m->cores, &m->w_yield_over };
     return slots[k];
 }
 
@@ -179,9 +182,11 @@ int sim_machine_parse(const char *text, const char *file, sim_machine *m, char *
             return -1;
         p += len + (nl != NULL);
     }
-    for (int k = 0; k < K_N; k++)
+    for (int k = 0; k < K_REQUIRED; k++)
         if (!seen[k])
             return fail(err, errsz, "%s: missing key '%s'", file, key_names[k]);
+    if (!seen[K_WYO])
+        m->w_yield_over = m->w_yield;
     snprintf(m->source, sizeof m->source, "%s", file);
     return 0;
 }

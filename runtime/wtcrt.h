@@ -180,7 +180,10 @@ typedef struct wtcrt_rt {
     wtcrt_msg **tmsgs;
     int ntasks, captasks;
     int sleep_max_us;        /* back-off ceiling (WTC_SLEEP_MAX_US; mpi_core.c) */
-    int yield_polls;         /* polls that only yield before sleeping (WTC_YIELD_POLLS) */
+    double yield_s;          /* yield phase before sleeping, seconds (mpi_core.c) */
+    int yield_polls;         /* and at least this many yields (WTC_YIELD_POLLS) */
+    double yield_until;      /* end of the current wait's yield phase (wtcrt_now) */
+    int host_ranks;          /* ranks on this host (doorbell start-up; 0: not known) */
     /* dynamic mode: time slice and helping (WTC_SLICE_FACTOR, WTC_SLICE_MIN_US,
        WTC_HELP_MAX, WTC_HELP_OUTER override the defaults, for measurements) */
     double slice_factor, slice_min, last_rtt;
@@ -210,6 +213,7 @@ wtcrt_msg *wtcrt_recv(int src, int tag);
 wtcrt_msg *wtcrt_try_recv(int src, int tag);
 int wtcrt_set_state(int state);
 void wtcrt_die(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
+double wtcrt_yield_seconds(int host_ranks);
 void wtcrt_backoff(int *us);
 void wtcrt_backoff_end(int *us);
 void wtcrt_wait_init(void);

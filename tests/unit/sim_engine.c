@@ -83,6 +83,13 @@ static void hand_timelines(void)
     m.w_yield = 30;
     check("doorbell: seen at once while yielding", run(&t, &m, SIM_SIMPLE, 2, 0, 1, &r),
           139.5);
+    /* the same on a 1-core host (P = 2 > cores): the short phase w_yield_over = 4 is
+       over at 111.5, so the first doorbell timeline again (146.5) */
+    m.cores = 1;
+    m.w_yield_over = 4;
+    check("doorbell: more ranks than cores", run(&t, &m, SIM_SIMPLE, 2, 0, 1, &r), 146.5);
+    m.cores = 2; /* P = 2 = cores: w_yield again */
+    check("doorbell: a core per rank", run(&t, &m, SIM_SIMPLE, 2, 0, 1, &r), 139.5);
     m = toy();
     /* P = 1: sequential, 5 + 200 + 3 */
     check("simple P=1", run(&t, &m, SIM_SIMPLE, 1, 0, 1, &r), 208);
