@@ -449,6 +449,7 @@ static void dyn_params(void)
     const char *s;
     rt.slice_factor = (s = getenv("WTC_SLICE_FACTOR")) ? atof(s) : WTCRT_SLICE_FACTOR;
     rt.slice_min = (s = getenv("WTC_SLICE_MIN_US")) ? atof(s) * 1e-6 : WTCRT_SLICE_MIN;
+    rt.backoff_max = (s = getenv("WTC_SLICE_BACKOFF_MAX")) ? atoi(s) : WTCRT_SLICE_BACKOFF_MAX;
     rt.help_max = (s = getenv("WTC_HELP_MAX")) ? atoi(s) : WTCRT_HELP_MAX;
     rt.help_outer = (s = getenv("WTC_HELP_OUTER")) ? atoi(s) : WTCRT_HELP_OUTER_FIRST;
 }

@@ -31,7 +31,7 @@ static void send_group(wtc_par *p, int r)
 static void dyn_round(wtc_par *p)
 {
     wtcrt_msg *m = wtcrt_msg_new(0);
-    int old, final_seen = 0, expect = 0, got = 0;
+    int old, final_seen = 0, expect = 0, got = 0, granted = 0;
     double t0 = wtcrt_now();
     WTCRT_HDR(m)->lo = rt.rank;
     WTCRT_HDR(m)->want = pending_groups(p);
@@ -50,6 +50,7 @@ static void dyn_round(wtc_par *p)
                 final_seen = 1;
                 expect = h->first;
             }
+            granted += h->count;
             for (int j = 0; j < h->count; j++) {
                 int r;
                 memcpy(&r, WTCRT_PAYLOAD(m) + 4ul * (unsigned long)j, sizeof r);
@@ -65,17 +66,32 @@ static void dyn_round(wtc_par *p)
     wtcrt_sync_tasks();
     wtcrt_set_state(old);
     p->due = 0;
-    p->slice_t0 = wtcrt_now();
+    p->slice_t0 = rt.round_t1 = wtcrt_now();
+    if (granted)
+        rt.backoff = 1;
+    else { /* doubled, at most the cap (a cap of 1 or less: no back-off) */
+        int nb = rt.backoff < 1 ? 2 : 2 * rt.backoff;
+        rt.backoff = nb < rt.backoff_max ? nb : rt.backoff_max;
+    }
 }
 
-/* One step of p's local work: a round when one is due or p's slice is used up, else
-   its first pending child here. */
-static void dyn_step(wtc_par *p)
+/* Whether p's next step is a round: when one is due or p's slice is used up; while
+   the worker is backed off, only once its longer slice has passed since its last
+   round (whichever frame that was for). */
+static int round_due(const wtc_par *p)
 {
     double slice = rt.slice_factor * rt.last_rtt;
     if (slice < rt.slice_min)
         slice = rt.slice_min;
-    if (p->due || wtcrt_now() - p->slice_t0 >= slice) {
+    if (rt.backoff > 1)
+        return wtcrt_now() - rt.round_t1 >= rt.backoff * slice;
+    return p->due || wtcrt_now() - p->slice_t0 >= slice;
+}
+
+/* One step of p's local work: a round (round_due), else its first pending child here. */
+static void dyn_step(wtc_par *p)
+{
+    if (round_due(p)) {
         dyn_round(p);
     } else {
         wtcrt_run_local(p, p->nextc++);
@@ -132,7 +148,8 @@ void wtcrt_dyn_close(wtc_par *p)
 {
     p->nextc = 1;
     p->closing = 1;
-    if (p->nextc < p->nch)
+    p->due = 1;
+    if (p->nextc < p->nch && round_due(p))
         dyn_round(p);
     /* refused children are asked for again (by a helper, or after the own child)
        before any runs here */

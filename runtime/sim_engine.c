@@ -67,6 +67,8 @@ typedef struct rank {
        helper nesting, a pending M_TICK */
     int in_round, round_frame, round_done, helping, tick;
     double round_t0, rtt;
+    int round_granted, backoff; /* workers granted in this round; slice multiplier */
+    double round_t1;            /* when its last round ended */
     double compute, comm, wmaster, wchild, busy;
 } rank;
 
@@ -442,6 +444,7 @@ static void begin_round(sim *S, int rid, int fidx)
     r->in_round = 1;
     r->round_frame = fidx;
     r->round_done = 0;
+    r->round_granted = 0;
     msg *m = send(S, rid, S->W + master_of(S, rid), M_REQ, HDR);
     m->a = (f->k - f->nextc + S->T - 1) / S->T;
 }
@@ -452,8 +455,14 @@ static void end_round(sim *S, int rid)
     rank *r = &S->r[rid];
     frame *f = &r->st[r->round_frame];
     f->due = 0;
-    f->slice_t0 = r->t;
+    f->slice_t0 = r->round_t1 = r->t;
     r->in_round = 0;
+    if (r->round_granted) /* the back-off of wtcrt.h (WTCRT_SLICE_BACKOFF_MAX) */
+        r->backoff = 1;
+    else { /* doubled, at most the cap (a cap of 1 or less: no back-off) */
+        int nb = r->backoff < 1 ? 2 : 2 * r->backoff;
+        r->backoff = nb < WTCRT_SLICE_BACKOFF_MAX ? nb : WTCRT_SLICE_BACKOFF_MAX;
+    }
 }
 
 /* The local-work slice: max(factor x the last round trip, minimum), virtual time. */
@@ -463,12 +472,23 @@ static double slice(const rank *r)
     return x > WTCRT_SLICE_MIN ? x : WTCRT_SLICE_MIN;
 }
 
+/* Whether frame f's next step is a round (mpi_dynamic.c round_due): when one is due or
+   f's slice is used up; while the rank is backed off, only once backoff x the slice has
+   passed since its last round ended. */
+static int round_due(const rank *r, const frame *f)
+{
+    if (r->backoff > 1)
+        return r->t - r->round_t1 >= r->backoff * slice(r);
+    return f->due || r->t - f->slice_t0 >= slice(r);
+}
+
 /* A GRANT for the round in progress: the next pending groups (T consecutive children
    from the first pending one) go to the granted workers. */
 static void on_grant(sim *S, int rid, const msg *g)
 {
     rank *r = &S->r[rid];
     int fidx = r->round_frame;
+    r->round_granted += g->b;
     for (int x = 0; x < g->b; x++) {
         frame *f = &r->st[fidx];
         const sim_par *pp = &S->t->pars[f->par];
@@ -589,7 +609,7 @@ static int collect(sim *S, int rid)
         return worker_take(S, rid, &r->wchild);
     if (x < 0)
         return 0;
-    if (r->st[e].due || r->t - r->st[e].slice_t0 >= slice(r)) {
+    if (round_due(r, &r->st[e])) {
         begin_round(S, rid, e);
         f->phase = D_HWAIT;
     } else {
@@ -608,7 +628,8 @@ static int step_dpar(sim *S, int rid)
     frame *f = &r->st[fidx];
     switch (f->phase) {
     case D_ROUND1:
-        if (f->nextc < f->k) {
+        f->due = 1;
+        if (f->nextc < f->k && round_due(r, f)) {
             begin_round(S, rid, fidx);
             f->phase = D_WAIT1;
         } else {
@@ -638,7 +659,7 @@ static int step_dpar(sim *S, int rid)
     case D_LOOP:
         if (f->nextc >= f->k) {
             f->phase = D_COLLECT;
-        } else if (f->due || r->t - f->slice_t0 >= slice(r)) {
+        } else if (round_due(r, f)) {
             begin_round(S, rid, fidx);
             f->phase = D_WAIT2;
         } else {

@@ -111,6 +111,12 @@ double wtcrt_now(void);
    max(WTCRT_SLICE_FACTOR x the last REQ -> final GRANT round trip, WTCRT_SLICE_MIN). */
 #define WTCRT_SLICE_FACTOR 2.0
 #define WTCRT_SLICE_MIN 50e-6
+/* Back-off (per worker): a round that granted nothing (no worker from any master)
+   doubles the worker's slice, up to WTCRT_SLICE_BACKOFF_MAX x; any grant resets it.
+   While backed off (x > 1) every round of the worker, also the first round of a par
+   and the one after its own child, waits until the slice has passed since the
+   worker's last round ended. */
+#define WTCRT_SLICE_BACKOFF_MAX 4
 /* A worker waiting for RESULTs runs pending children of outer par frames (the
    innermost such frame first when WTCRT_HELP_OUTER_FIRST is 0), nested at most
    WTCRT_HELP_MAX deep. */
@@ -187,6 +193,8 @@ typedef struct wtcrt_rt {
     /* dynamic mode: time slice and helping (WTC_SLICE_FACTOR, WTC_SLICE_MIN_US,
        WTC_HELP_MAX, WTC_HELP_OUTER override the defaults, for measurements) */
     double slice_factor, slice_min, last_rtt;
+    int backoff, backoff_max;  /* slice multiplier (0 or 1: none), WTC_SLICE_BACKOFF_MAX */
+    double round_t1;           /* when this worker's last round ended */
     int help_max, help_outer, helping;
     /* master: idle flags of all ranks (only the managed ones are used) */
     unsigned char *idle;

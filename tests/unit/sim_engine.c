@@ -106,8 +106,11 @@ static void hand_timelines(void)
        rank 0: BEGIN (1, arr 11); compute 5 (6); REQ (7, arr 17). master: BEGIN 13;
        REQ 17 -> 19; GRANT of nobody, final (20, arr 30). rank 0: 30 -> 32; child 0
        (132); second round: REQ (133, arr 143); master 143 -> 145, GRANT (146, arr 156);
-       rank 0: 156 -> 158; the refused group runs here (258); compute 3 (261); END (262). */
-    check("dynamic P=2 M=1 refusals", run(&t, &m, SIM_DYNAMIC, 2, 1, 1, &r), 262);
+       rank 0: 156 -> 158; the refused group runs here (258); compute 3 (261); END (262).
+       With the back-off (wtcrt.h): round 1 (7 -> 32) granted nothing, so the slice
+       doubles to 2 x 52 = 104 from 32; after child 0 (132) only 100 has passed: no
+       round, the refused group runs here (232); compute 3 (235); END (236). */
+    check("dynamic P=2 M=1 refusals", run(&t, &m, SIM_DYNAMIC, 2, 1, 1, &r), 236);
     check("dynamic P=2 M=1 groups run locally", (double)r.refusals, 1);
     /* dynamic, P = 4, M = 2: worker 0 -> master rank 2, worker 1 -> master rank 3.
        rank 0: BEGINs to 1, 2, 3 (t 1, 2, 3; arrive 11, 12, 13); compute 5 (8); REQ to
@@ -160,17 +163,41 @@ static void slice_timeline(void)
        40 < 52, before child 4 it is 60: a round from 138, REQ(2) (139, arr 149);
        master 149 -> 151, GRANT (152, arr 162); rank 0 162 -> 164. Children 4, 5
        (184, 204); compute 3 (207); END (208). Messages: BEGIN, 3 REQ, 3 GRANT, END.
-       (Fig. 2.6 would ask before every child: 6 rounds.) */
-    check("dynamic slice: time", run(&t, &m, SIM_DYNAMIC, 2, 1, 1, &r), 208);
-    check("dynamic slice: messages (3 rounds)", (double)r.messages, 8);
+       (Fig. 2.6 would ask before every child: 6 rounds.)
+       With the back-off (wtcrt.h) round 1 granted nothing: the slice doubles to 104
+       from 32, so no round is due after child 0 (52 - 32 = 20) nor before children
+       1..5 (local work 20, 40, 60, 80, 100 < 104): they run here (72 .. 152);
+       compute 3 (155); END (156). Messages: BEGIN, REQ, GRANT, END. */
+    check("dynamic slice: time", run(&t, &m, SIM_DYNAMIC, 2, 1, 1, &r), 156);
+    check("dynamic slice: messages (1 round)", (double)r.messages, 4);
     check("dynamic slice: children run here after a refusal", (double)r.refusals, 5);
-    check("dynamic slice: wait-master", r.wait_master, (30 - 7) + (76 - 53) + (162 - 139));
+    check("dynamic slice: wait-master", r.wait_master, 30 - 7);
+    sim_tree_free(&t);
+    /* The back-off doubling (cap 4), 30 leaves of 20, P = 2, M = 1 (all refused).
+       Round 1 as above: 6 -> 32, round trip 26, slice 52, back-off 2: next round once
+       104 has passed since 32. child 0 (52); children 1..5 here (72 .. 152; at 132
+       only 100 had passed). At 152 (120 >= 104): round 2, REQ (153, arr 163); master
+       163 -> 165, GRANT of nobody (166, arr 176); rank 0 176 -> 178: round trip 26,
+       back-off 4: next round once 208 has passed since 178. Children 6..15 (198 ..
+       378; at 378 only 200 had passed), child 16 (398). At 398 (220 >= 208): round 3,
+       REQ (399, arr 409); master 409 -> 411, GRANT (412, arr 422); rank 0 422 -> 424;
+       the back-off stays 4 (WTCRT_SLICE_BACKOFF_MAX): next round once 208 has passed
+       since 424. Children 17..26 (444 .. 624; 200 < 208), child 27 (644). At 644: round
+       4, REQ (645, arr 655); master 655 -> 657, GRANT (658, arr 668); rank 0 668 ->
+       670. Children 28, 29 (690, 710); compute 3 (713); END (714). Messages: BEGIN,
+       4 REQ, 4 GRANT, END. (Without the back-off: a round after every 3 children.) */
+    short_leaves(&t, 30, 20);
+    check("dynamic back-off: time", run(&t, &m, SIM_DYNAMIC, 2, 1, 1, &r), 714);
+    check("dynamic back-off: messages (4 rounds)", (double)r.messages, 10);
+    check("dynamic back-off: children run here after a refusal", (double)r.refusals, 29);
+    check("dynamic back-off: wait-master", r.wait_master,
+          (30 - 7) + (176 - 153) + (422 - 399) + (668 - 645));
     sim_tree_free(&t);
 }
 
-/* root: par (cond) of A, B, C; A: par (cond) of a0, a1; leaves of 100; root then
-   computes 3. No compute before the pars. */
-static void nested_pars(sim_tree *t)
+/* root: par (cond) of A, B, C; A: par (cond) of a0, a1; leaves of 100 (a0: 'a0');
+   root then computes 3. No compute before the pars. */
+static void nested_pars(sim_tree *t, double a0)
 {
     sim_tree_init(t);
     int root = sim_tree_add_nodes(t, 1);
@@ -182,6 +209,7 @@ static void nested_pars(sim_tree *t)
         t->nodes[a + i].t_after = 100;
         t->nodes[a + i].leaf = 1;
     }
+    t->nodes[a].t_after = a0;
     t->nodes[root].t_after = 3;
     sim_tree_add_par(t, root, 0, c, 3, 1);
     sim_tree_add_par(t, c, 0, a, 2, 1);
@@ -196,7 +224,7 @@ static void help_timeline(void)
     sim_machine m = toy();
     sim_tree t;
     sim_result r;
-    nested_pars(&t);
+    nested_pars(&t, 100);
     /* P = 3, M = 1 (workers 0, 1; master 2), T = 1.
        rank 0: BEGINs (1, 2; arr 11, 12); root round 1 from 2: REQ(2) (3, arr 13).
        master: BEGIN 12 -> 14; REQ -> 16; grants worker 1 (final) (17, arr 27).
@@ -212,14 +240,44 @@ static void help_timeline(void)
        busy, GRANT of nobody (197, arr 207); rank 0 207 -> 209 (round trip 26, slice
        52). Nothing arrived at 209: C runs here (309). rank 1: TASK 193 -> 195; a1
        (295); RESULT (296, arr 306). rank 0: RESULT(a1) 309 -> 311; A ends; the root
-       has nothing pending or missing; compute 3 (314); END x2 (316). */
-    check("dynamic help: time", run(&t, &m, SIM_DYNAMIC, 3, 1, 1, &r), 316);
+       has nothing pending or missing; compute 3 (314); END x2 (316).
+       With the back-off (wtcrt.h): A's round 1 (30 -> 56, round trip 26) granted
+       nothing, so rank 0 waits 2 x 52 = 104 from 56 before asking again. a0 here
+       (156); 100 < 104: a1 here too (256) (no round, so no help is needed). rank 1: B
+       (142), RESULT (arr 153), IDLE (arr 154); master IDLE 154 -> 156. A ends; the
+       root's round after its own child (256 - 56 = 200 >= 104): REQ(1) (257, arr 267);
+       master 267 -> 269, grants worker 1 (270, arr 280). rank 0 takes RESULT(B) 257
+       -> 259, GRANT 280 -> 282 (back-off reset); TASK C to 1 (283, arr 293). rank 1:
+       293 -> 295; C (395); RESULT (396, arr 406); IDLE (397). rank 0 waits for it from
+       283: 406 -> 408; compute 3 (411); END x2 (413). */
+    check("dynamic help: time", run(&t, &m, SIM_DYNAMIC, 3, 1, 1, &r), 413);
     check("dynamic help: children run here after a refusal", (double)r.refusals, 1);
     check("dynamic help: remote calls", (double)r.remote_calls, 2);
-    check("dynamic help: wait-children", r.wait_children, 0);
-    check("dynamic help: wait-master", r.wait_master, (27 - 3) + (54 - 31) + (180 - 159) +
-                                                      (207 - 184));
-    check("dynamic help: master busy", r.master_busy, 2 + 3 + 3 + 2 + 3 + 3 + 2);
+    check("dynamic help: wait-children", r.wait_children, 406 - 283);
+    check("dynamic help: wait-master", r.wait_master, (27 - 3) + (54 - 31) + (280 - 259));
+    check("dynamic help: master busy", r.master_busy, 2 + 3 + 3 + 2 + 3 + 2);
+    sim_tree_free(&t);
+    /* The same with a0 = 110, so that the back-off has run out after a0 and the help
+       happens. As above up to A's round 1 (30 -> 56, nothing granted: back-off 2, the
+       next round once 104 has passed since 56). a0 here (166): 110 >= 104, a round
+       from 166: REQ(1) (167, arr 177). rank 1: B (142), RESULT (arr 153), IDLE (arr
+       154); master IDLE 154 -> 156; REQ 177 -> 179, grants worker 1 (180, arr 190).
+       rank 0 takes RESULT(B) 167 -> 169, GRANT 190 -> 192 (back-off reset); TASK a1
+       to 1 (193, arr 203). A's RESULT is missing, nothing has arrived at 193: rank 0
+       helps the root frame, its round is due (it is in its own child): REQ(1) (194, arr
+       204); master 204 -> 206, worker 1 busy, GRANT of nobody (207, arr 217); rank 0
+       217 -> 219 (back-off 2 from 219). Nothing arrived at 219, no round before 323:
+       C runs here (319). rank 1: TASK 203 -> 205; a1 (305); RESULT (306, arr 316).
+       rank 0: RESULT(a1) 319 -> 321; A ends; compute 3 (324); END x2 (326). */
+    nested_pars(&t, 110);
+    check("dynamic help after back-off: time", run(&t, &m, SIM_DYNAMIC, 3, 1, 1, &r), 326);
+    check("dynamic help after back-off: refusals", (double)r.refusals, 1);
+    check("dynamic help after back-off: remote calls", (double)r.remote_calls, 2);
+    check("dynamic help after back-off: wait-children", r.wait_children, 0);
+    check("dynamic help after back-off: wait-master", r.wait_master,
+          (27 - 3) + (54 - 31) + (190 - 169) + (217 - 194));
+    check("dynamic help after back-off: master busy", r.master_busy,
+          2 + 3 + 3 + 2 + 3 + 3 + 2);
     sim_tree_free(&t);
 }
 
