@@ -148,6 +148,8 @@ void sim_interpolate(double *t, const unsigned char *have, long n);
 /* The i-th of n evenly spread positions in [0, len): floor(i*len/n), so the positions
    for 2n contain those for n. */
 long sim_spread(long i, long n, long len);
+/* A random position within the i-th of n equal strata of [0, len) (sim_sample.c). */
+long sim_spread_jittered(long i, long n, long len, unsigned long long *seed);
 
 /* ---- advice (SPEC 5 item 6) ------------------------------------------------------------ */
 

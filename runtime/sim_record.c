@@ -247,7 +247,7 @@ static void flush_leaves(void)
                                      : (L < 32 ? L : 32);
     for (;;) {
         for (long i = 0; i < n; i++)
-            run_leaf(sim_spread(i, n, L), t, have, x, &nx);
+            run_leaf(sim_spread_jittered(i, n, L, &R.seed), t, have, x, &nx);
         run_leaf(L - 1, t, have, x, &nx); /* the last one bounds the interpolation */
         b = sim_bootstrap(x, (int)nx, &R.seed);
         if (R.opt.sample != SIM_SAMPLE_ERROR || nx >= L ||

@@ -69,3 +69,14 @@ long sim_spread(long i, long n, long len)
 {
     return (long)((double)i * (double)len / (double)n);
 }
+
+/* A random position in the i-th of n equal strata of [0, len). The plain spread takes
+   the same offset in every stratum: for a farm over an image 1024 pixels wide, n = 8192
+   sampled columns 0, 128, ..., 896 of every row, and Mandelbrot's sampled total came out
+   10 % low while the bootstrap promised +-5 %. A random offset per stratum keeps the
+   sample spread evenly without following the data's period. */
+long sim_spread_jittered(long i, long n, long len, unsigned long long *seed)
+{
+    long lo = sim_spread(i, n, len), hi = sim_spread(i + 1, n, len);
+    return hi - lo > 1 ? lo + (long)(rnd(seed) % (unsigned long long)(hi - lo)) : lo;
+}

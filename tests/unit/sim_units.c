@@ -155,6 +155,23 @@ static void sampling(void)
           t[1] == 2 && t[2] == 3 && t[6] == 4);
     check("spread: positions for 2n contain those for n",
           sim_spread(3, 8, 1000) == sim_spread(6, 16, 1000) && sim_spread(0, 8, 1000) == 0);
+    {
+        /* jittered: each position inside its stratum, and not one offset for all of them
+           (a farm over rows would sample the same columns of every row) */
+        unsigned long long js = 7;
+        int inside = 1, offsets_differ = 0;
+        long first = -1;
+        for (long i = 0; i < 8; i++) {
+            long p = sim_spread_jittered(i, 8, 1024, &js);
+            inside &= p >= i * 128 && p < (i + 1) * 128;
+            if (first < 0)
+                first = p % 128;
+            else if (p % 128 != first)
+                offsets_differ = 1;
+        }
+        check("spread: jittered positions stay in their strata with varying offsets",
+              inside && offsets_differ && sim_spread_jittered(5, 8, 8, &js) == 5);
+    }
     double x[1000];
     unsigned long long seed = 1;
     for (int i = 0; i < 1000; i++)
