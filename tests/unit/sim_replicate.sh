@@ -52,7 +52,7 @@ timeout 20 $OUT/rep_msort.predict --wtc-replicate=1 10 >/dev/null 2>$OUT/e.txt; 
 # replicated prediction runs 1/16 of the work and multiplies it, so a disturbance of the
 # host during that one subtree weighs 16 times (seen: +35 % once under load); the bugs
 # this guards against were -42 % (mergesort merges on unsorted halves).
-for case in "msort 4000000 20" "points 8000000 20" "nqueens 13 10"; do
+for case in "msort 4000000 20" "points 8000000 20" "nqueens 14 10"; do
     set -- $case
     r=$(pair $1 $2)
     d=${r% *}
