@@ -17,6 +17,7 @@ RUNS=${RUNS:-5}
 CONFIGS=${CONFIGS:-default}
 ONLY=${ONLY:-.} # an extended regular expression: only the rows whose label matches
 mkdir -p "$D" || exit 2
+. bench/rt_lib.inc
 
 # build NAME SOURCE (once)
 build() {
@@ -48,14 +49,7 @@ row() {
     label=$1
     shift
     echo "$label" | grep -Eq "$ONLY" || return 0
-    n=0
-    for cfg in $CONFIGS; do n=$((n + 1)); : > "$D/times.$n"; done
-    i=0
-    while [ $i -lt "$RUNS" ]; do
-        n=0
-        for cfg in $CONFIGS; do n=$((n + 1)); once "$cfg" "$@" >> "$D/times.$n"; done
-        i=$((i + 1))
-    done
+    collect "$@"
     n=0
     for cfg in $CONFIGS; do
         n=$((n + 1))

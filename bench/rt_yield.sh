@@ -16,6 +16,7 @@ RUNS=${RUNS:-5}
 CONFIGS=${CONFIGS:-default}
 ONLY=${ONLY:-.}
 mkdir -p "$D" || exit 2
+. bench/rt_lib.inc
 
 # build DIR NAME SOURCE WTCC (once)
 build() {
@@ -45,14 +46,7 @@ row() {
     label=$1
     shift
     echo "$label" | grep -Eq "$ONLY" || return 0
-    n=0
-    for cfg in $CONFIGS; do n=$((n + 1)); : > "$D/times.$n"; done
-    i=0
-    while [ $i -lt "$RUNS" ]; do
-        n=0
-        for cfg in $CONFIGS; do n=$((n + 1)); once "$cfg" "$@" >> "$D/times.$n"; done
-        i=$((i + 1))
-    done
+    collect "$@"
     n=0
     printf "%-28s" "$label"
     for cfg in $CONFIGS; do
