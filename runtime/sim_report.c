@@ -282,6 +282,9 @@ static void print_head(FILE *out, const sim_tree *t, const sim_machine *m,
     if (smp->in_place > 0 && smp->executed < smp->leaves)
         fprintf(out, "  (%ld of the leaf tasks ran in place: they write out: buffers that "
                      "the code after them reads)\n", smp->in_place);
+    if (smp->dear > 0)
+        fprintf(out, "  (%ld of the leaf tasks ran in place: copying their inputs for "
+                     "sampling costs a quarter of running them or more)\n", smp->dear);
 }
 
 void sim_report(FILE *out, sim_tree *t, const sim_machine *m, const sim_opts *o,

@@ -1,0 +1,30 @@
+#!/bin/sh
+# Copy-cost probe (doc/predictor.md section 2): leaves whose in: buffers are large and
+# read about once run in place instead of being captured for sampling; leaves that do
+# much work per input byte are still sampled. Program: tests/unit/sim_probe.wtc.
+. tests/unit/sim_common.inc
+[ -x bin/wtcc ] || { bad "bin/wtcc missing: run make"; exit 1; }
+bin/wtcc tests/unit/sim_probe.wtc -o $OUT/probe >$OUT/probe.build 2>&1 || { bad "build: $(cat $OUT/probe.build)"; exit 1; }
+# the program itself: 8M doubles, 1024 leaves of 64 KB
+want=$(timeout 60 $OUT/probe 8388608 1)
+[ -n "$want" ] && pass "the program runs ($want)" || bad "the program failed"
+
+out=$(timeout 120 $OUT/probe.predict --wtc-procs=1,2 8388608 1 2>$OUT/probe.err)
+rc=$?
+[ $rc = 0 ] || bad "predict (reps 1): status $rc: $(cat $OUT/probe.err)"
+echo "$out" | grep -q 'leaf tasks: all 1024 ran' && echo "$out" | grep -q 'copying their inputs' \
+    && pass "one read per byte: all 1024 leaves ran in place ($(echo "$out" | grep 'in place' | cut -c1-50)...)" \
+    || bad "one read per byte: $(echo "$out" | grep -E 'leaf tasks|in place')"
+
+out=$(timeout 120 $OUT/probe.predict --wtc-procs=1,2 8388608 64 2>$OUT/probe.err)
+rc=$?
+[ $rc = 0 ] || bad "predict (reps 64): status $rc: $(cat $OUT/probe.err)"
+echo "$out" | grep -q 'leaf tasks: ran [0-9]* of 1024 ' && ! echo "$out" | grep -q 'copying their inputs' \
+    && pass "64 reads per byte: sampled ($(echo "$out" | grep 'leaf tasks' | cut -c1-40)...)" \
+    || bad "64 reads per byte: $(echo "$out" | grep -E 'leaf tasks|in place')"
+
+# --wtc-sample=all: every leaf in place, no probe line either
+out=$(timeout 120 $OUT/probe.predict --wtc-procs=1 --wtc-sample=all 8388608 1 2>/dev/null)
+echo "$out" | grep -q 'leaf tasks: all 1024 ran' && ! echo "$out" | grep -q 'copying' \
+    && pass "--wtc-sample=all: exact, no probe" || bad "--wtc-sample=all: $(echo "$out" | grep -E 'leaf|place')"
+exit $fail
