@@ -66,6 +66,9 @@ typedef struct sim_par {
     int nchild;
     int cond;             /* 0: the children run sequentially here, no messages */
     int next;             /* the caller's next par, -1 when none */
+    double t_spawn;       /* spawning the children (arena, args copies): computed before
+                             them only where the runtime opens the par, not at P = 1 nor
+                             in a simple-mode range of one rank (doc/predictor.md 1) */
 } sim_par;
 
 /* One parallel region: a root call run on rank 0. */

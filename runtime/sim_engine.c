@@ -417,7 +417,10 @@ static void start_par(sim *S, int rid, int p, int lo, int hi)
         for (int c = 0; c < pp->nchild; c++)
             s += S->t->seq[pp->first_child + c];
         compute(S, rid, s);
-    } else if (S->s.mode == SIM_SIMPLE) {
+        return;
+    }
+    compute(S, rid, pp->t_spawn); /* the runtime spawns the children into its frame */
+    if (S->s.mode == SIM_SIMPLE) {
         start_spar(S, rid, p, lo, hi);
     } else {
         frame *f = push(S, rid, F_DPAR);

@@ -93,6 +93,16 @@ static void hand_timelines(void)
     m = toy();
     /* P = 1: sequential, 5 + 200 + 3 */
     check("simple P=1", run(&t, &m, SIM_SIMPLE, 1, 0, 1, &r), 208);
+    /* the recorded spawning of the children (t_spawn = 4) counts only where the runtime
+       opens the par: not at P = 1; at simple P = 2 rank 0 computes it after its 5, so
+       everything after shifts by 4 (136 + 4); with cond false, never (1 + 208 + 1) */
+    t.pars[0].t_spawn = 4;
+    check("t_spawn: not at P=1", run(&t, &m, SIM_SIMPLE, 1, 0, 1, &r), 208);
+    check("t_spawn: simple P=2", run(&t, &m, SIM_SIMPLE, 2, 0, 1, &r), 140);
+    t.pars[0].cond = 0;
+    check("t_spawn: not when cond is false", run(&t, &m, SIM_SIMPLE, 2, 0, 1, &r), 210);
+    t.pars[0].cond = 1;
+    t.pars[0].t_spawn = 0;
     /* dynamic, P = 3, M = 1 (rank 2 the master, workers 0 and 1).
        rank 0: BEGIN to 1 (1, arr 11), to 2 (2, arr 12); compute 5 (7); REQ(1) to 2
        (8, arr 18). master: BEGIN 12 -> 14; REQ 18 -> 20; grants worker 1, GRANT final
