@@ -4,7 +4,7 @@
 # much work per input byte are still sampled. Program: tests/unit/sim_probe.wtc.
 . tests/unit/sim_common.inc
 [ -x bin/wtcc ] || { bad "bin/wtcc missing: run make"; exit 1; }
-bin/wtcc tests/unit/sim_probe.wtc -o $OUT/probe >$OUT/probe.build 2>&1 || { bad "build: $(cat $OUT/probe.build)"; exit 1; }
+bin/wtcc ${SIM_CFLAGS:-} tests/unit/sim_probe.wtc -o $OUT/probe >$OUT/probe.build 2>&1 || { bad "build: $(cat $OUT/probe.build)"; exit 1; }
 # the program itself: 8M doubles, 1024 leaves of 64 KB
 want=$(timeout 60 $OUT/probe 8388608 1)
 [ -n "$want" ] && pass "the program runs ($want)" || bad "the program failed"
