@@ -220,6 +220,7 @@ typedef struct sim_sampling {
     int chunks;                /* sampled in this many chunks (memory bound) */
     long in_place;             /* leaves run in place because they write out: buffers */
     long dear;                 /* ... because copying their inputs costs too much */
+    long preempted;            /* sampled leaves timed by CPU time: another process ran */
     int replicate;             /* the --wtc-replicate limit (0: off) */
     long repl_subtrees, repl_calls, repl_leaves; /* replicas and what they hold */
     double rec_seconds;        /* the recording's own time (program, sampling) */

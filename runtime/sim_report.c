@@ -282,9 +282,12 @@ static void print_head(FILE *out, const sim_tree *t, const sim_machine *m,
     if (smp->in_place > 0 && smp->executed < smp->leaves)
         fprintf(out, "  (%ld of the leaf tasks ran in place: they write out: buffers that "
                      "the code after them reads)\n", smp->in_place);
+    if (smp->preempted > 0)
+        fprintf(out, "  (%ld sampled leaf tasks were interrupted by another process: their "
+                     "CPU time was used)\n", smp->preempted);
     if (smp->dear > 0)
         fprintf(out, "  (%ld of the leaf tasks ran in place: copying their inputs for "
-                     "sampling costs a quarter of running them or more)\n", smp->dear);
+                     "sampling costs half of running them or more)\n", smp->dear);
 }
 
 void sim_report(FILE *out, sim_tree *t, const sim_machine *m, const sim_opts *o,
