@@ -10,6 +10,7 @@
 #define WTC_DRIVER_H
 
 #include <stdbool.h>
+#include <stdio.h>
 #include <stddef.h>
 
 /* Exit statuses (SPEC 3). */
@@ -102,6 +103,11 @@ void tmp_cleanup(void);
 void drv_push_opt_flags(StrList *cmd, const DrvOptions *o);
 /* Steps 4-6: build the program and the predictor, then rename them onto the outputs. */
 int drv_build_and_install(const DrvOptions *o, const Paths *p);
+
+/* ---- tidy.c ---- */
+/* Print the C compiler's messages (in[0..len)) with the clones' internal names replaced
+   by the user's and repeated messages dropped. */
+void drv_tidy_messages(const char *in, size_t len, FILE *out);
 
 /* ---- libdir.c ---- */
 /* The lib/wtc directory: $WTC_LIBDIR, else <dir of this executable>/../lib/wtc. */

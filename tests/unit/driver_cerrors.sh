@@ -1,0 +1,60 @@
+#!/bin/sh
+# C compiler messages about code in recursive functions (wtc/tidy.c): each function is
+# compiled as two clones, yet every message must appear once, under the user's names.
+. tests/unit/driver_lib.inc
+cat > "$T/bad.wtc" <<'WTC'
+#include <stdio.h>
+static int helper(int x) { return x + not_declared_either; }
+recursive long f(int n)
+cond: n > 10;
+{
+    long r[2];
+    if (n < 2)
+        return undefined_var;
+    par i = 0 to 1 do
+        r[i] = f(n - 1 - i);
+    return r[0] + r[1] + "x";
+}
+recursive long g(int n)
+cond: n > 10;
+{
+    long r[2];
+    if (n < 2)
+        return n + missing_in_g;
+    par i = 0 to 1 do
+        r[i] = g(n - 1 - i);
+    return r[0] + r[1];
+}
+int main(void) { printf("%ld %ld %d\n", f(20), g(20), helper(1)); return 0; }
+WTC
+"$WTCC" "$T/bad.wtc" -o "$T/bad" 2> "$T/err"
+st=$?
+[ $st = 1 ] || fail "status $st, expected 1"
+[ -e "$T/bad" ] && fail "an output file was left"
+count() { grep -c -e "$1" "$T/err"; }
+[ "$(count "undefined_var. undeclared")" = 1 ] || fail "f's error shown $(count "undefined_var. undeclared") times, expected once"
+[ "$(count "missing_in_g. undeclared")" = 1 ] || fail "g's error shown $(count "missing_in_g. undeclared") times"
+[ "$(count "not_declared_either. undeclared")" = 1 ] || fail "helper's error shown $(count "not_declared_either. undeclared") times"
+[ "$(count "makes integer from pointer")" = 1 ] || fail "f's warning shown $(count "makes integer from pointer") times"
+[ "$(count "In function .f.:")" = 1 ] || fail "f's header shown $(count "In function .f.:") times"
+[ "$(count "In function .g.:")" = 1 ] || fail "g's header shown $(count "In function .g.:") times"
+[ "$(count "In function .helper.:")" -ge 1 ] || fail "helper's header missing"
+grep -q "__wtc" "$T/err" && fail "internal names in the messages: $(grep -o '__wtc[a-z_]*' "$T/err" | sort -u | tr '\n' ' ')"
+# g's message comes under g's header, after f's
+awk '/In function [^a-z]*f[^a-z]*:$/ { f = NR } /In function [^a-z]*g[^a-z]*:$/ { g = NR }
+     /missing_in_g/ { m = NR }
+     END { exit !(f < g && g < m) }' "$T/err" || fail "g's message is not under g's header"
+# the excerpt under a message stays with it
+grep -A2 "undefined_var. undeclared" "$T/err" | grep -q "return undefined_var;" \
+    || fail "the source excerpt under f's error is missing"
+# main is compiled as __wtc_user_main
+printf '#include <stdio.h>\nint main(void) { int x = not_in_main; return x; }\n' > "$T/m.wtc"
+"$WTCC" "$T/m.wtc" -o "$T/m" 2>> "$T/err"
+grep -q "In function .main.:" "$T/err" || fail "main's header does not say main"
+grep -q "__wtc" "$T/err" && fail "main's messages name $(grep -o '__wtc[a-z_]*' "$T/err" | sort -u)"
+if [ $failed = 1 ]; then
+    echo "--- stderr:"
+    cat "$T/err"
+    exit 1
+fi
+echo "PASS: every message once, under the user's function names"

@@ -1,0 +1,138 @@
+/* tidy.c - the C compiler's messages about the generated code, as the user wrote it.
+ *
+ * Every recursive function f is compiled twice, as the sequential clone __wtc_seq_f and
+ * the parallel clone __wtc_par_f (doc/wtcc.md). An error in f's body therefore came
+ * out twice, under names the user never wrote (and main is compiled as
+ * __wtc_user_main). Here the clones' names become f again, __wtc_user_main main,
+ * and a message (its first line and the source excerpt under it) that was already
+ * shown is dropped; an "In function" header is printed before the first message
+ * under it that is shown, unless it is the header printed last.
+ * Everything else passes through unchanged, in order. */
+#include <stdlib.h>
+#include <string.h>
+#include "driver.h"
+
+/* Copy 'line' (n bytes) with every __wtc_seq_ / __wtc_par_ prefix of an identifier
+   removed and __wtc_user_main back to main; returns a NUL-terminated copy. */
+static char *rename_clones(const char *line, size_t n)
+{
+    char *q = drv_xmalloc(n + 1), *d = q;
+    size_t i = 0;
+    while (i < n) {
+        bool start = i == 0 || !(line[i - 1] == '_' || (line[i - 1] >= 'a' && line[i - 1] <= 'z') ||
+                                 (line[i - 1] >= 'A' && line[i - 1] <= 'Z') ||
+                                 (line[i - 1] >= '0' && line[i - 1] <= '9'));
+        if (start && n - i >= 15 && strncmp(line + i, "__wtc_user_main", 15) == 0) {
+            i += 11; /* the user's main, renamed by wtcc (doc/wtcc.md) */
+            continue;
+        }
+        if (n - i > 10 && (strncmp(line + i, "__wtc_seq_", 10) == 0 ||
+                           strncmp(line + i, "__wtc_par_", 10) == 0) &&
+            start) {
+            i += 10;
+            continue;
+        }
+        *d++ = line[i++];
+    }
+    *d = '\0';
+    return q;
+}
+
+/* "file: In function 'f':" (also "In member function", "At top level:") */
+static bool is_header(const char *s)
+{
+    const char *c = strstr(s, ": In function ");
+    return (c && s[strlen(s) - 1] == ':') || strstr(s, ": At top level:") != NULL;
+}
+
+/* A source excerpt or caret line under a message: "    7 |   code", "      |   ^~~" */
+static bool is_excerpt(const char *s)
+{
+    while (*s == ' ' || (*s >= '0' && *s <= '9'))
+        s++;
+    return *s == '|' || *s == '+';
+}
+
+typedef struct Seen {
+    char **v;
+    size_t n, cap;
+} Seen;
+
+static bool seen_add(Seen *s, const char *text)
+{
+    for (size_t i = 0; i < s->n; i++)
+        if (strcmp(s->v[i], text) == 0)
+            return false;
+    if (s->n == s->cap) {
+        char **v = drv_xmalloc((s->cap ? 2 * s->cap : 16) * sizeof *v);
+        if (s->n)
+            memcpy(v, s->v, s->n * sizeof *v);
+        free(s->v);
+        s->v = v;
+        s->cap = s->cap ? 2 * s->cap : 16;
+    }
+    s->v[s->n++] = drv_strdup(text);
+    return true;
+}
+
+static void append(char **buf, size_t *len, size_t *cap, const char *s)
+{
+    size_t n = strlen(s);
+    if (*len + n + 2 > *cap) {
+        char *b = drv_xmalloc(2 * (*len + n + 2));
+        if (*len)
+            memcpy(b, *buf, *len);
+        free(*buf);
+        *buf = b;
+        *cap = 2 * (*len + n + 2);
+    }
+    memcpy(*buf + *len, s, n);
+    *len += n;
+    (*buf)[(*len)++] = '\n';
+    (*buf)[*len] = '\0';
+}
+
+void drv_tidy_messages(const char *in, size_t len, FILE *out)
+{
+    Seen seen = {0};
+    char *header = NULL;  /* the last "In function" line read */
+    char *shown = NULL;   /* the last one printed */
+    char *block = NULL;   /* the message being collected: its line and excerpt */
+    size_t blen = 0, bcap = 0;
+    size_t i = 0;
+    for (;;) {
+        const char *nl = i < len ? memchr(in + i, '\n', len - i) : NULL;
+        size_t n = nl ? (size_t)(nl - (in + i)) : len - i;
+        bool end = i >= len;
+        char *line = end ? NULL : rename_clones(in + i, n);
+        /* a message ends where a line is not an excerpt, or at the end of input */
+        if (block && (end || !is_excerpt(line))) {
+            if (seen_add(&seen, block)) {
+                if (header && (!shown || strcmp(header, shown) != 0)) {
+                    fprintf(out, "%s\n", header);
+                    free(shown);
+                    shown = drv_strdup(header);
+                }
+                fputs(block, out);
+            }
+            free(block);
+            block = NULL;
+            blen = bcap = 0;
+        }
+        if (end)
+            break;
+        if (is_header(line)) {
+            free(header);
+            header = line; /* printed before its function's first new message */
+        } else {
+            append(&block, &blen, &bcap, line);
+            free(line);
+        }
+        i += n + (nl != NULL);
+    }
+    free(header);
+    free(shown);
+    for (size_t k = 0; k < seen.n; k++)
+        free(seen.v[k]);
+    free(seen.v);
+}
