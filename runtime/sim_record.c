@@ -879,7 +879,13 @@ static void run_child(wtc_par *p, int i, int node, long weight)
     info(node)->fn = fn;
     info(node)->size = (double)nd->task_bytes + nd->result_bytes;
     int sampled = leaf && R.opt.sample != SIM_SAMPLE_ALL && !writes_out(fn, counts);
-    fn_probe *pr = sampled && in_bytes(fn, counts) >= SIM_PROBE_BYTES ? probe_of(fn) : NULL;
+    unsigned long ib = sampled ? in_bytes(fn, counts) : 0;
+    int huge = sampled && ib > R.cap_limit; /* one copy would exceed the capture memory */
+    fn_probe *pr = sampled && !huge && ib >= SIM_PROBE_BYTES ? probe_of(fn) : NULL;
+    if (huge) {
+        sampled = 0;
+        R.smp.dear++;
+    }
     if (sampled && (!pr || (!pr->in_place && pr->n >= SIM_PROBE_LEAVES))) {
         add_leaf(node, capture(fn, args));
         if (c->dest && c->dest_size)
@@ -891,7 +897,7 @@ static void run_child(wtc_par *p, int i, int node, long weight)
         R.smp.leaves++;
         R.smp.executed++;
         R.smp.total += R.tree.nodes[node].t_after;
-        if (R.opt.sample != SIM_SAMPLE_ALL && !sampled)
+        if (R.opt.sample != SIM_SAMPLE_ALL && !sampled && !huge)
             R.smp.in_place++;
         else if (pr && pr->in_place)
             R.smp.dear++;

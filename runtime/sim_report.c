@@ -283,8 +283,9 @@ static void print_head(FILE *out, const sim_tree *t, const sim_machine *m,
         fprintf(out, "  (%ld of the leaf tasks ran in place: they write out: buffers that "
                      "the code after them reads)\n", smp->in_place);
     if (smp->preempted > 0)
-        fprintf(out, "  (%ld sampled leaf tasks were interrupted by another process: their "
-                     "CPU time was used)\n", smp->preempted);
+        fprintf(out, "  (%ld sampled leaf task%s interrupted by another process: %s CPU "
+                     "time was used)\n", smp->preempted, smp->preempted == 1 ? " was" : "s were",
+                smp->preempted == 1 ? "its" : "their");
     if (smp->dear > 0)
         fprintf(out, "  (%ld of the leaf tasks ran in place: copying their inputs for "
                      "sampling costs half of running them or more)\n", smp->dear);
