@@ -6,15 +6,18 @@
 . tests/unit/sim_common.inc
 [ -x bin/wtcc ] || { bad "bin/wtcc missing: run make"; exit 1; }
 command -v taskset >/dev/null || { pass "taskset missing: skipped"; exit 0; }
+# the first core this shell may run on (a cpuset may exclude core 0)
+CORE=$(taskset -pc $$ 2>/dev/null | sed 's/.*: //; s/[,-].*//')
+[ -n "$CORE" ] || CORE=0
 bin/wtcc ${SIM_CFLAGS:-} samples/nqueens.wtc -o $OUT/preempt >$OUT/preempt.build 2>&1 \
     || { bad "build: $(cat $OUT/preempt.build)"; exit 1; }
-leaves() { # the total leaf time of one prediction pinned to core 0
-    timeout 120 taskset -c 0 $OUT/preempt.predict --wtc-modes=simple --wtc-procs=1 \
+leaves() { # the total leaf time of one prediction pinned to core $CORE
+    timeout 120 taskset -c $CORE $OUT/preempt.predict --wtc-modes=simple --wtc-procs=1 \
         --wtc-sample=2000 14 2>/dev/null >$OUT/preempt.out
     sed -n 's/^leaf tasks: all [0-9]* ran; total \([0-9.]*\) s.*/\1/p' $OUT/preempt.out
 }
 alone=$(leaves)
-timeout 200 taskset -c 0 sh -c 'while :; do :; done' &
+timeout 200 taskset -c $CORE sh -c 'while :; do :; done' &
 busy=$!
 trap 'kill $busy 2>/dev/null' EXIT INT TERM
 sleep 0.2
