@@ -282,6 +282,10 @@ static void print_head(FILE *out, const sim_tree *t, const sim_machine *m,
     if (smp->in_place > 0 && smp->executed < smp->leaves)
         fprintf(out, "  (%ld of the leaf tasks ran in place: they write out: buffers that "
                      "the code after them reads)\n", smp->in_place);
+    if (smp->chunks > 1)
+        fprintf(out, "  (%d chunks: the captured inputs outgrew WTC_PREDICT_MEM_MB, so each chunk "
+                     "was sampled on its own)\n",
+                smp->chunks);
     if (smp->preempted > 0)
         fprintf(out, "  (%ld sampled leaf task%s interrupted by another process: %s CPU "
                      "time was used)\n", smp->preempted, smp->preempted == 1 ? " was" : "s were",

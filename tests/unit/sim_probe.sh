@@ -23,6 +23,18 @@ echo "$out" | grep -q 'leaf tasks: ran [0-9]* of 1024 ' && ! echo "$out" | grep 
     && pass "64 reads per byte: sampled ($(echo "$out" | grep 'leaf tasks' | cut -c1-40)...)" \
     || bad "64 reads per byte: $(echo "$out" | grep -E 'leaf tasks|in place')"
 
+# captures beyond WTC_PREDICT_MEM_MB: sampled chunk by chunk, same prediction
+seqt() { sed -n 's/.*sequential time \([0-9.]*\) s.*/\1/p'; }
+one=$(timeout 120 $OUT/probe.predict --wtc-procs=1 --wtc-replicate=off 8388608 64 2>/dev/null | seqt)
+out=$(WTC_PREDICT_MEM_MB=8 timeout 120 $OUT/probe.predict --wtc-procs=1 --wtc-replicate=off 8388608 64 2>/dev/null)
+n=$(echo "$out" | sed -n 's/^  (\([0-9]*\) chunks: .*/\1/p')
+chunked=$(echo "$out" | seqt)
+[ -n "$n" ] && [ "$n" -ge 4 ] && pass "WTC_PREDICT_MEM_MB=8: $n chunks of 64 MB of captures" \
+    || bad "WTC_PREDICT_MEM_MB=8: chunks '$n' ($(echo "$out" | grep -E 'leaf tasks|chunks'))"
+echo "$chunked $one" | awk '{ e = 100 * ($1 / $2 - 1); exit !(e <= 10 && e >= -10) }' \
+    && pass "chunked sequential time $chunked s vs $one s in one chunk" \
+    || bad "chunked sequential time $chunked s vs $one s in one chunk (limit 10 %)"
+
 # --wtc-sample=all: every leaf in place, no probe line either
 out=$(timeout 120 $OUT/probe.predict --wtc-procs=1 --wtc-sample=all 8388608 1 2>/dev/null)
 echo "$out" | grep -q 'leaf tasks: all 1024 ran' && ! echo "$out" | grep -q 'copying' \
