@@ -8,7 +8,29 @@
 
 #define WTCRT_KNOWN_OPTS \
     "--wtc-mode=simple|dynamic, --wtc-masters=M, --wtc-batch=T, --wtc-stats, " \
-    "--wtc-trace=FILE"
+    "--wtc-trace=FILE, --wtc-help"
+
+const char wtcrt_usage[] =
+    "usage: mpiexec -n P ./prog [--wtc-OPTION ...] [program arguments]\n"
+    "\n"
+    "A Work-Time C program: main runs on rank 0, every call of a recursive function\n"
+    "from ordinary code is a parallel region over all P ranks. The --wtc- options may\n"
+    "stand anywhere; the program never sees them.\n"
+    "\n"
+    "  --wtc-mode=simple|dynamic  every region in this mode (default: wtcc --mode,\n"
+    "                             else each function's mode: clause)\n"
+    "  --wtc-masters=M            dynamic mode: M masters, the last M ranks (default:\n"
+    "                             wtcc --mode=dynamic:M, else the source's\n"
+    "                             'mode: dynamic M', else 1; at most P-1)\n"
+    "  --wtc-batch=T              dynamic mode: up to T consecutive children per task\n"
+    "                             message (default 1)\n"
+    "  --wtc-stats                print, per rank, where the time went (stderr)\n"
+    "  --wtc-trace=FILE           write a timeline for chrome://tracing or Perfetto\n"
+    "  --wtc-help                 print this text and stop\n"
+    "\n"
+    "Without mpiexec (or with -n 1) the program runs sequentially. Its predictor,\n"
+    "prog.predict, tells the run time for each setting beforehand (--wtc-help there).\n"
+    "See doc/runtime.md.\n";
 
 /* Monotonic clock in seconds. */
 double wtcrt_now(void)
@@ -69,6 +91,8 @@ static int opt_one(const char *arg, wtcrt_opts *o, char *err, size_t errsz)
         o->trace = v;
     } else if (strcmp(arg, "--wtc-stats") == 0) {
         o->stats = 1;
+    } else if (strcmp(arg, "--wtc-help") == 0) {
+        o->help = 1;
     } else {
         snprintf(err, errsz, "wtc: error: unknown option '%s' (known: " WTCRT_KNOWN_OPTS ")",
                  arg);

@@ -495,6 +495,13 @@ int wtc_start(int argc, char **argv, const wtc_program *prog)
         MPI_Finalize();
         return 2;
     }
+    if (rt.opt.help) { /* every rank parsed it: all stop, rank 0 prints */
+        if (rt.rank == 0)
+            fputs(wtcrt_usage, stdout);
+        MPI_Comm_free(&rt.comm);
+        MPI_Finalize();
+        return 0;
+    }
     states_start();
     rt.started = 1;
     on_exit(on_exit_handler, NULL);

@@ -14,10 +14,32 @@
 __attribute__((weak)) const char *wtcrt_sim_default_machine = "ethernet-mpich-2004.conf";
 
 const char sim_usage[] =
-    "usage: prog.predict [--wtc-procs=LIST] [--wtc-masters=LIST] [--wtc-batch=LIST]\n"
-    "                    [--wtc-modes=simple,dynamic] [--wtc-machine=FILE]\n"
-    "                    [--wtc-sample=N|all] [--wtc-error=PCT] [--wtc-replicate=on|off|N]\n"
-    "                    [--wtc-format=table|csv|json] [program args]\n";
+    "usage: ./prog.predict [--wtc-OPTION ...] [program arguments]\n"
+    "\n"
+    "Runs the program once on this machine (its standard output is suppressed), records\n"
+    "its recursion above the cut-off, times a sample of the leaf tasks below it, and\n"
+    "simulates both runtime protocols on the target machine: the predicted run time,\n"
+    "speedup and efficiency of every setting, the best one, and advice on masters and\n"
+    "cut-off. It needs no MPI.\n"
+    "\n"
+    "  --wtc-procs=LIST       processor counts (default 1,2,4,...,128)\n"
+    "  --wtc-modes=LIST       simple, dynamic or simple,dynamic (default both)\n"
+    "  --wtc-masters=LIST     dynamic mode: masters (default 1,2,4,8, those below P)\n"
+    "  --wtc-batch=LIST       dynamic mode: children per task message (default 1)\n"
+    "  --wtc-machine=FILE     the target machine: a machine file or a preset name\n"
+    "                         (default: this host's, made by 'make calibrate', else the\n"
+    "                         shipped ethernet-mpich-2004)\n"
+    "  --wtc-error=PCT        sample leaf tasks until the bootstrap interval of their\n"
+    "                         total is within +-PCT % (default 5)\n"
+    "  --wtc-sample=N|all     time N leaf tasks spread over the run, or every one\n"
+    "  --wtc-replicate=on|off|N  run one of a par's equal-sized subtrees and copy it to\n"
+    "                         its siblings, up to N copies of a call (on: 16)\n"
+    "  --wtc-format=table|csv|json  the report's format (default table)\n"
+    "  --wtc-help             print this text and stop\n"
+    "\n"
+    "Environment: WTC_PREDICT_MEM_MB (memory for captured leaf inputs, default 1024),\n"
+    "WTC_PREDICT_SEED (the sampling seed), WTC_PREDICT_DEBUG=1 (recording details).\n"
+    "See doc/predictor.md.\n";
 
 static int fail(char *err, size_t errsz, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));

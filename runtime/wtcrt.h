@@ -52,7 +52,11 @@ typedef struct wtcrt_opts {
     int batch;         /* 0 when not given */
     int stats;         /* --wtc-stats */
     const char *trace; /* --wtc-trace=FILE, NULL when not given */
+    int help;          /* --wtc-help: print wtcrt_usage and stop */
 } wtcrt_opts;
+
+/* The text --wtc-help prints. */
+extern const char wtcrt_usage[];
 
 /* Removes every --wtc-* option of the MPI program from argv (keeping argv[argc] NULL).
    Returns 0, or -1 with a one-line message in err. */

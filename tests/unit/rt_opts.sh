@@ -26,6 +26,18 @@ bad "empty trace file name" 2 --wtc-trace=
 bad "stats with a value" 2 --wtc-stats=yes
 bad "option after program arguments" 3 20 --wtc-bogus=1
 
+# --wtc-help: the usage on stdout once (rank 0), status 0 everywhere, main never runs
+for np in 1 3; do
+    rt_run $np "$RT_OUT/fib_msort" 20 1000 --wtc-help
+    if [ "$RT_RC" = 0 ] && [ "$(grep -c '^usage: mpiexec' "$RT_STDOUT")" = 1 ] &&
+        grep -q -- '--wtc-batch=T' "$RT_STDOUT" && ! grep -q 'fib(' "$RT_STDOUT" &&
+        [ ! -s "$RT_STDERR" ]; then
+        rt_pass "--wtc-help at -n $np: usage once, status 0, main not run"
+    else
+        rt_fail "--wtc-help at -n $np" "rc=$RT_RC, $(grep -c '^usage' "$RT_STDOUT") usage lines"
+    fi
+done
+
 # --wtc-stats: a row per rank and the workers' average, on stderr
 for mode in simple dynamic; do
     rt_run 4 "$RT_OUT/fib_msort" 22 20000 --wtc-stats --wtc-mode=$mode --wtc-masters=1

@@ -21,6 +21,11 @@ echo "$out" | awk '/^(simple|dynamic) +1 /{ if ($6 != "1.00") bad=1 }
     /^(simple|dynamic) /{ if ($5 <= 0) bad=1 } END { exit bad }' \
     && pass "P=1 has speedup 1, all times positive" || bad "insane table"
 
+help=$(timeout 20 $P --wtc-help 25 200000 2>&1); rc=$?
+[ $rc = 0 ] && echo "$help" | grep -q '^usage: ./prog.predict' && echo "$help" | grep -q -- '--wtc-replicate' \
+    && ! echo "$help" | grep -q '^best:' && pass "--wtc-help: the options, status 0, no prediction" \
+    || bad "--wtc-help: status $rc: $(echo "$help" | head -3)"
+
 csv=$(timeout 120 $P --wtc-format=csv --wtc-procs=1,2,4 --wtc-masters=1 --wtc-batch=1,4 25 100000)
 echo "$csv" | head -1 | grep -q '^mode,procs,masters,batch,predicted_s,speedup' \
     && pass "csv header" || bad "csv header: $(echo "$csv" | head -1)"
