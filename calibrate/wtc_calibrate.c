@@ -321,9 +321,10 @@ static void tiny_par(wtc_ctx c, void *args, void *ret)
 }
 
 /* The runtime's own cost per child run through a par (rank 0, with the runtime's
-   functions): spawn n tiny children into a frame (wtc_spawn: arena, args copied), run
-   each with wtcrt_run_local (result stored) after a clock read (the time slice check of
-   the dynamic local loop), minus calling the sequential function directly; median of 5. */
+   functions): n tiny children spawned into a frame, each run with wtcrt_run_local
+   (result stored) after a clock read (the time slice check of the dynamic local loop),
+   minus calling the sequential function directly; median of 5. The spawning itself is
+   not in it: the predictor records it per par (t_spawn, doc/predictor.md section 1). */
 static double measure_child(void)
 {
     static const wtc_fn fn = { "tiny", 0, WTC_MODE_DYNAMIC, 1, 0, sizeof(int), sizeof(int),
@@ -334,10 +335,11 @@ static double measure_child(void)
     volatile double clock_sink = 0;
     wtc_ctx c = { 0, 0, 1, 0 };
     for (int rep = 0; rep < 5; rep++) {
-        double t0 = now();
+        double t0;
         wtc_par *p = wtcrt_frame_push(c);
         for (int i = 0; i < N; i++)
             wtc_spawn(p, &fn, &i, &out[i], WTC_K_INT, sizeof(int));
+        t0 = now();
         for (int i = 0; i < N; i++) {
             clock_sink += wtcrt_now();
             wtcrt_run_local(p, i);
