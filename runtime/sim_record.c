@@ -858,6 +858,66 @@ static fn_probe *probe_of(const wtc_fn *fn)
     return &R.probe[R.nprobe++];
 }
 
+/* How a leaf is timed: captured for sampling, or run in place (and why). */
+enum { LEAF_CAPTURE, LEAF_IN_PLACE, LEAF_PROBE, LEAF_DEAR };
+
+/* Decides how the leaf fn(args) with these counts is timed (section 2 of
+   doc/predictor.md): out: buffers and --wtc-sample=all run in place; inputs larger
+   than the capture memory, or dear to copy (probed), too; the rest is captured. */
+static int leaf_way(const wtc_fn *fn, const long *counts, fn_probe **probe)
+{
+    unsigned long ib;
+    *probe = NULL;
+    if (R.opt.sample == SIM_SAMPLE_ALL || writes_out(fn, counts))
+        return LEAF_IN_PLACE;
+    ib = in_bytes(fn, counts);
+    if (ib > R.cap_limit) /* one copy would exceed the capture memory */
+        return LEAF_DEAR;
+    if (ib < SIM_PROBE_BYTES)
+        return LEAF_CAPTURE;
+    *probe = probe_of(fn);
+    if ((*probe)->in_place)
+        return LEAF_DEAR;
+    return (*probe)->n < SIM_PROBE_LEAVES ? LEAF_PROBE : LEAF_CAPTURE;
+}
+
+/* A probe: what would the copy of this leaf's inputs have cost, next to its run time
+   t? After SIM_PROBE_LEAVES of them, the function's leaves are captured or not. */
+static void probe_leaf(fn_probe *pr, const wtc_fn *fn, const void *args, double t)
+{
+    double c0 = wtcrt_now();
+    free(capture(fn, args));
+    pr->copy += wtcrt_now() - c0;
+    pr->run += t;
+    if (++pr->n < SIM_PROBE_LEAVES)
+        return;
+    pr->in_place = pr->copy >= SIM_COPY_TOO_DEAR * pr->run;
+    if (pr->in_place)
+        R.smp.dear += pr->n; /* the probes ran in place too */
+    if (getenv("WTC_PREDICT_DEBUG"))
+        fprintf(stderr, "probe %s: run %.3g s, copy %.3g s: %s\n", fn->name, pr->run,
+                pr->copy, pr->in_place ? "in place" : "capture");
+}
+
+/* Runs leaf fn(args) in place as node 'node' and times it; 'way' says why. */
+static void run_leaf_in_place(const wtc_fn *fn, void *args, void *ret, int node, int way,
+                              fn_probe *pr)
+{
+    double t0 = wtcrt_now(), t;
+    fn->run_seq(args, ret);
+    t = leaf_time(t0, wtcrt_now());
+    R.tree.nodes[node].t_after = t;
+    R.smp.leaves++;
+    R.smp.executed++;
+    R.smp.total += t;
+    if (way == LEAF_DEAR)
+        R.smp.dear++;
+    else if (way == LEAF_IN_PLACE && R.opt.sample != SIM_SAMPLE_ALL)
+        R.smp.in_place++;
+    else if (way == LEAF_PROBE)
+        probe_leaf(pr, fn, args, t);
+}
+
 /* Runs (or captures) child i of par p, recorded as node 'node'; weight: how many
    calls it stands for. */
 static void run_child(wtc_par *p, int i, int node, long weight)
@@ -869,7 +929,8 @@ static void run_child(wtc_par *p, int i, int node, long weight)
     void *ret = fn->ret_size > sizeof retbuf ? xmalloc(fn->ret_size) : retbuf;
     long counts[64] = { 0 };
     sim_node *nd = &R.tree.nodes[node];
-    int leaf = !p->cond || !fn->has_par;
+    int leaf = !p->cond || !fn->has_par, way = LEAF_IN_PLACE;
+    fn_probe *pr = NULL;
     if (fn->nbufs)
         fn->counts(args, counts);
     nd->task_bytes = (unsigned)wtcrt_task_child_bytes(fn, counts);
@@ -878,44 +939,14 @@ static void run_child(wtc_par *p, int i, int node, long weight)
     nd->leaf = leaf;
     info(node)->fn = fn;
     info(node)->size = (double)nd->task_bytes + nd->result_bytes;
-    int sampled = leaf && R.opt.sample != SIM_SAMPLE_ALL && !writes_out(fn, counts);
-    unsigned long ib = sampled ? in_bytes(fn, counts) : 0;
-    int huge = sampled && ib > R.cap_limit; /* one copy would exceed the capture memory */
-    fn_probe *pr = sampled && !huge && ib >= SIM_PROBE_BYTES ? probe_of(fn) : NULL;
-    if (huge) {
-        sampled = 0;
-        R.smp.dear++;
-    }
-    if (sampled && (!pr || (!pr->in_place && pr->n >= SIM_PROBE_LEAVES))) {
+    if (leaf)
+        way = leaf_way(fn, counts, &pr);
+    if (leaf && way == LEAF_CAPTURE) {
         add_leaf(node, capture(fn, args));
         if (c->dest && c->dest_size)
             memset(c->dest, 0, c->dest_size); /* a result nobody computed reads 0 */
     } else if (leaf) {
-        double t0 = wtcrt_now();
-        fn->run_seq(args, ret);
-        R.tree.nodes[node].t_after = leaf_time(t0, wtcrt_now());
-        R.smp.leaves++;
-        R.smp.executed++;
-        R.smp.total += R.tree.nodes[node].t_after;
-        if (R.opt.sample != SIM_SAMPLE_ALL && !sampled && !huge)
-            R.smp.in_place++;
-        else if (pr && pr->in_place)
-            R.smp.dear++;
-        if (pr && !pr->in_place && pr->n < SIM_PROBE_LEAVES) {
-            /* a probe: what would the copy of this leaf's inputs have cost? */
-            double c0 = wtcrt_now();
-            free(capture(fn, args));
-            pr->copy += wtcrt_now() - c0;
-            pr->run += R.tree.nodes[node].t_after;
-            if (++pr->n == SIM_PROBE_LEAVES) {
-                pr->in_place = pr->copy >= SIM_COPY_TOO_DEAR * pr->run;
-                if (pr->in_place)
-                    R.smp.dear += pr->n; /* the probes ran in place too */
-                if (getenv("WTC_PREDICT_DEBUG"))
-                    fprintf(stderr, "probe %s: run %.3g s, copy %.3g s: %s\n", fn->name,
-                            pr->run, pr->copy, pr->in_place ? "in place" : "capture");
-            }
-        }
+        run_leaf_in_place(fn, args, ret, node, way, pr);
         wtcrt_kind_store(c->dest, c->dest_kind, c->dest_size, ret, fn->ret_kind, fn->ret_size);
     } else {
         wtc_ctx ctx = { p->depth + 1, 0, 1, 0 };
