@@ -487,20 +487,15 @@ int wtc_start(int argc, char **argv, const wtc_program *prog)
     else
         ok = wtcrt_opts_parse(&argc, argv, &rt.opt, err, sizeof err) == 0 &&
              opts_check(err, sizeof err) == 0;
-    if (!ok) {
-        /* every rank parsed the same argv: all stop, rank 0 says why */
-        if (rt.rank == 0)
+    if (!ok || rt.opt.help) {
+        /* every rank parsed the same argv: all stop, rank 0 says why (or the usage) */
+        if (rt.rank == 0 && !ok)
             fprintf(stderr, "%s\n", err);
-        MPI_Comm_free(&rt.comm);
-        MPI_Finalize();
-        return 2;
-    }
-    if (rt.opt.help) { /* every rank parsed it: all stop, rank 0 prints */
-        if (rt.rank == 0)
+        else if (rt.rank == 0)
             fputs(wtcrt_usage, stdout);
         MPI_Comm_free(&rt.comm);
         MPI_Finalize();
-        return 0;
+        return ok ? 0 : 2;
     }
     states_start();
     rt.started = 1;

@@ -122,6 +122,19 @@ static double leaf_time(double t0, double t1)
     return d > 0 ? d : 0;
 }
 
+/* Median of v[0..n-1] (sorts v). */
+static int cmpd(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static double median(double *v, long n)
+{
+    qsort(v, (size_t)n, sizeof *v, cmpd);
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
 /* The thread's CPU time in seconds (-1 if the clock is missing). */
 static double cpu_now(void)
 {
@@ -139,13 +152,7 @@ static double read_cost(double (*clock)(void))
         double t0 = clock();
         v[i] = clock() - t0;
     }
-    for (int i = 1; i < 101; i++) /* insertion sort: 101 values */
-        for (int j = i; j > 0 && v[j] < v[j - 1]; j--) {
-            double x = v[j];
-            v[j] = v[j - 1];
-            v[j - 1] = x;
-        }
-    return v[50];
+    return median(v, 101);
 }
 
 /* Measures what timing a leaf adds to it: the median of back-to-back clock reads
@@ -272,8 +279,10 @@ static double run_capture(leaf_cap *c)
     return preempt_checked(leaf_time(t0, t1), c0, c1);
 }
 
-/* Runs leaf i of the chunk (once) and stores its time. */
-static void run_leaf(long i, double *t, unsigned char *have, double *x, long *nx)
+/* Runs leaf i of the chunk (once) and stores its time; x[0..*nx) are the times run so
+   far and *sum their total. */
+static void run_leaf(long i, double *t, unsigned char *have, double *x, long *nx,
+                     double *sum)
 {
     if (have[i])
         return;
@@ -282,6 +291,7 @@ static void run_leaf(long i, double *t, unsigned char *have, double *x, long *nx
     R.leaf_cap[i] = NULL;
     have[i] = 1;
     x[(*nx)++] = t[i];
+    *sum += t[i];
 }
 
 /* Below this estimated total of a chunk's leaves, --wtc-error runs them all: sampling
@@ -289,12 +299,10 @@ static void run_leaf(long i, double *t, unsigned char *have, double *x, long *nx
    (points' 48 ms of leaves were predicted 13-17 % high from a sample). */
 #define SIM_SAMPLE_ALL_BELOW_S 0.1
 
-/* Is the estimated total time of L leaves (mean of the nx run so far) small? */
-static int cheap_leaves(const double *x, long nx, long L)
+/* Is the estimated total time of L leaves (the mean of the nx run so far, whose
+   times add up to sum) small? */
+static int cheap_leaves(double sum, long nx, long L)
 {
-    double sum = 0;
-    for (long i = 0; i < nx; i++)
-        sum += x[i];
     return nx > 0 && sum / (double)nx * (double)L < SIM_SAMPLE_ALL_BELOW_S;
 }
 
@@ -306,12 +314,10 @@ static int cheap_leaves(const double *x, long nx, long L)
 #define SIM_SAMPLE_MIN_N 2048
 #define SIM_SAMPLE_MIN_COST 0.02
 
-static int cheap_to_grow(const double *x, long nx, long L)
+static int cheap_to_grow(double sum, long nx, long L)
 {
-    double sum = 0;
-    for (long i = 0; i < nx; i++)
-        sum += x[i];
-    return nx < SIM_SAMPLE_MIN_N && sum < SIM_SAMPLE_MIN_COST * sum / (double)nx * (double)L;
+    /* the nx leaves' share of the estimated total (sum / mean / L) is nx / L */
+    return nx < SIM_SAMPLE_MIN_N && sum > 0 && (double)nx < SIM_SAMPLE_MIN_COST * (double)L;
 }
 
 /* Chooses and runs the sample of the current chunk (SPEC 5 item 2), interpolates the
@@ -319,7 +325,7 @@ static int cheap_to_grow(const double *x, long nx, long L)
 static void flush_leaves(void)
 {
     long L = R.nleaves, nx = 0, n;
-    double *t, *x, total = 0;
+    double *t, *x, total = 0, xsum = 0;
     unsigned char *have;
     sim_boot b = { 0, 0, 0 };
     if (L == 0)
@@ -333,16 +339,16 @@ static void flush_leaves(void)
                                      : (L < 32 ? L : 32);
     for (;;) {
         for (long i = 0; i < n; i++)
-            run_leaf(sim_spread_jittered(i, n, L, &R.seed), t, have, x, &nx);
-        run_leaf(L - 1, t, have, x, &nx); /* the last one bounds the interpolation */
-        if (R.opt.sample == SIM_SAMPLE_ERROR && n < L && cheap_leaves(x, nx, L)) {
+            run_leaf(sim_spread_jittered(i, n, L, &R.seed), t, have, x, &nx, &xsum);
+        run_leaf(L - 1, t, have, x, &nx, &xsum); /* it bounds the interpolation */
+        if (R.opt.sample == SIM_SAMPLE_ERROR && n < L && cheap_leaves(xsum, nx, L)) {
             n = L; /* sampling does not pay: run them all, exactly */
             continue;
         }
         b = sim_bootstrap(x, (int)nx, &R.seed);
         if (R.opt.sample != SIM_SAMPLE_ERROR || nx >= L ||
             (fabs(b.lo) * 100 <= R.opt.error_pct && fabs(b.hi) * 100 <= R.opt.error_pct &&
-             !cheap_to_grow(x, nx, L)))
+             !cheap_to_grow(xsum, nx, L)))
             break;
         n = 2 * n < L ? 2 * n : L;
     }
@@ -471,19 +477,6 @@ static unsigned region_begin_bytes(void)
 }
 
 /* ---- subtree replication (doc/predictor.md, "Replication") ---------------------------- */
-
-/* Median of v[0..n-1] (sorts v). */
-static int cmpd(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median(double *v, long n)
-{
-    qsort(v, (size_t)n, sizeof *v, cmpd);
-    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
 
 static int npars(int node)
 {

@@ -8,6 +8,7 @@
  * shown is dropped; an "In function" header is printed before the first message
  * under it that is shown, unless it is the header printed last.
  * Everything else passes through unchanged, in order. */
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 #include "driver.h"
@@ -19,9 +20,8 @@ static char *rename_clones(const char *line, size_t n)
     char *q = drv_xmalloc(n + 1), *d = q;
     size_t i = 0;
     while (i < n) {
-        bool start = i == 0 || !(line[i - 1] == '_' || (line[i - 1] >= 'a' && line[i - 1] <= 'z') ||
-                                 (line[i - 1] >= 'A' && line[i - 1] <= 'Z') ||
-                                 (line[i - 1] >= '0' && line[i - 1] <= '9'));
+        /* the start of an identifier, not the middle of one */
+        bool start = i == 0 || !(isalnum((unsigned char)line[i - 1]) || line[i - 1] == '_');
         if (start && n - i >= 15 && strncmp(line + i, "__wtc_user_main", 15) == 0) {
             i += 11; /* the user's main, renamed by wtcc (doc/wtcc.md) */
             continue;
