@@ -48,18 +48,6 @@ static void spin(double s)
         ;
 }
 
-static int cmpd(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median(double *v, int n)
-{
-    qsort(v, (size_t)n, sizeof *v, cmpd);
-    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
 /* Every rank waits here; idle ranks sleep between polls instead of spinning. */
 static void sleepy_barrier(MPI_Comm c)
 {
@@ -88,7 +76,7 @@ static double measure_os(MPI_Comm c, int me, char *buf, int k)
             MPI_Send(buf, 0, MPI_CHAR, 0, 2, c);
         }
     }
-    return me == 0 ? median(v, reps) : 0;
+    return me == 0 ? wtcrt_median(v, reps) : 0;
 }
 
 static double measure_or(MPI_Comm c, int me, char *buf, int k)
@@ -110,7 +98,7 @@ static double measure_or(MPI_Comm c, int me, char *buf, int k)
             v[i] = now() - t0;
         }
     }
-    double r = me == 1 ? median(v, reps) : 0;
+    double r = me == 1 ? wtcrt_median(v, reps) : 0;
     if (me == 1)
         MPI_Send(&r, 1, MPI_DOUBLE, 0, 7, c);
     else
@@ -132,7 +120,7 @@ static double measure_rtt(MPI_Comm c, int me, char *buf, int k)
             MPI_Send(buf, k, MPI_CHAR, 0, 8, c);
         }
     }
-    return me == 0 ? median(v, reps) : 0;
+    return me == 0 ? wtcrt_median(v, reps) : 0;
 }
 
 /* Large messages as the runtime moves them (runtime/mpi_core.c, mpi_par.c: buffers above
@@ -179,12 +167,12 @@ static void big_one(int me, const char *src, int k, double *pk, double *tr, doub
         }
     }
     if (me == 1) {
-        r = median(c, 5);
+        r = wtcrt_median(c, 5);
         MPI_Send(&r, 1, MPI_DOUBLE, 0, 12, MPI_COMM_WORLD);
     } else if (me == 0) {
         MPI_Recv(&r, 1, MPI_DOUBLE, 1, 12, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-        *pk = median(a, 5);
-        *tr = median(b, 5);
+        *pk = wtcrt_median(a, 5);
+        *tr = wtcrt_median(b, 5);
         *up = r;
     }
 }
@@ -262,7 +250,7 @@ static double yield_phase(void)
         v[r] = now() - t0; /* the yield phase plus one (armed, not slept) step */
         wtcrt_backoff_end(&us);
     }
-    return median(v, 21);
+    return wtcrt_median(v, 21);
 }
 
 /* The runtime's waiting (doc/runtime.md, "Waiting without burning a core"), with its
@@ -296,10 +284,11 @@ static void measure_waiting(int me, fit *f)
             asleep[g * n + i] = wake_pingpong(me, gaps[g], 1);
     }
     if (me == 0) {
-        f->w_wake = median(asleep, 5 * n) - median(v, 5 * n);
+        f->w_wake = wtcrt_median(asleep, 5 * n) - wtcrt_median(v, 5 * n);
         if (verbose)
             printf("  round trips: %.3g us to a spinning rank, %.3g us to a sleeping one "
-                   "(%d)\n", median(v, 5 * n) * 1e6, median(asleep, 5 * n) * 1e6, 5 * n);
+                   "(%d)\n", wtcrt_median(v, 5 * n) * 1e6, wtcrt_median(asleep, 5 * n) * 1e6,
+                   5 * n);
         if (f->w_wake < 0)
             f->w_wake = 0;
     }
@@ -354,7 +343,7 @@ static double measure_child(void)
         without[rep] = now() - t0;
     }
     free(out);
-    d = (median(with, 5) - median(without, 5)) / N;
+    d = (wtcrt_median(with, 5) - wtcrt_median(without, 5)) / N;
     return d > 0 ? d : 0;
 }
 
@@ -388,7 +377,7 @@ static double measure_contention(int me)
             both[rep] = kernel(a, n);
     }
     if (me == 0) {
-        r = median(both, 5) / median(alone, 5) - 1;
+        r = wtcrt_median(both, 5) / wtcrt_median(alone, 5) - 1;
         if (r < 0)
             r = 0;
     }
@@ -467,7 +456,7 @@ static double request_rtt(int me, int P, char *buf)
             MPI_Send(buf, 52, MPI_CHAR, st.MPI_SOURCE, 8, MPI_COMM_WORLD);
         }
     }
-    return me == 0 ? median(v, reps) : 0;
+    return me == 0 ? wtcrt_median(v, reps) : 0;
 }
 
 static int write_file(const char *path, const char *name, const fit *f, double osa,

@@ -122,19 +122,6 @@ static double leaf_time(double t0, double t1)
     return d > 0 ? d : 0;
 }
 
-/* Median of v[0..n-1] (sorts v). */
-static int cmpd(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median(double *v, long n)
-{
-    qsort(v, (size_t)n, sizeof *v, cmpd);
-    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
 /* The thread's CPU time in seconds (-1 if the clock is missing). */
 static double cpu_now(void)
 {
@@ -152,7 +139,7 @@ static double read_cost(double (*clock)(void))
         double t0 = clock();
         v[i] = clock() - t0;
     }
-    return median(v, 101);
+    return wtcrt_median(v, 101);
 }
 
 /* Measures what timing a leaf adds to it: the median of back-to-back clock reads
@@ -525,8 +512,8 @@ static int size_classes(const long *idx, long n, int c, size_class *out, int max
                 tmp2[k++] = *component((int)idx[j], c);
             }
         }
-        out[nc].size = median(tmp1, k);
-        out[nc].time = median(tmp2, k);
+        out[nc].size = wtcrt_median(tmp1, k);
+        out[nc].time = wtcrt_median(tmp2, k);
         out[nc++].count = k;
         below = 0.9 * top;
     }

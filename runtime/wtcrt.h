@@ -109,6 +109,9 @@ int wtcrt_trace_write(const char *path, int nranks, wtcrt_event *const *ev,
 /* Monotonic clock, seconds. */
 double wtcrt_now(void);
 
+/* The median of v[0..n-1], n > 0 (sorts v). */
+double wtcrt_median(double *v, long n);
+
 /* ---- dynamic mode's local work (doc/runtime.md "dynamic mode"), both runtimes ------- */
 /* After a refused round a worker runs pending children here one at a time and asks
    again once its local work since the round ended reaches the slice
