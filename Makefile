@@ -34,9 +34,14 @@ WTCC_OBJ = $(patsubst %.c,$(B)/%.o,$(PARSER_SRC) $(CODEGEN_SRC) $(DRIVER_SRC)) \
            $(B)/parser/grammar.tab.o $(B)/parser/lexer.yy.o
 
 # ---- the runtimes -----------------------------------------------------------
-RT_COMMON_SRC = $(wildcard runtime/common_*.c)
-RT_MPI_SRC = $(wildcard runtime/mpi_*.c)
-RT_SIM_SRC = $(wildcard runtime/sim_*.c)
+# runtime/common: options, stats, traces, payload sizes; runtime/core: every protocol
+# decision (MPI-free), called by both executors: runtime/mpi (the program) and
+# runtime/sim (the predictor's simulator).
+RT_COMMON_SRC = $(wildcard runtime/common/*.c runtime/core/*.c)
+RT_MPI_SRC = $(wildcard runtime/mpi/*.c)
+RT_SIM_SRC = $(wildcard runtime/sim/*.c)
+RT_INC = -Iruntime -Iruntime/common -Iruntime/core
+RT_HDR = runtime/wtc_abi.h $(wildcard runtime/*/*.h)
 RT_MPI_OBJ = $(patsubst %.c,$(B)/mpi/%.o,$(RT_COMMON_SRC) $(RT_MPI_SRC))
 RT_SIM_OBJ = $(patsubst %.c,$(B)/sim/%.o,$(RT_COMMON_SRC) $(RT_SIM_SRC))
 CALIB_SRC = $(wildcard calibrate/*.c)
@@ -72,15 +77,15 @@ $(B)/parser/grammar.tab.o $(B)/parser/lexer.yy.o: %.o: %.c
 
 $(B)/%.o: %.c $(B)/parser/grammar.tab.h
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_ALL) -MMD -MP -Iparser -I$(B)/parser -Icodegen -Iwtc -Iruntime -c -o $@ $<
+	$(CC) $(CFLAGS_ALL) -MMD -MP -Iparser -I$(B)/parser -Icodegen -Iwtc $(RT_INC) -c -o $@ $<
 
-$(B)/mpi/%.o: %.c runtime/wtc_abi.h $(wildcard runtime/*.h)
+$(B)/mpi/%.o: %.c $(RT_HDR)
 	@mkdir -p $(dir $@)
-	$(MPICC) $(CFLAGS_ALL) -MMD -MP -DWTCRT_MPI -Iruntime -c -o $@ $<
+	$(MPICC) $(CFLAGS_ALL) -MMD -MP -DWTCRT_MPI $(RT_INC) -Iruntime/mpi -c -o $@ $<
 
-$(B)/sim/%.o: %.c runtime/wtc_abi.h $(wildcard runtime/*.h)
+$(B)/sim/%.o: %.c $(RT_HDR)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_ALL) -MMD -MP -DWTCRT_SIM -Iruntime -c -o $@ $<
+	$(CC) $(CFLAGS_ALL) -MMD -MP -DWTCRT_SIM $(RT_INC) -Iruntime/sim -c -o $@ $<
 
 $(LIBDIR)/libwtcrt_mpi.a: $(RT_MPI_OBJ)
 	@mkdir -p $(LIBDIR)
@@ -100,9 +105,9 @@ $(LIBDIR)/machines/.stamp: $(wildcard machines/*.conf)
 	touch $@
 
 # links the MPI runtime: calibration measures its waiting and its cost per child
-bin/wtc-calibrate: $(CALIB_SRC) $(LIBDIR)/libwtcrt_mpi.a $(wildcard runtime/*.h)
+bin/wtc-calibrate: $(CALIB_SRC) $(LIBDIR)/libwtcrt_mpi.a $(RT_HDR)
 	@mkdir -p bin
-	$(MPICC) $(CFLAGS_ALL) -DWTCRT_MPI -Iruntime -o $@ $(CALIB_SRC) $(LIBDIR)/libwtcrt_mpi.a -lm
+	$(MPICC) $(CFLAGS_ALL) -DWTCRT_MPI $(RT_INC) -Iruntime/mpi -o $@ $(CALIB_SRC) $(LIBDIR)/libwtcrt_mpi.a -lm
 
 demo: all
 	@sh tools/demo.sh

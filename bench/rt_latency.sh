@@ -3,7 +3,7 @@
 # Run from the repository root after make:  sh bench/rt_latency.sh [iterations]
 set -e
 mkdir -p tests/out/rt
-mpicc -std=gnu11 -O2 -DWTCRT_MPI -Iruntime -o tests/out/rt/rt_latency bench/rt_latency.c \
+mpicc -std=gnu11 -O2 -DWTCRT_MPI -Iruntime -Iruntime/common -Iruntime/core -Iruntime/mpi -o tests/out/rt/rt_latency bench/rt_latency.c \
     lib/wtc/libwtcrt_mpi.a -lm
 echo "== 2 ranks (one core each)"
 timeout 300 mpiexec -n 2 tests/out/rt/rt_latency "$@"

@@ -123,7 +123,7 @@ static double measure_rtt(MPI_Comm c, int me, char *buf, int k)
     return me == 0 ? wtcrt_median(v, reps) : 0;
 }
 
-/* Large messages as the runtime moves them (runtime/mpi_core.c, mpi_par.c: buffers above
+/* Large messages as the runtime moves them (runtime/mpi/transport.c, mpi/par.c: buffers above
    64 KiB are not pooled, so every big TASK is packed into fresh memory, received into
    fresh memory and unpacked into fresh memory; first touches cost page faults). Rank 0
    packs (malloc + memcpy from warm data) and sends; rank 1, polling, receives into a

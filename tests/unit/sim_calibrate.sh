@@ -21,7 +21,7 @@ int main(int argc, char **argv)
     return 0;
 }
 XEOF
-cc $CFLAGS -Wno-missing-prototypes -Iruntime -o $OUT/loadconf $OUT/loadconf.c $LIB -lm &&
+cc $CFLAGS -Wno-missing-prototypes -Iruntime -Iruntime/common -Iruntime/sim -o $OUT/loadconf $OUT/loadconf.c $LIB -lm &&
     $OUT/loadconf $OUT/cal.conf && pass "the machine file parses" || bad "unparsable file"
 timeout 60 mpiexec -n 2 $C -o >/dev/null 2>$OUT/e.txt; rc=$?
 [ $rc = 2 ] && pass "missing file name: status 2: $(head -1 $OUT/e.txt)" || bad "status $rc"

@@ -3,7 +3,7 @@
 # linked against libwtcrt_sim.a; options, formats, errors, suppressed user output.
 . tests/unit/sim_common.inc
 P=$OUT/fib_msort.predict
-cc -std=gnu11 -O2 -g -Wall ${SIM_CFLAGS:-} -Iruntime -o $P tests/abi/fib_msort.c $LIB -lm || exit 1
+cc -std=gnu11 -O2 -g -Wall ${SIM_CFLAGS:-} -Iruntime -Iruntime/common -Iruntime/sim -o $P tests/abi/fib_msort.c $LIB -lm || exit 1
 
 out=$(timeout 120 $P 25 200000 2>$OUT/err.txt); rc=$?
 [ $rc = 0 ] && pass "fib_msort.predict runs (status 0)" || bad "status $rc: $(cat $OUT/err.txt)"

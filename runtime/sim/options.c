@@ -1,4 +1,4 @@
-/* sim_options.c - prog.predict's --wtc-* options (SPEC 5) and where the machine file
+/* sim/options.c - prog.predict's --wtc-* options (SPEC 5) and where the machine file
  * comes from. */
 #include <errno.h>
 #include <math.h>

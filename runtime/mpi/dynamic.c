@@ -1,4 +1,4 @@
-/* mpi_dynamic.c - the dynamic mode (doc/runtime.md "dynamic mode", thesis Fig. 2.6):
+/* mpi/dynamic.c - the dynamic mode (doc/runtime.md "dynamic mode", thesis Fig. 2.6):
    the worker's par with REQ/GRANT rounds, and the masters with their FWD ring. */
 #include <stdlib.h>
 #include <string.h>

@@ -1,4 +1,4 @@
-/* mpi_par.c - par frames, spawning, TASK/RESULT marshalling, and the simple mode
+/* mpi/par.c - par frames, spawning, TASK/RESULT marshalling, and the simple mode
    (doc/runtime.md "simple mode"). */
 #include <stdlib.h>
 #include <string.h>

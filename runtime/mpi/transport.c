@@ -1,4 +1,4 @@
-/* mpi_core.c - the MPI runtime's core: start-up and exit, message transport with
+/* mpi/transport.c - the MPI runtime's core: start-up and exit, message transport with
    nonblocking sends and sleeping polls, states for --wtc-stats / --wtc-trace. */
 #include <stdarg.h>
 #include <stdlib.h>

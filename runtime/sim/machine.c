@@ -1,4 +1,4 @@
-/* sim_machine.c - machine files (SPEC 5.1) and the extended LogGPS costs (SPEC 5.4).
+/* sim/machine.c - machine files (SPEC 5.1) and the extended LogGPS costs (SPEC 5.4).
  *
  * A machine file is "key = value" lines with '#' comments. The parser is strict on
  * purpose: a typo in a key would otherwise silently predict for the wrong machine. */

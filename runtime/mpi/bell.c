@@ -1,4 +1,4 @@
-/* mpi_bell.c - the doorbell (doc/runtime.md "Waiting without burning a core"): a rank
+/* mpi/bell.c - the doorbell (doc/runtime.md "Waiting without burning a core"): a rank
    that sleeps in its back-off is woken at once by a rank on the same host that has
    just sent it a message, so waiting ranks can sleep long and still answer in a few
    microseconds.

@@ -1,4 +1,4 @@
-/* common_kind.c - storing results with C's arithmetic conversions, and the payload
+/* common/kind.c - storing results with C's arithmetic conversions, and the payload
    sizes of TASK and RESULT (doc/runtime.md). Plain C, shared by both runtimes. */
 #include <string.h>
 #include "wtcrt.h"

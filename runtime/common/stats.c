@@ -1,4 +1,4 @@
-/* common_stats.c - the --wtc-stats table and the --wtc-trace Chrome trace-event JSON
+/* common/stats.c - the --wtc-stats table and the --wtc-trace Chrome trace-event JSON
    (SPEC 4.3). Plain C, shared by both runtimes. */
 #include <errno.h>
 #include <stdio.h>

@@ -1,12 +1,12 @@
 /* sim.h - the predictor runtime's internal header (libwtcrt_sim.a, doc/predictor.md).
  *
  * Four modules, each usable on its own (the unit tests build synthetic trees):
- *   sim_machine.c  machine files (SPEC 5.1) and the extended LogGPS costs
- *   sim_tree.c     the recorded program: call nodes, par statements, leaf tasks
- *   sim_engine.c   the discrete-event simulation of the two protocols (doc/runtime.md)
- *   sim_sample.c   sampling, linear interpolation and the bootstrap
- *   sim_advice.c   the master-overload advice (SPEC 5 item 6)
- * and the ABI side: sim_record.c (wtc_* of wtc_abi.h), sim_options.c, sim_report.c.
+ *   sim/machine.c  machine files (SPEC 5.1) and the extended LogGPS costs
+ *   sim/tree.c     the recorded program: call nodes, par statements, leaf tasks
+ *   sim/engine.c   the discrete-event simulation of the two protocols (doc/runtime.md)
+ *   sim/sample.c   sampling, linear interpolation and the bootstrap
+ *   sim/advice.c   the master-overload advice (SPEC 5 item 6)
+ * and the ABI side: sim/record.c (wtc_* of wtc_abi.h), sim/options.c, sim/report.c.
  */
 #ifndef WTCRT_SIM_H
 #define WTCRT_SIM_H
@@ -54,7 +54,7 @@ void sim_machine_write(FILE *f, const sim_machine *m, const char *comment);
 typedef struct sim_node {
     double t_after;       /* host seconds */
     int first_par;        /* index in pars, -1 when none */
-    int leaf;             /* a leaf task (sample-able), see sim_sample.c */
+    int leaf;             /* a leaf task (sample-able), see sim/sample.c */
     int depth;            /* wtc_depth of the call (-1: the par of a region in main) */
     unsigned task_bytes;  /* its share of a TASK payload (wtcrt_task_child_bytes) */
     unsigned result_bytes;/* its share of a RESULT payload */
@@ -151,7 +151,7 @@ void sim_interpolate(double *t, const unsigned char *have, long n);
 /* The i-th of n evenly spread positions in [0, len): floor(i*len/n), so the positions
    for 2n contain those for n. */
 long sim_spread(long i, long n, long len);
-/* A random position within the i-th of n equal strata of [0, len) (sim_sample.c). */
+/* A random position within the i-th of n equal strata of [0, len) (sim/sample.c). */
 long sim_spread_jittered(long i, long n, long len, unsigned long long *seed);
 
 /* ---- advice (SPEC 5 item 6) ------------------------------------------------------------ */
@@ -209,7 +209,7 @@ extern const char sim_usage[];
    wtcrt_sim_default_machine, else the compiled-in ethernet-mpich-2004. */
 int sim_machine_find(const char *spec, sim_machine *m, char *err, size_t errsz);
 
-/* What the recording learnt about the leaf tasks (sim_record.c). */
+/* What the recording learnt about the leaf tasks (sim/record.c). */
 typedef struct sim_sampling {
     long leaves, executed;
     double total;              /* estimated total leaf time, host seconds */

@@ -1,4 +1,4 @@
-/* sim_engine.c - discrete-event simulation of the two runtime protocols of
+/* sim/engine.c - discrete-event simulation of the two runtime protocols of
  * doc/runtime.md (simple; dynamic with M masters and batch T) over a recorded tree,
  * with the extended LogGPS costs of SPEC 5.4.
  *
@@ -475,7 +475,7 @@ static double slice(const rank *r)
     return x > WTCRT_SLICE_MIN ? x : WTCRT_SLICE_MIN;
 }
 
-/* Whether frame f's next step is a round (mpi_dynamic.c round_due): when one is due or
+/* Whether frame f's next step is a round (mpi/dynamic.c round_due): when one is due or
    f's slice is used up; while the rank is backed off, only once backoff x the slice has
    passed since its last round ended. */
 static int round_due(const rank *r, const frame *f)

@@ -192,8 +192,8 @@ typedef struct wtcrt_rt {
     MPI_Request *treqs;      /* TASK sends not yet known to have left */
     wtcrt_msg **tmsgs;
     int ntasks, captasks;
-    int sleep_max_us;        /* back-off ceiling (WTC_SLEEP_MAX_US; mpi_core.c) */
-    double yield_s;          /* yield phase before sleeping, seconds (mpi_core.c) */
+    int sleep_max_us;        /* back-off ceiling (WTC_SLEEP_MAX_US; mpi/transport.c) */
+    double yield_s;          /* yield phase before sleeping, seconds (mpi/transport.c) */
     int yield_polls;         /* and at least this many yields (WTC_YIELD_POLLS) */
     double yield_until;      /* end of the current wait's yield phase (wtcrt_now) */
     int host_ranks;          /* ranks on this host (doorbell start-up; 0: not known) */
@@ -216,7 +216,7 @@ typedef struct wtcrt_rt {
 
 extern wtcrt_rt wtcrt_g;
 
-/* mpi_core.c: transport, states, fatal errors */
+/* mpi/transport.c: transport, states, fatal errors */
 wtcrt_msg *wtcrt_msg_new(size_t payload);
 void wtcrt_msg_free(wtcrt_msg *m);
 void wtcrt_send(int dest, int tag, wtcrt_msg *m);
@@ -233,7 +233,7 @@ void wtcrt_backoff(int *us);
 void wtcrt_backoff_end(int *us);
 void wtcrt_wait_init(void);
 
-/* mpi_bell.c: the doorbell between ranks of one host */
+/* mpi/bell.c: the doorbell between ranks of one host */
 int wtcrt_bell_init(void);
 void wtcrt_bell_fini(void);
 void wtcrt_bell_ring(int r);
@@ -241,21 +241,21 @@ int wtcrt_bell_arm(void);
 void wtcrt_bell_sleep(int us);
 void wtcrt_bell_disarm(void);
 
-/* mpi_region.c */
+/* mpi/region.c */
 int wtcrt_mode_of(const wtc_fn *fn);
 void wtcrt_region_begin(const wtc_fn *fn);
 void wtcrt_region_end(void);
 int wtcrt_serve(void);
 int wtcrt_master_of(int worker);
 
-/* mpi_par.c */
+/* mpi/par.c */
 wtc_par *wtcrt_frame_push(wtc_ctx ctx);
 void wtcrt_run_local(wtc_par *p, int i);
 void wtcrt_send_task(wtc_par *p, int dest, int first, int count, int lo, int hi);
 void wtcrt_store_result(wtcrt_msg *m);
 void wtcrt_run_task(wtcrt_msg *m);
 
-/* mpi_dynamic.c */
+/* mpi/dynamic.c */
 void wtcrt_dyn_close(wtc_par *p);
 void wtcrt_master_loop(void);
 void wtcrt_worker_loop(void);

@@ -1,4 +1,4 @@
-/* common_opts.c - the --wtc-* launch options of the MPI program (SPEC 4). Plain C. */
+/* common/opts.c - the --wtc-* launch options of the MPI program (SPEC 4). Plain C. */
 #include <errno.h>
 #include <limits.h>
 #include <stdlib.h>

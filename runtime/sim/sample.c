@@ -1,4 +1,4 @@
-/* sim_sample.c - the numerics of sampling (SPEC 5 item 2, thesis 4.3.1 and 4.5.3):
+/* sim/sample.c - the numerics of sampling (SPEC 5 item 2, thesis 4.3.1 and 4.5.3):
  * evenly spread sample positions, linear interpolation in allocation order, and the
  * bootstrap estimate of the error of the mean task time. */
 #include <stdlib.h>

@@ -1,6 +1,6 @@
-/* sim_record.c - the predictor runtime's side of wtc_abi.h: prog.predict runs the
- * program on one processor, records the recursion above the cut-off (sim_tree.c),
- * samples the leaf tasks, then simulates and reports (sim_report.c).
+/* sim/record.c - the predictor runtime's side of wtc_abi.h: prog.predict runs the
+ * program on one processor, records the recursion above the cut-off (sim/tree.c),
+ * samples the leaf tasks, then simulates and reports (sim/report.c).
  *
  * Recording. A call above the cut-off runs its parallel clone for real; its own time
  * is measured in segments: from its start (or the end of its previous par) to the close
@@ -13,7 +13,7 @@
  * MPI runtime would send them in a TASK (the args struct and its in: buffers), its
  * return value reads 0 and its out: buffers stay unwritten. When the region ends (or the
  * captured inputs exceed WTC_PREDICT_MEM_MB, default 1024), the sample is chosen, run
- * from the captures and timed, and the other leaves are interpolated (sim_sample.c).
+ * from the captures and timed, and the other leaves are interpolated (sim/sample.c).
  * Knowing every leaf before choosing means the sample is spread evenly over the whole
  * allocation order and can grow until the bootstrap is satisfied. */
 #include <fcntl.h>

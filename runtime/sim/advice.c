@@ -1,4 +1,4 @@
-/* sim_advice.c - when is a master overloaded (SPEC 5 item 6, thesis 2.5.5)?
+/* sim/advice.c - when is a master overloaded (SPEC 5 item 6, thesis 2.5.5)?
  *
  * A master of w workers receives, per subtree of sequential time t_s below the cut-off,
  * (f - 1) requests from each worker (one per spawned child it cannot keep), so about

@@ -1,4 +1,4 @@
-/* mpi_region.c - parallel regions (doc/runtime.md "Ranks and roles"): wtc_call and
+/* mpi/region.c - parallel regions (doc/runtime.md "Ranks and roles"): wtc_call and
    wtc_region_open on rank 0, REGION_BEGIN / REGION_END, the other ranks' server loop. */
 #include <stdlib.h>
 #include <string.h>

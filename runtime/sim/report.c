@@ -1,4 +1,4 @@
-/* sim_report.c - runs the simulation for every setting asked for and prints the
+/* sim/report.c - runs the simulation for every setting asked for and prints the
  * prediction (table, csv or json), the best setting and the advice of SPEC 5. */
 #include <math.h>
 #include <stdio.h>

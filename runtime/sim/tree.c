@@ -1,5 +1,5 @@
-/* sim_tree.c - the recorded program the simulator replays: call nodes, their par
- * statements and the leaf tasks. Built by sim_record.c from a real run, or by hand in
+/* sim/tree.c - the recorded program the simulator replays: call nodes, their par
+ * statements and the leaf tasks. Built by sim/record.c from a real run, or by hand in
  * the unit tests. Node indices grow in allocation (depth-first) order, so a child
  * always has a larger index than its caller. */
 #include <stdio.h>
