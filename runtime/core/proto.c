@@ -1,0 +1,200 @@
+/* proto.c - the protocol core (proto.h): the decisions of every mode, once. */
+#include <string.h>
+#include "wtc_abi.h"
+#include "proto.h"
+
+/* ---- modes ---------------------------------------------------------------------- */
+
+static const wtcp_mode modes[] = {
+    { WTC_MODE_SIMPLE, "simple", 0, 1 },
+    { WTC_MODE_DYNAMIC, "dynamic", 1, 0 },
+    { WTC_MODE_STEAL, "steal", 0, 0 },
+};
+#define NMODES ((int)(sizeof modes / sizeof modes[0]))
+
+const wtcp_mode *wtcp_mode_get(int id)
+{
+    for (int i = 0; i < NMODES; i++)
+        if (modes[i].id == id)
+            return &modes[i];
+    return NULL;
+}
+
+const wtcp_mode *wtcp_mode_named(const char *name)
+{
+    for (int i = 0; i < NMODES; i++)
+        if (!strcmp(modes[i].name, name))
+            return &modes[i];
+    return NULL;
+}
+
+const char *wtcp_mode_list(void)
+{
+    return "simple, dynamic or steal";
+}
+
+/* ---- roles ---------------------------------------------------------------------- */
+
+int wtcp_masters(const wtcp_mode *mode, int P, int want, int *reduced)
+{
+    *reduced = 0;
+    if (!mode->masters || P < 2)
+        return 0;
+    if (want < 1)
+        want = 1;
+    if (want > P - 1) {
+        *reduced = 1;
+        want = P - 1;
+    }
+    return want;
+}
+
+wtcp_roles wtcp_roles_make(const wtcp_mode *mode, int P, int masters)
+{
+    wtcp_roles r = { P, mode->masters ? masters : 0, 0 };
+    r.W = P - r.M;
+    return r;
+}
+
+int wtcp_is_master(wtcp_roles r, int rank)
+{
+    return rank >= r.W;
+}
+
+int wtcp_master_of(wtcp_roles r, int w)
+{
+    return r.W + (int)((long long)w * r.M / r.W);
+}
+
+void wtcp_managed(wtcp_roles r, int master, int *lo, int *hi)
+{
+    int me = master - r.W, w = 0;
+    while (w < r.W && (long long)w * r.M / r.W < me)
+        w++;
+    *lo = w;
+    while (w < r.W && (long long)w * r.M / r.W == me)
+        w++;
+    *hi = w;
+}
+
+/* ---- simple mode ---------------------------------------------------------------- */
+
+int wtcp_split_count(int k, int n)
+{
+    return k < n ? k : n;
+}
+
+int wtcp_split_first(int j, int k, int s)
+{
+    return (int)(((long long)j * k + s - 1) / s);
+}
+
+int wtcp_split_lo(int lo, int n, int j, int s)
+{
+    return lo + (int)((long long)j * n / s);
+}
+
+/* ---- which pending children leave a rank ------------------------------------------ */
+
+int wtcp_give_frame(const wtcp_frames *f)
+{
+    for (int l = 0; l < f->n; l++)
+        if (f->closing(f->ctx, l) && f->pending(f->ctx, l) > 0)
+            return l;
+    return -1;
+}
+
+int wtcp_group_size(const wtcp_mode *mode, int pending, int batch)
+{
+    int g;
+    if (pending < 1)
+        return 0;
+    if (mode->id != WTC_MODE_STEAL)
+        g = batch < 1 ? 1 : batch;
+    else {
+        g = pending - pending / 2;
+        if (batch > 0 && g > batch)
+            g = batch;
+    }
+    return g < pending ? g : pending;
+}
+
+int wtcp_help_frame(const wtcp_frames *f, int level, int helping, int help_max)
+{
+    if (helping >= help_max)
+        return -1;
+    for (int l = level - 1; l >= 0; l--)
+        if (f->closing(f->ctx, l) && f->pending(f->ctx, l) > 0)
+            return l;
+    return -1;
+}
+
+/* ---- dynamic mode: slices and back-off --------------------------------------------- */
+
+wtcp_slice wtcp_slice_default(void)
+{
+    wtcp_slice s = { 2.0, 50e-6, 0, 0, 1, 4 };
+    return s;
+}
+
+double wtcp_slice_len(const wtcp_slice *s)
+{
+    double x = s->factor * s->rtt;
+    return x > s->min ? x : s->min;
+}
+
+int wtcp_round_due(const wtcp_slice *s, int due, double slice_t0, double now)
+{
+    if (s->backoff > 1)
+        return now - s->round_t1 >= s->backoff * wtcp_slice_len(s);
+    return due || now - slice_t0 >= wtcp_slice_len(s);
+}
+
+void wtcp_round_end(wtcp_slice *s, double rtt, int granted, double now)
+{
+    s->rtt = rtt;
+    s->round_t1 = now;
+    if (granted)
+        s->backoff = 1;
+    else { /* doubled, at most the cap (a cap of 1 or less: no back-off) */
+        int nb = s->backoff < 1 ? 2 : 2 * s->backoff;
+        s->backoff = nb < s->backoff_max ? nb : s->backoff_max;
+    }
+}
+
+/* ---- steal mode ------------------------------------------------------------------- */
+
+int wtcp_victim(unsigned long long *rng, int P, int self)
+{
+    unsigned long long x = *rng;
+    int v;
+    x ^= x >> 12;
+    x ^= x << 25;
+    x ^= x >> 27;
+    *rng = x;
+    v = (int)(((x * 0x2545F4914F6CDD1DULL) >> 33) % (unsigned long long)(P - 1));
+    return v >= self ? v + 1 : v;
+}
+
+unsigned long long wtcp_victim_seed(int rank)
+{
+    unsigned long long z = 0x9E3779B97F4A7C15ULL * (unsigned long long)(rank + 1);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    z ^= z >> 31;
+    return z ? z : 1;
+}
+
+/* ---- the decision log -------------------------------------------------------------- */
+
+static FILE *log_file;
+
+void wtcp_log_open(FILE *f)
+{
+    log_file = f;
+}
+
+FILE *wtcp_log_file(void)
+{
+    return log_file;
+}

@@ -1,0 +1,114 @@
+/* proto.h - the protocol core: every decision of every mode, once (doc/runtime.md).
+ *
+ * Plain C, no MPI, no clock, no state but the decision log: the MPI runtime (runtime/mpi/, the
+ * program) and the simulator (runtime/sim/, the predictor) both call these functions,
+ * so the simulator replays the very decisions the program takes. What a decision
+ * needs (the rank's clock, its par frames) is passed in; what it decides is returned.
+ *
+ * A new mode is a row of wtcp_modes[] plus its executors' functions.
+ */
+#ifndef WTCP_PROTO_H
+#define WTCP_PROTO_H
+
+#include <stdio.h>
+
+/* ---- modes ---------------------------------------------------------------------- */
+
+typedef struct wtcp_mode {
+    int id;             /* WTC_MODE_* of wtc_abi.h */
+    const char *name;   /* as in mode:, wtcc --mode, --wtc-mode */
+    int masters;        /* has master ranks (dynamic) */
+    int ranges;         /* children own rank ranges (simple): a call of one rank is a leaf */
+} wtcp_mode;
+
+/* The mode of id (WTC_MODE_SIMPLE ...), or NULL for an unknown id. */
+const wtcp_mode *wtcp_mode_get(int id);
+/* The mode called name, or NULL. */
+const wtcp_mode *wtcp_mode_named(const char *name);
+/* "simple, dynamic or steal", for messages. */
+const char *wtcp_mode_list(void);
+
+/* ---- roles: who is a master, who manages whom ---------------------------------------- */
+
+typedef struct wtcp_roles {
+    int P;  /* ranks */
+    int M;  /* masters: ranks P-M .. P-1 (0 unless the mode has masters) */
+    int W;  /* workers: ranks 0 .. W-1 */
+} wtcp_roles;
+
+/* Masters of a region of mode on P ranks asked for 'want' (0: not given, taken as 1):
+   reduced to P-1 (at least one worker). *reduced is set when it had to be. */
+int wtcp_masters(const wtcp_mode *mode, int P, int want, int *reduced);
+wtcp_roles wtcp_roles_make(const wtcp_mode *mode, int P, int masters);
+int wtcp_is_master(wtcp_roles r, int rank);
+/* The rank of worker w's master: contiguous near-equal blocks, rank 0 in master 0's. */
+int wtcp_master_of(wtcp_roles r, int w);
+/* Workers [*lo, *hi) managed by the master of rank 'master'. */
+void wtcp_managed(wtcp_roles r, int master, int *lo, int *hi);
+
+/* ---- simple mode: children over rank ranges -------------------------------------------- */
+
+/* A par of k children owning n ranks is cut into s = min(k, n) sub-ranges. */
+int wtcp_split_count(int k, int n);
+/* First child of sub-range j (children i with floor(i*s/k) == j). */
+int wtcp_split_first(int j, int k, int s);
+/* First rank of sub-range j of [lo, lo+n). */
+int wtcp_split_lo(int lo, int n, int j, int s);
+
+/* ---- which pending children leave a rank ------------------------------------------------ */
+
+/* A rank's open par frames, level 0 outermost: what the decisions below read. */
+typedef struct wtcp_frames {
+    int n;                                   /* open frames */
+    int (*pending)(void *ctx, int level);    /* children neither sent nor run */
+    int (*closing)(void *ctx, int level);    /* the frame runs its children (may be helped) */
+    void *ctx;
+} wtcp_frames;
+
+/* The frame whose pending children a grant or a thief receives: the oldest (outermost)
+   frame with pending children, whose children are the biggest work there is. -1: none. */
+int wtcp_give_frame(const wtcp_frames *f);
+/* How many of 'pending' children one group takes. dynamic: the batch T (at least 1).
+   steal: half of them rounded up (steal-half, X10 GLB / Cilk-like: a thief takes the
+   bigger half of the oldest work), at most T when a batch was given (T > 0). */
+int wtcp_group_size(const wtcp_mode *mode, int pending, int batch);
+/* The frame whose pending children a rank waiting at frame 'level' runs meanwhile: the
+   innermost closing frame below it with pending children (the smallest work, leaving
+   the oldest to grants and thieves); -1 when none or when already nested 'help_max'
+   deep. */
+int wtcp_help_frame(const wtcp_frames *f, int level, int helping, int help_max);
+
+/* ---- dynamic mode: when a worker asks its master -------------------------------------- */
+
+typedef struct wtcp_slice {
+    double factor, min;  /* slice = max(factor x round trip, min) */
+    double rtt;          /* the last REQ -> final GRANT round trip */
+    double round_t1;     /* when the worker's last round ended */
+    int backoff;         /* slice multiplier after refused rounds (0 or 1: none) */
+    int backoff_max;
+} wtcp_slice;
+
+/* The defaults of doc/runtime.md (factor 2, 50 us, back-off up to 4). */
+wtcp_slice wtcp_slice_default(void);
+double wtcp_slice_len(const wtcp_slice *s);
+/* Whether a frame whose last round ended at slice_t0 (due: one is due) asks now. */
+int wtcp_round_due(const wtcp_slice *s, int due, double slice_t0, double now);
+/* A round ended at 'now' after a round trip of rtt; 'granted' workers were granted. */
+void wtcp_round_end(wtcp_slice *s, double rtt, int granted, double now);
+
+/* ---- steal mode: whom a thief asks ------------------------------------------------------ */
+
+/* A random victim other than 'self' among P > 1 ranks (xorshift64*, state *rng != 0). */
+int wtcp_victim(unsigned long long *rng, int P, int self);
+/* The seed of rank 'rank's victim sequence (differs between ranks, fixed per run). */
+unsigned long long wtcp_victim_seed(int rank);
+
+/* ---- the decision log -------------------------------------------------------------------- */
+
+/* With a log open (WTC_DECISIONS=FILE in both runtimes), each executor writes one line
+   per decision that moves work: "send FRAME_DEPTH FIRST COUNT -> RANK". The simple
+   mode's lines of a real run and of the simulation of its recording are equal. */
+void wtcp_log_open(FILE *f);
+FILE *wtcp_log_file(void);
+
+#endif
