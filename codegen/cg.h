@@ -38,8 +38,8 @@ typedef struct RecFn {
     int nparams;
     int nbufs;
     Clause *cond;        /* the cond: clause or NULL */
-    int mode;            /* WTC_MODE_SIMPLE / WTC_MODE_DYNAMIC (values of wtc_abi.h) */
-    int masters;
+    int mode;            /* WTC_MODE_SIMPLE / _DYNAMIC / _STEAL (values of wtc_abi.h) */
+    int masters;         /* from "mode: dynamic M" (1 if not given) */
     bool has_spawn_par;  /* the body has a par with spawn points */
     bool has_par_clone;  /* it needs a parallel clone (spawns or direct recursive calls) */
     bool is_static;

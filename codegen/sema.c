@@ -263,7 +263,7 @@ static void check_item(RecFn *f, Clause *cl, ClauseItem *it)
     }
 }
 
-/* mode: simple | dynamic [M] */
+/* mode: simple | dynamic [M] | steal */
 static void check_mode(RecFn *f, Clause *cl)
 {
     const char *w = cl->mode_word ? cl->mode_word : "";
@@ -273,9 +273,16 @@ static void check_mode(RecFn *f, Clause *cl)
             diag_error(cl->mode_masters->loc, "mode 'simple' takes no number of masters");
         return;
     }
+    if (strcmp(w, "steal") == 0) {
+        f->mode = WTC_MODE_STEAL;
+        if (cl->mode_masters)
+            diag_error(cl->mode_masters->loc, "mode 'steal' takes no number of masters "
+                       "(it has none: every processor computes)");
+        return;
+    }
     if (strcmp(w, "dynamic") != 0) {
-        diag_error(cl->mode_word_loc, "unknown mode '%s'; write 'simple', 'dynamic' or "
-                   "'dynamic M' (M masters)", w);
+        diag_error(cl->mode_word_loc, "unknown mode '%s'; write 'simple', 'dynamic', "
+                   "'dynamic M' (M masters) or 'steal'", w);
         return;
     }
     f->mode = WTC_MODE_DYNAMIC;

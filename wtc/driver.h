@@ -32,7 +32,7 @@ typedef struct DrvOptions {
     StrList link_flags;     /* -L -l -Wl,, in order: the link */
     StrList opt_flags;      /* -O* -g* -W* -w: the C compiler */
     bool have_opt_level;    /* an -O* was given (else -O2) */
-    int mode_override;      /* 0, WTC_MODE_SIMPLE or WTC_MODE_DYNAMIC */
+    int mode_override;      /* 0, WTC_MODE_SIMPLE, WTC_MODE_DYNAMIC or WTC_MODE_STEAL */
     int masters_override;   /* --mode=dynamic:M, else 0 */
     bool emit_c;            /* -E / --emit-c */
     bool no_predict;        /* --no-predict */

@@ -18,8 +18,9 @@ static const char usage_text[] =
     "  -o FILE              write the program to FILE (default: the source's base name\n"
     "                       without .wtc, in the current directory); the predictor\n"
     "                       goes to FILE.predict\n"
-    "  --mode=simple|dynamic|dynamic:M\n"
-    "                       override every function's mode: (M masters, default 1)\n"
+    "  --mode=simple|dynamic|dynamic:M|steal\n"
+    "                       override every function's mode: (M masters, default 1;\n"
+    "                       steal has no masters)\n"
     "  -E, --emit-c         write the generated C instead of building (to -o FILE,\n"
     "                       default standard output)\n"
     "  --no-predict         do not build prog.predict\n"
@@ -51,11 +52,12 @@ static int misuse(const char *fmt, const char *arg)
     return DRV_MISUSE;
 }
 
-/* --mode=simple|dynamic|dynamic:M -> the CgOptions overrides. Returns false if invalid. */
+/* --mode=simple|dynamic|dynamic:M|steal -> the CgOptions overrides. Returns false if
+   invalid (steal, like simple, takes no ":M": it has no masters). */
 static bool parse_mode(const char *s, DrvOptions *o)
 {
-    if (strcmp(s, "simple") == 0) {
-        o->mode_override = WTC_MODE_SIMPLE;
+    if (strcmp(s, "simple") == 0 || strcmp(s, "steal") == 0) {
+        o->mode_override = strcmp(s, "simple") == 0 ? WTC_MODE_SIMPLE : WTC_MODE_STEAL;
         o->masters_override = 0;
         return true;
     }
@@ -128,9 +130,12 @@ static int parse_long(const char *a, DrvOptions *o)
     else if (strcmp(a, "--dump-ast") == 0)
         o->dump_ast = true;
     else if (strncmp(a, "--mode=", 7) == 0) {
+        if (strncmp(a + 7, "steal:", 6) == 0)
+            return misuse("invalid '%s' (mode steal has no masters: every processor "
+                          "computes; write --mode=steal)", a);
         if (!parse_mode(a + 7, o))
-            return misuse("invalid '%s' (expected --mode=simple, --mode=dynamic or "
-                          "--mode=dynamic:M with M >= 1)", a);
+            return misuse("invalid '%s' (expected --mode=simple, --mode=dynamic, "
+                          "--mode=dynamic:M with M >= 1, or --mode=steal)", a);
     } else if (strncmp(a, "--cc=", 5) == 0 && a[5])
         o->mpicc = a + 5;
     else if (strncmp(a, "--host-cc=", 10) == 0 && a[10])

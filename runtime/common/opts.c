@@ -7,7 +7,7 @@
 #include "wtcrt.h"
 
 #define WTCRT_KNOWN_OPTS \
-    "--wtc-mode=simple|dynamic, --wtc-masters=M, --wtc-batch=T, --wtc-stats, " \
+    "--wtc-mode=simple|dynamic|steal, --wtc-masters=M, --wtc-batch=T, --wtc-stats, " \
     "--wtc-trace=FILE, --wtc-help"
 
 const char wtcrt_usage[] =
@@ -17,13 +17,15 @@ const char wtcrt_usage[] =
     "from ordinary code is a parallel region over all P ranks. The --wtc- options may\n"
     "stand anywhere; the program never sees them.\n"
     "\n"
-    "  --wtc-mode=simple|dynamic  every region in this mode (default: wtcc --mode,\n"
+    "  --wtc-mode=simple|dynamic|steal\n"
+    "                             every region in this mode (default: wtcc --mode,\n"
     "                             else each function's mode: clause)\n"
     "  --wtc-masters=M            dynamic mode: M masters, the last M ranks (default:\n"
     "                             wtcc --mode=dynamic:M, else the source's\n"
-    "                             'mode: dynamic M', else 1; at most P-1)\n"
-    "  --wtc-batch=T              dynamic mode: up to T consecutive children per task\n"
-    "                             message (default 1)\n"
+    "                             'mode: dynamic M', else 1; at most P-1); simple\n"
+    "                             and steal regions have no masters and ignore it\n"
+    "  --wtc-batch=T              dynamic and steal modes: up to T consecutive\n"
+    "                             children per task message (default 1)\n"
     "  --wtc-stats                print, per rank, where the time went (stderr)\n"
     "  --wtc-trace=FILE           write a timeline for chrome://tracing or Perfetto\n"
     "  --wtc-help                 print this text and stop\n"
@@ -68,7 +70,7 @@ int wtcrt_parse_positive(const char *s)
 
 const char *wtcrt_mode_name(int mode)
 {
-    return mode == WTC_MODE_DYNAMIC ? "dynamic" : "simple";
+    return mode == WTC_MODE_DYNAMIC ? "dynamic" : mode == WTC_MODE_STEAL ? "steal" : "simple";
 }
 
 /* The value after "name=" in arg, or NULL when arg is not that option. */
@@ -89,6 +91,8 @@ static int opt_one(const char *arg, wtcrt_opts *o, char *err, size_t errsz)
             o->mode = WTC_MODE_SIMPLE;
         else if (strcmp(v, "dynamic") == 0)
             o->mode = WTC_MODE_DYNAMIC;
+        else if (strcmp(v, "steal") == 0)
+            o->mode = WTC_MODE_STEAL;
         else
             goto bad_value;
     } else if ((v = opt_value(arg, "--wtc-masters"))) {
@@ -115,7 +119,7 @@ bad_value:
     if (!v)
         v = "";
     snprintf(err, errsz, "wtc: error: bad value in '%s' (%s)", arg,
-             strncmp(arg, "--wtc-mode", 10) == 0 ? "expected simple or dynamic"
+             strncmp(arg, "--wtc-mode", 10) == 0 ? "expected simple, dynamic or steal"
              : strncmp(arg, "--wtc-trace", 11) == 0 ? "expected a file name"
              : "expected a positive integer");
     return -1;

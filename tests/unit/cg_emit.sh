@@ -41,5 +41,12 @@ rc=$?
 grep -q 'c_error.wtc:11:[0-9]*: error: invalid use of undefined type' "$out/c_error.txt" ||
     fail "C error not reported at c_error.wtc:11: $(head -3 "$out/c_error.txt")"
 [ -e "$out/c_error" ] && fail "an output file was left after a failed build"
+
+# 5. mode: steal reaches the descriptor as WTC_MODE_STEAL (3), masters 1, warning-free C
+bin/wtcc -E tests/cg/steal_mode.wtc -o "$out/steal.c" || fail "wtcc -E steal_mode.wtc"
+grep -qF '"fib", 0, 3, 1, 1,' "$out/steal.c" || fail "mode: steal is not mode 3 in the descriptor"
+mpicc -std=gnu11 -Wall -Wextra -Ilib/wtc/include -c "$out/steal.c" -o "$out/steal.o" \
+    2> "$out/steal.warn" || fail "generated C of steal_mode.wtc does not compile"
+[ -s "$out/steal.warn" ] && fail "generated C of steal_mode.wtc warns: $(head -3 "$out/steal.warn")"
 echo "cg_emit: ok"
 exit 0

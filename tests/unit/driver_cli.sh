@@ -17,6 +17,7 @@ cp "$T/ok.wtc" "$T/ok.c"
 
 expect 0 "" -- --help
 grep -q '^Usage: wtcc' "$T/out" || fail "--help: no usage line on stdout"
+grep -q -- '--mode=simple|dynamic|dynamic:M|steal' "$T/out" || fail "--help: no steal mode"
 expect 0 "" -- --version
 grep -qx 'wtcc [0-9][0-9.]*' "$T/out" || fail "--version printed '$(cat "$T/out")'"
 
@@ -30,8 +31,16 @@ expect 2 "wtcc: error: input file 'ok.c' does not end in .wtc" -- ok.c
 expect 2 "wtcc: error: missing argument to '-o'" -- ok.wtc -o
 expect 2 "wtcc: error: invalid '--mode=dynamic:0'" -- --mode=dynamic:0 ok.wtc
 expect 2 "wtcc: error: invalid '--mode=fast'" -- --mode=fast ok.wtc
+expect 2 "or --mode=steal)" -- --mode=fast ok.wtc
+expect 2 "wtcc: error: invalid '--mode=steal:2' (mode steal has no masters" -- --mode=steal:2 ok.wtc
+expect 2 "wtcc: error: invalid '--mode=simple:2'" -- --mode=simple:2 ok.wtc
 expect 2 "wtcc: error: output file 'ok.wtc' is the input file" -- -E ok.wtc -o ok.wtc
 expect 2 "wtcc: error: cannot run 'no-such-mpicc'" -- --cc=no-such-mpicc ok.wtc
+
+# --mode=steal is taken: the program descriptor carries WTC_MODE_STEAL (3), no masters
+expect 0 "" -- -E --mode=steal ok.wtc
+grep -q '__wtc_main_entry, 3, 0 };' "$T/out" || fail "--mode=steal: no mode 3 in the program"
+rm -f "$T/out" "$T/err"
 
 # -o into a directory that does not exist: status 2, nothing created anywhere
 expect 2 "does not exist" -- ok.wtc -o nodir/prog

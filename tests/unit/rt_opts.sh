@@ -22,6 +22,9 @@ bad "masters 3 with -n 3" 3 --wtc-masters=3 --wtc-mode=dynamic
 bad "masters garbage" 2 --wtc-masters=2x
 bad "batch garbage" 4 --wtc-batch=-1
 bad "mode garbage" 2 --wtc-mode=fast
+bad "mode steal with masters attached" 2 --wtc-mode=steal:2
+grep -q "expected simple, dynamic or steal" "$RT_STDERR" ||
+    rt_fail "the mode error lists steal" "$(cat "$RT_STDERR")"
 bad "empty trace file name" 2 --wtc-trace=
 bad "stats with a value" 2 --wtc-stats=yes
 bad "option after program arguments" 3 20 --wtc-bogus=1
@@ -37,6 +40,13 @@ for np in 1 3; do
         rt_fail "--wtc-help at -n $np" "rc=$RT_RC, $(grep -c '^usage' "$RT_STDOUT") usage lines"
     fi
 done
+
+# --wtc-mode=steal is a mode (accepted with --wtc-masters, which steal regions ignore);
+# --wtc-help stops before any region, so this checks the parsing alone
+rt_run 3 "$RT_OUT/fib_msort" 20 1000 --wtc-mode=steal --wtc-masters=2 --wtc-help
+if [ "$RT_RC" = 0 ] && [ ! -s "$RT_STDERR" ] && grep -q -- '--wtc-mode=simple|dynamic|steal' "$RT_STDOUT"
+then rt_pass "--wtc-mode=steal accepted, listed by --wtc-help"
+else rt_fail "--wtc-mode=steal accepted" "rc=$RT_RC"; fi
 
 # --wtc-stats: a row per rank and the workers' average, on stderr
 for mode in simple dynamic; do
