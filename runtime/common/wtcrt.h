@@ -16,7 +16,7 @@
 enum {
     WTCRT_REGION_BEGIN = 1, WTCRT_REGION_END = 2, WTCRT_EXIT = 3, WTCRT_TASK = 4,
     WTCRT_RESULT = 5, WTCRT_REQ = 6, WTCRT_FWD = 7, WTCRT_GRANT = 8, WTCRT_IDLE = 9,
-    WTCRT_STATS = 10
+    WTCRT_STATS = 10, WTCRT_STEAL = 11, WTCRT_NOWORK = 12
 };
 
 /* The fixed 48-byte header every runtime message starts with. */
@@ -89,6 +89,11 @@ typedef struct wtcrt_stats {
                                 refusal */
     int master;              /* was a master in some region */
     int worker;              /* was a worker in some region (or rank 0) */
+    int pad;
+    long long steals;        /* steal mode: STEALs sent (granted: answered with work,
+                                refused: answered NOWORK) */
+    double steal_wait;       /* steal mode: seconds from STEAL to its answer, summed */
+    double steal_wait_max;   /* ... the longest one */
 } wtcrt_stats;
 
 /* Prints the --wtc-stats table of all ranks and the average over workers. */
@@ -129,6 +134,9 @@ double wtcrt_median(double *v, long n);
    WTCRT_HELP_MAX deep. */
 #define WTCRT_HELP_MAX 4
 #define WTCRT_HELP_OUTER_FIRST 0
+/* Steal mode: work run while waiting (outer frames' children, stolen tasks) nests at
+   most this deep on a rank's stack; deeper, a waiting rank only answers thieves. */
+#define WTCRT_STEAL_NEST_MAX 64
 
 /* ---- the MPI runtime's own state -------------------------------------------------- */
 #ifdef WTCRT_MPI
@@ -145,6 +153,8 @@ typedef struct wtcrt_msg {
 #define WTCRT_HDR(m) ((wtcrt_hdr *)(void *)(m)->buf)
 #define WTCRT_PAYLOAD(m) ((m)->buf + WTCRT_HDR_SIZE)
 
+#include "proto.h"
+
 /* One deferred call of a par frame. */
 typedef struct wtcrt_child {
     const wtc_fn *fn;
@@ -155,7 +165,8 @@ typedef struct wtcrt_child {
     int remote;               /* sent to another rank, result not yet stored */
 } wtcrt_child;
 
-/* A par statement being executed (wtc_par in the ABI); frames are reused. */
+/* A par statement being executed (wtc_par in the ABI), or the children of a received
+   TASK run as one (a task frame: steal mode); frames are reused. */
 struct wtc_par {
     int level;               /* index in wtcrt_rt.frames */
     int region;              /* opened by wtc_region_open: close ends the region */
@@ -164,13 +175,29 @@ struct wtc_par {
     int nch, capch;
     unsigned char *arena;
     size_t used, cap;
+    unsigned char *mem;      /* task frame: the unpacked TASK (args, results, buffers) */
     int outstanding;         /* remote children whose RESULT has not arrived */
-    /* dynamic mode, while the par closes */
-    int closing;             /* in wtcrt_dyn_close: its pending children may be helped */
-    int nextc;               /* first child neither sent nor run (pending: nextc..nch-1) */
+    /* while the par closes (dynamic and steal modes) */
+    int closing;             /* its pending children may be helped, granted or stolen */
+    int nextc, end;          /* pending children: nextc..end-1 (dynamic: end = nch) */
     int due;                 /* a round is due before the next local child */
     double slice_t0;         /* when its last round ended */
 };
+
+/* The args / return slot of child i of frame p. */
+#define WTCRT_ARGS(p, i) (((p)->mem ? (p)->mem : (p)->arena) + (p)->ch[i].args_off)
+#define WTCRT_RET(p, i) (((p)->mem ? (p)->mem : (p)->arena) + (p)->ch[i].ret_off)
+
+/* What each mode does in the MPI runtime (mpi/region.c holds the table; the decisions
+   themselves are the core's, runtime/core/proto.h). */
+typedef struct wtcrt_mode_ops {
+    const wtcp_mode *mode;
+    void (*close)(wtc_par *p);  /* runs a par's children, waits for them */
+    void (*worker)(void);       /* a worker other than rank 0 during a region */
+    void (*master)(void);       /* a master during a region (NULL: none) */
+    void (*poll)(void);         /* at every par (cond true or false): NULL when none */
+    void (*end)(void);          /* rank 0, the root returned: ends the region */
+} wtcrt_mode_ops;
 
 typedef struct wtcrt_rt {
     const wtc_program *prog;
@@ -180,6 +207,8 @@ typedef struct wtcrt_rt {
     int started, finished;
     /* the current region */
     int in_region, mode, masters, batch, nworkers;
+    const wtcrt_mode_ops *ops;
+    wtcp_roles roles;
     int warned_masters;
     /* par frames of this rank */
     wtc_par **frames;
@@ -199,10 +228,14 @@ typedef struct wtcrt_rt {
     int host_ranks;          /* ranks on this host (doorbell start-up; 0: not known) */
     /* dynamic mode: time slice and helping (WTC_SLICE_FACTOR, WTC_SLICE_MIN_US,
        WTC_HELP_MAX, WTC_HELP_OUTER override the defaults, for measurements) */
-    double slice_factor, slice_min, last_rtt;
-    int backoff, backoff_max;  /* slice multiplier (0 or 1: none), WTC_SLICE_BACKOFF_MAX */
-    double round_t1;           /* when this worker's last round ended */
-    int help_max, help_outer, helping;
+    wtcp_slice slice;
+    int help_max, helping;
+    /* steal mode: a STEAL in flight (its victim), victim sequence, nesting of work run
+       while waiting */
+    int steal_out, steal_fails;
+    double steal_t0, steal_rtt;
+    unsigned long long steal_rng;
+    int steal_nest, steal_nest_max;
     /* master: idle flags of all ranks (only the managed ones are used) */
     unsigned char *idle;
     /* statistics and trace */
@@ -226,6 +259,7 @@ void wtcrt_progress(void);
 void wtcrt_flush_sends(void);
 wtcrt_msg *wtcrt_recv(int src, int tag);
 wtcrt_msg *wtcrt_try_recv(int src, int tag);
+wtcrt_msg *wtcrt_try_recv_quick(void);
 int wtcrt_set_state(int state);
 void wtcrt_die(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
 double wtcrt_yield_seconds(int host_ranks);
@@ -254,11 +288,17 @@ void wtcrt_run_local(wtc_par *p, int i);
 void wtcrt_send_task(wtc_par *p, int dest, int first, int count, int lo, int hi);
 void wtcrt_store_result(wtcrt_msg *m);
 void wtcrt_run_task(wtcrt_msg *m);
+wtc_par *wtcrt_task_frame(wtcrt_msg *m);
+void wtcrt_task_frame_reply(wtc_par *p, int parent, const wtcrt_hdr *th);
+wtcp_frames wtcrt_frames_view(void);
+extern const wtcrt_mode_ops wtcrt_simple_ops;
+void wtcrt_simple_worker(void);
+
+/* mpi/steal.c */
+extern const wtcrt_mode_ops wtcrt_steal_ops;
 
 /* mpi/dynamic.c */
-void wtcrt_dyn_close(wtc_par *p);
-void wtcrt_master_loop(void);
-void wtcrt_worker_loop(void);
+extern const wtcrt_mode_ops wtcrt_dynamic_ops;
 #endif
 
 #endif

@@ -5,26 +5,26 @@
 
 /* ---- modes ---------------------------------------------------------------------- */
 
-static const wtcp_mode modes[] = {
-    { WTC_MODE_SIMPLE, "simple", 0, 1 },
-    { WTC_MODE_DYNAMIC, "dynamic", 1, 0 },
-    { WTC_MODE_STEAL, "steal", 0, 0 },
-};
+const wtcp_mode wtcp_simple = { WTC_MODE_SIMPLE, "simple", 0, 1 };
+const wtcp_mode wtcp_dynamic = { WTC_MODE_DYNAMIC, "dynamic", 1, 0 };
+const wtcp_mode wtcp_steal = { WTC_MODE_STEAL, "steal", 0, 0 };
+
+static const wtcp_mode *const modes[] = { &wtcp_simple, &wtcp_dynamic, &wtcp_steal };
 #define NMODES ((int)(sizeof modes / sizeof modes[0]))
 
 const wtcp_mode *wtcp_mode_get(int id)
 {
     for (int i = 0; i < NMODES; i++)
-        if (modes[i].id == id)
-            return &modes[i];
+        if (modes[i]->id == id)
+            return modes[i];
     return NULL;
 }
 
 const wtcp_mode *wtcp_mode_named(const char *name)
 {
     for (int i = 0; i < NMODES; i++)
-        if (!strcmp(modes[i].name, name))
-            return &modes[i];
+        if (!strcmp(modes[i]->name, name))
+            return modes[i];
     return NULL;
 }
 

@@ -21,6 +21,8 @@ typedef struct wtcp_mode {
     int ranges;         /* children own rank ranges (simple): a call of one rank is a leaf */
 } wtcp_mode;
 
+extern const wtcp_mode wtcp_simple, wtcp_dynamic, wtcp_steal;
+
 /* The mode of id (WTC_MODE_SIMPLE ...), or NULL for an unknown id. */
 const wtcp_mode *wtcp_mode_get(int id);
 /* The mode called name, or NULL. */

@@ -8,20 +8,38 @@
 
 /* ---- the worker's side ------------------------------------------------------------ */
 
-/* Groups still pending in frame p: T consecutive children each from p->nextc. */
-static int pending_groups(const wtc_par *p)
+/* The batch T (at least 1). */
+static int batch(void)
 {
-    return (p->nch - p->nextc + rt.batch - 1) / rt.batch;
+    return rt.batch > 0 ? rt.batch : 1;
 }
 
-/* Sends the next pending group of p to rank r in one TASK. */
-static void send_group(wtc_par *p, int r)
+/* Groups still pending in every frame of this rank that may give work (a grant takes
+   the oldest first, whichever frame asked). */
+static int pending_groups(void)
 {
-    int n = p->nch - p->nextc < rt.batch ? p->nch - p->nextc : rt.batch;
-    if (n < 1)
+    int n = 0, t = batch();
+    for (int l = 0; l < rt.nframes; l++) {
+        const wtc_par *e = rt.frames[l];
+        if (e->closing && e->end > e->nextc)
+            n += (e->end - e->nextc + t - 1) / t;
+    }
+    return n;
+}
+
+/* Sends the oldest pending group of this rank (the core: the outermost frame with
+   pending children, its first ones) to rank r in one TASK. */
+static void send_group(int r)
+{
+    wtcp_frames v = wtcrt_frames_view();
+    int l = wtcp_give_frame(&v), n;
+    wtc_par *e;
+    if (l < 0)
         wtcrt_die("granted more workers than asked for");
-    wtcrt_send_task(p, r, p->nextc, n, r, r + 1);
-    p->nextc += n;
+    e = rt.frames[l];
+    n = wtcp_group_size(&wtcp_dynamic, e->end - e->nextc, batch());
+    wtcrt_send_task(e, r, e->nextc, n, r, r + 1);
+    e->nextc += n;
     rt.st.granted++;
 }
 
@@ -34,7 +52,7 @@ static void dyn_round(wtc_par *p)
     int old, final_seen = 0, expect = 0, got = 0, granted = 0;
     double t0 = wtcrt_now();
     WTCRT_HDR(m)->lo = rt.rank;
-    WTCRT_HDR(m)->want = pending_groups(p);
+    WTCRT_HDR(m)->want = pending_groups();
     WTCRT_HDR(m)->frame = p->level;
     old = wtcrt_set_state(WTCRT_S_WAIT_MASTER);
     wtcrt_send(wtcrt_master_of(rt.rank), WTCRT_REQ, m);
@@ -54,7 +72,7 @@ static void dyn_round(wtc_par *p)
             for (int j = 0; j < h->count; j++) {
                 int r;
                 memcpy(&r, WTCRT_PAYLOAD(m) + 4ul * (unsigned long)j, sizeof r);
-                send_group(p, r);
+                send_group(r);
             }
         } else {
             wtcrt_die("unexpected message %d from rank %d while waiting for a master",
@@ -62,17 +80,12 @@ static void dyn_round(wtc_par *p)
         }
         wtcrt_msg_free(m);
     }
-    rt.last_rtt = wtcrt_now() - t0;
+    double rtt = wtcrt_now() - t0;
     wtcrt_sync_tasks();
     wtcrt_set_state(old);
     p->due = 0;
-    p->slice_t0 = rt.round_t1 = wtcrt_now();
-    if (granted)
-        rt.backoff = 1;
-    else { /* doubled, at most the cap (a cap of 1 or less: no back-off) */
-        int nb = rt.backoff < 1 ? 2 : 2 * rt.backoff;
-        rt.backoff = nb < rt.backoff_max ? nb : rt.backoff_max;
-    }
+    p->slice_t0 = wtcrt_now();
+    wtcp_round_end(&rt.slice, rtt, granted, p->slice_t0);
 }
 
 /* Whether p's next step is a round: when one is due or p's slice is used up; while
@@ -80,12 +93,7 @@ static void dyn_round(wtc_par *p)
    round (whichever frame that was for). */
 static int round_due(const wtc_par *p)
 {
-    double slice = rt.slice_factor * rt.last_rtt;
-    if (slice < rt.slice_min)
-        slice = rt.slice_min;
-    if (rt.backoff > 1)
-        return wtcrt_now() - rt.round_t1 >= rt.backoff * slice;
-    return p->due || wtcrt_now() - p->slice_t0 >= slice;
+    return wtcp_round_due(&rt.slice, p->due, p->slice_t0, wtcrt_now());
 }
 
 /* One step of p's local work: a round (round_due), else its first pending child here. */
@@ -100,18 +108,13 @@ static void dyn_step(wtc_par *p)
 }
 
 /* The outer frame of p (below it on this rank's stack) whose pending children a wait
-   for p may run: the innermost one first (or the outermost, WTC_HELP_OUTER); NULL when
-   none or when helping is already nested help_max deep. */
+   for p may run (the core decides); NULL when none or when helping is already nested
+   help_max deep. */
 static wtc_par *help_frame(const wtc_par *p)
 {
-    if (rt.helping >= rt.help_max)
-        return NULL;
-    for (int j = 0; j < p->level; j++) {
-        wtc_par *e = rt.frames[rt.help_outer ? j : p->level - 1 - j];
-        if (e->closing && e->nextc < e->nch)
-            return e;
-    }
-    return NULL;
+    wtcp_frames v = wtcrt_frames_view();
+    int l = wtcp_help_frame(&v, p->level, rt.helping, rt.help_max);
+    return l < 0 ? NULL : rt.frames[l];
 }
 
 /* Step 5: waits for every RESULT of p. While none has arrived, does outer frames'
@@ -144,19 +147,20 @@ static void dyn_collect(wtc_par *p)
 }
 
 /* doc/runtime.md dynamic mode, steps 1-5. */
-void wtcrt_dyn_close(wtc_par *p)
+static void dyn_close(wtc_par *p)
 {
     p->nextc = 1;
+    p->end = p->nch;
     p->closing = 1;
     p->due = 1;
-    if (p->nextc < p->nch && round_due(p))
+    if (p->nextc < p->end && round_due(p))
         dyn_round(p);
     /* refused children are asked for again (by a helper, or after the own child)
        before any runs here */
     p->due = 1;
     wtcrt_run_local(p, 0);
     p->due = 1;
-    while (p->nextc < p->nch)
+    while (p->nextc < p->end)
         dyn_step(p);
     p->closing = 0;
     dyn_collect(p);
@@ -177,16 +181,10 @@ static void send_grant(int who, const int *ranks, int n, int final, int nmsgs)
     wtcrt_send(who, WTCRT_GRANT, m);
 }
 
-/* Workers of this master: [*lo, *hi). */
+/* Workers of this master: [*lo, *hi) (the core decides). */
 static void managed(int *lo, int *hi)
 {
-    int me = rt.rank - (rt.nranks - rt.masters), w = 0;
-    while (w < rt.nworkers && (long)w * rt.masters / rt.nworkers < me)
-        w++;
-    *lo = w;
-    while (w < rt.nworkers && (long)w * rt.masters / rt.nworkers == me)
-        w++;
-    *hi = w;
+    wtcp_managed(rt.roles, rt.rank, lo, hi);
 }
 
 /* A REQ or FWD: grant from own idle workers (lowest first), forward the rest along the
@@ -224,7 +222,7 @@ static void master_request(int who, int want, int hops, int nmsgs, int lo, int h
 
 /* A master in a region: serves REQ / FWD / IDLE one at a time until REGION_END, then
    until every managed worker has reported IDLE. */
-void wtcrt_master_loop(void)
+static void master_loop(void)
 {
     int lo, hi, ending = 0;
     managed(&lo, &hi);
@@ -258,3 +256,24 @@ void wtcrt_master_loop(void)
     }
     wtcrt_set_state(WTCRT_S_IDLE);
 }
+
+/* A worker other than rank 0 in a dynamic region: runs TASKs until REGION_END and
+   reports IDLE to its master after each. */
+static void dyn_worker(void)
+{
+    for (;;) {
+        wtcrt_msg *m = wtcrt_recv(MPI_ANY_SOURCE, MPI_ANY_TAG);
+        if (m->tag == WTCRT_REGION_END) {
+            wtcrt_msg_free(m);
+            return;
+        }
+        if (m->tag != WTCRT_TASK)
+            wtcrt_die("unexpected message %d from rank %d in the server loop", m->tag, m->src);
+        wtcrt_run_task(m);
+        wtcrt_send(wtcrt_master_of(rt.rank), WTCRT_IDLE, wtcrt_msg_new(0));
+    }
+}
+
+const wtcrt_mode_ops wtcrt_dynamic_ops = {
+    &wtcp_dynamic, dyn_close, dyn_worker, master_loop, NULL, NULL
+};

@@ -31,8 +31,10 @@ wtc_par *wtcrt_frame_push(wtc_ctx ctx)
     p->ctx = ctx;
     p->nch = 0;
     p->used = 0;
+    p->mem = NULL;
     p->outstanding = 0;
     p->closing = 0;
+    p->nextc = p->end = 0;
     return p;
 }
 
@@ -54,9 +56,13 @@ static size_t arena_alloc(wtc_par *p, size_t n)
 
 wtc_par *wtc_par_open(wtc_ctx ctx, int cond)
 {
-    if (!cond || !rt.in_region || rt.nranks == 1)
+    if (!rt.in_region)
         return NULL;
-    if (rt.mode == WTC_MODE_SIMPLE && ctx.hi - ctx.lo <= 1)
+    if (rt.ops->poll) /* thieves are answered at every par, below the cut-off too */
+        rt.ops->poll();
+    if (!cond || rt.nranks == 1)
+        return NULL;
+    if (rt.ops->mode->ranges && ctx.hi - ctx.lo <= 1)
         return NULL;
     ctx.frame = rt.nframes;
     return wtcrt_frame_push(ctx);
@@ -93,8 +99,8 @@ static wtc_ctx child_ctx(const wtc_par *p, int lo, int hi)
 static void run_local_ctx(wtc_par *p, int i, wtc_ctx c)
 {
     wtcrt_child ch = p->ch[i]; /* copy: p->ch is stable, but keep the frame read-only */
-    void *ret = p->arena + ch.ret_off;
-    ch.fn->run_par(c, p->arena + ch.args_off, ret);
+    void *ret = WTCRT_RET(p, i);
+    ch.fn->run_par(c, WTCRT_ARGS(p, i), ret);
     if (ch.dest)
         wtcrt_kind_store(ch.dest, ch.dest_kind, ch.dest_size, ret, ch.fn->ret_kind,
                          ch.fn->ret_size);
@@ -123,14 +129,14 @@ void wtcrt_send_task(wtc_par *p, int dest, int first, int count, int lo, int hi)
     if (!counts)
         wtcrt_die("out of memory");
     for (int i = first; i < first + count; i++) {
-        p->ch[i].fn->counts(p->arena + p->ch[i].args_off, counts);
+        p->ch[i].fn->counts(WTCRT_ARGS(p, i), counts);
         n += wtcrt_task_child_bytes(p->ch[i].fn, counts);
     }
     m = wtcrt_msg_new(n);
     q = WTCRT_PAYLOAD(m);
     for (int i = first; i < first + count; i++) {
         const wtc_fn *fn = p->ch[i].fn;
-        const unsigned char *args = p->arena + p->ch[i].args_off;
+        const unsigned char *args = WTCRT_ARGS(p, i);
         int pre[2] = { fn->id, 0 };
         fn->counts(args, counts);
         memcpy(q, pre, sizeof pre);
@@ -180,10 +186,11 @@ void wtcrt_store_result(wtcrt_msg *m)
         wtcrt_child *c = &p->ch[i];
         const wtc_fn *fn = c->fn;
         long *counts = fn->nbufs <= 64 ? cnt : malloc((size_t)fn->nbufs * sizeof *counts);
-        const unsigned char *args = p->arena + c->args_off;
+        const unsigned char *args = WTCRT_ARGS(p, i);
         if (!c->remote || !counts)
             wtcrt_die("unexpected RESULT for child %d", i);
         fn->counts(args, counts);
+        memcpy(WTCRT_RET(p, i), q, fn->ret_size); /* a task frame sends it on */
         if (c->dest)
             wtcrt_kind_store(c->dest, c->dest_kind, c->dest_size, q, fn->ret_kind,
                              fn->ret_size);
@@ -318,7 +325,7 @@ void wtcrt_run_task(wtcrt_msg *m)
     old = wtcrt_set_state(WTCRT_S_COMPUTE);
     for (int i = 0; i < h.count; i++) {
         wtc_ctx c = { h.depth, h.lo, h.hi, rt.nframes };
-        if (rt.mode == WTC_MODE_DYNAMIC) {
+        if (!rt.ops->mode->ranges) {
             c.lo = rt.rank;
             c.hi = rt.rank + 1;
         }
@@ -332,24 +339,124 @@ void wtcrt_run_task(wtcrt_msg *m)
     wtcrt_set_state(old);
 }
 
+/* ---- task frames: a received TASK's children as a par of this rank ----------------- */
+
+/* Pushes a frame holding the children of TASK m (freed here), ready to close: in steal
+   mode they can be stolen again, a part at a time, as any par's. */
+wtc_par *wtcrt_task_frame(wtcrt_msg *m)
+{
+    const wtcrt_hdr h = *WTCRT_HDR(m);
+    task_child one, *tc = h.count == 1 ? &one : malloc((size_t)h.count * sizeof *tc);
+    wtc_ctx c = { h.depth - 1, rt.rank, rt.rank + 1, rt.nframes };
+    wtc_par *p;
+    if (h.count < 1 || !tc)
+        wtcrt_die("bad TASK (%d children)", h.count);
+    p = wtcrt_frame_push(c);
+    p->mem = task_unpack(m, tc);
+    wtcrt_msg_free(m);
+    if (p->capch < h.count) {
+        p->capch = h.count;
+        if (!(p->ch = realloc(p->ch, (size_t)p->capch * sizeof *p->ch)))
+            wtcrt_die("out of memory");
+    }
+    for (int i = 0; i < h.count; i++) {
+        wtcrt_child *ch = &p->ch[i];
+        ch->fn = tc[i].fn;
+        ch->args_off = (size_t)(tc[i].args - p->mem);
+        ch->ret_off = (size_t)(tc[i].ret - p->mem);
+        ch->dest = NULL;
+        ch->dest_kind = 0;
+        ch->dest_size = 0;
+        ch->remote = 0;
+    }
+    p->nch = h.count;
+    rt.st.calls_run += h.count;
+    if (tc != &one)
+        free(tc);
+    return p;
+}
+
+/* Sends the RESULT of task frame p (every child done) to 'parent', the header of the
+   TASK th saying where it goes; releases the unpacked TASK. */
+void wtcrt_task_frame_reply(wtc_par *p, int parent, const wtcrt_hdr *th)
+{
+    size_t n = 0;
+    long cnt[64], *counts;
+    int maxb = 0;
+    unsigned char *q;
+    wtcrt_msg *m;
+    for (int i = 0; i < p->nch; i++)
+        if (p->ch[i].fn->nbufs > maxb)
+            maxb = p->ch[i].fn->nbufs;
+    counts = maxb <= 64 ? cnt : malloc((size_t)maxb * sizeof *counts);
+    if (!counts)
+        wtcrt_die("out of memory");
+    for (int i = 0; i < p->nch; i++) {
+        p->ch[i].fn->counts(WTCRT_ARGS(p, i), counts);
+        n += wtcrt_result_child_bytes(p->ch[i].fn, counts);
+    }
+    m = wtcrt_msg_new(n);
+    q = WTCRT_PAYLOAD(m);
+    for (int i = 0; i < p->nch; i++) {
+        const wtc_fn *fn = p->ch[i].fn;
+        unsigned char *args = WTCRT_ARGS(p, i);
+        memcpy(q, WTCRT_RET(p, i), fn->ret_size);
+        q += fn->ret_size;
+        fn->counts(args, counts);
+        for (int b = 0; b < fn->nbufs; b++) {
+            unsigned long nb = wtcrt_buf_bytes(fn, b, counts[b]);
+            if (fn->bufs[b].out && nb) {
+                memcpy(q, wtcrt_buf_ptr(fn, args, b), nb);
+                q += nb;
+            }
+        }
+    }
+    if (counts != cnt)
+        free(counts);
+    *WTCRT_HDR(m) = *th;
+    WTCRT_HDR(m)->nbytes = (long long)n;
+    wtcrt_send(parent, WTCRT_RESULT, m);
+    free(p->mem);
+    p->mem = NULL;
+}
+
+/* The core's view of this rank's frames (which frame gives work, which is helped). */
+static int view_pending(void *ctx, int level)
+{
+    (void)ctx;
+    return rt.frames[level]->end - rt.frames[level]->nextc;
+}
+
+static int view_closing(void *ctx, int level)
+{
+    (void)ctx;
+    return rt.frames[level]->closing;
+}
+
+wtcp_frames wtcrt_frames_view(void)
+{
+    wtcp_frames f = { rt.nframes, view_pending, view_closing, NULL };
+    return f;
+}
+
 /* ---- simple mode ------------------------------------------------------------------ */
 
-/* Sub-range j of s over [lo, lo+n). */
+/* Sub-range j of s over [lo, lo+n) (the core's rule). */
 static int sub_lo(int lo, int n, int s, int j)
 {
-    return lo + (int)((long)j * n / s);
+    return wtcp_split_lo(lo, n, j, s);
 }
 
 /* doc/runtime.md simple mode, steps 1-4. */
 static void simple_close(wtc_par *p)
 {
     int k = p->nch, lo = p->ctx.lo, n = p->ctx.hi - p->ctx.lo;
-    int s = k < n ? k : n, i = 0;
+    int s = wtcp_split_count(k, n), i = 0;
     wtc_ctx c0;
     /* children of sub-range j are i with floor(i*s/k) == j */
     for (int j = 1; j < s; j++) {
-        int first = (int)(((long)j * k + s - 1) / s);
-        int last = (int)(((long)(j + 1) * k + s - 1) / s);
+        int first = wtcp_split_first(j, k, s);
+        int last = wtcp_split_first(j + 1, k, s);
         wtcrt_send_task(p, sub_lo(lo, n, s, j), first, last - first, sub_lo(lo, n, s, j),
                         sub_lo(lo, n, s, j + 1));
     }
@@ -373,12 +480,8 @@ static void simple_close(wtc_par *p)
 
 void wtc_par_close(wtc_par *p)
 {
-    if (p->nch > 0) {
-        if (rt.mode == WTC_MODE_DYNAMIC)
-            wtcrt_dyn_close(p);
-        else
-            simple_close(p);
-    }
+    if (p->nch > 0)
+        rt.ops->close(p);
     if (p->level != rt.nframes - 1)
         wtcrt_die("par frames closed out of order");
     rt.nframes--;
@@ -386,8 +489,8 @@ void wtc_par_close(wtc_par *p)
         wtcrt_region_end();
 }
 
-/* A worker in a region: runs TASKs until REGION_END (dynamic: reports IDLE after each). */
-void wtcrt_worker_loop(void)
+/* A worker other than rank 0 in a simple region: runs TASKs until REGION_END. */
+void wtcrt_simple_worker(void)
 {
     for (;;) {
         wtcrt_msg *m = wtcrt_recv(MPI_ANY_SOURCE, MPI_ANY_TAG);
@@ -398,7 +501,9 @@ void wtcrt_worker_loop(void)
         if (m->tag != WTCRT_TASK)
             wtcrt_die("unexpected message %d from rank %d in the server loop", m->tag, m->src);
         wtcrt_run_task(m);
-        if (rt.mode == WTC_MODE_DYNAMIC)
-            wtcrt_send(wtcrt_master_of(rt.rank), WTCRT_IDLE, wtcrt_msg_new(0));
     }
 }
+
+const wtcrt_mode_ops wtcrt_simple_ops = {
+    &wtcp_simple, simple_close, wtcrt_simple_worker, NULL, NULL, NULL
+};

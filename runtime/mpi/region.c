@@ -6,6 +6,19 @@
 
 #define rt wtcrt_g
 
+/* The modes of the MPI runtime, dispatched through this table. */
+static const wtcrt_mode_ops *const mode_ops[] = {
+    &wtcrt_simple_ops, &wtcrt_dynamic_ops, &wtcrt_steal_ops
+};
+
+static const wtcrt_mode_ops *ops_of(int mode)
+{
+    for (size_t i = 0; i < sizeof mode_ops / sizeof mode_ops[0]; i++)
+        if (mode_ops[i]->mode->id == mode)
+            return mode_ops[i];
+    wtcrt_die("unknown mode %d", mode);
+}
+
 /* The region's mode: --wtc-mode, else wtcc --mode, else the function's mode:. */
 int wtcrt_mode_of(const wtc_fn *fn)
 {
@@ -13,33 +26,31 @@ int wtcrt_mode_of(const wtc_fn *fn)
         return rt.opt.mode;
     if (rt.prog->mode_override != WTC_MODE_DEFAULT)
         return rt.prog->mode_override;
-    return fn->mode == WTC_MODE_DYNAMIC ? WTC_MODE_DYNAMIC : WTC_MODE_SIMPLE;
+    return wtcp_mode_get(fn->mode) ? fn->mode : WTC_MODE_SIMPLE;
 }
 
-/* Masters of a dynamic region: --wtc-masters (checked at start), else wtcc --mode's M,
-   else the source's; reduced to P-1 with one warning. */
-static int masters_of(const wtc_fn *fn)
+/* Masters of a region: --wtc-masters (checked at start), else wtcc --mode's M, else
+   the source's; the core reduces them to P-1, said once on stderr. */
+static int masters_of(const wtc_fn *fn, int mode)
 {
-    int m = rt.opt.masters;
+    int m = rt.opt.masters, reduced;
     if (!m)
         m = rt.prog->masters_override > 0 ? rt.prog->masters_override
                                           : fn->masters > 0 ? fn->masters : 1;
-    if (m > rt.nranks - 1) {
-        if (!rt.warned_masters)
-            fprintf(stderr, "wtc: warning: %s asks for %d masters but only %d rank%s can "
-                            "be spared; using %d\n", fn->name, m, rt.nranks - 1,
-                    rt.nranks - 1 == 1 ? "" : "s", rt.nranks - 1);
+    int got = wtcp_masters(wtcp_mode_get(mode), rt.nranks, m, &reduced);
+    if (reduced && !rt.warned_masters) {
+        fprintf(stderr, "wtc: warning: %s asks for %d masters but only %d rank%s can "
+                        "be spared; using %d\n", fn->name, m, rt.nranks - 1,
+                rt.nranks - 1 == 1 ? "" : "s", got);
         rt.warned_masters = 1;
-        m = rt.nranks - 1;
     }
-    return m;
+    return got;
 }
 
-/* Master index (0-based) of a worker: contiguous near-equal blocks. */
+/* The rank of a worker's master. */
 int wtcrt_master_of(int worker)
 {
-    long m = (long)worker * rt.masters / rt.nworkers;
-    return rt.nranks - rt.masters + (int)m;
+    return wtcp_master_of(rt.roles, worker);
 }
 
 /* Every rank: the region's parameters, and the masters' idle table. */
@@ -47,10 +58,12 @@ static void region_setup(int mode, int masters, int batch)
 {
     rt.in_region = 1;
     rt.mode = mode;
-    rt.masters = mode == WTC_MODE_DYNAMIC ? masters : 0;
+    rt.ops = ops_of(mode);
+    rt.roles = wtcp_roles_make(rt.ops->mode, rt.nranks, masters);
+    rt.masters = rt.roles.M;
     rt.batch = batch;
-    rt.nworkers = rt.nranks - rt.masters;
-    if (rt.rank >= rt.nworkers) {
+    rt.nworkers = rt.roles.W;
+    if (wtcp_is_master(rt.roles, rt.rank)) {
         rt.st.master = 1;
         if (!rt.idle && !(rt.idle = calloc((size_t)rt.nranks, 1)))
             wtcrt_die("out of memory");
@@ -74,8 +87,8 @@ static size_t snapshot_size(void)
 void wtcrt_region_begin(const wtc_fn *fn)
 {
     int mode = wtcrt_mode_of(fn);
-    int par[4] = { mode, mode == WTC_MODE_DYNAMIC ? masters_of(fn) : 0,
-                   rt.opt.batch > 0 ? rt.opt.batch : 1, 0 };
+    /* batch 0: the mode's default (dynamic: 1; steal: half the pending children) */
+    int par[4] = { mode, masters_of(fn, mode), rt.opt.batch > 0 ? rt.opt.batch : 0, 0 };
     size_t n = snapshot_size();
     for (int r = 1; r < rt.nranks; r++) {
         wtcrt_msg *m = wtcrt_msg_new(n);
@@ -114,6 +127,8 @@ void wtcrt_region_end(void)
 {
     for (int r = 1; r < rt.nranks; r++)
         wtcrt_send(r, WTCRT_REGION_END, wtcrt_msg_new(0));
+    if (rt.ops->end)
+        rt.ops->end();
     rt.in_region = 0;
 }
 
@@ -131,7 +146,7 @@ void wtc_call(const wtc_fn *fn, void *args, void *ret)
         return;
     }
     wtcrt_region_begin(fn);
-    if (rt.mode == WTC_MODE_SIMPLE)
+    if (rt.ops->mode->ranges)
         c.hi = rt.nranks;
     fn->run_par(c, args, ret);
     wtcrt_region_end();
@@ -144,7 +159,7 @@ wtc_par *wtc_region_open(const wtc_fn *first)
     if (!region_possible())
         return NULL;
     wtcrt_region_begin(first);
-    if (rt.mode == WTC_MODE_SIMPLE)
+    if (rt.ops->mode->ranges)
         c.hi = rt.nranks;
     p = wtcrt_frame_push(c);
     p->region = 1;
@@ -167,10 +182,10 @@ int wtcrt_serve(void)
             wtcrt_die("unexpected message %d from rank 0 between regions", m->tag);
         region_enter(m);
         wtcrt_msg_free(m);
-        if (rt.rank >= rt.nworkers)
-            wtcrt_master_loop();
+        if (wtcp_is_master(rt.roles, rt.rank))
+            rt.ops->master();
         else
-            wtcrt_worker_loop();
+            rt.ops->worker();
         rt.in_region = 0;
     }
 }

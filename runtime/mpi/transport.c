@@ -283,6 +283,18 @@ wtcrt_msg *wtcrt_try_recv(int src, int tag)
     return probe(src, tag, &st) ? recv_probed(&st) : NULL;
 }
 
+/* Receives any message if one has arrived, looking once (for polls on the compute
+   path: a message missed here is seen at the next poll); NULL otherwise. */
+wtcrt_msg *wtcrt_try_recv_quick(void)
+{
+    MPI_Status st;
+    int flag = 0;
+    if (rt.nreqs)
+        wtcrt_progress();
+    MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, rt.comm, &flag, &st);
+    return flag ? recv_probed(&st) : NULL;
+}
+
 /* ---- states, statistics, trace ---------------------------------------------------- */
 
 /* Appends one trace event. */
@@ -447,11 +459,16 @@ static int opts_check(char *err, size_t errsz)
 static void dyn_params(void)
 {
     const char *s;
-    rt.slice_factor = (s = getenv("WTC_SLICE_FACTOR")) ? atof(s) : WTCRT_SLICE_FACTOR;
-    rt.slice_min = (s = getenv("WTC_SLICE_MIN_US")) ? atof(s) * 1e-6 : WTCRT_SLICE_MIN;
-    rt.backoff_max = (s = getenv("WTC_SLICE_BACKOFF_MAX")) ? atoi(s) : WTCRT_SLICE_BACKOFF_MAX;
+    rt.slice = wtcp_slice_default();
+    if ((s = getenv("WTC_SLICE_FACTOR")))
+        rt.slice.factor = atof(s);
+    if ((s = getenv("WTC_SLICE_MIN_US")))
+        rt.slice.min = atof(s) * 1e-6;
+    if ((s = getenv("WTC_SLICE_BACKOFF_MAX")))
+        rt.slice.backoff_max = atoi(s);
     rt.help_max = (s = getenv("WTC_HELP_MAX")) ? atoi(s) : WTCRT_HELP_MAX;
-    rt.help_outer = (s = getenv("WTC_HELP_OUTER")) ? atoi(s) : WTCRT_HELP_OUTER_FIRST;
+    rt.steal_nest_max = (s = getenv("WTC_STEAL_NEST_MAX")) ? atoi(s) : WTCRT_STEAL_NEST_MAX;
+    rt.steal_rng = wtcp_victim_seed(rt.rank);
 }
 
 /* Initialises states and the trace; every rank starts the clock after a barrier so the

@@ -1,0 +1,248 @@
+/* mpi/steal.c - the steal mode (doc/runtime.md "steal mode"): masterless work
+   stealing. Every rank computes; a rank without work asks a random victim, which gives
+   the oldest pending children it has (the core decides which: runtime/core/proto.h). */
+#include <stdlib.h>
+#include <string.h>
+#include "wtcrt.h"
+
+#define rt wtcrt_g
+
+static void run_stolen(wtcrt_msg *m);
+
+/* A STEAL from 'thief': the pending children of the oldest frame, a group of the
+   core's size, in one TASK; NOWORK when this rank has none. */
+static void answer(int thief)
+{
+    wtcp_frames v = wtcrt_frames_view();
+    int l = wtcp_give_frame(&v), g;
+    wtc_par *p;
+    if (l < 0) {
+        wtcrt_send(thief, WTCRT_NOWORK, wtcrt_msg_new(0));
+        return;
+    }
+    p = rt.frames[l];
+    g = wtcp_group_size(&wtcp_steal, p->end - p->nextc, rt.batch);
+    p->end -= g;
+    wtcrt_send_task(p, thief, p->end, g, thief, thief + 1);
+    wtcrt_sync_tasks();
+}
+
+/* The answer to this rank's STEAL has come: 'work' says whether it was a TASK. */
+static void answered(int work)
+{
+    double w = wtcrt_now() - rt.steal_t0;
+    rt.st.steal_wait += w;
+    if (w > rt.st.steal_wait_max)
+        rt.st.steal_wait_max = w;
+    rt.steal_out = 0;
+    if (work) {
+        rt.st.granted++;
+        rt.steal_fails = 0;
+    } else {
+        rt.st.refused++;
+        rt.steal_fails++;
+    }
+    rt.steal_rtt = w;
+}
+
+/* Handles one message of a region. */
+static void handle(wtcrt_msg *m)
+{
+    switch (m->tag) {
+    case WTCRT_STEAL:
+        answer(m->src);
+        wtcrt_msg_free(m);
+        break;
+    case WTCRT_RESULT:
+        wtcrt_store_result(m);
+        wtcrt_msg_free(m);
+        break;
+    case WTCRT_TASK:
+        answered(1);
+        run_stolen(m);
+        break;
+    case WTCRT_NOWORK:
+        answered(0);
+        wtcrt_msg_free(m);
+        break;
+    default:
+        wtcrt_die("steal mode: unexpected message %d from rank %d", m->tag, m->src);
+    }
+}
+
+/* At every par and before each child: answers thieves, stores RESULTs, runs the work
+   a STEAL of this rank brought. */
+static void steal_poll(void)
+{
+    wtcrt_msg *m;
+    while ((m = wtcrt_try_recv_quick()))
+        handle(m);
+}
+
+/* Asks a random victim for work, unless a STEAL is already out or the last ones were
+   refused recently: after f refusals in a row the next STEAL waits 2^(f-1) times the
+   last answer's round trip, at most the sleep ceiling (a victim with no work is not
+   kept busy answering). */
+static void maybe_steal(void)
+{
+    double now;
+    if (rt.steal_out || rt.steal_nest >= rt.steal_nest_max)
+        return;
+    now = wtcrt_now();
+    if (rt.steal_fails > 0) {
+        int f = rt.steal_fails < 20 ? rt.steal_fails : 20;
+        double d = rt.steal_rtt * (double)(1 << (f - 1)), cap = rt.sleep_max_us * 1e-6;
+        if (now - rt.steal_t0 < (d < cap ? d : cap))
+            return;
+    }
+    rt.steal_out = 1;
+    rt.steal_t0 = now;
+    rt.st.steals++;
+    wtcrt_send(wtcp_victim(&rt.steal_rng, rt.nranks, rt.rank), WTCRT_STEAL, wtcrt_msg_new(0));
+}
+
+/* One pending child of an outer frame, run while waiting (the core picks which). */
+static int help(const wtc_par *p)
+{
+    wtcp_frames v = wtcrt_frames_view();
+    int l = wtcp_help_frame(&v, p->level, rt.steal_nest, rt.steal_nest_max), old;
+    wtc_par *e;
+    if (l < 0)
+        return 0;
+    e = rt.frames[l];
+    rt.steal_nest++;
+    old = wtcrt_set_state(WTCRT_S_COMPUTE);
+    wtcrt_run_local(e, e->nextc++);
+    wtcrt_set_state(old);
+    rt.steal_nest--;
+    return 1;
+}
+
+/* Waits for p's stolen children: meanwhile helps outer frames, else steals. */
+static void steal_wait(wtc_par *p)
+{
+    int old = wtcrt_set_state(WTCRT_S_WAIT_CHILDREN), us = 0;
+    while (p->outstanding) {
+        wtcrt_msg *m = wtcrt_try_recv(MPI_ANY_SOURCE, MPI_ANY_TAG);
+        if (m) {
+            wtcrt_backoff_end(&us);
+            handle(m);
+            continue;
+        }
+        if (help(p)) {
+            wtcrt_backoff_end(&us);
+            continue;
+        }
+        maybe_steal();
+        wtcrt_backoff(&us);
+    }
+    wtcrt_backoff_end(&us);
+    wtcrt_set_state(old);
+}
+
+/* A par (or a task frame): its children run here from the first, thieves take them
+   from the last; then it waits for what was stolen. */
+static void steal_close(wtc_par *p)
+{
+    p->nextc = 0;
+    p->end = p->nch;
+    p->closing = 1;
+    for (;;) {
+        steal_poll();
+        if (p->nextc >= p->end)
+            break;
+        wtcrt_run_local(p, p->nextc++);
+    }
+    p->closing = 0;
+    if (p->outstanding)
+        steal_wait(p);
+}
+
+/* Runs the children a STEAL brought as a frame of this rank (so they can be stolen
+   again), then sends their RESULT. */
+static void run_stolen(wtcrt_msg *m)
+{
+    int parent = m->src, old;
+    wtcrt_hdr th = *WTCRT_HDR(m);
+    wtc_par *p;
+    rt.steal_nest++;
+    old = wtcrt_set_state(WTCRT_S_COMPUTE);
+    p = wtcrt_task_frame(m);
+    steal_close(p);
+    wtcrt_task_frame_reply(p, parent, &th);
+    if (p->level != rt.nframes - 1)
+        wtcrt_die("task frame closed out of order");
+    rt.nframes--;
+    wtcrt_set_state(old);
+    rt.steal_nest--;
+}
+
+/* After the region: answers one STEAL that has come with NOWORK; 0 when none. */
+static int refuse_one(void)
+{
+    wtcrt_msg *m = wtcrt_try_recv(MPI_ANY_SOURCE, WTCRT_STEAL);
+    if (!m)
+        return 0;
+    wtcrt_send(m->src, WTCRT_NOWORK, wtcrt_msg_new(0));
+    wtcrt_msg_free(m);
+    return 1;
+}
+
+/* Every rank once the region's root has returned (rank 0) or REGION_END came (the
+   others): no STEAL may stay unreceived. Every thief's STEAL is answered before it
+   stops; a barrier then tells everybody that nobody asks any more, and until it
+   completes every STEAL gets NOWORK (the root returned: no work is left). */
+static void steal_end(void)
+{
+    MPI_Request req;
+    int done = 0, us = 0;
+    /* only STEALs and NOWORKs: the next region's (or EXIT) from rank 0 stay queued */
+    while (rt.steal_out) {
+        wtcrt_msg *m = wtcrt_try_recv(MPI_ANY_SOURCE, WTCRT_NOWORK);
+        if (m) {
+            answered(0);
+            wtcrt_msg_free(m);
+        } else if (!refuse_one()) {
+            wtcrt_backoff(&us);
+            continue;
+        }
+        wtcrt_backoff_end(&us);
+    }
+    MPI_Ibarrier(rt.comm, &req);
+    for (;;) {
+        MPI_Test(&req, &done, MPI_STATUS_IGNORE);
+        if (done)
+            break;
+        if (refuse_one())
+            wtcrt_backoff_end(&us);
+        else
+            wtcrt_backoff(&us);
+    }
+    wtcrt_backoff_end(&us);
+    rt.steal_fails = 0;
+}
+
+/* A rank other than 0 during a region: steals until REGION_END. */
+static void steal_worker(void)
+{
+    int us = 0;
+    for (;;) {
+        wtcrt_msg *m = wtcrt_try_recv(MPI_ANY_SOURCE, MPI_ANY_TAG);
+        if (m) {
+            wtcrt_backoff_end(&us);
+            if (m->tag == WTCRT_REGION_END) {
+                wtcrt_msg_free(m);
+                steal_end();
+                return;
+            }
+            handle(m);
+            continue;
+        }
+        maybe_steal();
+        wtcrt_backoff(&us);
+    }
+}
+
+const wtcrt_mode_ops wtcrt_steal_ops = {
+    &wtcp_steal, steal_close, steal_worker, NULL, steal_poll, steal_end
+};
