@@ -4,7 +4,7 @@
 #   sh tests/run.sh                      everything
 #   WTC_TEST_FILTER=msort sh tests/run.sh     only tests whose name contains "msort"
 #                                        (a shell pattern: 'err/*', 'run/*par*', ...)
-#   WTC_TEST_QUICK=1 sh tests/run.sh     skip the dynamic-mode extras (-n 5, 8, masters,
+#   WTC_TEST_QUICK=1 sh tests/run.sh     skip the extras (-n 5, 8, 16, masters,
 #                                        batches)
 #
 # Prints one line per test, "[PASS] name" or "[FAIL] name: reason" followed by the
@@ -18,12 +18,13 @@
 #           print every line of NAME.err somewhere in its stderr; plus generated
 #           inputs: binary garbage, 100000 '(' and '{', two 10 MB files
 #   run/    every samples/X.wtc and tests/run/X.wtc is built with wtcc (no warning
-#           allowed) and run without mpiexec, with mpiexec -n 1..4 in both modes,
+#           allowed) and run without mpiexec, with mpiexec -n 1..4 in the three modes,
 #           and as plain C (tests/strip-annotations); stdout must equal X.out and the
 #           exit status must be 0. X.args holds the program's arguments (one line),
 #           X.flags extra options for wtcc and for the plain C build (e.g. -lm).
-#           Each also runs in dynamic mode at -n 5 and 8, with 2 masters, with
-#           batches of 4, and with the --wtc- options after its own arguments.
+#           Each also runs in dynamic and steal modes at -n 5, 8 and 16 (simple at 16),
+#           with 2 masters, with batches, and with the --wtc- options after its own
+#           arguments.
 
 cd "$(dirname "$0")/.." || exit 2
 
@@ -313,25 +314,26 @@ run_program() {
     run_predictor "$prog" "$bin" $args
     run_case "$prog (no mpiexec)" "$expected" "$bin" $args
     run_case "$prog -n 3 (mode from the source)" "$expected" mpiexec -n 3 "$bin" $args
-    for mode in simple dynamic; do
+    for mode in simple dynamic steal; do
         for p in 1 2 3 4; do
             run_case "$prog -n $p --wtc-mode=$mode" "$expected" \
                 mpiexec -n $p "$bin" --wtc-mode=$mode $args
         done
     done
 
-    # dynamic-mode extras (issue 3): more processes, two masters, batches
+    # extras: more processes (16: 8 per core, any P must work), two masters, batches
     [ -z "${WTC_TEST_QUICK:-}" ] || return 0
-    if [ "$dir" = samples ]; then # 16 processes, 8 per core: any P must work
-        for mode in simple dynamic; do
-            run_case "$prog -n 16 --wtc-mode=$mode" "$expected" \
-                mpiexec -n 16 "$bin" --wtc-mode=$mode $args
+    for mode in simple dynamic steal; do
+        for p in 5 8 16; do
+            [ $mode = simple ] && [ $p != 16 ] && continue
+            run_case "$prog -n $p --wtc-mode=$mode" "$expected" \
+                mpiexec -n $p "$bin" --wtc-mode=$mode $args
         done
-    fi
-    run_case "$prog -n 5 --wtc-mode=dynamic" "$expected" \
-        mpiexec -n 5 "$bin" --wtc-mode=dynamic $args
-    run_case "$prog -n 8 --wtc-mode=dynamic" "$expected" \
-        mpiexec -n 8 "$bin" --wtc-mode=dynamic $args
+    done
+    run_case "$prog -n 5 --wtc-mode=steal --wtc-batch=4" "$expected" \
+        mpiexec -n 5 "$bin" --wtc-mode=steal --wtc-batch=4 $args
+    run_case "$prog -n 3 --wtc-mode=steal --wtc-batch=1 (options after args)" "$expected" \
+        mpiexec -n 3 "$bin" $args --wtc-mode=steal --wtc-batch=1
     run_case "$prog -n 4 --wtc-mode=dynamic --wtc-masters=2" "$expected" \
         mpiexec -n 4 "$bin" --wtc-mode=dynamic --wtc-masters=2 $args
     run_case "$prog -n 5 --wtc-mode=dynamic --wtc-masters=2 --wtc-batch=4" "$expected" \
@@ -346,7 +348,7 @@ run_mode_switch() {
     x=$(basename "$1" .wtc)
     args=
     [ -f "samples/$x.args" ] && args=$(cat "samples/$x.args")
-    for m in simple dynamic dynamic:2; do
+    for m in simple dynamic dynamic:2 steal; do
         prog="samples/$x wtcc --mode=$m"
         selected_program "samples/$x" || selected "$prog" || continue
         bin=$OUT/samples-$x-mode-$(echo $m | tr : -)
