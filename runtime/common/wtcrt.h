@@ -236,8 +236,15 @@ typedef struct wtcrt_rt {
     double steal_t0, steal_rtt;
     unsigned long long steal_rng;
     int steal_nest, steal_nest_max;
-    /* master: idle flags of all ranks (only the managed ones are used) */
+    /* dynamic mode, worker: groups asked for and not yet granted (a standing request),
+       an IDLE sent and no work granted since, children pending in its frames; every
+       rank: the region is ending */
+    int dyn_want, avail, npending, ending;
+    /* master: idle flags of all ranks (only the managed ones are used), standing
+       requests (groups still wanted per worker) and their order */
     unsigned char *idle;
+    int *standing;
+    long long *stand_seq, stand_clock;
     /* statistics and trace */
     wtcrt_stats st;
     int state;
@@ -254,6 +261,7 @@ wtcrt_msg *wtcrt_msg_new(size_t payload);
 void wtcrt_msg_free(wtcrt_msg *m);
 void wtcrt_send(int dest, int tag, wtcrt_msg *m);
 void wtcrt_send_task_msg(int dest, wtcrt_msg *m);
+void wtcrt_send_sync(int dest, int tag, wtcrt_msg *m);
 void wtcrt_sync_tasks(void);
 void wtcrt_progress(void);
 void wtcrt_flush_sends(void);

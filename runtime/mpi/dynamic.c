@@ -1,12 +1,12 @@
-/* mpi/dynamic.c - the dynamic mode (doc/runtime.md "dynamic mode", thesis Fig. 2.6):
-   the worker's par with REQ/GRANT rounds, and the masters with their FWD ring. */
+/* mpi/dynamic.c - the dynamic mode (doc/runtime.md "dynamic mode", thesis Fig. 2.6 with
+   standing requests): masters allocate idle workers to workers that have children to
+   give; a worker never waits for its master; the children granted are the worker's
+   oldest pending ones. */
 #include <stdlib.h>
 #include <string.h>
 #include "wtcrt.h"
 
 #define rt wtcrt_g
-
-/* ---- the worker's side ------------------------------------------------------------ */
 
 /* The batch T (at least 1). */
 static int batch(void)
@@ -14,266 +14,398 @@ static int batch(void)
     return rt.batch > 0 ? rt.batch : 1;
 }
 
-/* Groups still pending in every frame of this rank that may give work (a grant takes
-   the oldest first, whichever frame asked). */
+/* ---- the worker's side ------------------------------------------------------------ */
+
+/* Groups this rank could give now (its pending children in groups of T). */
 static int pending_groups(void)
 {
-    int n = 0, t = batch();
-    for (int l = 0; l < rt.nframes; l++) {
-        const wtc_par *e = rt.frames[l];
-        if (e->closing && e->end > e->nextc)
-            n += (e->end - e->nextc + t - 1) / t;
+    return (rt.npending + batch() - 1) / batch();
+}
+
+/* A control message to a master: synchronous (MPI_Issend), so that when this rank's
+   sends have completed at the end of a region the master has received them all. */
+static void send_ctl(int dest, int tag, int lo, int want)
+{
+    wtcrt_msg *m = wtcrt_msg_new(0);
+    WTCRT_HDR(m)->lo = lo;
+    WTCRT_HDR(m)->want = want;
+    wtcrt_send_sync(dest, tag, m);
+}
+
+/* Keeps this rank's standing request in line with its pending work: a REQ for every
+   pending group when none stands, a cancel (REQ for 0) when nothing is pending. */
+static void ask(void)
+{
+    if (rt.dyn_want == 0 && rt.npending > 0) {
+        rt.dyn_want = pending_groups();
+        send_ctl(wtcrt_master_of(rt.rank), WTCRT_REQ, rt.rank, rt.dyn_want);
+    } else if (rt.dyn_want > 0 && rt.npending == 0) {
+        rt.dyn_want = 0;
+        send_ctl(wtcrt_master_of(rt.rank), WTCRT_REQ, rt.rank, 0);
     }
-    return n;
 }
 
 /* Sends the oldest pending group of this rank (the core: the outermost frame with
-   pending children, its first ones) to rank r in one TASK. */
+   pending children; its last ones) to rank r in one TASK. */
 static void send_group(int r)
 {
     wtcp_frames v = wtcrt_frames_view();
     int l = wtcp_give_frame(&v), n;
     wtc_par *e;
     if (l < 0)
-        wtcrt_die("granted more workers than asked for");
+        wtcrt_die("dynamic mode: no pending children to send");
     e = rt.frames[l];
     n = wtcp_group_size(&wtcp_dynamic, e->end - e->nextc, batch());
-    wtcrt_send_task(e, r, e->nextc, n, r, r + 1);
-    e->nextc += n;
+    e->end -= n;
+    rt.npending -= n;
+    wtcrt_send_task(e, r, e->end, n, r, r + 1);
     rt.st.granted++;
 }
 
-/* One round for frame p (step 2): REQ for its pending groups, then a TASK to every
-   granted rank. RESULTs that arrive meanwhile are stored. Measures the round trip and
-   starts p's time slice. */
-static void dyn_round(wtc_par *p)
+static void run_granted(wtcrt_msg *m);
+
+/* A GRANT: a group to each granted rank while this rank has some; a rank granted when
+   nothing is left goes back to its master (as if it had sent IDLE). */
+static void on_grant(wtcrt_msg *m)
 {
-    wtcrt_msg *m = wtcrt_msg_new(0);
-    int old, final_seen = 0, expect = 0, got = 0, granted = 0;
-    double t0 = wtcrt_now();
-    WTCRT_HDR(m)->lo = rt.rank;
-    WTCRT_HDR(m)->want = pending_groups();
-    WTCRT_HDR(m)->frame = p->level;
-    old = wtcrt_set_state(WTCRT_S_WAIT_MASTER);
-    wtcrt_send(wtcrt_master_of(rt.rank), WTCRT_REQ, m);
-    while (!final_seen || got < expect) {
-        wtcrt_hdr *h;
-        m = wtcrt_recv(MPI_ANY_SOURCE, MPI_ANY_TAG);
-        h = WTCRT_HDR(m);
-        if (m->tag == WTCRT_RESULT) {
-            wtcrt_store_result(m);
-        } else if (m->tag == WTCRT_GRANT) {
-            got++;
-            if (h->hops) {
-                final_seen = 1;
-                expect = h->first;
-            }
-            granted += h->count;
-            for (int j = 0; j < h->count; j++) {
-                int r;
-                memcpy(&r, WTCRT_PAYLOAD(m) + 4ul * (unsigned long)j, sizeof r);
-                send_group(r);
-            }
+    const wtcrt_hdr *h = WTCRT_HDR(m);
+    for (int j = 0; j < h->count; j++) {
+        int r;
+        memcpy(&r, WTCRT_PAYLOAD(m) + 4ul * (unsigned long)j, sizeof r);
+        if (rt.npending > 0 && !rt.ending) {
+            send_group(r);
         } else {
-            wtcrt_die("unexpected message %d from rank %d while waiting for a master",
-                      m->tag, m->src);
+            send_ctl(wtcrt_master_of(r), WTCRT_IDLE, r, 0);
+            rt.st.refused++;
         }
-        wtcrt_msg_free(m);
     }
-    double rtt = wtcrt_now() - t0;
     wtcrt_sync_tasks();
-    wtcrt_set_state(old);
-    p->due = 0;
-    p->slice_t0 = wtcrt_now();
-    wtcp_round_end(&rt.slice, rtt, granted, p->slice_t0);
+    rt.dyn_want -= h->count;
+    if (rt.dyn_want < 0)
+        rt.dyn_want = 0;
+    if (!rt.ending)
+        ask();
 }
 
-/* Whether p's next step is a round: when one is due or p's slice is used up; while
-   the worker is backed off, only once its longer slice has passed since its last
-   round (whichever frame that was for). */
-static int round_due(const wtc_par *p)
+/* Handles one message of a worker during a region. */
+static void handle(wtcrt_msg *m)
 {
-    return wtcp_round_due(&rt.slice, p->due, p->slice_t0, wtcrt_now());
-}
-
-/* One step of p's local work: a round (round_due), else its first pending child here. */
-static void dyn_step(wtc_par *p)
-{
-    if (round_due(p)) {
-        dyn_round(p);
-    } else {
-        wtcrt_run_local(p, p->nextc++);
-        rt.st.refused++;
+    switch (m->tag) {
+    case WTCRT_GRANT:
+        on_grant(m);
+        wtcrt_msg_free(m);
+        break;
+    case WTCRT_RESULT:
+        wtcrt_store_result(m);
+        wtcrt_msg_free(m);
+        break;
+    case WTCRT_TASK:
+        run_granted(m);
+        break;
+    default:
+        wtcrt_die("dynamic mode: unexpected message %d from rank %d", m->tag, m->src);
     }
 }
 
-/* The outer frame of p (below it on this rank's stack) whose pending children a wait
-   for p may run (the core decides); NULL when none or when helping is already nested
-   help_max deep. */
-static wtc_par *help_frame(const wtc_par *p)
+/* At every par and before each child: grants, results, work granted to this rank. */
+static void dyn_poll(void)
+{
+    wtcrt_msg *m;
+    while ((m = wtcrt_try_recv_quick()))
+        handle(m);
+}
+
+/* One pending child of an outer frame, run while waiting (the core picks which). */
+static int help(const wtc_par *p)
 {
     wtcp_frames v = wtcrt_frames_view();
-    int l = wtcp_help_frame(&v, p->level, rt.helping, rt.help_max);
-    return l < 0 ? NULL : rt.frames[l];
+    int l = wtcp_help_frame(&v, p->level, rt.helping, rt.help_max), old;
+    wtc_par *e;
+    if (l < 0)
+        return 0;
+    e = rt.frames[l];
+    rt.helping++;
+    rt.npending--;
+    old = wtcrt_set_state(WTCRT_S_COMPUTE);
+    wtcrt_run_local(e, e->nextc++);
+    rt.st.refused++;
+    wtcrt_set_state(old);
+    rt.helping--;
+    ask();
+    return 1;
 }
 
-/* Step 5: waits for every RESULT of p. While none has arrived, does outer frames'
-   pending work (their own rounds, then their children, one step at a time). */
-static void dyn_collect(wtc_par *p)
+/* Waits for p's remote children. Meanwhile helps outer frames; with nothing to help,
+   tells its master it is available (IDLE) and runs what it is granted. */
+static void collect(wtc_par *p)
 {
-    int old;
+    int old, us = 0;
     if (!p->outstanding)
         return;
     old = wtcrt_set_state(WTCRT_S_WAIT_CHILDREN);
     while (p->outstanding) {
-        wtc_par *e = help_frame(p);
-        wtcrt_msg *m = e ? wtcrt_try_recv(MPI_ANY_SOURCE, MPI_ANY_TAG)
-                         : wtcrt_recv(MPI_ANY_SOURCE, MPI_ANY_TAG);
+        wtcrt_msg *m = wtcrt_try_recv(MPI_ANY_SOURCE, MPI_ANY_TAG);
         if (m) {
-            if (m->tag != WTCRT_RESULT)
-                wtcrt_die("unexpected message %d from rank %d while waiting for results",
-                          m->tag, m->src);
-            wtcrt_store_result(m);
-            wtcrt_msg_free(m);
+            wtcrt_backoff_end(&us);
+            handle(m);
             continue;
         }
-        rt.helping++;
-        wtcrt_set_state(WTCRT_S_COMPUTE);
-        dyn_step(e);
-        wtcrt_set_state(WTCRT_S_WAIT_CHILDREN);
-        rt.helping--;
+        if (help(p)) {
+            wtcrt_backoff_end(&us);
+            continue;
+        }
+        if (!rt.avail && rt.helping < rt.help_max) {
+            rt.avail = 1;
+            send_ctl(wtcrt_master_of(rt.rank), WTCRT_IDLE, rt.rank, 0);
+        }
+        wtcrt_backoff(&us);
     }
+    wtcrt_backoff_end(&us);
     wtcrt_set_state(old);
 }
 
-/* doc/runtime.md dynamic mode, steps 1-5. */
+/* A par (or a granted group as a task frame): its children run here from the first,
+   grants take them from the last; then it collects what was sent away. */
 static void dyn_close(wtc_par *p)
 {
-    p->nextc = 1;
+    p->nextc = 0;
     p->end = p->nch;
     p->closing = 1;
-    p->due = 1;
-    if (p->nextc < p->end && round_due(p))
-        dyn_round(p);
-    /* refused children are asked for again (by a helper, or after the own child)
-       before any runs here */
-    p->due = 1;
-    wtcrt_run_local(p, 0);
-    p->due = 1;
-    while (p->nextc < p->end)
-        dyn_step(p);
+    rt.npending += p->nch;
+    ask();
+    for (;;) {
+        dyn_poll();
+        if (p->nextc >= p->end)
+            break;
+        rt.npending--;
+        ask();
+        wtcrt_run_local(p, p->nextc++);
+    }
     p->closing = 0;
-    dyn_collect(p);
+    collect(p);
+}
+
+/* A TASK granted to this rank: its children as a frame (so they can be granted on),
+   then the RESULT. The master marked this rank busy when it granted it. */
+static void run_granted(wtcrt_msg *m)
+{
+    int parent = m->src, old;
+    wtcrt_hdr th = *WTCRT_HDR(m);
+    wtc_par *p;
+    rt.avail = 0;
+    rt.helping++;
+    old = wtcrt_set_state(WTCRT_S_COMPUTE);
+    p = wtcrt_task_frame(m);
+    dyn_close(p);
+    wtcrt_task_frame_reply(p, parent, &th);
+    if (p->level != rt.nframes - 1)
+        wtcrt_die("task frame closed out of order");
+    rt.nframes--;
+    wtcrt_set_state(old);
+    rt.helping--;
 }
 
 /* ---- the masters ------------------------------------------------------------------ */
 
-/* Sends a GRANT listing ranks[0..n-1]; 'nmsgs' is the request's GRANT count if final. */
-static void send_grant(int who, const int *ranks, int n, int final, int nmsgs)
+/* Grants up to 'want' of this master's idle workers (lowest rank first, never 'who'
+   itself) to worker 'who' in one GRANT; returns how many. */
+static int grant_own(int who, int want)
 {
-    wtcrt_msg *m = wtcrt_msg_new(4ul * (unsigned long)n);
-    if (n)
-        memcpy(WTCRT_PAYLOAD(m), ranks, 4ul * (unsigned long)n);
-    WTCRT_HDR(m)->count = n;
-    WTCRT_HDR(m)->hops = final;
-    WTCRT_HDR(m)->first = nmsgs;
-    WTCRT_HDR(m)->lo = who;
-    wtcrt_send(who, WTCRT_GRANT, m);
-}
-
-/* Workers of this master: [*lo, *hi) (the core decides). */
-static void managed(int *lo, int *hi)
-{
-    wtcp_managed(rt.roles, rt.rank, lo, hi);
-}
-
-/* A REQ or FWD: grant from own idle workers (lowest first), forward the rest along the
-   ring while masters remain, else answer with the final GRANT. */
-static void master_request(int who, int want, int hops, int nmsgs, int lo, int hi)
-{
-    int *ranks, g = 0;
-    if (want < 1)
-        want = 1;
+    int lo, hi, g = 0, *ranks;
+    if (want < 1 || rt.ending)
+        return 0;
+    wtcp_managed(rt.roles, rt.rank, &lo, &hi);
     if (!(ranks = malloc((size_t)want * sizeof *ranks)))
         wtcrt_die("out of memory");
     for (int w = lo; w < hi && g < want; w++)
-        if (rt.idle[w]) {
+        if (rt.idle[w] && w != who) {
             rt.idle[w] = 0;
             ranks[g++] = w;
         }
-    rt.st.granted += g;
-    if (g < want && hops < rt.masters - 1) {
-        wtcrt_msg *m = wtcrt_msg_new(0);
-        int me = rt.rank - (rt.nranks - rt.masters);
-        /* FWD first, then the partial GRANT (doc/runtime.md, simulator note 5) */
+    if (g > 0) {
+        wtcrt_msg *m = wtcrt_msg_new(4ul * (unsigned long)g);
+        memcpy(WTCRT_PAYLOAD(m), ranks, 4ul * (unsigned long)g);
+        WTCRT_HDR(m)->count = g;
         WTCRT_HDR(m)->lo = who;
-        WTCRT_HDR(m)->want = want - g;
-        WTCRT_HDR(m)->hops = hops + 1;
-        WTCRT_HDR(m)->count = nmsgs + (g > 0);
-        wtcrt_send(rt.nranks - rt.masters + (me + 1) % rt.masters, WTCRT_FWD, m);
-        if (g > 0)
-            send_grant(who, ranks, g, 0, 0);
-    } else {
-        rt.st.refused += g < want; /* requests not fully granted */
-        send_grant(who, ranks, g, 1, nmsgs + 1);
+        wtcrt_send_sync(who, WTCRT_GRANT, m);
+        rt.st.granted += g;
     }
     free(ranks);
+    return g;
 }
 
-/* A master in a region: serves REQ / FWD / IDLE one at a time until REGION_END, then
-   until every managed worker has reported IDLE. */
-static void master_loop(void)
+/* A request of worker 'who' for 'want' groups that has visited 'hops' masters: this
+   master grants what it can; the rest travels on along the ring, and after the last
+   master it stands at the worker's own master until workers become idle. */
+static void master_request(int who, int want, int hops)
 {
-    int lo, hi, ending = 0;
-    managed(&lo, &hi);
-    wtcrt_set_state(WTCRT_S_MASTER_IDLE);
+    int home = wtcrt_master_of(who), rest;
+    if (want == 0 && hops == 0) { /* the worker has nothing left to give */
+        rt.standing[who] = 0;
+        return;
+    }
+    rest = want - grant_own(who, want);
+    if (rest <= 0 || rt.ending)
+        return;
+    if (hops < rt.masters - 1) {
+        int me = rt.rank - rt.roles.W;
+        wtcrt_msg *m = wtcrt_msg_new(0);
+        WTCRT_HDR(m)->lo = who;
+        WTCRT_HDR(m)->want = rest;
+        WTCRT_HDR(m)->hops = hops + 1;
+        wtcrt_send_sync(rt.roles.W + (me + 1) % rt.masters, WTCRT_FWD, m);
+    } else if (home == rt.rank) {
+        rt.standing[who] = rest;
+        rt.stand_seq[who] = ++rt.stand_clock;
+        rt.st.refused++;
+    } else {
+        wtcrt_msg *m = wtcrt_msg_new(0);
+        WTCRT_HDR(m)->lo = who;
+        WTCRT_HDR(m)->want = rest;
+        WTCRT_HDR(m)->hops = rt.masters; /* stands at home */
+        wtcrt_send_sync(home, WTCRT_FWD, m);
+    }
+}
+
+/* Grants idle workers to the standing requests, the oldest request first. */
+static void master_match(void)
+{
+    for (;;) {
+        int who = -1;
+        for (int w = 0; w < rt.roles.W; w++)
+            if (rt.standing[w] > 0 && (who < 0 || rt.stand_seq[w] < rt.stand_seq[who]))
+                who = w;
+        if (who < 0)
+            return;
+        int g = grant_own(who, rt.standing[who]);
+        if (g == 0)
+            return;
+        rt.standing[who] -= g;
+    }
+}
+
+/* One message to a master. */
+static void master_handle(wtcrt_msg *m)
+{
+    const wtcrt_hdr *h = WTCRT_HDR(m);
+    switch (m->tag) {
+    case WTCRT_REQ:
+        master_request(h->lo, h->want, 0);
+        break;
+    case WTCRT_FWD:
+        if (h->hops >= rt.masters) { /* back home: it stands here */
+            rt.standing[h->lo] = h->want;
+            rt.stand_seq[h->lo] = ++rt.stand_clock;
+        } else {
+            master_request(h->lo, h->want, h->hops);
+        }
+        break;
+    case WTCRT_IDLE:
+        rt.idle[h->lo] = 1;
+        break;
+    default:
+        wtcrt_die("master: unexpected message %d from rank %d", m->tag, m->src);
+    }
+    master_match();
+}
+
+/* ---- the end of a region ------------------------------------------------------------ */
+
+/* A master's message of this region, if one has come: REQ, FWD or IDLE. */
+static wtcrt_msg *try_kinds(void)
+{
+    static const int kinds[] = { WTCRT_IDLE, WTCRT_REQ, WTCRT_FWD };
+    for (int i = 0; i < 3; i++) {
+        wtcrt_msg *m = wtcrt_try_recv(MPI_ANY_SOURCE, kinds[i]);
+        if (m)
+            return m;
+    }
+    return NULL;
+}
+
+/* Every rank once the region's root has returned (rank 0) or REGION_END came: nothing
+   more is granted; each rank waits until its own sends (control messages are
+   synchronous) have been received, then a barrier; until it completes, stale grants go
+   back and masters take the last control messages. No message is left unreceived. */
+static void dyn_end(void)
+{
+    MPI_Request req;
+    int started = 0, done = 0, us = 0, master = wtcp_is_master(rt.roles, rt.rank);
+    rt.ending = 1;
+    if (master)
+        for (int w = 0; w < rt.roles.W; w++)
+            rt.standing[w] = 0;
     for (;;) {
         wtcrt_msg *m;
-        wtcrt_hdr *h;
-        if (ending) {
-            int busy = 0;
-            for (int w = lo; w < hi; w++)
-                busy += w != 0 && !rt.idle[w];
-            if (!busy)
+        if (rt.nreqs)
+            wtcrt_progress();
+        if (!started && rt.nreqs == 0 && rt.ntasks == 0) {
+            MPI_Ibarrier(rt.comm, &req);
+            started = 1;
+        }
+        if (started) {
+            MPI_Test(&req, &done, MPI_STATUS_IGNORE);
+            if (done)
                 break;
         }
-        /* after REGION_END only IDLEs of this region can still arrive */
-        m = wtcrt_recv(MPI_ANY_SOURCE, ending ? WTCRT_IDLE : MPI_ANY_TAG);
+        /* this region's kinds only: the next region's messages stay queued */
+        m = master ? try_kinds() : wtcrt_try_recv(MPI_ANY_SOURCE, WTCRT_GRANT);
+        if (m) {
+            wtcrt_backoff_end(&us);
+            if (m->tag == WTCRT_GRANT)
+                on_grant(m);
+            else
+                master_handle(m);
+            wtcrt_msg_free(m);
+            continue;
+        }
+        wtcrt_backoff(&us);
+    }
+    wtcrt_backoff_end(&us);
+    rt.ending = 0;
+    rt.dyn_want = 0;
+    rt.avail = 0;
+    rt.npending = 0;
+}
+
+/* A master during a region: serves requests and IDLEs until REGION_END. */
+static void master_loop(void)
+{
+    wtcrt_set_state(WTCRT_S_MASTER_IDLE);
+    for (;;) {
+        wtcrt_msg *m = wtcrt_recv(MPI_ANY_SOURCE, MPI_ANY_TAG);
         wtcrt_set_state(WTCRT_S_MASTER_BUSY);
-        h = WTCRT_HDR(m);
-        if (m->tag == WTCRT_REQ)
-            master_request(m->src, h->want, 0, 0, lo, hi);
-        else if (m->tag == WTCRT_FWD)
-            master_request(h->lo, h->want, h->hops, h->count, lo, hi);
-        else if (m->tag == WTCRT_IDLE)
-            rt.idle[m->src] = 1;
-        else if (m->tag == WTCRT_REGION_END)
-            ending = 1;
-        else
-            wtcrt_die("master: unexpected message %d from rank %d", m->tag, m->src);
+        if (m->tag == WTCRT_REGION_END) {
+            wtcrt_msg_free(m);
+            dyn_end();
+            break;
+        }
+        master_handle(m);
         wtcrt_msg_free(m);
         wtcrt_set_state(WTCRT_S_MASTER_IDLE);
     }
     wtcrt_set_state(WTCRT_S_IDLE);
 }
 
-/* A worker other than rank 0 in a dynamic region: runs TASKs until REGION_END and
-   reports IDLE to its master after each. */
+/* A worker other than rank 0 in a dynamic region: runs what it is granted and reports
+   IDLE to its master after each, until REGION_END. */
 static void dyn_worker(void)
 {
     for (;;) {
         wtcrt_msg *m = wtcrt_recv(MPI_ANY_SOURCE, MPI_ANY_TAG);
         if (m->tag == WTCRT_REGION_END) {
             wtcrt_msg_free(m);
+            dyn_end();
             return;
         }
-        if (m->tag != WTCRT_TASK)
-            wtcrt_die("unexpected message %d from rank %d in the server loop", m->tag, m->src);
-        wtcrt_run_task(m);
-        wtcrt_send(wtcrt_master_of(rt.rank), WTCRT_IDLE, wtcrt_msg_new(0));
+        handle(m);
+        if (!rt.avail) {
+            rt.avail = 1;
+            send_ctl(wtcrt_master_of(rt.rank), WTCRT_IDLE, rt.rank, 0);
+        }
     }
 }
 
 const wtcrt_mode_ops wtcrt_dynamic_ops = {
-    &wtcp_dynamic, dyn_close, dyn_worker, master_loop, NULL, NULL
+    &wtcp_dynamic, dyn_close, dyn_worker, master_loop, dyn_poll, dyn_end
 };

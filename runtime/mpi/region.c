@@ -63,12 +63,20 @@ static void region_setup(int mode, int masters, int batch)
     rt.masters = rt.roles.M;
     rt.batch = batch;
     rt.nworkers = rt.roles.W;
+    /* dynamic: the masters start with every worker but rank 0 idle */
+    rt.avail = rt.rank != 0;
+    rt.dyn_want = rt.npending = rt.ending = 0;
     if (wtcp_is_master(rt.roles, rt.rank)) {
         rt.st.master = 1;
         if (!rt.idle && !(rt.idle = calloc((size_t)rt.nranks, 1)))
             wtcrt_die("out of memory");
-        for (int w = 0; w < rt.nworkers; w++)
-            rt.idle[w] = w != 0; /* rank 0 runs the root: never idle */
+        if (!rt.standing && (!(rt.standing = calloc((size_t)rt.nranks, sizeof *rt.standing)) ||
+                             !(rt.stand_seq = calloc((size_t)rt.nranks, sizeof *rt.stand_seq))))
+            wtcrt_die("out of memory");
+        for (int w = 0; w < rt.nworkers; w++) {
+            rt.idle[w] = w != 0; /* rank 0 runs the root */
+            rt.standing[w] = 0;
+        }
     } else {
         rt.st.worker = 1;
     }

@@ -79,8 +79,21 @@ void wtcrt_msg_free(wtcrt_msg *m)
     rt.pool = m;
 }
 
+static void send_any(int dest, int tag, wtcrt_msg *m, int sync);
+
 /* Sends m (MPI_Isend); the buffer returns to the pool when the send completes. */
 void wtcrt_send(int dest, int tag, wtcrt_msg *m)
+{
+    send_any(dest, tag, m, 0);
+}
+
+/* Sends m with MPI_Issend: the send completes once the receiver has taken it. */
+void wtcrt_send_sync(int dest, int tag, wtcrt_msg *m)
+{
+    send_any(dest, tag, m, 1);
+}
+
+static void send_any(int dest, int tag, wtcrt_msg *m, int sync)
 {
     if (m->len > (size_t)0x7fffffff)
         wtcrt_die("message of %zu bytes is larger than 2 GiB", m->len);
@@ -90,7 +103,10 @@ void wtcrt_send(int dest, int tag, wtcrt_msg *m)
         rt.reqs = xrealloc(rt.reqs, (size_t)rt.capreqs * sizeof *rt.reqs);
         rt.reqmsg = xrealloc(rt.reqmsg, (size_t)rt.capreqs * sizeof *rt.reqmsg);
     }
-    MPI_Isend(m->buf, (int)m->len, MPI_BYTE, dest, tag, rt.comm, &rt.reqs[rt.nreqs]);
+    if (sync)
+        MPI_Issend(m->buf, (int)m->len, MPI_BYTE, dest, tag, rt.comm, &rt.reqs[rt.nreqs]);
+    else
+        MPI_Isend(m->buf, (int)m->len, MPI_BYTE, dest, tag, rt.comm, &rt.reqs[rt.nreqs]);
     wtcrt_bell_ring(dest);
     rt.reqmsg[rt.nreqs++] = m;
     rt.st.msgs++;
