@@ -66,8 +66,14 @@ void wtcrt_stats_print(FILE *f, const wtcrt_stats *s, int nranks, const char *ti
         stats_row(f, "avg", "worker", &avg);
     }
     fprintf(f, "(seconds; calls-in: calls run for another rank; msgs/bytes: sent; "
-               "granted/refused: masters count workers granted and requests not fully granted, "
-               "workers count groups sent away and children run locally after a refusal)\n");
+               "granted/refused: masters count workers granted and requests left standing, "
+               "workers count groups sent away and children run locally while waiting or "
+               "grants given back; steal mode: STEALs answered with work / with NOWORK)\n");
+    for (int r = 0; r < nranks; r++)
+        if (s[r].steals > 0)
+            fprintf(f, "steal: rank %d sent %lld STEALs; answer after %.3f ms on average, "
+                       "%.3f ms at most\n", r, s[r].steals, 1e3 * s[r].steal_wait / (double)s[r].steals,
+                    1e3 * s[r].steal_wait_max);
 }
 
 /* Writes the JSON document to an open file. */

@@ -167,6 +167,8 @@ void wtcrt_send_task(wtc_par *p, int dest, int first, int count, int lo, int hi)
     }
     p->outstanding++;
     rt.st.calls_sent += count;
+    if (wtcp_log_file())
+        fprintf(wtcp_log_file(), "send %d %d %d -> %d\n", p->ctx.depth + 1, first, count, dest);
     wtcrt_send_task_msg(dest, m);
 }
 

@@ -502,6 +502,20 @@ static void states_start(void)
     rt.st.worker = rt.rank == 0;
 }
 
+/* WTC_DECISIONS=FILE: every rank appends its decisions that move work to FILE, one
+   line each (runtime/core/proto.h), for comparing a run with its simulation. */
+static void decisions_open(void)
+{
+    const char *path = getenv("WTC_DECISIONS");
+    FILE *f;
+    if (!path || !*path)
+        return;
+    if (!(f = fopen(path, "a")))
+        wtcrt_die("WTC_DECISIONS=%s: cannot open", path);
+    setvbuf(f, NULL, _IOLBF, 0);
+    wtcp_log_open(f);
+}
+
 int wtc_start(int argc, char **argv, const wtc_program *prog)
 {
     char err[512];
@@ -531,6 +545,7 @@ int wtc_start(int argc, char **argv, const wtc_program *prog)
         return ok ? 0 : 2;
     }
     states_start();
+    decisions_open();
     rt.started = 1;
     on_exit(on_exit_handler, NULL);
     if (rt.rank == 0)
