@@ -65,14 +65,18 @@ static void send_group(int r)
 static void run_granted(wtcrt_msg *m);
 
 /* A GRANT: a group to each granted rank while this rank has some; a rank granted when
-   nothing is left goes back to its master (as if it had sent IDLE). */
+   nothing is left goes back to its master (as if it had sent IDLE). At the end of a
+   region a grant is dropped: the masters forget their tables, and nothing may be sent
+   once this rank may have entered the end's barrier. */
 static void on_grant(wtcrt_msg *m)
 {
     const wtcrt_hdr *h = WTCRT_HDR(m);
+    if (rt.ending)
+        return;
     for (int j = 0; j < h->count; j++) {
         int r;
         memcpy(&r, WTCRT_PAYLOAD(m) + 4ul * (unsigned long)j, sizeof r);
-        if (rt.npending > 0 && !rt.ending) {
+        if (rt.npending > 0) {
             send_group(r);
         } else {
             send_ctl(wtcrt_master_of(r), WTCRT_IDLE, r, 0);
@@ -83,8 +87,7 @@ static void on_grant(wtcrt_msg *m)
     rt.dyn_want -= h->count;
     if (rt.dyn_want < 0)
         rt.dyn_want = 0;
-    if (!rt.ending)
-        ask();
+    ask();
 }
 
 /* Handles one message of a worker during a region. */
