@@ -55,18 +55,23 @@ static int round_due(const rank *r, const frame *f)
     return wtcp_round_due(&r->sl, f->due, f->slice_t0, r->t);
 }
 
-/* A GRANT for the round in progress: the next pending groups (wtcp_group_size
-   consecutive children from the first pending one) go to the granted workers. */
+/* A GRANT for the round in progress: each granted worker gets the asking worker's
+   oldest pending children, a group (wtcp_group_size) from the first pending child of
+   the outermost frame with pending children (wtcp_give_frame), whichever frame asked. */
 static void on_grant(sim *S, int rid, msg g)
 {
     rank *r = &S->r[rid];
-    int fidx = r->round_frame;
     r->round_granted += g.b;
     for (int x = 0; x < g.b; x++) {
-        frame *f = &r->st[fidx];
+        wtcp_frames v = eng_frames(r);
+        int e = wtcp_give_frame(&v), to = S->grants[g.a + x];
+        if (e < 0) { /* cannot happen: the asking frame's groups cover every grant */
+            eng_internal(S, "a GRANT with nothing pending", rid);
+            return;
+        }
+        frame *f = &r->st[e];
         const sim_par *pp = &S->t->pars[f->par];
         int c0 = f->nextc, n = wtcp_group_size(S->mode, f->k - c0, S->batch);
-        int to = S->grants[g.a + x];
         f->nextc = c0 + n;
         f->outstanding++;
         msg *m = eng_send(S, rid, to, M_TASK,
@@ -74,7 +79,7 @@ static void on_grant(sim *S, int rid, msg g)
         m->a = f->par;
         m->b = pp->first_child + c0;
         m->c = n;
-        m->d = fidx;
+        m->d = e;
         S->res->remote_calls += n;
         S->res->grants++;
         eng_log_task(S, f->par, pp->first_child + c0, n, to);
