@@ -21,7 +21,7 @@
 #include "engine.h"
 
 /* The modes the simulator executes (habit 11: a new mode is a row and a file). */
-static const sim_ops *const modes[] = { &sim_simple_ops, &sim_dynamic_ops };
+static const sim_ops *const modes[] = { &sim_simple_ops, &sim_dynamic_ops, &sim_steal_ops };
 
 static const sim_ops *ops_of(int id)
 {
@@ -226,7 +226,8 @@ void eng_send_done_taken(sim *S, int rid, int i, double *wait)
     double t0 = r->t;
     if (S->msgs[i].arr > r->t)
         r->t = eng_notice(S, r->t, S->msgs[i].arr, 0);
-    *wait += r->t - t0;
+    if (wait)
+        *wait += r->t - t0;
     r->sync_pending--;
     eng_msg_free(S, i);
 }

@@ -131,7 +131,8 @@ void eng_receive(sim *S, int rid, int i, double *wait);
 int eng_take(sim *S, rank *r, int src, int kind);
 /* Waits until the rank's synchronous TASK sends have completed; 0 when it must wait. */
 int eng_wait_sends(sim *S, int rid);
-/* M_DONE taken from the inbox by a waiting rank: one TASK send less to wait for. */
+/* M_DONE taken from the inbox by a waiting rank: one TASK send less to wait for (the
+   wait into *wait unless NULL). */
 void eng_send_done_taken(sim *S, int rid, int i, double *wait);
 /* The MPI runtime's look for a message at the rank's clock: -1 while unknown (an M_TICK
    is on its way; the rank waits for it), else whether a message has arrived. */
