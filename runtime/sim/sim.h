@@ -192,7 +192,7 @@ typedef struct sim_opts {
     int procs[SIM_MAXLIST], nprocs;
     int masters[SIM_MAXLIST], nmasters;
     int batch[SIM_MAXLIST], nbatch;
-    int simple, dynamic;       /* modes asked for */
+    unsigned char modes[SIM_NMODES + 1]; /* modes[SIM_SIMPLE ...]: asked for */
     const char *machine;       /* --wtc-machine, NULL: the default */
     int sample;                /* SIM_SAMPLE_* */
     long sample_n;
