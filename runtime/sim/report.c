@@ -21,9 +21,10 @@ typedef struct rows {
     char notes[1024];
 } rows;
 
-static void add_row(rows *R, sim_setting s)
+/* Adds setting s unless rows from..n-1 (those of its mode and P) hold it already. */
+static void add_row(rows *R, sim_setting s, int from)
 {
-    for (int i = 0; i < R->n; i++)
+    for (int i = from; i < R->n; i++)
         if (!memcmp(&R->v[i].s, &s, sizeof s))
             return; /* the same setting after a reduction of its masters */
     if (R->n == R->cap)
@@ -61,7 +62,7 @@ static void settings(const sim_opts *o, rows *R)
         if (!o->modes[id] || !mode)
             continue;
         for (int ip = 0; ip < o->nprocs; ip++) {
-            int P = o->procs[ip], lists = mode->masters && P > 1, red;
+            int P = o->procs[ip], lists = mode->masters && P > 1, red, from = R->n;
             int nm = lists ? o->nmasters : 1, nb = lists ? o->nbatch : 1;
             for (int im = 0; im < nm; im++)
                 for (int ib = 0; ib < nb; ib++) {
@@ -71,7 +72,7 @@ static void settings(const sim_opts *o, rows *R)
                         s.masters = wtcp_masters(mode, P, o->masters[im], &red);
                         s.batch = o->batch[ib];
                     }
-                    add_row(R, s);
+                    add_row(R, s, from);
                 }
             if (lists)
                 note_reduced(R, mode, P, o);
