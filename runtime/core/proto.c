@@ -119,6 +119,16 @@ int wtcp_group_size(const wtcp_mode *mode, int pending, int batch)
     return g < pending ? g : pending;
 }
 
+int wtcp_groups_wanted(const wtcp_mode *mode, int pending, int batch)
+{
+    int T = batch < 1 ? 1 : batch;
+    if (pending < 1)
+        return 0;
+    if (mode->id == WTC_MODE_STEAL) /* a thief takes one group per STEAL */
+        return 1;
+    return (int)(((long long)pending + T - 1) / T);
+}
+
 int wtcp_help_frame(const wtcp_frames *f, int level, int helping, int help_max)
 {
     if (helping >= help_max)

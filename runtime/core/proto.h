@@ -74,6 +74,9 @@ int wtcp_give_frame(const wtcp_frames *f);
    steal: half of them rounded up (steal-half, X10 GLB / Cilk-like: a thief takes the
    bigger half of the oldest work), at most T when a batch was given (T > 0). */
 int wtcp_group_size(const wtcp_mode *mode, int pending, int batch);
+/* How many groups a worker asks for: dynamic (REQ 'want'): enough for every pending
+   child, ceil(pending / T); steal: one per STEAL. 0 when nothing is pending. */
+int wtcp_groups_wanted(const wtcp_mode *mode, int pending, int batch);
 /* The frame whose pending children a rank waiting at frame 'level' runs meanwhile: the
    innermost closing frame below it with pending children (the smallest work, leaving
    the oldest to grants and thieves); -1 when none or when already nested 'help_max'

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "sim.h"
+#include "proto.h"
 
 /* The lead's code generator may define this (a machine file path or preset name);
    a weak definition so the library links without it. */
@@ -18,14 +19,16 @@ const char sim_usage[] =
     "\n"
     "Runs the program once on this machine (its standard output is suppressed), records\n"
     "its recursion above the cut-off, times a sample of the leaf tasks below it, and\n"
-    "simulates both runtime protocols on the target machine: the predicted run time,\n"
+    "simulates the runtime protocols on the target machine: the predicted run time,\n"
     "speedup and efficiency of every setting, the best one, and advice on masters and\n"
     "cut-off. It needs no MPI.\n"
     "\n"
     "  --wtc-procs=LIST       processor counts (default 1,2,4,...,128)\n"
-    "  --wtc-modes=LIST       simple, dynamic or simple,dynamic (default both)\n"
-    "  --wtc-masters=LIST     dynamic mode: masters (default 1,2,4,8, those below P)\n"
-    "  --wtc-batch=LIST       dynamic mode: children per task message (default 1)\n"
+    "  --wtc-modes=LIST       of simple, dynamic, steal (default all three)\n"
+    "  --wtc-masters=LIST     dynamic mode: masters (default 1,2,4,8; M >= P is taken as\n"
+    "                         P-1, as the runtime does)\n"
+    "  --wtc-batch=LIST       dynamic mode: children per task message (default 1);\n"
+    "                         steal mode is simulated without a cap (one row per P)\n"
     "  --wtc-machine=FILE     the target machine: a machine file or a preset name\n"
     "                         (default: this host's, made by 'make calibrate', else the\n"
     "                         shipped ethernet-mpich-2004)\n"
@@ -38,7 +41,8 @@ const char sim_usage[] =
     "  --wtc-help             print this text and stop\n"
     "\n"
     "Environment: WTC_PREDICT_MEM_MB (memory for captured leaf inputs, default 1024),\n"
-    "WTC_PREDICT_SEED (the sampling seed), WTC_PREDICT_DEBUG=1 (recording details).\n"
+    "WTC_PREDICT_SEED (the sampling seed), WTC_PREDICT_DEBUG=1 (recording details),\n"
+    "WTC_DECISIONS=FILE (for one setting: every TASK the simulation sends, one line each).\n"
     "See doc/predictor.md.\n";
 
 static int fail(char *err, size_t errsz, const char *fmt, ...)
@@ -83,28 +87,31 @@ static void defaults(sim_opts *o)
     for (int m = 1; m <= 8; m *= 2)
         o->masters[o->nmasters++] = m;
     o->batch[o->nbatch++] = 1;
-    o->simple = o->dynamic = 1;
+    for (int id = 1; id <= SIM_NMODES; id++)
+        o->modes[id] = 1;
     o->sample = SIM_SAMPLE_ERROR;
     o->error_pct = 5;
     o->format = SIM_FMT_TABLE;
     o->replicate = SIM_REPLICATE_ON;
 }
 
+/* A list of the core's mode names (wtcp_mode_named). */
 static int parse_modes(const char *s, sim_opts *o, char *err, size_t errsz)
 {
     char buf[64], *tok, *save;
+    int any = 0;
     snprintf(buf, sizeof buf, "%s", s);
-    o->simple = o->dynamic = 0;
+    memset(o->modes, 0, sizeof o->modes);
     for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-        if (strcmp(tok, "simple") == 0)
-            o->simple = 1;
-        else if (strcmp(tok, "dynamic") == 0)
-            o->dynamic = 1;
-        else
-            return fail(err, errsz, "--wtc-modes: unknown mode '%s' (simple, dynamic)", tok);
+        const wtcp_mode *m = wtcp_mode_named(tok);
+        if (!m || m->id < 1 || m->id > SIM_NMODES)
+            return fail(err, errsz, "--wtc-modes: unknown mode '%s' (%s)", tok,
+                        wtcp_mode_list());
+        o->modes[m->id] = 1;
+        any = 1;
     }
-    if (!o->simple && !o->dynamic)
-        return fail(err, errsz, "--wtc-modes: no mode given (simple, dynamic)");
+    if (!any)
+        return fail(err, errsz, "--wtc-modes: no mode given (%s)", wtcp_mode_list());
     return 0;
 }
 

@@ -1,48 +1,83 @@
 /* sim/report.c - runs the simulation for every setting asked for and prints the
  * prediction (table, csv or json), the best setting and the advice of SPEC 5. */
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "wtcrt.h"
 #include "sim.h"
+#include "proto.h"
 
 typedef struct row {
     sim_setting s;
     sim_result r;
 } row;
 
-/* Every (mode, procs, masters, batch) asked for; P = 1 once per mode. */
-static int settings(const sim_opts *o, row **out)
+/* The settings asked for; notes says which masters were reduced to P - 1. */
+typedef struct rows {
+    row *v;
+    int n, cap;
+    char notes[1024];
+} rows;
+
+/* Adds setting s unless rows from..n-1 (those of its mode and P) hold it already. */
+static void add_row(rows *R, sim_setting s, int from)
 {
-    int n = 0, cap = 64;
-    row *v = malloc((size_t)cap * sizeof *v);
-    for (int mode = SIM_SIMPLE; mode <= SIM_DYNAMIC; mode++) {
-        if ((mode == SIM_SIMPLE && !o->simple) || (mode == SIM_DYNAMIC && !o->dynamic))
+    for (int i = from; i < R->n; i++)
+        if (!memcmp(&R->v[i].s, &s, sizeof s))
+            return; /* the same setting after a reduction of its masters */
+    if (R->n == R->cap)
+        R->v = realloc(R->v, (size_t)(R->cap = R->cap ? 2 * R->cap : 64) * sizeof *R->v);
+    if (!R->v)
+        exit(2);
+    memset(&R->v[R->n], 0, sizeof R->v[R->n]);
+    R->v[R->n++].s = s;
+}
+
+/* Notes "4, 8 at P = 4: 3" when the runtime reduces masters of the list (wtcp_masters). */
+static void note_reduced(rows *R, const wtcp_mode *mode, int P, const sim_opts *o)
+{
+    char buf[256];
+    int len = 0, red;
+    for (int im = 0; im < o->nmasters && len < (int)sizeof buf - 32; im++)
+        if (wtcp_masters(mode, P, o->masters[im], &red), red)
+            len += snprintf(buf + len, sizeof buf - len, "%s%d", len ? ", " : "",
+                            o->masters[im]);
+    if (len == 0)
+        return;
+    snprintf(buf + len, sizeof buf - len, " at P = %d: %d", P, P - 1);
+    len = (int)strlen(R->notes);
+    snprintf(R->notes + len, sizeof R->notes - len, "%s%s", len ? "; " : "", buf);
+}
+
+/* Every (mode, procs, masters, batch) asked for, once: P = 1 once per mode; masters
+   and batches multiply the settings of a mode with masters (dynamic) only; masters
+   >= P are reduced to P - 1 as the runtime reduces them (the core's wtcp_masters). */
+static void settings(const sim_opts *o, rows *R)
+{
+    memset(R, 0, sizeof *R);
+    for (int id = 1; id <= SIM_NMODES; id++) {
+        const wtcp_mode *mode = wtcp_mode_get(id);
+        if (!o->modes[id] || !mode)
             continue;
         for (int ip = 0; ip < o->nprocs; ip++) {
-            int P = o->procs[ip];
-            int nm = mode == SIM_DYNAMIC && P > 1 ? o->nmasters : 1;
-            int nb = mode == SIM_DYNAMIC && P > 1 ? o->nbatch : 1;
+            int P = o->procs[ip], lists = mode->masters && P > 1, red, from = R->n;
+            int nm = lists ? o->nmasters : 1, nb = lists ? o->nbatch : 1;
             for (int im = 0; im < nm; im++)
                 for (int ib = 0; ib < nb; ib++) {
-                    sim_setting s = { mode, P, 0, 1 };
-                    if (mode == SIM_DYNAMIC && P > 1) {
-                        s.masters = o->masters[im];
+                    /* 0: not given (steal: no cap), as the runtime takes it */
+                    sim_setting s = { id, P, 0, 0 };
+                    if (lists) {
+                        s.masters = wtcp_masters(mode, P, o->masters[im], &red);
                         s.batch = o->batch[ib];
-                        if (s.masters >= P)
-                            continue;
                     }
-                    if (n == cap)
-                        v = realloc(v, (size_t)(cap *= 2) * sizeof *v);
-                    if (!v)
-                        exit(2);
-                    v[n++].s = s;
+                    add_row(R, s, from);
                 }
+            if (lists)
+                note_reduced(R, mode, P, o);
         }
     }
-    *out = v;
-    return n;
 }
 
 static double seq_time(const sim_tree *t, const sim_machine *m)
@@ -55,7 +90,13 @@ static double seq_time(const sim_tree *t, const sim_machine *m)
 
 static const char *mode_name(int mode)
 {
-    return mode == SIM_SIMPLE ? "simple" : "dynamic";
+    return wtcp_mode_get(mode)->name;
+}
+
+/* A setting with masters (dynamic, P > 1): masters, batch and master use apply. */
+static int has_masters(const sim_setting *s)
+{
+    return wtcp_mode_get(s->mode)->masters && s->procs > 1;
 }
 
 /* Share of the workers' time spent in x. */
@@ -169,7 +210,7 @@ static void print_table(FILE *out, const row *v, int n, double t1)
     for (int i = 0; i < n; i++) {
         const sim_result *r = &v[i].r;
         char ms[16], bs[16], mu[16];
-        int dyn = v[i].s.mode == SIM_DYNAMIC && v[i].s.procs > 1;
+        int dyn = has_masters(&v[i].s);
         snprintf(ms, sizeof ms, dyn ? "%d" : "-", v[i].s.masters);
         snprintf(bs, sizeof bs, dyn ? "%d" : "-", v[i].s.batch);
         snprintf(mu, sizeof mu, dyn ? "%.1f" : "-", master_util(r));
@@ -209,10 +250,12 @@ static void json_str(FILE *out, const char *s)
     fputc('"', out);
 }
 
-static void print_json(FILE *out, const row *v, int n, double t1, int best,
+static void print_json(FILE *out, const rows *R, double t1, int best,
                        const sim_machine *m, const sim_sampling *smp, const char *program,
                        double msgs_per_s)
 {
+    const row *v = R->v;
+    int n = R->n;
     fprintf(out, "{\n  \"program\": ");
     json_str(out, program ? program : "");
     fprintf(out, ",\n  \"machine\": {\"name\": ");
@@ -241,15 +284,17 @@ static void print_json(FILE *out, const row *v, int n, double t1, int best,
                      "\"efficiency\": %.6g, \"master_util\": %.4g, \"compute\": %.4g, \"comm\": %.4g, "
                      "\"wait_master\": %.4g, \"wait_children\": %.4g, \"idle\": %.4g, "
                      "\"messages\": %lld, \"bytes\": %lld, \"remote_calls\": %lld, "
-                     "\"grants\": %lld, \"local_after_refusal\": %lld}%s\n",
+                     "\"grants\": %lld, \"local_after_refusal\": %lld, \"steals\": %lld}%s\n",
                 mode_name(v[i].s.mode), v[i].s.procs, v[i].s.masters, v[i].s.batch, r->time,
                 r->regions, t1 / r->time, t1 / r->time / v[i].s.procs, master_util(r) / 100,
                 share(r, r->compute) / 100, share(r, r->comm) / 100,
                 share(r, r->wait_master) / 100, share(r, r->wait_children) / 100,
                 share(r, r->idle) / 100, r->messages, r->bytes, r->remote_calls, r->grants,
-                r->refusals, i + 1 < n ? "," : "");
+                r->refusals, r->steals, i + 1 < n ? "," : "");
     }
-    fprintf(out, "  ],\n  \"best\": ");
+    fprintf(out, "  ],\n  \"masters_reduced\": ");
+    json_str(out, R->notes);
+    fprintf(out, ",\n  \"best\": ");
     if (best >= 0)
         fprintf(out, "{\"mode\": \"%s\", \"procs\": %d, \"masters\": %d, \"batch\": %d, "
                      "\"predicted_s\": %.9g}\n}\n",
@@ -308,10 +353,10 @@ static double print_batch_advice(FILE *out, const sim_tree *t, const sim_machine
 {
     int bd = -1, bestT;
     double w0 = wtcrt_now(), base, best;
-    if (!o->dynamic || o->nbatch != 1)
+    if (o->nbatch != 1)
         return 0;
     for (int i = 0; i < n; i++)
-        if (v[i].s.mode == SIM_DYNAMIC && v[i].s.procs > 1 && !isnan(v[i].r.time) &&
+        if (has_masters(&v[i].s) && !isnan(v[i].r.time) &&
             (bd < 0 || v[i].r.time < v[bd].r.time))
             bd = i;
     if (bd < 0)
@@ -343,32 +388,75 @@ static double print_batch_advice(FILE *out, const sim_tree *t, const sim_machine
     return wtcrt_now() - w0;
 }
 
+/* WTC_DECISIONS=FILE: the decision log of the simulation, for one setting only (the
+   lines of different settings would mix). NULL when not asked for or not possible. */
+static FILE *decisions_open(int n)
+{
+    const char *path = getenv("WTC_DECISIONS");
+    FILE *f;
+    if (!path || !*path)
+        return NULL;
+    if (n != 1) {
+        fprintf(stderr, "wtc predict: WTC_DECISIONS ignored: it logs one setting, and %d "
+                        "were asked for (give one --wtc-procs, one mode, one --wtc-masters "
+                        "and one --wtc-batch)\n", n);
+        return NULL;
+    }
+    if (!(f = fopen(path, "w")))
+        fprintf(stderr, "wtc predict: WTC_DECISIONS: cannot write %s: %s\n", path,
+                strerror(errno));
+    return f;
+}
+
+/* Simulates every setting; returns the best (-1: none) and the simulating time. */
+static int simulate(sim_tree *t, const sim_machine *m, rows *R, double *wall,
+                    long long *events, int *maxP)
+{
+    FILE *log = decisions_open(R->n);
+    int best = -1;
+    for (int i = 0; i < R->n; i++) {
+        row *x = &R->v[i];
+        double w0 = wtcrt_now();
+        wtcp_log_open(log);
+        if (sim_run(t, m, x->s, &x->r) < 0)
+            x->r.time = NAN;
+        wtcp_log_open(NULL);
+        *wall += wtcrt_now() - w0;
+        *events += x->r.events;
+        if (!isnan(x->r.time) && (best < 0 || x->r.time < R->v[best].r.time))
+            best = i;
+        if (x->s.procs > *maxP)
+            *maxP = x->s.procs;
+    }
+    if (log)
+        fclose(log);
+    return best;
+}
+
 void sim_report(FILE *out, sim_tree *t, const sim_machine *m, const sim_opts *o,
                 const sim_sampling *smp, const char *program)
 {
-    row *v;
-    int n = settings(o, &v), best = -1, maxP = 1;
+    rows R;
+    int best, maxP = 1;
     double t1 = seq_time(t, m), wall = 0;
     long long events = 0;
-    for (int i = 0; i < n; i++) {
-        double w0 = wtcrt_now();
-        if (sim_run(t, m, v[i].s, &v[i].r) < 0)
-            v[i].r.time = NAN;
-        wall += wtcrt_now() - w0;
-        events += v[i].r.events;
-        if (!isnan(v[i].r.time) && (best < 0 || v[i].r.time < v[best].r.time))
-            best = i;
-        if (v[i].s.procs > maxP)
-            maxP = v[i].s.procs;
-    }
+    settings(o, &R);
+    best = simulate(t, m, &R, &wall, &events, &maxP);
+    const row *v = R.v;
+    int n = R.n;
     double rate = wall > 0 ? events / wall : 0;
     if (o->format == SIM_FMT_CSV) {
         print_csv(out, v, n, t1);
+        if (R.notes[0])
+            fprintf(stderr, "wtc predict: masters reduced to P - 1: %s\n", R.notes);
     } else if (o->format == SIM_FMT_JSON) {
-        print_json(out, v, n, t1, best, m, smp, program, rate);
+        print_json(out, &R, t1, best, m, smp, program, rate);
     } else {
         print_head(out, t, m, smp, program, t1);
         print_table(out, v, n, t1);
+        if (R.notes[0])
+            fprintf(out, "(masters reduced to P - 1, at least one worker, as the runtime "
+                         "does: %s)\n", R.notes);
         if (best >= 0)
             fprintf(out, "\nbest: %s, %d procs%s%.0d%s%.0d: %.6f s (speedup %.2f)\n",
                     mode_name(v[best].s.mode), v[best].s.procs,
@@ -384,5 +472,5 @@ void sim_report(FILE *out, sim_tree *t, const sim_machine *m, const sim_opts *o,
         fprintf(out, "prediction took %.3f s (running and recording the program %.3f s, "
                      "simulating %.3f s)\n", smp->rec_seconds + wall, smp->rec_seconds, wall);
     }
-    free(v);
+    free(R.v);
 }

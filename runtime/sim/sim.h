@@ -3,7 +3,9 @@
  * Four modules, each usable on its own (the unit tests build synthetic trees):
  *   sim/machine.c  machine files (SPEC 5.1) and the extended LogGPS costs
  *   sim/tree.c     the recorded program: call nodes, par statements, leaf tasks
- *   sim/engine.c   the discrete-event simulation of the two protocols (doc/runtime.md)
+ *   sim/engine.c   the discrete-event simulation of the runtime protocols
+ *                  (doc/runtime.md), one executor per mode: sim/mode_simple.c,
+ *                  sim/mode_dynamic.c, sim/mode_steal.c (internals: sim/engine.h)
  *   sim/sample.c   sampling, linear interpolation and the bootstrap
  *   sim/advice.c   the master-overload advice (SPEC 5 item 6)
  * and the ABI side: sim/record.c (wtc_* of wtc_abi.h), sim/options.c, sim/report.c.
@@ -103,11 +105,13 @@ void sim_tree_finish(sim_tree *t);
 
 /* ---- the simulation ---------------------------------------------------------------- */
 
-enum { SIM_SIMPLE = 1, SIM_DYNAMIC = 2 };
+/* The modes, numbered as WTC_MODE_* of wtc_abi.h (the core's wtcp_mode_get takes them). */
+enum { SIM_SIMPLE = 1, SIM_DYNAMIC = 2, SIM_STEAL = 3, SIM_NMODES = 3 };
 
 typedef struct sim_setting {
-    int mode;             /* SIM_SIMPLE / SIM_DYNAMIC */
-    int procs, masters, batch;
+    int mode;             /* SIM_SIMPLE / SIM_DYNAMIC / SIM_STEAL */
+    int procs, masters, batch; /* masters: dynamic (reduced to P-1 as the runtime does);
+                                  batch: dynamic (0 = 1), steal (0 = no cap) */
 } sim_setting;
 
 /* Where the time of the whole program went (seconds summed over the workers, or over
@@ -121,7 +125,9 @@ typedef struct sim_result {
     long long messages, bytes;
     long long remote_calls; /* children run on another rank */
     long long grants, refusals; /* dynamic: groups granted / children run here after a
-                                   refusal (also by a helper) */
+                                   refusal (also by a helper); steal: successful steals
+                                   (TASK answers) / NOWORK answers */
+    long long steals;     /* steal: STEAL requests sent */
     long long events;     /* messages simulated (for the speed figure) */
 } sim_result;
 
@@ -186,7 +192,7 @@ typedef struct sim_opts {
     int procs[SIM_MAXLIST], nprocs;
     int masters[SIM_MAXLIST], nmasters;
     int batch[SIM_MAXLIST], nbatch;
-    int simple, dynamic;       /* modes asked for */
+    unsigned char modes[SIM_NMODES + 1]; /* modes[SIM_SIMPLE ...]: asked for */
     const char *machine;       /* --wtc-machine, NULL: the default */
     int sample;                /* SIM_SAMPLE_* */
     long sample_n;

@@ -1,13 +1,24 @@
-/* sim_engine.c - the simulator against hand-computed timelines, and the saturation of
- * a 1,048,576-task farm on the 2004 Ethernet preset (tests/unit/sim_engine.sh). */
+/* sim_engine.c - the simulator against hand-computed timelines of every mode, the
+ * decision log, conservation on a random tree, and the saturation of a 1,048,576-task
+ * farm on the 2004 Ethernet preset (tests/unit/sim_engine.sh). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include "sim.h"
+#include "proto.h"
 
 static int failures;
+
+/* A uniform number in [0, 1) (xorshift64). */
+static double urand(unsigned long long *s)
+{
+    *s ^= *s << 13;
+    *s ^= *s >> 7;
+    *s ^= *s << 17;
+    return (double)(*s >> 11) / 9007199254740992.0;
+}
 
 static void check(const char *what, double got, double want)
 {
@@ -267,27 +278,207 @@ static void help_timeline(void)
     check("dynamic help: wait-master", r.wait_master, (27 - 3) + (54 - 31) + (280 - 259));
     check("dynamic help: master busy", r.master_busy, 2 + 3 + 3 + 2 + 3 + 2);
     sim_tree_free(&t);
-    /* The same with a0 = 110, so that the back-off has run out after a0 and the help
-       happens. As above up to A's round 1 (30 -> 56, nothing granted: back-off 2, the
-       next round once 104 has passed since 56). a0 here (166): 110 >= 104, a round
-       from 166: REQ(1) (167, arr 177). rank 1: B (142), RESULT (arr 153), IDLE (arr
-       154); master IDLE 154 -> 156; REQ 177 -> 179, grants worker 1 (180, arr 190).
-       rank 0 takes RESULT(B) 167 -> 169, GRANT 190 -> 192 (back-off reset); TASK a1
-       to 1 (193, arr 203). A's RESULT is missing, nothing has arrived at 193: rank 0
-       helps the root frame, its round is due (it is in its own child): REQ(1) (194, arr
-       204); master 204 -> 206, worker 1 busy, GRANT of nobody (207, arr 217); rank 0
-       217 -> 219 (back-off 2 from 219). Nothing arrived at 219, no round before 323:
-       C runs here (319). rank 1: TASK 203 -> 205; a1 (305); RESULT (306, arr 316).
-       rank 0: RESULT(a1) 319 -> 321; A ends; compute 3 (324); END x2 (326). */
+    /* The same with a0 = 110, so that the back-off has run out after a0: a GRANT takes
+       the asking worker's OLDEST pending children (wtcp_give_frame: the root's C), not
+       those of the frame that asked (A's a1). As above up to A's round 1 (30 -> 56,
+       nothing granted: back-off 2, the next round once 104 has passed since 56). a0
+       here (166): 110 >= 104, a round for A from 166: REQ(1) (167, arr 177). rank 1: B
+       (142), RESULT (arr 153), IDLE (arr 154); master IDLE 154 -> 156; REQ 177 -> 179,
+       grants worker 1 (180, arr 190). rank 0 takes RESULT(B) 167 -> 169, GRANT 190 ->
+       192 (back-off reset): the outermost frame with pending children is the root's,
+       so TASK C to 1 (193, arr 203); A's slice starts at 193, a1 runs here (refused
+       locally: 293). A ends; the root waits for C. rank 1: TASK 203 -> 205; C (305);
+       RESULT (306, arr 316). rank 0 316 -> 318; compute 3 (321); END x2 (323).
+       (Before, with grants from the asking frame: a1 went to rank 1 and C ran here after
+       a helping round, 326.) With oldest-first grants a frame owes RESULTs only when
+       no outer frame had pending children, and outer frames never gain any: the helping
+       of step 5 no longer finds work in dynamic mode. */
     nested_pars(&t, 110);
-    check("dynamic help after back-off: time", run(&t, &m, SIM_DYNAMIC, 3, 1, 1, &r), 326);
-    check("dynamic help after back-off: refusals", (double)r.refusals, 1);
-    check("dynamic help after back-off: remote calls", (double)r.remote_calls, 2);
-    check("dynamic help after back-off: wait-children", r.wait_children, 0);
-    check("dynamic help after back-off: wait-master", r.wait_master,
-          (27 - 3) + (54 - 31) + (190 - 169) + (217 - 194));
-    check("dynamic help after back-off: master busy", r.master_busy,
-          2 + 3 + 3 + 2 + 3 + 3 + 2);
+    check("dynamic oldest-first grant: time", run(&t, &m, SIM_DYNAMIC, 3, 1, 1, &r), 323);
+    check("dynamic oldest-first grant: refusals", (double)r.refusals, 1);
+    check("dynamic oldest-first grant: remote calls", (double)r.remote_calls, 2);
+    check("dynamic oldest-first grant: wait-children", r.wait_children, 316 - 293);
+    check("dynamic oldest-first grant: wait-master", r.wait_master,
+          (27 - 3) + (54 - 31) + (190 - 169));
+    check("dynamic oldest-first grant: master busy", r.master_busy, 2 + 3 + 3 + 2 + 3 + 2);
+    sim_tree_free(&t);
+}
+
+/* root: computes 5, par (cond) of the leaves t[0..k-1], then computes 3. */
+static void leaves(sim_tree *t, const double *leaf, int k)
+{
+    sim_tree_init(t);
+    int root = sim_tree_add_nodes(t, 1);
+    int c = sim_tree_add_nodes(t, k);
+    for (int i = 0; i < k; i++) {
+        t->nodes[c + i].t_after = leaf[i];
+        t->nodes[c + i].leaf = 1;
+    }
+    t->nodes[root].t_after = 3;
+    sim_tree_add_par(t, root, 5, c, k, 1);
+    sim_tree_add_region(t, root, 0);
+    sim_tree_finish(t);
+}
+
+/* Compares a decision log with the lines wanted ('\n' printed as '; '). */
+static void check_log(const char *what, const char *got, const char *want)
+{
+    int ok = strcmp(got, want) == 0;
+    printf("%s %s: decision log '", ok ? "[PASS]" : "[FAIL]", what);
+    for (const char *p = got; *p; p++)
+        fputs(*p == '\n' ? "; " : (char[2]){ *p, 0 }, stdout);
+    printf("'\n");
+    failures += !ok;
+}
+
+/* The decision log of one simulation (WTC_DECISIONS), as one string. */
+static double run_logged(const sim_tree *t, const sim_machine *m, int mode, int P,
+                         sim_result *r, char *log, size_t logsz)
+{
+    FILE *f = tmpfile();
+    size_t n;
+    double x;
+    wtcp_log_open(f);
+    x = run(t, m, mode, P, 0, 0, r);
+    wtcp_log_open(NULL);
+    rewind(f);
+    n = fread(log, 1, logsz - 1, f);
+    log[n] = 0;
+    fclose(f);
+    return x;
+}
+
+/* doc/runtime.md "steal mode" on 2 ranks (rank 1 always steals from rank 0 and back):
+   a rank answers a STEAL only between children, gives the back half of its oldest
+   pending children, and a stolen group can be stolen from again. */
+static void steal_timelines(void)
+{
+    sim_machine m = toy();
+    sim_tree t;
+    sim_result r;
+    char log[256];
+    double three[3] = { 100, 100, 100 };
+    /* The STEAL waits for the victim's current child. rank 0: BEGIN (1, arr 11);
+       compute 5 (6); takes child 0, polls (nothing), runs it (106); takes child 1 and
+       polls at 106. rank 1: BEGIN 11 -> 13; STEAL to 0 (14, arr 24): it waits in rank
+       0's inbox until that poll. rank 0: STEAL 106 -> 108; pending: child 2 only,
+       steal-half of 1 = 1: TASK child 2 (109, arr 119); child 1 (209); nothing pending,
+       its RESULT owed, nothing arrived: STEAL to 1 (210, arr 220). rank 1: TASK 119 ->
+       121; task frame [2]: takes child 2, polls, runs it (221); RESULT (222, arr 232);
+       idle: STEAL to 0 (223, arr 233); rank 0's STEAL 223 -> 225: NOWORK (226). rank 0:
+       RESULT 232 -> 234; compute 3 (237); END (238). */
+    leaves(&t, three, 3);
+    check("steal P=2: the STEAL waits for the child", run_logged(&t, &m, SIM_STEAL, 2, &r,
+          log, sizeof log), 238);
+    check("steal P=2: children stolen", (double)r.remote_calls, 1);
+    check("steal P=2: successful steals", (double)r.grants, 1);
+    check("steal P=2: NOWORK answers", (double)r.refusals, 1);
+    check("steal P=2: STEALs sent", (double)r.steals, 3);
+    check("steal P=2: messages", (double)r.messages, 8);
+    check("steal P=2: wait-children", r.wait_children, 232 - 210);
+    check_log("steal P=2", log, "send 0 2 1 -> 1\n");
+    sim_tree_free(&t);
+    /* Steal-half of a frame of 8 leaves of 100. rank 0 as above up to the poll before
+       child 1 at 106: 6 children pending (2..7), the thief gets the back 3 (5, 6, 7):
+       TASK (109, arr 119); rank 0 runs 1, 2, 3, 4 (209 .. 509). rank 1: TASK 119 -> 121;
+       runs 5, 6, 7 (221, 321, 421); RESULT (422, arr 432); STEAL (423). rank 0 at 509:
+       the RESULT has arrived: 509 -> 511; compute 3 (514); END (515). */
+    double eight[8] = { 100, 100, 100, 100, 100, 100, 100, 100 };
+    leaves(&t, eight, 8);
+    check("steal-half of 8: time", run_logged(&t, &m, SIM_STEAL, 2, &r, log, sizeof log),
+          515);
+    check("steal-half of 8: children stolen", (double)r.remote_calls, 3);
+    check("steal-half of 8: STEALs sent", (double)r.steals, 2);
+    check("steal-half of 8: messages", (double)r.messages, 6);
+    check_log("steal-half of 8", log, "send 0 5 3 -> 1\n");
+    sim_tree_free(&t);
+    /* Re-steal from a task frame: leaves 100, 100, 10, 10, 10, 300, 300, 300. As above
+       rank 1 gets 5, 6, 7 (TASK arr 119 -> 121) and runs 5 (421). rank 0 runs 1 (209),
+       2, 3, 4 (239); RESULT owed, nothing arrived: STEAL to 1 (240, arr 250). rank 1
+       takes child 6 and polls at 421: STEAL 421 -> 423; its task frame has child 7
+       pending: TASK child 7 to 0 (424, arr 434); child 6 (724). rank 0: TASK 434 -> 436;
+       child 7 (736); RESULT to 1 (737, arr 747); waits (its clock is 737 for all: tick).
+       rank 1 at 724: nothing arrived: STEAL to 0 (725, arr 735). rank 0: STEAL 737 ->
+       739, nothing pending: NOWORK (740); STEAL to 1 (741). rank 1: RESULT 747 -> 749;
+       its task is complete: RESULT to 0 (750, arr 760); NOWORK 750 -> 752; STEAL (753);
+       rank 0's STEAL 753 -> 755, NOWORK (756). rank 0: RESULT 760 -> 762; compute 3
+       (765); END (766). */
+    double mixed[8] = { 100, 100, 10, 10, 10, 300, 300, 300 };
+    leaves(&t, mixed, 8);
+    check("steal from a task frame: time", run_logged(&t, &m, SIM_STEAL, 2, &r, log,
+          sizeof log), 766);
+    check("steal from a task frame: children stolen", (double)r.remote_calls, 4);
+    check("steal from a task frame: successful steals", (double)r.grants, 2);
+    check("steal from a task frame: NOWORK answers", (double)r.refusals, 2);
+    check("steal from a task frame: STEALs sent", (double)r.steals, 5);
+    check("steal from a task frame: messages", (double)r.messages, 13);
+    check("steal from a task frame: wait-children", r.wait_children,
+          (434 - 240) + (760 - 741) + (747 - 725));
+    check_log("steal from a task frame", log, "send 0 5 3 -> 1\nsend 0 7 1 -> 0\n");
+    sim_tree_free(&t);
+}
+
+/* A random tree below 'node': 0..3 pars of 1..8 children per call (1..3 near the root) (one in ten with
+   cond false), leaves of 50..1050, own times of 0..20; 'budget' bounds the calls. */
+static void random_tree(sim_tree *t, int node, int depth, unsigned long long *seed,
+                        long *budget)
+{
+    int npars = depth >= 6 || *budget <= 0 ? 0 : (depth < 2) + (int)(urand(seed) * 3);
+    if (npars == 0) {
+        t->nodes[node].t_after = 50 + 1000 * urand(seed);
+        t->nodes[node].leaf = 1;
+        return;
+    }
+    for (int p = 0; p < npars; p++) {
+        int k = 1 + (int)(urand(seed) * 8), c = sim_tree_add_nodes(t, k);
+        *budget -= k;
+        for (int i = 0; i < k; i++) {
+            t->nodes[c + i].depth = depth + 1;
+            t->nodes[c + i].task_bytes = 16;
+            t->nodes[c + i].result_bytes = 8;
+        }
+        sim_tree_add_par(t, node, 20 * urand(seed), c, k, urand(seed) < 0.9);
+        for (int i = 0; i < k; i++)
+            random_tree(t, c + i, depth + 1, seed, budget);
+    }
+    t->nodes[node].t_after = 20 * urand(seed);
+}
+
+/* Every mode on a big random tree: the compute simulated is the tree's work (every
+   leaf and every own time exactly once: the leaf times are random, so a leaf run twice
+   and one skipped would not cancel), no setting beats total work / P, and work is
+   spread (dynamic at P = 2 has one worker: nothing to spread). */
+static void conservation(void)
+{
+    sim_machine m = toy();
+    sim_tree t;
+    unsigned long long seed = 12345;
+    long budget = 40000;
+    static const int procs[] = { 2, 3, 4, 7, 16, 64 };
+    sim_tree_init(&t);
+    int root = sim_tree_add_nodes(&t, 1);
+    t.nodes[root].depth = -1;
+    random_tree(&t, root, -1, &seed, &budget);
+    sim_tree_add_region(&t, root, 0);
+    sim_tree_finish(&t);
+    double work = t.seq[root];
+    int ok = 1;
+    for (int mode = SIM_SIMPLE; mode <= SIM_STEAL; mode++)
+        for (size_t i = 0; i < sizeof procs / sizeof procs[0]; i++) {
+            sim_result r;
+            int P = procs[i];
+            double x = run(&t, &m, mode, P, 1, mode == SIM_DYNAMIC ? 2 : 0, &r);
+            int good = x > 0 && fabs(r.compute - work) <= 1e-9 * work && x >= work / P &&
+                       (r.remote_calls > 0 || (mode == SIM_DYNAMIC && P < 3));
+            if (!good || P == 16)
+                printf("    mode %d P = %2d: %.0f (work %.0f, /P %.0f), compute %.6f, "
+                       "children sent %lld, steals %lld\n", mode, P, x, work, work / P,
+                       r.compute, r.remote_calls, r.steals);
+            ok &= good;
+        }
+    printf("%s every mode on a random tree of %d calls: compute = work, time >= work/P\n",
+           ok ? "[PASS]" : "[FAIL]", t.nnodes);
+    failures += !ok;
     sim_tree_free(&t);
 }
 
@@ -378,6 +569,8 @@ int main(int argc, char **argv)
     hand_timelines();
     slice_timeline();
     help_timeline();
+    steal_timelines();
+    conservation();
     if (!(argc > 1 && strcmp(argv[1], "--no-farm") == 0))
         farm_saturation();
     printf("%s\n", failures ? "sim_engine: FAILED" : "sim_engine: ok");

@@ -14,12 +14,33 @@ echo "$out" | grep -q 'million messages/s' && pass "prints simulator speed" || b
 echo "$out" | grep 'million messages/s'
 echo "$out" | grep -q 'fib(25)\|sorted\|farm total' && bad "user output not suppressed" \
     || pass "the program's own output is suppressed"
-n=$(echo "$out" | grep -c '^\(simple\|dynamic\) ')
-[ "$n" = 31 ] && pass "31 settings by default" || bad "$n settings, want 31"
+# 8 P values: simple 8; dynamic 25 (masters 1,2,4,8, those >= P reduced to P-1 as the
+# runtime does, each setting once: P=1: 1, P=2: M=1, P=4: 1,2,3, P=8: 1,2,4,7, then 4
+# each); steal 8 (no masters, no batch list)
+n=$(echo "$out" | grep -c '^\(simple\|dynamic\|steal\) ')
+[ "$n" = 41 ] && pass "41 settings by default" || bad "$n settings, want 41"
+echo "$out" | grep -q '^(masters reduced to P - 1.*: 2, 4, 8 at P = 2: 1; 4, 8 at P = 4: 3; 8 at P = 8: 7)$' \
+    && pass "says which masters were reduced" || bad "no note on reduced masters"
 # sanity: P = 1 has speedup 1.00, every predicted time positive
-echo "$out" | awk '/^(simple|dynamic) +1 /{ if ($6 != "1.00") bad=1 }
-    /^(simple|dynamic) /{ if ($5 <= 0) bad=1 } END { exit bad }' \
+echo "$out" | awk '/^(simple|dynamic|steal) +1 /{ if ($6 != "1.00") bad=1 }
+    /^(simple|dynamic|steal) /{ if ($5 <= 0) bad=1 } END { exit bad }' \
     && pass "P=1 has speedup 1, all times positive" || bad "insane table"
+st=$(timeout 120 $P --wtc-modes=steal --wtc-procs=1,2,4 --wtc-masters=1,2 --wtc-batch=1,4 \
+     --wtc-format=csv 25 100000)
+[ "$(echo "$st" | grep -c '^steal,')" = 3 ] && echo "$st" | grep -q '^steal,4,0,0,' \
+    && pass "steal: one row per P (masters and batch 0: they do not apply)" \
+    || bad "steal rows: $st"
+timeout 20 env WTC_DECISIONS=$OUT/dec.txt $P --wtc-procs=2,4 --wtc-modes=simple 10 1000 \
+    >/dev/null 2>$OUT/e.txt
+grep -q 'WTC_DECISIONS ignored: it logs one setting, and 2 were asked' $OUT/e.txt \
+    && [ ! -e $OUT/dec.txt ] && pass "WTC_DECISIONS: refused for several settings" \
+    || bad "WTC_DECISIONS with two settings: $(cat $OUT/e.txt)"
+timeout 20 env WTC_DECISIONS=$OUT/dec.txt $P --wtc-procs=4 --wtc-modes=simple 10 1000 \
+    >/dev/null 2>$OUT/e.txt
+grep -q '^send [0-9-]* [0-9]* [0-9]* -> [123]$' $OUT/dec.txt \
+    && pass "WTC_DECISIONS: $(wc -l <$OUT/dec.txt) TASK lines, e.g. '$(head -1 $OUT/dec.txt)'" \
+    || bad "WTC_DECISIONS for one setting: $(head -3 $OUT/dec.txt) $(cat $OUT/e.txt)"
+rm -f $OUT/dec.txt
 
 help=$(timeout 20 $P --wtc-help 25 200000 2>&1); rc=$?
 [ $rc = 0 ] && echo "$help" | grep -q '^usage: ./prog.predict' && echo "$help" | grep -q -- '--wtc-replicate' \
@@ -30,13 +51,15 @@ csv=$(timeout 120 $P --wtc-format=csv --wtc-procs=1,2,4 --wtc-masters=1 --wtc-ba
 echo "$csv" | head -1 | grep -q '^mode,procs,masters,batch,predicted_s,speedup' \
     && pass "csv header" || bad "csv header: $(echo "$csv" | head -1)"
 n=$(echo "$csv" | wc -l)
-[ "$n" = 9 ] && pass "csv: header + 8 rows" || bad "csv has $n lines"
+[ "$n" = 12 ] && pass "csv: header + 11 rows (simple 3, dynamic 5, steal 3)" || bad "csv has $n lines"
 
 if command -v python3 >/dev/null; then
-    timeout 120 $P --wtc-format=json --wtc-procs=1,8 25 100000 | python3 -c '
+    timeout 120 $P --wtc-format=json --wtc-procs=1,8 --wtc-masters=1,2,4,8,9 25 100000 | python3 -c '
 import json, sys
 d = json.load(sys.stdin)
 assert d["settings"] and d["best"]["predicted_s"] > 0 and "sampling" in d
+assert [x["mode"] for x in d["settings"]].count("steal") == 2 and "steals" in d["settings"][0]
+assert d["masters_reduced"] == "8, 9 at P = 8: 7"
 ' && pass "json parses" || bad "json"
 fi
 

@@ -7,7 +7,7 @@
 . tests/unit/sim_common.inc
 [ -x bin/wtcc ] || { bad "bin/wtcc missing: run make"; exit 1; }
 for s in msort points nqueens; do
-    bin/wtcc samples/$s.wtc -o $OUT/rep_$s >$OUT/rep_$s.build 2>&1 || { bad "build $s"; exit 1; }
+    bin/wtcc ${SIM_CFLAGS:-} samples/$s.wtc -o $OUT/rep_$s >$OUT/rep_$s.build 2>&1 || { bad "build $s"; exit 1; }
 done
 
 # pair PROG ARGS... : the fastest predicted sequential times of 7 default and 7

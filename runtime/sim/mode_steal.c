@@ -1,0 +1,222 @@
+/* sim/mode_steal.c - the simulator's executor of steal mode (doc/runtime.md, "steal
+ * mode"): every rank is a worker; a rank runs the children of its frames from the
+ * front and, between children, answers STEALs with the back of its oldest work
+ * (steal-half); a rank that waits for RESULTs, or has nothing, steals from random
+ * victims. The decisions are the core's: wtcp_give_frame, wtcp_group_size,
+ * wtcp_help_frame, wtcp_victim.
+ *
+ * A rank polls once before each child it runs: it first takes the child (the front
+ * pending one), then handles whatever has arrived by its clock, then runs the child.
+ * So a rank deep in a child answers nothing until that child returns (the leaf
+ * latency), and a group of one child just received is never given straight back. */
+#include "engine.h"
+#include "wtcrt.h" /* WTCRT_HELP_MAX */
+
+/* A par with cond true: every child pending, in a frame thieves may take from. */
+static void open_wpar(sim *S, int rid, int p, int lo, int hi)
+{
+    const sim_par *pp = &S->t->pars[p];
+    frame *f = eng_push(S, rid, F_WORK);
+    (void)lo;
+    (void)hi;
+    f->par = p;
+    f->i = pp->first_child;
+    f->end = pp->first_child + pp->nchild;
+}
+
+/* A STEAL from 'thief': the back of the oldest work (wtcp_give_frame), a group of
+   wtcp_group_size children in one TASK; NOWORK when no frame has pending children. */
+static void answer(sim *S, int rid, int thief)
+{
+    rank *r = &S->r[rid];
+    wtcp_frames v = eng_frames(r);
+    int e = wtcp_give_frame(&v);
+    if (e < 0) {
+        eng_send(S, rid, thief, M_NOWORK, HDR);
+        S->res->refusals++;
+        return;
+    }
+    frame *f = &r->st[e];
+    int g = wtcp_group_size(S->mode, f->end - f->i, S->batch), p = f->par;
+    int c0 = f->end - g;
+    f->end = c0;
+    f->outstanding++;
+    msg *m = eng_send(S, rid, thief, M_TASK, eng_children_bytes(S, c0, g, 0));
+    m->a = p;
+    m->b = c0;
+    m->c = g;
+    m->d = e;
+    S->res->remote_calls += g;
+    S->res->grants++;
+    eng_log_task(S, p, c0, g, thief);
+}
+
+/* A STEAL to a random victim (at most one in flight per rank). */
+static void send_steal(sim *S, int rid)
+{
+    rank *r = &S->r[rid];
+    eng_send(S, rid, wtcp_victim(&r->rng, S->P, rid), M_STEAL, HDR);
+    r->steal_out = 1;
+    S->res->steals++;
+}
+
+/* A stolen group arrived: a task frame holding its children as pending work. */
+static void push_task(sim *S, int rid, const msg *m)
+{
+    frame *f = eng_push(S, rid, F_WORK);
+    f->task = 1;
+    f->par = m->a;
+    f->node = f->i = m->b;
+    f->end = m->b + m->c;
+    f->k = m->c;
+    f->src = m->src;
+    f->srcframe = m->d;
+}
+
+/* Handles inbox message i (taken) of rank rid, waiting for it into *wait (or not
+   accounted when NULL). */
+static void handle(sim *S, int rid, int i, double *wait)
+{
+    rank *r = &S->r[rid];
+    msg m;
+    if (S->msgs[i].kind == M_DONE) { /* a TASK of a steal answer went */
+        eng_send_done_taken(S, rid, i, wait);
+        return;
+    }
+    if (S->msgs[i].kind == M_TICK) { /* a look at the clock that is no longer needed */
+        r->tick = 0;
+        eng_msg_free(S, i);
+        return;
+    }
+    eng_receive(S, rid, i, wait);
+    m = S->msgs[i];
+    eng_msg_free(S, i);
+    if (m.kind == M_STEAL)
+        answer(S, rid, m.src);
+    else if (m.kind == M_RESULT && m.d < r->depth && r->st[m.d].type == F_WORK)
+        r->st[m.d].outstanding--;
+    else if (m.kind == M_TASK) {
+        r->steal_out = 0;
+        push_task(S, rid, &m);
+    } else if (m.kind == M_NOWORK)
+        r->steal_out = 0;
+    else if (m.kind == M_END)
+        r->finished = 1;
+    else if (m.kind == M_BEGIN)
+        r->begun = 1;
+    else
+        eng_internal(S, "unexpected message in steal mode", rid);
+}
+
+/* The poll: everything arrived by the rank's clock is handled. -1: the rank waits
+   until its clock is known to all; else how many messages it handled. */
+static int poll(sim *S, int rid)
+{
+    int i, n = 0;
+    if (!eng_arrived(S, rid))
+        return -1;
+    while ((i = eng_take(S, &S->r[rid], -1, -1)) >= 0) {
+        handle(S, rid, i, NULL);
+        n++;
+    }
+    return n;
+}
+
+/* The frame on top has run and collected everything: a task frame sends its RESULT
+   (all its children's, also of those stolen from it) to the rank it came from. */
+static void finish(sim *S, int rid)
+{
+    rank *r = &S->r[rid];
+    frame f = r->st[--r->depth];
+    if (f.task) {
+        msg *m = eng_send(S, rid, f.src, M_RESULT, eng_children_bytes(S, f.node, f.k, 1));
+        m->d = f.srcframe;
+    }
+}
+
+/* Waiting for RESULTs: what has arrived first (RESULTs, STEALs to answer, the TASK of
+   its own STEAL); when nothing has, one pending child of an outer frame
+   (wtcp_help_frame), else a STEAL to a random victim (if none is in flight) and a wait
+   for the next message. */
+static int wait_results(sim *S, int rid, int fidx)
+{
+    rank *r = &S->r[rid];
+    wtcp_frames v;
+    int e, i;
+    if ((r->tick || r->head < 0) && !eng_arrived(S, rid))
+        return 0; /* (a look at its clock taken as a message would let two ranks at one
+                     instant post looks to each other forever) */
+    if ((i = eng_take(S, r, -1, -1)) >= 0) {
+        handle(S, rid, i, &r->wchild);
+        return 1;
+    }
+    v = eng_frames(r);
+    if ((e = wtcp_help_frame(&v, fidx, r->helping, WTCRT_HELP_MAX)) >= 0) {
+        if (!eng_wait_sends(S, rid))
+            return 0;
+        r->st[fidx].helped = 1;
+        r->helping++;
+        eng_start_child(S, rid, r->st[e].i++, 0, 0);
+        return 1;
+    }
+    if (!r->steal_out)
+        send_steal(S, rid);
+    return 0; /* the next message wakes it */
+}
+
+/* One step of the F_WORK frame on top (a par, or a task frame); 0: the rank waits. */
+static int step_work(sim *S, int rid)
+{
+    rank *r = &S->r[rid];
+    int fidx = r->depth - 1;
+    frame *f = &r->st[fidx];
+    if (r->claimed >= 0) { /* a child taken: the poll, then the child */
+        int c = r->claimed;
+        if (poll(S, rid) < 0 || !eng_wait_sends(S, rid))
+            return 0;
+        r->claimed = -1;
+        eng_start_child(S, rid, c, 0, 0);
+        return 1;
+    }
+    if (f->helped) { /* its helper child has returned */
+        f->helped = 0;
+        r->helping--;
+    }
+    if (f->i < f->end) {
+        r->claimed = f->i++;
+        return 1;
+    }
+    if (f->outstanding == 0) {
+        finish(S, rid);
+        return 1;
+    }
+    return wait_results(S, rid, fidx);
+}
+
+/* A rank with an empty stack: after REGION_BEGIN it steals until REGION_END. */
+static int serve_steal(sim *S, int rid)
+{
+    rank *r = &S->r[rid];
+    int i;
+    if (r->begun && !r->steal_out)
+        send_steal(S, rid);
+    if ((i = eng_take(S, r, -1, -1)) < 0)
+        return 0;
+    handle(S, rid, i, NULL);
+    return !r->finished;
+}
+
+/* A STEAL that costs nothing would let idle ranks steal forever at one instant. */
+static int setup(sim *S)
+{
+    const sim_machine *m = S->m;
+    return m->L > 0 || m->o_sa > 0 || m->o_ra > 0 ? 0 : -1;
+}
+
+const sim_ops sim_steal_ops = {
+    .id = SIM_STEAL,
+    .setup = setup,
+    .open_par = open_wpar,
+    .step = step_work,
+    .serve = serve_steal,
+};
