@@ -195,6 +195,15 @@ unsigned long long wtcp_victim_seed(int rank)
     return z ? z : 1;
 }
 
+double wtcp_steal_pause(int fails, double rtt, double cap)
+{
+    double d;
+    if (fails < 1)
+        return 0;
+    d = rtt * (double)(1u << (fails < 21 ? fails - 1 : 20));
+    return d < cap ? d : cap;
+}
+
 /* ---- the decision log -------------------------------------------------------------- */
 
 static FILE *log_file;

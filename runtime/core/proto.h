@@ -107,6 +107,11 @@ void wtcp_round_end(wtcp_slice *s, double rtt, int granted, double now);
 int wtcp_victim(unsigned long long *rng, int P, int self);
 /* The seed of rank 'rank's victim sequence (differs between ranks, fixed per run). */
 unsigned long long wtcp_victim_seed(int rank);
+/* How long after its last STEAL a thief whose last 'fails' STEALs were answered NOWORK
+   waits before the next one: 0 after a success, then 2^(fails-1) times the last
+   answer's round trip 'rtt', at most 'cap' (a victim with nothing is not kept busy
+   answering, and idle thieves do not flood the network). */
+double wtcp_steal_pause(int fails, double rtt, double cap);
 
 /* ---- the decision log -------------------------------------------------------------------- */
 

@@ -176,13 +176,13 @@ static void dyn_close(wtc_par *p)
     p->closing = 1;
     rt.npending += p->nch;
     ask();
-    for (;;) {
-        dyn_poll();
-        if (p->nextc >= p->end)
-            break;
+    /* the child is taken before the poll (a grant then takes the one after it) */
+    while (p->nextc < p->end) {
+        int i = p->nextc++;
         rt.npending--;
+        dyn_poll();
         ask();
-        wtcrt_run_local(p, p->nextc++);
+        wtcrt_run_local(p, i);
     }
     p->closing = 0;
     collect(p);

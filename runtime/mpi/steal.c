@@ -80,21 +80,16 @@ static void steal_poll(void)
 }
 
 /* Asks a random victim for work, unless a STEAL is already out or the last ones were
-   refused recently: after f refusals in a row the next STEAL waits 2^(f-1) times the
-   last answer's round trip, at most the sleep ceiling (a victim with no work is not
-   kept busy answering). */
+   refused too recently (the core's pause after refusals). */
 static void maybe_steal(void)
 {
     double now;
     if (rt.steal_out || rt.steal_nest >= rt.steal_nest_max)
         return;
     now = wtcrt_now();
-    if (rt.steal_fails > 0) {
-        int f = rt.steal_fails < 20 ? rt.steal_fails : 20;
-        double d = rt.steal_rtt * (double)(1 << (f - 1)), cap = rt.sleep_max_us * 1e-6;
-        if (now - rt.steal_t0 < (d < cap ? d : cap))
-            return;
-    }
+    if (now - rt.steal_t0 < wtcp_steal_pause(rt.steal_fails, rt.steal_rtt,
+                                             rt.sleep_max_us * 1e-6))
+        return;
     rt.steal_out = 1;
     rt.steal_t0 = now;
     rt.st.steals++;
@@ -147,11 +142,12 @@ static void steal_close(wtc_par *p)
     p->nextc = 0;
     p->end = p->nch;
     p->closing = 1;
-    for (;;) {
+    /* the child is taken before the poll: a group of one just received must not
+       bounce straight back to the next thief */
+    while (p->nextc < p->end) {
+        int i = p->nextc++;
         steal_poll();
-        if (p->nextc >= p->end)
-            break;
-        wtcrt_run_local(p, p->nextc++);
+        wtcrt_run_local(p, i);
     }
     p->closing = 0;
     if (p->outstanding)
