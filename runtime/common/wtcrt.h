@@ -275,6 +275,11 @@ void wtcrt_backoff(int *us);
 void wtcrt_backoff_end(int *us);
 void wtcrt_wait_init(void);
 
+/* mpi/single.c: MPI start and end; a job of one rank runs without MPI */
+void wtcrt_mpi_start(int *argc, char ***argv);
+void wtcrt_mpi_end(void);
+void wtcrt_mpi_abort(int status);
+
 /* mpi/bell.c: the doorbell between ranks of one host */
 int wtcrt_bell_init(void);
 void wtcrt_bell_fini(void);

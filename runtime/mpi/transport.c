@@ -30,7 +30,7 @@ void wtcrt_die(const char *fmt, ...)
     va_end(ap);
     fputc('\n', stderr);
     fflush(NULL);
-    MPI_Abort(MPI_COMM_WORLD, 2);
+    wtcrt_mpi_abort(2);
     exit(2);
 }
 
@@ -435,8 +435,7 @@ static void finish(int status)
         }
     }
     wtcrt_flush_sends();
-    MPI_Comm_free(&rt.comm);
-    MPI_Finalize();
+    wtcrt_mpi_end();
     wtcrt_bell_fini();
 }
 
@@ -455,7 +454,7 @@ static void on_exit_handler(int status, void *arg)
     fprintf(stderr, "wtc: rank %d: exit(%d) called inside a parallel region; "
                     "aborting all ranks\n", rt.rank, status);
     fflush(NULL);
-    MPI_Abort(MPI_COMM_WORLD, status ? status : 1);
+    wtcrt_mpi_abort(status ? status : 1);
 }
 
 /* Checks the options against the number of ranks; 0 or -1 with err set. */
@@ -491,10 +490,13 @@ static void dyn_params(void)
    lanes of the trace line up. */
 static void states_start(void)
 {
-    wtcrt_wait_init();
+    if (rt.nranks > 1) {
+        /* one rank never waits (and may run without MPI: mpi/single.c) */
+        wtcrt_wait_init();
+        MPI_Barrier(rt.comm);
+    }
     dyn_params();
     rt.tracing = rt.opt.trace ? 1 : 0;
-    MPI_Barrier(rt.comm);
     rt.t0 = rt.tstate = wtcrt_now();
     rt.state = rt.rank == 0 ? WTCRT_S_COMPUTE : WTCRT_S_IDLE;
     if (rt.tracing)
@@ -519,13 +521,8 @@ static void decisions_open(void)
 int wtc_start(int argc, char **argv, const wtc_program *prog)
 {
     char err[512];
-    int status, ok, inited = 0;
-    MPI_Initialized(&inited);
-    if (!inited)
-        MPI_Init(&argc, &argv);
-    MPI_Comm_dup(MPI_COMM_WORLD, &rt.comm);
-    MPI_Comm_rank(rt.comm, &rt.rank);
-    MPI_Comm_size(rt.comm, &rt.nranks);
+    int status, ok;
+    wtcrt_mpi_start(&argc, &argv);
     rt.prog = prog;
     ok = prog->abi_version == WTC_ABI_VERSION;
     if (!ok)
@@ -540,8 +537,7 @@ int wtc_start(int argc, char **argv, const wtc_program *prog)
             fprintf(stderr, "%s\n", err);
         else if (rt.rank == 0)
             fputs(wtcrt_usage, stdout);
-        MPI_Comm_free(&rt.comm);
-        MPI_Finalize();
+        wtcrt_mpi_end();
         return ok ? 0 : 2;
     }
     states_start();
