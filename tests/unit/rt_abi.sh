@@ -34,6 +34,9 @@ for np in 1 2 3 4 5 8; do
     check_misc "-n $np dynamic" $np --wtc-mode=dynamic
     check_fm "-n $np dynamic batch 4" $np --wtc-batch=4 --wtc-mode=dynamic
     check_misc "-n $np dynamic batch 4" $np --wtc-mode=dynamic --wtc-batch=4
+    check_fm "-n $np steal" $np --wtc-mode=steal
+    check_misc "-n $np steal" $np --wtc-mode=steal
+    check_fm "-n $np steal batch 1" $np --wtc-batch=1 --wtc-mode=steal
     if [ $np -ge 3 ]; then
         check_fm "-n $np dynamic masters 2" $np --wtc-mode=dynamic --wtc-masters=2
         check_misc "-n $np dynamic masters 2 batch 4" $np --wtc-mode=dynamic --wtc-masters=2 --wtc-batch=4
