@@ -129,14 +129,14 @@ double wtcrt_median(double *v, long n);
    and the one after its own child, waits until the slice has passed since the
    worker's last round ended. */
 #define WTCRT_SLICE_BACKOFF_MAX 4
-/* A worker waiting for RESULTs runs pending children of outer par frames (the
-   innermost such frame first when WTCRT_HELP_OUTER_FIRST is 0), nested at most
-   WTCRT_HELP_MAX deep. */
+/* Dynamic and steal modes: work run while waiting (granted or stolen TASKs) nests at
+   most this deep on a rank's stack; deeper, a waiting rank neither steals nor tells
+   its master it is idle. */
+#define WTCRT_NEST_MAX 64
+/* The simulator's bound on helping outer frames while waiting; the MPI runtime no longer
+   helps: with the oldest work given first, an outer frame has nothing pending once an
+   inner one waits (doc/runtime.md). */
 #define WTCRT_HELP_MAX 4
-#define WTCRT_HELP_OUTER_FIRST 0
-/* Steal mode: work run while waiting (outer frames' children, stolen tasks) nests at
-   most this deep on a rank's stack; deeper, a waiting rank only answers thieves. */
-#define WTCRT_STEAL_NEST_MAX 64
 
 /* ---- the MPI runtime's own state -------------------------------------------------- */
 #ifdef WTCRT_MPI
@@ -229,13 +229,13 @@ typedef struct wtcrt_rt {
     /* dynamic mode: time slice and helping (WTC_SLICE_FACTOR, WTC_SLICE_MIN_US,
        WTC_HELP_MAX, WTC_HELP_OUTER override the defaults, for measurements) */
     wtcp_slice slice;
-    int help_max, helping;
+    int nest, nest_max;        /* work run nested while waiting (WTC_NEST_MAX) */
     /* steal mode: a STEAL in flight (its victim), victim sequence, nesting of work run
        while waiting */
     int steal_out, steal_fails;
     double steal_t0, steal_rtt;
     unsigned long long steal_rng;
-    int steal_nest, steal_nest_max;
+
     /* dynamic mode, worker: groups asked for and not yet granted (a standing request),
        an IDLE sent and no work granted since, children pending in its frames; every
        rank: the region is ending */
@@ -304,6 +304,8 @@ void wtcrt_run_task(wtcrt_msg *m);
 wtc_par *wtcrt_task_frame(wtcrt_msg *m);
 void wtcrt_task_frame_reply(wtc_par *p, int parent, const wtcrt_hdr *th);
 wtcp_frames wtcrt_frames_view(void);
+void wtcrt_task_run(wtcrt_msg *m, void (*close)(wtc_par *p));
+void wtcrt_await(wtc_par *p, void (*handle)(wtcrt_msg *m), void (*idle)(void));
 extern const wtcrt_mode_ops wtcrt_simple_ops;
 void wtcrt_simple_worker(void);
 

@@ -62,7 +62,7 @@ static void send_group(int r)
     rt.st.granted++;
 }
 
-static void run_granted(wtcrt_msg *m);
+static void dyn_close(wtc_par *p);
 
 /* A GRANT: a group to each granted rank while this rank has some; a rank granted when
    nothing is left goes back to its master (as if it had sent IDLE). At the end of a
@@ -102,8 +102,9 @@ static void handle(wtcrt_msg *m)
         wtcrt_store_result(m);
         wtcrt_msg_free(m);
         break;
-    case WTCRT_TASK:
-        run_granted(m);
+    case WTCRT_TASK: /* granted to this rank: the master marked it busy */
+        rt.avail = 0;
+        wtcrt_task_run(m, dyn_close);
         break;
     default:
         wtcrt_die("dynamic mode: unexpected message %d from rank %d", m->tag, m->src);
@@ -118,53 +119,14 @@ static void dyn_poll(void)
         handle(m);
 }
 
-/* One pending child of an outer frame, run while waiting (the core picks which). */
-static int help(const wtc_par *p)
+/* Waiting with nothing arrived: tells the master, once, that this rank is available
+   (it then runs, nested, what it is granted). */
+static void offer(void)
 {
-    wtcp_frames v = wtcrt_frames_view();
-    int l = wtcp_help_frame(&v, p->level, rt.helping, rt.help_max), old;
-    wtc_par *e;
-    if (l < 0)
-        return 0;
-    e = rt.frames[l];
-    rt.helping++;
-    rt.npending--;
-    old = wtcrt_set_state(WTCRT_S_COMPUTE);
-    wtcrt_run_local(e, e->nextc++);
-    rt.st.refused++;
-    wtcrt_set_state(old);
-    rt.helping--;
-    ask();
-    return 1;
-}
-
-/* Waits for p's remote children. Meanwhile helps outer frames; with nothing to help,
-   tells its master it is available (IDLE) and runs what it is granted. */
-static void collect(wtc_par *p)
-{
-    int old, us = 0;
-    if (!p->outstanding)
-        return;
-    old = wtcrt_set_state(WTCRT_S_WAIT_CHILDREN);
-    while (p->outstanding) {
-        wtcrt_msg *m = wtcrt_try_recv(MPI_ANY_SOURCE, MPI_ANY_TAG);
-        if (m) {
-            wtcrt_backoff_end(&us);
-            handle(m);
-            continue;
-        }
-        if (help(p)) {
-            wtcrt_backoff_end(&us);
-            continue;
-        }
-        if (!rt.avail && rt.helping < rt.help_max) {
-            rt.avail = 1;
-            send_ctl(wtcrt_master_of(rt.rank), WTCRT_IDLE, rt.rank, 0);
-        }
-        wtcrt_backoff(&us);
+    if (!rt.avail && rt.nest < rt.nest_max) {
+        rt.avail = 1;
+        send_ctl(wtcrt_master_of(rt.rank), WTCRT_IDLE, rt.rank, 0);
     }
-    wtcrt_backoff_end(&us);
-    wtcrt_set_state(old);
 }
 
 /* A par (or a granted group as a task frame): its children run here from the first,
@@ -185,27 +147,7 @@ static void dyn_close(wtc_par *p)
         wtcrt_run_local(p, i);
     }
     p->closing = 0;
-    collect(p);
-}
-
-/* A TASK granted to this rank: its children as a frame (so they can be granted on),
-   then the RESULT. The master marked this rank busy when it granted it. */
-static void run_granted(wtcrt_msg *m)
-{
-    int parent = m->src, old;
-    wtcrt_hdr th = *WTCRT_HDR(m);
-    wtc_par *p;
-    rt.avail = 0;
-    rt.helping++;
-    old = wtcrt_set_state(WTCRT_S_COMPUTE);
-    p = wtcrt_task_frame(m);
-    dyn_close(p);
-    wtcrt_task_frame_reply(p, parent, &th);
-    if (p->level != rt.nframes - 1)
-        wtcrt_die("task frame closed out of order");
-    rt.nframes--;
-    wtcrt_set_state(old);
-    rt.helping--;
+    wtcrt_await(p, handle, offer);
 }
 
 /* ---- the masters ------------------------------------------------------------------ */

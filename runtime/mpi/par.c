@@ -422,7 +422,50 @@ void wtcrt_task_frame_reply(wtc_par *p, int parent, const wtcrt_hdr *th)
     p->mem = NULL;
 }
 
-/* The core's view of this rank's frames (which frame gives work, which is helped). */
+/* Runs the children of TASK m (freed here) as a task frame closed by the mode's
+   'close', nested on whatever this rank was doing, then sends their RESULT. */
+void wtcrt_task_run(wtcrt_msg *m, void (*close)(wtc_par *p))
+{
+    int parent = m->src, old;
+    wtcrt_hdr th = *WTCRT_HDR(m);
+    wtc_par *p;
+    rt.nest++;
+    old = wtcrt_set_state(WTCRT_S_COMPUTE);
+    p = wtcrt_task_frame(m);
+    close(p);
+    wtcrt_task_frame_reply(p, parent, &th);
+    if (p->level != rt.nframes - 1)
+        wtcrt_die("task frame closed out of order");
+    rt.nframes--;
+    wtcrt_set_state(old);
+    rt.nest--;
+}
+
+/* Waits until p's children sent away have come back: hands every message that arrives
+   to the mode's 'handle' (RESULTs are stored there, work granted or stolen runs there,
+   nested); with nothing arrived, calls 'idle' (ask a victim, tell the master), then
+   sleeps a step. */
+void wtcrt_await(wtc_par *p, void (*handle)(wtcrt_msg *m), void (*idle)(void))
+{
+    int old, us = 0;
+    if (!p->outstanding)
+        return;
+    old = wtcrt_set_state(WTCRT_S_WAIT_CHILDREN);
+    while (p->outstanding) {
+        wtcrt_msg *m = wtcrt_try_recv(MPI_ANY_SOURCE, MPI_ANY_TAG);
+        if (m) {
+            wtcrt_backoff_end(&us);
+            handle(m);
+            continue;
+        }
+        idle();
+        wtcrt_backoff(&us);
+    }
+    wtcrt_backoff_end(&us);
+    wtcrt_set_state(old);
+}
+
+/* The core's view of this rank's frames (which frame gives work). */
 static int view_pending(void *ctx, int level)
 {
     (void)ctx;

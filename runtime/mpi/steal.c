@@ -7,7 +7,7 @@
 
 #define rt wtcrt_g
 
-static void run_stolen(wtcrt_msg *m);
+static void steal_close(wtc_par *p);
 
 /* A STEAL from 'thief': the pending children of the oldest frame, a group of the
    core's size, in one TASK; NOWORK when this rank has none. */
@@ -57,9 +57,9 @@ static void handle(wtcrt_msg *m)
         wtcrt_store_result(m);
         wtcrt_msg_free(m);
         break;
-    case WTCRT_TASK:
+    case WTCRT_TASK: /* the children a STEAL of this rank brought */
         answered(1);
-        run_stolen(m);
+        wtcrt_task_run(m, steal_close);
         break;
     case WTCRT_NOWORK:
         answered(0);
@@ -84,7 +84,7 @@ static void steal_poll(void)
 static void maybe_steal(void)
 {
     double now;
-    if (rt.steal_out || rt.steal_nest >= rt.steal_nest_max)
+    if (rt.steal_out || rt.nest >= rt.nest_max)
         return;
     now = wtcrt_now();
     if (now - rt.steal_t0 < wtcp_steal_pause(rt.steal_fails, rt.steal_rtt,
@@ -94,45 +94,6 @@ static void maybe_steal(void)
     rt.steal_t0 = now;
     rt.st.steals++;
     wtcrt_send(wtcp_victim(&rt.steal_rng, rt.nranks, rt.rank), WTCRT_STEAL, wtcrt_msg_new(0));
-}
-
-/* One pending child of an outer frame, run while waiting (the core picks which). */
-static int help(const wtc_par *p)
-{
-    wtcp_frames v = wtcrt_frames_view();
-    int l = wtcp_help_frame(&v, p->level, rt.steal_nest, rt.steal_nest_max), old;
-    wtc_par *e;
-    if (l < 0)
-        return 0;
-    e = rt.frames[l];
-    rt.steal_nest++;
-    old = wtcrt_set_state(WTCRT_S_COMPUTE);
-    wtcrt_run_local(e, e->nextc++);
-    wtcrt_set_state(old);
-    rt.steal_nest--;
-    return 1;
-}
-
-/* Waits for p's stolen children: meanwhile helps outer frames, else steals. */
-static void steal_wait(wtc_par *p)
-{
-    int old = wtcrt_set_state(WTCRT_S_WAIT_CHILDREN), us = 0;
-    while (p->outstanding) {
-        wtcrt_msg *m = wtcrt_try_recv(MPI_ANY_SOURCE, MPI_ANY_TAG);
-        if (m) {
-            wtcrt_backoff_end(&us);
-            handle(m);
-            continue;
-        }
-        if (help(p)) {
-            wtcrt_backoff_end(&us);
-            continue;
-        }
-        maybe_steal();
-        wtcrt_backoff(&us);
-    }
-    wtcrt_backoff_end(&us);
-    wtcrt_set_state(old);
 }
 
 /* A par (or a task frame): its children run here from the first, thieves take them
@@ -150,27 +111,7 @@ static void steal_close(wtc_par *p)
         wtcrt_run_local(p, i);
     }
     p->closing = 0;
-    if (p->outstanding)
-        steal_wait(p);
-}
-
-/* Runs the children a STEAL brought as a frame of this rank (so they can be stolen
-   again), then sends their RESULT. */
-static void run_stolen(wtcrt_msg *m)
-{
-    int parent = m->src, old;
-    wtcrt_hdr th = *WTCRT_HDR(m);
-    wtc_par *p;
-    rt.steal_nest++;
-    old = wtcrt_set_state(WTCRT_S_COMPUTE);
-    p = wtcrt_task_frame(m);
-    steal_close(p);
-    wtcrt_task_frame_reply(p, parent, &th);
-    if (p->level != rt.nframes - 1)
-        wtcrt_die("task frame closed out of order");
-    rt.nframes--;
-    wtcrt_set_state(old);
-    rt.steal_nest--;
+    wtcrt_await(p, handle, maybe_steal);
 }
 
 /* After the region: answers one STEAL that has come with NOWORK; 0 when none. */

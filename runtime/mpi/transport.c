@@ -481,8 +481,7 @@ static void dyn_params(void)
         rt.slice.min = atof(s) * 1e-6;
     if ((s = getenv("WTC_SLICE_BACKOFF_MAX")))
         rt.slice.backoff_max = atoi(s);
-    rt.help_max = (s = getenv("WTC_HELP_MAX")) ? atoi(s) : WTCRT_HELP_MAX;
-    rt.steal_nest_max = (s = getenv("WTC_STEAL_NEST_MAX")) ? atoi(s) : WTCRT_STEAL_NEST_MAX;
+    rt.nest_max = (s = getenv("WTC_NEST_MAX")) ? atoi(s) : WTCRT_NEST_MAX;
     rt.steal_rng = wtcp_victim_seed(rt.rank);
 }
 
