@@ -80,15 +80,16 @@ build() {
     fi
 }
 
-# once COMMAND...: run it under timeout; print "kernel wall", or "fail"
+# once COMMAND...: run it under timeout; print "kernel wall", or "fail" with the
+# reason in $D/why
 once() {
     t0=$(date +%s.%N)
     timeout -k 5 "$TMO" "$@" > "$D/stdout" 2> "$D/stderr" < /dev/null
     st=$?
     t1=$(date +%s.%N)
     if [ $st -ne 0 ] || grep -q BAD "$D/stdout" || ! grep -q '^TIME ' "$D/stderr"; then
-        echo "balance: failed (status $st): $*" >&2
-        { head -n 3 "$D/stderr"; grep BAD "$D/stdout"; } | sed 's/^/    /' >&2
+        { echo "status $st: $*"; head -n 3 "$D/stderr"; grep BAD "$D/stdout"; } > "$D/why"
+        [ $st -eq 124 ] && echo "(timed out after $TMO s)" >> "$D/why"
         echo fail
         return
     fi
@@ -119,19 +120,27 @@ median() {
     echo "$k $w"
 }
 
-# measure ROW BIN MODES: RUNS rounds of every mode of MODES in turn; the medians go to
-# $D/res.ROW.MODE
+# measure ROW BIN MODES: RUNS rounds of every mode of MODES in turn (a mode that failed
+# is not run again); the medians go to $D/res.ROW.MODE
 measure() {
     row=$1 bin=$2 modes=$3
     for m in $modes; do : > "$D/runs.$m"; done
     i=0
     while [ $i -lt "$RUNS" ]; do
-        for m in $modes; do run_mode "$bin" "$m" >> "$D/runs.$m"; done
+        for m in $modes; do
+            grep -q fail "$D/runs.$m" && continue
+            run_mode "$bin" "$m" >> "$D/runs.$m"
+            grep -q fail "$D/runs.$m" && mv "$D/why" "$D/why.$m"
+        done
         i=$((i + 1))
     done
     for m in $modes; do
         median "$D/runs.$m" > "$D/res.$row.$m"
         printf '  %-14s %-8s %s\n' "$row" "$m" "$(cat "$D/res.$row.$m")"
+        if [ -f "$D/why.$m" ]; then
+            sed 's/^/      /' "$D/why.$m"
+            rm -f "$D/why.$m"
+        fi
     done
 }
 
