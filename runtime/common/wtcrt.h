@@ -225,6 +225,7 @@ typedef struct wtcrt_rt {
     double yield_s;          /* yield phase before sleeping, seconds (mpi/transport.c) */
     int yield_polls;         /* and at least this many yields (WTC_YIELD_POLLS) */
     double yield_until;      /* end of the current wait's yield phase (wtcrt_now) */
+    double last_probe;       /* when a compute-path poll last asked MPI */
     int host_ranks;          /* ranks on this host (doorbell start-up; 0: not known) */
     /* dynamic mode: time slice and helping (WTC_SLICE_FACTOR, WTC_SLICE_MIN_US,
        WTC_HELP_MAX, WTC_HELP_OUTER override the defaults, for measurements) */
@@ -287,6 +288,8 @@ void wtcrt_bell_ring(int r);
 int wtcrt_bell_arm(void);
 void wtcrt_bell_sleep(int us);
 void wtcrt_bell_disarm(void);
+int wtcrt_bell_mail(void);
+void wtcrt_bell_mail_again(void);
 
 /* mpi/region.c */
 int wtcrt_mode_of(const wtc_fn *fn);

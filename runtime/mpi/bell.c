@@ -22,16 +22,20 @@
 
 #define rt wtcrt_g
 
-/* One local rank's word, alone on its cache line. */
+/* One local rank's words, alone on their cache line: 'asleep' (the futex word) and
+   'mail' (1: a rank of this host has sent it a message it may not have looked at). */
 typedef struct bell_slot {
     atomic_int asleep;
-    char pad[60];
+    atomic_int mail;
+    char pad[56];
 } bell_slot;
 
 static bell_slot *seg;     /* this host's segment, NULL without a doorbell */
 static size_t seg_len;
 static int *slot_of;       /* world rank -> slot in seg, -1 on another host */
 static atomic_int *mine;   /* this rank's word */
+static atomic_int *my_mail; /* and its mail flag */
+static int all_local;      /* every rank of the job shares this host's segment */
 
 /* futex(2) on a word of the shared segment (not FUTEX_PRIVATE: across processes). */
 static long futex(atomic_int *w, int op, int val, const struct timespec *ts)
@@ -67,6 +71,8 @@ static void seg_drop(void)
         munmap(seg, seg_len);
     seg = NULL;
     mine = NULL;
+    my_mail = NULL;
+    all_local = 0;
 }
 
 /* All ranks agree: 1 when 'ok' holds on every rank (a collective over rt.comm). */
@@ -129,10 +135,13 @@ int wtcrt_bell_init(void)
         shm_unlink(name);
     if (!ok)
         seg_drop();
-    if (seg)
+    if (seg) {
         mine = &seg[me].asleep;
+        my_mail = &seg[me].mail;
+    }
     free(ids);
-    return seg && nlocal == rt.nranks;
+    all_local = seg && nlocal == rt.nranks;
+    return all_local;
 }
 
 /* Releases the segment at exit (after the last send: rings write into it). */
@@ -150,6 +159,7 @@ void wtcrt_bell_ring(int r)
     if (!seg || slot_of[r] < 0)
         return;
     w = &seg[slot_of[r]].asleep;
+    atomic_store_explicit(&seg[slot_of[r]].mail, 1, memory_order_relaxed);
     /* the message is in place before the word is read (pairs with bell_arm) */
     atomic_thread_fence(memory_order_seq_cst);
     if (atomic_load_explicit(w, memory_order_relaxed) &&
@@ -182,4 +192,27 @@ void wtcrt_bell_disarm(void)
 {
     if (mine && atomic_load_explicit(mine, memory_order_relaxed))
         atomic_store_explicit(mine, 0, memory_order_relaxed);
+}
+
+/* For polls on the compute path: 1 when a message may have come. With every rank of the
+   job on this host every sender raises the receiver's mail flag after its send, so a
+   poll that finds the flag down need not ask MPI (a load instead of an MPI_Iprobe);
+   the flag is lowered here and raised again by wtcrt_bell_mail_again while messages
+   keep coming. Otherwise (ranks on other hosts, no doorbell): always 1. */
+int wtcrt_bell_mail(void)
+{
+    if (!all_local)
+        return 1;
+    if (!atomic_load_explicit(my_mail, memory_order_relaxed))
+        return 0;
+    atomic_store_explicit(my_mail, 0, memory_order_relaxed);
+    atomic_thread_fence(memory_order_seq_cst);
+    return 1;
+}
+
+/* A poll found a message: there may be more behind it. */
+void wtcrt_bell_mail_again(void)
+{
+    if (my_mail)
+        atomic_store_explicit(my_mail, 1, memory_order_relaxed);
 }

@@ -299,16 +299,25 @@ wtcrt_msg *wtcrt_try_recv(int src, int tag)
     return probe(src, tag, &st) ? recv_probed(&st) : NULL;
 }
 
-/* Receives any message if one has arrived, looking once (for polls on the compute
-   path: a message missed here is seen at the next poll); NULL otherwise. */
+/* Receives any message if one has arrived (for polls on the compute path); NULL
+   otherwise. It asks MPI only when the doorbell's mail flag says a rank of this host
+   sent something, or when the sleep ceiling has passed since it last asked (messages
+   from other hosts, and any the flag missed, wait at most that long). */
 wtcrt_msg *wtcrt_try_recv_quick(void)
 {
     MPI_Status st;
-    int flag = 0;
+    if (!wtcrt_bell_mail()) {
+        double now = wtcrt_now();
+        if (now - rt.last_probe < rt.sleep_max_us * 1e-6)
+            return NULL;
+        rt.last_probe = now;
+    }
     if (rt.nreqs)
         wtcrt_progress();
-    MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, rt.comm, &flag, &st);
-    return flag ? recv_probed(&st) : NULL;
+    if (!probe(MPI_ANY_SOURCE, MPI_ANY_TAG, &st))
+        return NULL;
+    wtcrt_bell_mail_again();
+    return recv_probed(&st);
 }
 
 /* ---- states, statistics, trace ---------------------------------------------------- */
