@@ -55,12 +55,13 @@ typedef struct rank {
     int head, tail;  /* inbox */
     int finished;    /* received REGION_END */
     int begun;       /* received REGION_BEGIN (rank 0: from the start) */
-    int asleep;      /* idle since before the region: its poll is in the sleeping phase */
+    int asleep;      /* its wait is past the yield phase (idle since before the region,
+                        or a thief woken by its timer): the next message costs w_wake */
     int sync_pending;/* synchronous TASK sends not yet completed */
     int inflight;    /* messages and events to it still in the heap */
     frame *st;
     int depth, cap;
-    int helping;     /* helper nesting */
+    int helping;     /* steal: helper nesting */
     int tick;        /* its look at its clock (eng_arrived): 1 an M_TICK is on its way,
                         2 it has popped */
     double tick_t;   /* the M_TICK's time */
