@@ -66,15 +66,15 @@ int wtcp_master_of(wtcp_roles r, int w)
     return r.W + (int)((long long)w * r.M / r.W);
 }
 
+/* floor(w*M/W) = me  <=>  me*W <= w*M < (me+1)*W: w from ceil(me*W/M) to before
+   ceil((me+1)*W/M) (a master's grants read it at every request) */
 void wtcp_managed(wtcp_roles r, int master, int *lo, int *hi)
 {
-    int me = master - r.W, w = 0;
-    while (w < r.W && (long long)w * r.M / r.W < me)
-        w++;
-    *lo = w;
-    while (w < r.W && (long long)w * r.M / r.W == me)
-        w++;
-    *hi = w;
+    long long me = master - r.W;
+    *lo = (int)((me * r.W + r.M - 1) / r.M);
+    *hi = (int)(((me + 1) * r.W + r.M - 1) / r.M);
+    if (*hi > r.W)
+        *hi = r.W;
 }
 
 /* ---- simple mode ---------------------------------------------------------------- */
@@ -139,7 +139,68 @@ int wtcp_help_frame(const wtcp_frames *f, int level, int helping, int help_max)
     return -1;
 }
 
-/* ---- dynamic mode: slices and back-off --------------------------------------------- */
+/* ---- dynamic mode: standing requests ------------------------------------------------ */
+
+int wtcp_ask(int pending, int batch, int *want)
+{
+    if (*want == 0 && pending > 0)
+        return *want = wtcp_groups_wanted(&wtcp_dynamic, pending, batch);
+    if (*want > 0 && pending == 0)
+        return *want = 0;
+    return -1;
+}
+
+void wtcp_granted(int *want, int count)
+{
+    *want = *want > count ? *want - count : 0;
+}
+
+int wtcp_grant_pick(wtcp_roles r, int master, int who, int want, unsigned char *idle,
+                    int *ranks)
+{
+    int lo, hi, g = 0;
+    wtcp_managed(r, master, &lo, &hi);
+    for (int w = lo; w < hi && g < want; w++)
+        if (idle[w] && w != who) {
+            idle[w] = 0;
+            ranks[g++] = w;
+        }
+    return g;
+}
+
+int wtcp_rest_route(wtcp_roles r, int master, int who, int rest, int hops, int *dest,
+                    int *fwd_hops)
+{
+    int home = wtcp_master_of(r, who);
+    if (rest <= 0)
+        return WTCP_REST_NONE;
+    if (hops < r.M - 1) { /* the ring: every master once */
+        *dest = r.W + (master - r.W + 1) % r.M;
+        *fwd_hops = hops + 1;
+        return WTCP_REST_FWD;
+    }
+    if (home == master)
+        return WTCP_REST_STAND;
+    *dest = home; /* back home, where it stands */
+    *fwd_hops = r.M;
+    return WTCP_REST_FWD;
+}
+
+int wtcp_fwd_stands(wtcp_roles r, int hops)
+{
+    return hops >= r.M;
+}
+
+int wtcp_oldest_standing(int lo, int hi, const int *standing, const long long *stamp)
+{
+    int who = -1;
+    for (int w = lo; w < hi; w++)
+        if (standing[w] > 0 && (who < 0 || stamp[w] < stamp[who]))
+            who = w;
+    return who;
+}
+
+/* ---- dynamic mode before standing requests: slices and back-off --------------------- */
 
 wtcp_slice wtcp_slice_default(void)
 {

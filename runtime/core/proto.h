@@ -83,7 +83,36 @@ int wtcp_groups_wanted(const wtcp_mode *mode, int pending, int batch);
    deep. */
 int wtcp_help_frame(const wtcp_frames *f, int level, int helping, int help_max);
 
-/* ---- dynamic mode: when a worker asks its master -------------------------------------- */
+/* ---- dynamic mode: standing requests (doc/runtime.md "dynamic mode") -------------------- */
+
+/* What a worker with 'pending' children sends its master now, *want being the groups its
+   standing request still asks for (0: none stands): REQ(ceil(pending / T)) when none
+   stands and children are pending (returns that want, stored in *want); REQ(0), the
+   cancel, when one stands and nothing is pending (returns 0, *want = 0); else nothing
+   (-1). The worker never waits for the answer. */
+int wtcp_ask(int pending, int batch, int *want);
+/* A GRANT of 'count' ranks was handled: the standing request shrinks (not below 0). */
+void wtcp_granted(int *want, int count);
+/* A master (rank 'master') grants up to 'want' of its idle managed workers to worker
+   'who': lowest rank first, never 'who' itself; clears their idle[] flags, writes them
+   to ranks[] (room for 'want'); returns how many (one GRANT carries them all). */
+int wtcp_grant_pick(wtcp_roles r, int master, int who, int want, unsigned char *idle,
+                    int *ranks);
+/* Where the rest of a request goes once master 'master' has granted what it could:
+   'rest' groups still wanted by worker 'who', the request having visited 'hops' masters.
+   WTCP_REST_NONE: nothing left; WTCP_REST_FWD: a FWD(rest, *fwd_hops) to *dest (the
+   next master of the ring while hops < M - 1, else the worker's own master with hops =
+   M, where it stands); WTCP_REST_STAND: this master is the worker's own, it stands here. */
+enum { WTCP_REST_NONE, WTCP_REST_FWD, WTCP_REST_STAND };
+int wtcp_rest_route(wtcp_roles r, int master, int who, int rest, int hops, int *dest,
+                    int *fwd_hops);
+/* Whether a FWD that has visited 'hops' masters is back home to stand (hops >= M). */
+int wtcp_fwd_stands(wtcp_roles r, int hops);
+/* The standing request a master grants first when workers are idle: the oldest (least
+   stamp) among workers lo .. hi-1 with standing[w] > 0; -1 when none. */
+int wtcp_oldest_standing(int lo, int hi, const int *standing, const long long *stamp);
+
+/* ---- dynamic mode before standing requests (no executor calls these any more) --------- */
 
 typedef struct wtcp_slice {
     double factor, min;  /* slice = max(factor x round trip, min) */

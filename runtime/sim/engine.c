@@ -13,8 +13,8 @@
  * it is sent and ranks only run ahead from events already popped.
  *
  * A master serves one message at a time (its receive and send overheads occupy it), so
- * it saturates as in reality. Waiting is accounted by reason: wait-master (REQ to final
- * GRANT), wait-children (RESULTs), idle (everything else). */
+ * it saturates as in reality. Waiting is accounted by reason: wait-children (RESULTs),
+ * idle (everything else); no worker waits for a master (dynamic mode's requests stand). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -126,6 +126,7 @@ static void post(sim *S, int to, int kind, double t)
     m->kind = kind;
     m->arr = t;
     m->next = -1;
+    S->r[to].inflight++;
     eng_heap_push(S, t, i);
 }
 
@@ -159,6 +160,7 @@ msg *eng_send(sim *S, int from, int to, int kind, double bytes)
     S->res->bytes += (long long)bytes;
     if (m->sync && kind == M_TASK) /* the parent waits for it (doc/runtime.md) */
         r->sync_pending++;
+    S->r[to].inflight++;
     eng_heap_push(S, m->arr, i);
     return m;
 }
@@ -170,13 +172,22 @@ msg *eng_send(sim *S, int from, int to, int kind, double bytes)
    ranks than the host has cores the runtime yields only briefly (w_yield_over). */
 double eng_notice(const sim *S, double t_w, double a, int asleep)
 {
-    const sim_machine *m = S->m;
-    double w_yield = m->cores > 0 && S->P > m->cores ? m->w_yield_over : m->w_yield;
     if (a <= t_w)
         return t_w;
-    if (!asleep && a <= t_w + w_yield)
+    if (!asleep && a <= t_w + eng_yield_phase(S))
         return a;
     return a + S->m->w_wake;
+}
+
+double eng_yield_phase(const sim *S)
+{
+    const sim_machine *m = S->m;
+    return m->cores > 0 && S->P > m->cores ? m->w_yield_over : m->w_yield;
+}
+
+void eng_timer(sim *S, int rid, double t)
+{
+    post(S, rid, M_WAKE, t);
 }
 
 void eng_receive(sim *S, int rid, int i, double *wait)
@@ -246,44 +257,38 @@ int eng_wait_sends(sim *S, int rid)
     return 1;
 }
 
-/* The answer is known once an M_TICK to itself at that time pops: every message
-   arriving earlier pops before it (doc/runtime.md, simulator note 10). */
-int eng_probe(sim *S, int rid)
+int eng_poll_next(sim *S, int rid)
 {
     rank *r = &S->r[rid];
-    int i;
-    if (!r->tick) {
-        if (r->head >= 0) /* delivered messages arrived before the rank's clock */
-            return 1;
-        post(S, rid, M_TICK, r->t);
-        r->tick = 1;
+    if (!eng_arrived(S, rid))
+        return -2;
+    if (r->head < 0 || S->msgs[r->head].arr > r->t)
         return -1;
-    }
-    if ((i = eng_take(S, r, -1, M_TICK)) < 0)
-        return -1;
-    eng_msg_free(S, i);
-    r->tick = 0;
-    return r->head >= 0;
+    return eng_take(S, r, -1, -1);
 }
 
-/* As eng_probe, without the tick when the heap shows that nothing can arrive by the
-   rank's clock any more: every other rank waits for an event, so a message sent from
-   now on leaves at the earliest event's time or later and arrives L after. */
+/* Whether every message that arrives by the rank's clock has been delivered to it (the
+   runtime's MPI_Iprobe at that moment, doc/runtime.md simulator note 10). Known at once
+   when the heap shows that nothing can arrive by then any more: every other rank waits
+   for an event, so a message sent from now on leaves at the earliest event's time or
+   later and arrives L after; with nothing on its way to the rank, events up to L before
+   its clock cannot reach it. Else the rank posts an M_TICK to itself at its clock and
+   waits (0) until it pops: every message arriving earlier pops before it. */
 int eng_arrived(sim *S, int rid)
 {
     rank *r = &S->r[rid];
-    int i;
-    if (r->tick) {
-        if ((i = eng_take(S, r, -1, M_TICK)) < 0)
-            return 0;
-        eng_msg_free(S, i);
+    if (r->tick == 1)
+        return 0;
+    if (r->tick == 2) { /* popped (the driver says so without queueing it) */
         r->tick = 0;
-        return 1;
+        if (r->t <= r->tick_t)
+            return 1;
     }
-    if (S->nh == 0 || S->h[0].t > r->t)
+    if (S->nh == 0 || S->h[0].t > (r->inflight ? r->t : r->t - S->m->L))
         return 1;
     post(S, rid, M_TICK, r->t);
     r->tick = 1;
+    r->tick_t = r->t;
     return 0;
 }
 
@@ -299,6 +304,7 @@ frame *eng_push(sim *S, int rid, int type)
     frame *f = &r->st[r->depth++];
     memset(f, 0, sizeof *f);
     f->type = type;
+    f->claimed = -1;
     return f;
 }
 
@@ -311,11 +317,13 @@ void eng_compute(sim *S, int rid, double host_seconds)
 
 /* Starts running call 'node' owning [lo, hi): a subtree with nothing to spread (or, in
    a mode whose children own rank ranges, a range of one rank) is computed at once,
-   otherwise a frame walks it. */
+   otherwise a frame walks it. In a mode that polls at every par (dynamic, steal) a call
+   with pars is walked even when all are below the cut-off: each of them polls. */
 static void start_node(sim *S, int rid, int node, int lo, int hi)
 {
     const sim_tree *t = S->t;
-    if (!t->spawns[node] || (S->mode->ranges && hi - lo <= 1)) {
+    int walk = t->spawns[node] || (S->ops->poll && t->nodes[node].first_par >= 0);
+    if (!walk || (S->mode->ranges && hi - lo <= 1)) {
         eng_compute(S, rid, t->seq[node]);
         return;
     }
@@ -361,13 +369,12 @@ static void start_par(sim *S, int rid, int p, int lo, int hi)
 static int frame_pending(void *ctx, int level)
 {
     const frame *f = &((rank *)ctx)->st[level];
-    return f->type == F_DPAR ? f->k - f->nextc : f->type == F_WORK ? f->end - f->i : 0;
+    return f->type == F_WORK ? f->end - f->i : 0;
 }
 
 static int frame_closing(void *ctx, int level)
 {
-    const frame *f = &((rank *)ctx)->st[level];
-    return f->type == F_DPAR || f->type == F_WORK;
+    return ((rank *)ctx)->st[level].type == F_WORK;
 }
 
 wtcp_frames eng_frames(rank *r)
@@ -386,7 +393,10 @@ void eng_log_task(const sim *S, int p, int first, int count, int to)
 
 /* ---- workers ---------------------------------------------------------------------------- */
 
-/* A call: its pars in order, each after its own compute, then its last compute. */
+/* A call: its pars in order, each after its own compute, then its last compute. Where
+   the mode polls at every par (wtc_par_open), the poll comes after the compute (the
+   recording does not split the compute before the par from the par's loop body); the
+   par of a region in main (depth -1, wtc_region_open) does not poll. */
 static int step_node(sim *S, int rid, frame *f)
 {
     const sim_tree *t = S->t;
@@ -396,9 +406,13 @@ static int step_node(sim *S, int rid, frame *f)
     } else if (f->par < 0) {
         eng_compute(S, rid, t->nodes[f->node].t_after);
         S->r[rid].depth--;
+    } else if (f->phase == 0) {
+        eng_compute(S, rid, t->pars[f->par].t_before);
+        f->phase = S->ops->poll && t->nodes[f->node].depth >= 0 ? 2 : 3;
     } else {
-        int p = f->par, lo = f->lo, hi = f->hi;
-        eng_compute(S, rid, t->pars[p].t_before);
+        int p = f->par, lo = f->lo, hi = f->hi, x;
+        if (f->phase == 2 && (x = S->ops->poll(S, rid)) != 0)
+            return x > 0; /* waits, or runs a received TASK first */
         f->phase = 1;
         start_par(S, rid, p, lo, hi);
     }
@@ -416,8 +430,6 @@ static int step_group(sim *S, int rid, frame *f)
         S->r[rid].depth--;
         msg *m = eng_send(S, rid, src, M_RESULT, eng_children_bytes(S, first, n, 1));
         m->d = sf;
-        if (S->ops->group_done)
-            S->ops->group_done(S, rid);
     }
     return 1;
 }
@@ -503,6 +515,9 @@ static void sim_free(sim *S)
     free(S->grants);
     free(S->idle);
     free(S->nidle);
+    free(S->standing);
+    free(S->stamp);
+    free(S->nstanding);
     free(S->begin_arr);
 }
 
@@ -541,8 +556,6 @@ static int sim_setup(sim *S, const sim_tree *t, const sim_machine *m, sim_settin
         S->r[i].head = S->r[i].tail = -1;
         S->r[i].asleep = i != 0;
         S->r[i].begun = i == 0;
-        S->r[i].claimed = -1;
-        S->r[i].sl = wtcp_slice_default();
         S->r[i].rng = wtcp_victim_seed(i);
     }
     if (S->W >= 2) /* computing ranks share the host (machine file: contention) */
@@ -561,7 +574,6 @@ static void sim_collect(sim *S, double T)
         if (i < S->W) {
             res->compute += r->compute;
             res->comm += r->comm;
-            res->wait_master += r->wmaster;
             res->wait_children += r->wchild;
         } else {
             res->master_busy += r->busy < T ? r->busy : T;
@@ -595,6 +607,13 @@ int sim_run_region(const sim_tree *t, int region, const sim_machine *m, sim_sett
         int i = heap_pop(&S);
         msg *mm = &S.msgs[i];
         rank *r = &S.r[mm->dst];
+        r->inflight--;
+        if (mm->kind == M_TICK) { /* the rank's look at its clock is answered */
+            r->tick = 2;
+            eng_msg_free(&S, i);
+            wake(&S, mm->dst);
+            continue;
+        }
         mm->next = -1;
         if (r->tail >= 0)
             S.msgs[r->tail].next = i;

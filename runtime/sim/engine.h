@@ -16,7 +16,8 @@
 
 enum { M_BEGIN, M_END, M_TASK, M_RESULT, M_REQ, M_FWD, M_GRANT, M_IDLE, M_STEAL, M_NOWORK,
        M_DONE, /* not a message: a synchronous TASK send has completed (to its sender) */
-       M_TICK  /* not a message: a probing rank's clock has been reached by all others */ };
+       M_TICK, /* not a message: a probing rank's clock has been reached by all others */
+       M_WAKE  /* not a message: a rank's timer (a thief's pause after NOWORK) is over */ };
 
 typedef struct msg {
     double arr;      /* arrival (a synchronous message: of its rendezvous request) */
@@ -24,15 +25,16 @@ typedef struct msg {
     int src, dst, kind, sync;
     int a, b, c, d;  /* TASK: par, first child (node), count, frame; RESULT: d = frame;
                         REQ: a = want; FWD: a = want, b = worker, c = hops;
-                        GRANT: a = offset in the grant list, b = count, c = final */
+                        GRANT: a = offset in the grant list, b = count;
+                        IDLE: b = the worker now idle */
     int lo, hi;      /* TASK in simple mode: the children's rank range */
     int next;        /* inbox / free-list link */
 } msg;
 
-/* F_NODE: a call; F_GROUP: a received group run in order (simple, dynamic);
-   F_SPAR / F_DPAR: a par of simple / dynamic mode; F_WORK: steal mode's par or stolen
-   group (a 'task frame'), whose pending children thieves may take. */
-enum { F_NODE, F_GROUP, F_SPAR, F_DPAR, F_WORK };
+/* F_NODE: a call; F_GROUP: a received group run in order (simple mode); F_SPAR: a par
+   of simple mode; F_WORK: a par of dynamic or steal mode, or the children of a received
+   TASK run as one (a 'task frame'), whose pending children may leave again. */
+enum { F_NODE, F_GROUP, F_SPAR, F_WORK };
 
 typedef struct frame {
     int type, phase;
@@ -42,11 +44,10 @@ typedef struct frame {
     int i, end;      /* children (node indices) pending or being run here: i .. end-1 */
     int j, s;        /* F_SPAR: next sub-range to collect, number of sub-ranges */
     int src, srcframe;            /* F_GROUP, task F_WORK: where the RESULT goes */
-    int k, nextc, outstanding;    /* F_DPAR: children, first pending; RESULTs owed;
-                                     task F_WORK: k = children received */
-    int due, helped;              /* F_DPAR: a round is due; a helper child is running */
-    int task;                     /* F_WORK: a stolen group (sends a RESULT when done) */
-    double slice_t0;              /* F_DPAR: when its last round ended */
+    int k, outstanding;           /* task F_WORK: children received; F_WORK: RESULTs owed */
+    int claimed;                  /* F_WORK: the child taken, to run after the poll (-1) */
+    int helped;                   /* F_WORK (steal): a helper child is running */
+    int task;                     /* F_WORK: a task frame (sends a RESULT when done) */
 } frame;
 
 typedef struct rank {
@@ -54,19 +55,26 @@ typedef struct rank {
     int head, tail;  /* inbox */
     int finished;    /* received REGION_END */
     int begun;       /* received REGION_BEGIN (rank 0: from the start) */
-    int asleep;      /* idle since before the region: its poll is in the sleeping phase */
+    int asleep;      /* its wait is past the yield phase (idle since before the region,
+                        or a thief woken by its timer): the next message costs w_wake */
     int sync_pending;/* synchronous TASK sends not yet completed */
+    int inflight;    /* messages and events to it still in the heap */
     frame *st;
     int depth, cap;
-    int helping, tick; /* helper nesting; an M_TICK of its probe is on its way */
-    /* dynamic: the round in progress (for frame round_frame) and the slice state */
-    int in_round, round_frame, round_done, round_granted;
-    double round_t0, round_rtt;
-    wtcp_slice sl;
-    /* steal: a STEAL in flight; a child taken from a frame, to run after the poll */
-    int steal_out, claimed;
+    int helping;     /* steal: helper nesting */
+    int tick;        /* its look at its clock (eng_arrived): 1 an M_TICK is on its way,
+                        2 it has popped */
+    double tick_t;   /* the M_TICK's time */
+    /* dynamic: children pending in its frames, groups its standing request still asks
+       for, an IDLE sent and no TASK since (avail), task frames nested (the runtime's
+       'helping'), a GRANT of grant_tail ranks whose TASK sends are being completed */
+    int npending, dyn_want, avail, nest, grant_tail;
+    /* steal: a STEAL in flight, NOWORKs in a row, when the last STEAL left and its
+       answer's round trip; M_WAKE timers posted and the latest one's time */
+    int steal_out, steal_fails, timers;
+    double steal_t0, steal_rtt, timer_at;
     unsigned long long rng;
-    double compute, comm, wmaster, wchild, busy;
+    double compute, comm, wchild, busy;
 } rank;
 
 typedef struct hent {
@@ -84,8 +92,10 @@ typedef struct sim_ops {
     void (*open_par)(sim *S, int rid, int p, int lo, int hi); /* a par that spreads */
     int (*step)(sim *S, int rid);                    /* the mode's frame on top */
     int (*serve)(sim *S, int rid);                   /* a worker with an empty stack */
-    void (*group_done)(sim *S, int rid);             /* an F_GROUP sent its RESULT */
     void (*master)(sim *S, int rid);                 /* a master serves its inbox */
+    /* the poll at the start of every par, cond true or false (NULL: none): -1 the rank
+       waits, 0 done, 1 a received TASK's frame was pushed (the poll goes on after it) */
+    int (*poll)(sim *S, int rid);
 } sim_ops;
 
 extern const sim_ops sim_simple_ops, sim_dynamic_ops, sim_steal_ops;
@@ -108,8 +118,12 @@ struct sim {
     unsigned long long seq;
     int *grants;
     long ngrants, capgrants;
-    unsigned char *idle;  /* dynamic: idle[w] for every worker */
+    unsigned char *idle;  /* dynamic: idle[w] for every worker (at its master) */
     int *nidle;           /* idle workers per master */
+    int *standing;        /* dynamic: groups a worker's standing request asks for (at its
+                             own master), 0: none */
+    long long *stamp, stand_clock; /* when each request began to stand (the order) */
+    int *nstanding;       /* standing requests per master */
     double *begin_arr;    /* arrival of REGION_BEGIN at each rank */
     int done, error;
     sim_result *res;
@@ -129,14 +143,19 @@ double eng_notice(const sim *S, double t_w, double a, int asleep);
 void eng_receive(sim *S, int rid, int i, double *wait);
 /* Unlinks and returns the first inbox message matching (src, kind), -1 for any. */
 int eng_take(sim *S, rank *r, int src, int kind);
+/* The next message of a poll (the runtime's MPI_Iprobe loop): the first one in the inbox
+   that has arrived by the rank's clock; -1 when none has, -2 when that is not known yet
+   (an M_TICK is on its way: the rank waits for it). */
+int eng_poll_next(sim *S, int rid);
+/* A timer for rank rid at time t (an M_WAKE event). */
+void eng_timer(sim *S, int rid, double t);
+/* How long a waiting rank only yields before it sleeps (doc/runtime.md, the doorbell). */
+double eng_yield_phase(const sim *S);
 /* Waits until the rank's synchronous TASK sends have completed; 0 when it must wait. */
 int eng_wait_sends(sim *S, int rid);
 /* M_DONE taken from the inbox by a waiting rank: one TASK send less to wait for (the
    wait into *wait unless NULL). */
 void eng_send_done_taken(sim *S, int rid, int i, double *wait);
-/* The MPI runtime's look for a message at the rank's clock: -1 while unknown (an M_TICK
-   is on its way; the rank waits for it), else whether a message has arrived. */
-int eng_probe(sim *S, int rid);
 /* Whether every message arriving by the rank's clock is in its inbox; 0: an M_TICK is
    on its way, the rank waits for it. */
 int eng_arrived(sim *S, int rid);
@@ -151,8 +170,8 @@ wtcp_frames eng_frames(rank *r);
 /* The decision log (WTC_DECISIONS): a TASK carrying 'count' children of par p from
    node 'first' goes to rank 'to'. */
 void eng_log_task(const sim *S, int p, int first, int count, int to);
-/* The server loop of simple and dynamic workers: REGION_BEGIN, TASK (a group run in
-   order, F_GROUP), REGION_END; 0 when it must wait. */
+/* The server loop of simple-mode workers: REGION_BEGIN, TASK (a group run in order,
+   F_GROUP), REGION_END; 0 when it must wait. */
 int eng_serve_groups(sim *S, int rid);
 
 #endif

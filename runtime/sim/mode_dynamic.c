@@ -1,253 +1,352 @@
 /* sim/mode_dynamic.c - the simulator's executor of dynamic mode (doc/runtime.md,
- * "dynamic mode"): workers ask their master for idle workers in rounds (REQ, FWD along
- * the masters' ring, GRANT), send groups of pending children to the granted ones, run
- * the rest here with time slices and back-off, and help outer frames while waiting.
- * Roles, group sizes, slices, back-off and helping are the core's (proto.h). */
+ * "dynamic mode", runtime/mpi/dynamic.c): masters allocate idle workers to workers that
+ * have children to give, and no worker ever waits for its master.
+ *
+ * A worker keeps one request standing at its master for all its pending children
+ * (REQ, never waited for; REQ(0) cancels it); it runs its frames' children from the
+ * first, taking each before it polls; at a poll it handles what has arrived: a GRANT
+ * sends one group of its oldest pending children to each granted rank (or gives the
+ * rank back when nothing is pending), a RESULT is counted, a TASK runs nested as a
+ * task frame. A worker waiting for RESULTs tells its master it is idle and runs what
+ * it is granted. Masters grant their idle workers at once, forward the rest along their
+ * ring, and let it stand at the worker's own master until workers become idle. The
+ * decisions are the core's: wtcp_ask, wtcp_granted, wtcp_give_frame, wtcp_group_size,
+ * wtcp_grant_pick, wtcp_rest_route, wtcp_fwd_stands, wtcp_oldest_standing. */
 #include <string.h>
 #include "engine.h"
 #include "wtcrt.h" /* WTCRT_HELP_MAX */
 
-/* dynamic par phases (doc/runtime.md, "dynamic mode", steps 2-5; D_HWAIT / D_HAFTER:
-   a round for an outer frame, done while waiting for RESULTs) */
-enum { D_ROUND1, D_WAIT1, D_OWN, D_OWNED, D_LOOP, D_WAIT2, D_AFTER2, D_COLLECT, D_HWAIT,
-       D_HAFTER };
+/* What handling one message led to. */
+enum { H_DONE, H_WAIT /* a GRANT's TASK sends are being completed */,
+       H_TASK /* a received TASK's frame is on top */ };
 
-/* A par with cond true: child 0 is kept, the others pending (step 1). */
+/* ---- workers ------------------------------------------------------------------------- */
+
+/* Keeps the rank's standing request in line with its pending children (wtcp_ask). */
+static void ask(sim *S, int rid)
+{
+    rank *r = &S->r[rid];
+    int want = wtcp_ask(r->npending, S->batch, &r->dyn_want);
+    if (want >= 0)
+        eng_send(S, rid, wtcp_master_of(S->roles, rid), M_REQ, HDR)->a = want;
+}
+
+/* IDLE for worker 'who' to its master (sent by who itself, or by the rank that was
+   granted it and had nothing left to give). */
+static void send_idle(sim *S, int rid, int who)
+{
+    eng_send(S, rid, wtcp_master_of(S->roles, who), M_IDLE, HDR)->b = who;
+}
+
+/* A frame of children pending here: a par (cond true) or a received TASK's. */
+static frame *push_work(sim *S, int rid, int p, int first, int n)
+{
+    rank *r = &S->r[rid];
+    frame *f = eng_push(S, rid, F_WORK);
+    f->par = p;
+    f->node = f->i = first;
+    f->end = first + n;
+    f->k = n;
+    r->npending += n;
+    return f;
+}
+
+/* A par with cond true: all its children pending, the request updated. */
 static void open_dpar(sim *S, int rid, int p, int lo, int hi)
 {
-    frame *f = eng_push(S, rid, F_DPAR);
+    const sim_par *pp = &S->t->pars[p];
     (void)lo;
     (void)hi;
-    f->par = p;
-    f->k = S->t->pars[p].nchild;
-    f->nextc = 1;
-    f->phase = D_ROUND1;
+    push_work(S, rid, p, pp->first_child, pp->nchild);
+    ask(S, rid);
 }
 
-/* Starts a round for frame fidx of rank rid: REQ for its pending groups. */
-static void begin_round(sim *S, int rid, int fidx)
+/* A TASK granted to this rank: its children as a task frame, run nested here. */
+static void push_task(sim *S, int rid, const msg *m)
 {
     rank *r = &S->r[rid];
-    frame *f = &r->st[fidx];
-    r->round_t0 = r->t;
-    r->in_round = 1;
-    r->round_frame = fidx;
-    r->round_done = 0;
-    r->round_granted = 0;
-    msg *m = eng_send(S, rid, wtcp_master_of(S->roles, rid), M_REQ, HDR);
-    m->a = wtcp_groups_wanted(S->mode, f->k - f->nextc, S->batch);
+    frame *f;
+    r->avail = 0;
+    r->nest++;
+    f = push_work(S, rid, m->a, m->b, m->c);
+    f->task = 1;
+    f->src = m->src;
+    f->srcframe = m->d;
+    ask(S, rid);
 }
 
-/* The round's TASK sends have completed: the frame's time slice starts. */
-static void end_round(sim *S, int rid)
+/* One group to rank 'to': the last children (wtcp_group_size) of the oldest frame
+   with pending children (wtcp_give_frame), in one TASK. */
+static void send_group(sim *S, int rid, int to)
 {
     rank *r = &S->r[rid];
-    frame *f = &r->st[r->round_frame];
-    f->due = 0;
-    f->slice_t0 = r->t;
-    r->in_round = 0;
-    wtcp_round_end(&r->sl, r->round_rtt, r->round_granted, r->t);
-}
-
-/* Whether frame f's next step is a round (the core's wtcp_round_due). */
-static int round_due(const rank *r, const frame *f)
-{
-    return wtcp_round_due(&r->sl, f->due, f->slice_t0, r->t);
-}
-
-/* A GRANT for the round in progress: each granted worker gets the asking worker's
-   oldest pending children, a group (wtcp_group_size) from the first pending child of
-   the outermost frame with pending children (wtcp_give_frame), whichever frame asked. */
-static void on_grant(sim *S, int rid, msg g)
-{
-    rank *r = &S->r[rid];
-    r->round_granted += g.b;
-    for (int x = 0; x < g.b; x++) {
-        wtcp_frames v = eng_frames(r);
-        int e = wtcp_give_frame(&v), to = S->grants[g.a + x];
-        if (e < 0) { /* cannot happen: the asking frame's groups cover every grant */
-            eng_internal(S, "a GRANT with nothing pending", rid);
-            return;
-        }
-        frame *f = &r->st[e];
-        const sim_par *pp = &S->t->pars[f->par];
-        int c0 = f->nextc, n = wtcp_group_size(S->mode, f->k - c0, S->batch);
-        f->nextc = c0 + n;
-        f->outstanding++;
-        msg *m = eng_send(S, rid, to, M_TASK,
-                          eng_children_bytes(S, pp->first_child + c0, n, 0));
-        m->a = f->par;
-        m->b = pp->first_child + c0;
-        m->c = n;
-        m->d = e;
-        S->res->remote_calls += n;
-        S->res->grants++;
-        eng_log_task(S, f->par, pp->first_child + c0, n, to);
+    wtcp_frames v = eng_frames(r);
+    int e = wtcp_give_frame(&v), n;
+    frame *f;
+    msg *m;
+    if (e < 0) {
+        eng_internal(S, "no pending children to send", rid);
+        return;
     }
-    if (g.c) {
-        r->round_done = 1;
-        r->round_rtt = r->t - r->round_t0;
-    }
+    f = &r->st[e];
+    n = wtcp_group_size(S->mode, f->end - f->i, S->batch);
+    f->end -= n;
+    f->outstanding++;
+    r->npending -= n;
+    m = eng_send(S, rid, to, M_TASK, eng_children_bytes(S, f->end, n, 0));
+    m->a = f->par;
+    m->b = f->end;
+    m->c = n;
+    m->d = e;
+    S->res->remote_calls += n;
+    S->res->grants++;
+    eng_log_task(S, f->par, f->end, n, to);
 }
 
-/* Takes the first inbox message of a waiting worker (GRANT or RESULT); 0 when none. */
-static int worker_take(sim *S, int rid, double *wait)
+/* The end of a GRANT's handling once its TASK sends have completed (the runtime waits
+   for them before it goes on): the request shrinks, and is renewed or cancelled. */
+static int grant_tail(sim *S, int rid)
 {
     rank *r = &S->r[rid];
-    int i = eng_take(S, r, -1, -1);
-    if (i < 0)
+    if (!eng_wait_sends(S, rid))
         return 0;
-    if (S->msgs[i].kind == M_DONE) { /* a TASK of this round went */
+    wtcp_granted(&r->dyn_want, r->grant_tail);
+    r->grant_tail = 0;
+    ask(S, rid);
+    return 1;
+}
+
+/* A GRANT: a group to each granted rank while children are pending here; a rank
+   granted when none is left goes back to its master (IDLE on its behalf). */
+static int on_grant(sim *S, int rid, const msg *g)
+{
+    rank *r = &S->r[rid];
+    for (int x = 0; x < g->b; x++) {
+        int to = S->grants[g->a + x];
+        if (r->npending > 0) {
+            send_group(S, rid, to);
+        } else {
+            send_idle(S, rid, to);
+            S->res->refusals++;
+        }
+    }
+    r->grant_tail = g->b;
+    return grant_tail(S, rid) ? H_DONE : H_WAIT;
+}
+
+/* Handles inbox message i (taken), waiting for it into *wait (NULL: not accounted). */
+static int handle(sim *S, int rid, int i, double *wait)
+{
+    rank *r = &S->r[rid];
+    msg m;
+    if (S->msgs[i].kind == M_DONE) { /* a TASK send completed outside a wait for it */
         eng_send_done_taken(S, rid, i, wait);
-        return 1;
+        return H_DONE;
     }
     eng_receive(S, rid, i, wait);
-    msg m = S->msgs[i];
+    m = S->msgs[i];
     eng_msg_free(S, i);
-    if (m.kind == M_RESULT && m.d < r->depth && r->st[m.d].type == F_DPAR)
-        r->st[m.d].outstanding--;
-    else if (m.kind == M_GRANT && r->in_round)
-        on_grant(S, rid, m);
-    else
-        eng_internal(S, "unexpected message while waiting", rid);
-    return 1;
+    switch (m.kind) {
+    case M_GRANT:
+        return on_grant(S, rid, &m);
+    case M_RESULT:
+        if (m.d < r->depth && r->st[m.d].type == F_WORK && r->st[m.d].outstanding > 0)
+            r->st[m.d].outstanding--;
+        else
+            eng_internal(S, "a RESULT for no waiting frame", rid);
+        return H_DONE;
+    case M_TASK:
+        push_task(S, rid, &m);
+        return H_TASK;
+    case M_BEGIN:
+        r->begun = 1;
+        return H_DONE;
+    case M_END:
+        r->finished = 1;
+        return H_DONE;
+    default:
+        eng_internal(S, "unexpected message in dynamic mode", rid);
+        return H_DONE;
+    }
 }
 
-/* Runs the first pending child of frame e here (after a refusal). */
-static void run_pending(sim *S, int rid, int e)
+/* The poll at every par and before each child: every message arrived by the rank's
+   clock (sim_ops.poll: -1 waits, 0 done, 1 a TASK's frame is on top). */
+static int poll(sim *S, int rid)
 {
-    frame *f = &S->r[rid].st[e];
-    int c = S->t->pars[f->par].first_child + f->nextc++;
-    S->res->refusals++;
-    eng_start_child(S, rid, c, 0, 0);
+    int i;
+    if (S->r[rid].grant_tail && !grant_tail(S, rid))
+        return -1;
+    while ((i = eng_poll_next(S, rid)) >= 0) {
+        int h = handle(S, rid, i, NULL);
+        if (h != H_DONE)
+            return h == H_TASK ? 1 : -1;
+    }
+    return i == -2 ? -1 : 0;
 }
 
-/* Step 5 of the dynamic par on top: collect its RESULTs; while none has arrived, do
-   one step of an outer frame's pending work (its round, or one child). */
-static int collect(sim *S, int rid)
+/* The frame on top has run its children and has every RESULT: a task frame sends its
+   RESULT (all its children's, also of those granted on) to the rank it came from. */
+static void finish(sim *S, int rid)
 {
     rank *r = &S->r[rid];
-    int fidx = r->depth - 1, e, x;
+    frame f = r->st[--r->depth];
+    if (f.task) {
+        eng_send(S, rid, f.src, M_RESULT, eng_children_bytes(S, f.node, f.k, 1))->d =
+            f.srcframe;
+        r->nest--;
+    }
+}
+
+/* Waiting for RESULTs: what has arrived first; else, once, IDLE to its master (not
+   when task frames are nested WTCRT_HELP_MAX deep); then the next message. Helping
+   outer frames (the runtime's help()) never finds work: grants take the oldest frame's
+   children, so a frame owes RESULTs only when no outer frame had pending ones, and
+   outer frames gain none. */
+static int wait_results(sim *S, int rid, int fidx)
+{
+    rank *r = &S->r[rid];
+    wtcp_frames v;
+    int i;
+    if ((r->tick || r->head < 0) && !eng_arrived(S, rid))
+        return 0;
+    if ((i = eng_take(S, r, -1, -1)) >= 0)
+        return handle(S, rid, i, &r->wchild) != H_WAIT;
+    v = eng_frames(r);
+    if (wtcp_help_frame(&v, fidx, r->nest, WTCRT_HELP_MAX) >= 0) {
+        eng_internal(S, "a waiting worker has outer work to help", rid);
+        return 0;
+    }
+    if (!r->avail && r->nest < WTCRT_HELP_MAX) {
+        r->avail = 1;
+        send_idle(S, rid, rid);
+        return 1;
+    }
+    return 0; /* the next message wakes it */
+}
+
+/* One step of the F_WORK frame on top (a par or a task frame); 0: the rank waits. */
+static int step_work(sim *S, int rid)
+{
+    rank *r = &S->r[rid];
+    int fidx = r->depth - 1, x, c;
     frame *f = &r->st[fidx];
-    wtcp_frames v = eng_frames(r);
-    if (f->helped) { /* its helper child has returned */
-        f->helped = 0;
-        r->helping--;
+    if (r->grant_tail)
+        return grant_tail(S, rid);
+    if (f->claimed >= 0) { /* the child taken: the poll, the request, then the child */
+        if ((x = poll(S, rid)) != 0)
+            return x > 0;
+        ask(S, rid);
+        c = r->st[fidx].claimed;
+        r->st[fidx].claimed = -1;
+        eng_start_child(S, rid, c, 0, 0);
+        return 1;
+    }
+    if (f->i < f->end) {
+        f->claimed = f->i++;
+        r->npending--;
+        return 1;
     }
     if (f->outstanding == 0) {
-        r->depth--;
+        finish(S, rid);
         return 1;
     }
-    if ((e = wtcp_help_frame(&v, fidx, r->helping, WTCRT_HELP_MAX)) < 0 ||
-        (x = eng_probe(S, rid)) > 0)
-        return worker_take(S, rid, &r->wchild);
-    if (x < 0)
-        return 0;
-    if (round_due(r, &r->st[e])) {
-        begin_round(S, rid, e);
-        f->phase = D_HWAIT;
-    } else {
-        f->helped = 1;
-        r->helping++;
-        run_pending(S, rid, e);
-    }
-    return 1;
+    return wait_results(S, rid, fidx);
 }
 
-/* One step of a dynamic par (phases D_*); returns 0 when the rank must wait. */
-static int step_dpar(sim *S, int rid)
+/* A worker other than rank 0 with an empty stack (the server loop): after each TASK
+   it has run, IDLE to its master; handles what comes until REGION_END. */
+static int serve(sim *S, int rid)
 {
     rank *r = &S->r[rid];
-    int fidx = r->depth - 1;
-    frame *f = &r->st[fidx];
-    switch (f->phase) {
-    case D_ROUND1:
-        f->due = 1;
-        if (f->nextc < f->k && round_due(r, f)) {
-            begin_round(S, rid, fidx);
-            f->phase = D_WAIT1;
-        } else {
-            f->phase = D_OWN;
-        }
-        return 1;
-    case D_WAIT1:
-    case D_WAIT2:
-    case D_HWAIT:
-        if (!r->round_done)
-            return worker_take(S, rid, &r->wmaster);
-        f->phase = f->phase == D_WAIT1 ? D_OWN : f->phase == D_WAIT2 ? D_AFTER2 : D_HAFTER;
-        return 1;
-    case D_OWN:
-        if (!eng_wait_sends(S, rid))
-            return 0;
-        if (r->in_round)
-            end_round(S, rid);
-        f->due = 1;
-        f->phase = D_OWNED;
-        eng_start_child(S, rid, S->t->pars[f->par].first_child, 0, 0);
-        return 1;
-    case D_OWNED: /* refused children are asked for again after the own child */
-        f->due = 1;
-        f->phase = D_LOOP;
-        return 1;
-    case D_LOOP:
-        if (f->nextc >= f->k) {
-            f->phase = D_COLLECT;
-        } else if (round_due(r, f)) {
-            begin_round(S, rid, fidx);
-            f->phase = D_WAIT2;
-        } else {
-            run_pending(S, rid, fidx);
-        }
-        return 1;
-    case D_AFTER2:
-    case D_HAFTER:
-        if (!eng_wait_sends(S, rid))
-            return 0;
-        end_round(S, rid);
-        f->phase = f->phase == D_AFTER2 ? D_LOOP : D_COLLECT;
-        return 1;
-    default: /* D_COLLECT */
-        return collect(S, rid);
+    int i;
+    if (r->grant_tail && !grant_tail(S, rid))
+        return 0;
+    if (!r->avail) {
+        r->avail = 1;
+        send_idle(S, rid, rid);
     }
+    if ((i = eng_take(S, r, -1, -1)) < 0)
+        return 0;
+    return handle(S, rid, i, NULL) != H_WAIT && !r->finished;
 }
 
 /* ---- masters ---------------------------------------------------------------------------- */
 
-/* A REQ or FWD of 'worker' for 'want' groups at master rank 'mrank' (doc/runtime.md,
-   "Master"): its own idle workers, lowest rank first; the rest travel on the ring. */
-static void serve_request(sim *S, int mrank, int worker, int want, int hops)
+/* Grants up to 'want' idle workers of master rank 'mrank' to 'who' in one GRANT
+   (wtcp_grant_pick); returns how many. */
+static int grant_own(sim *S, int mrank, int who, int want)
 {
-    int mid = mrank - S->W, w0, w1;
-    int g = want < S->nidle[mid] ? want : S->nidle[mid];
-    long off = S->ngrants;
-    wtcp_managed(S->roles, mrank, &w0, &w1);
-    if (S->ngrants + g > S->capgrants) {
-        S->capgrants = 2 * (S->ngrants + g) + 1024;
+    int mid = mrank - S->W, g;
+    msg *m;
+    if (want < 1 || S->nidle[mid] == 0)
+        return 0;
+    if (S->ngrants + want > S->capgrants) {
+        S->capgrants = 2 * (S->ngrants + want) + 1024;
         S->grants = eng_xrealloc(S->grants, (size_t)S->capgrants * sizeof *S->grants);
     }
-    for (int w = w0, n = 0; w < w1 && n < g; w++)
-        if (S->idle[w]) {
-            S->idle[w] = 0;
-            S->grants[S->ngrants++] = w;
-            n++;
-        }
+    g = wtcp_grant_pick(S->roles, mrank, who, want, S->idle, S->grants + S->ngrants);
+    if (g == 0)
+        return 0;
     S->nidle[mid] -= g;
-    if (g < want && hops < S->M - 1) {
-        msg *f = eng_send(S, mrank, S->W + (mid + 1) % S->M, M_FWD, HDR);
-        f->a = want - g;
-        f->b = worker;
-        f->c = hops + 1;
-        if (g == 0)
-            return;
-    }
-    msg *m = eng_send(S, mrank, worker, M_GRANT, HDR + 4.0 * g);
-    m->a = (int)off;
+    m = eng_send(S, mrank, who, M_GRANT, HDR + 4.0 * g);
+    m->a = (int)S->ngrants;
     m->b = g;
-    m->c = !(g < want && hops < S->M - 1);
+    S->ngrants += g;
+    return g;
 }
 
-/* A master serves its inbox, one message at a time. */
+/* Worker who's request stands at its own master mrank for 'want' groups. */
+static void stand(sim *S, int mrank, int who, int want)
+{
+    if (S->standing[who] == 0)
+        S->nstanding[mrank - S->W]++;
+    S->standing[who] = want;
+    S->stamp[who] = ++S->stand_clock;
+}
+
+/* The request of worker 'who' for 'want' groups, having visited 'hops' masters: this
+   master grants what it can; the rest travels on or stands (wtcp_rest_route). */
+static void request(sim *S, int mrank, int who, int want, int hops)
+{
+    int rest = want - grant_own(S, mrank, who, want), dest, fh;
+    switch (wtcp_rest_route(S->roles, mrank, who, rest, hops, &dest, &fh)) {
+    case WTCP_REST_FWD: {
+        msg *m = eng_send(S, mrank, dest, M_FWD, HDR);
+        m->a = rest;
+        m->b = who;
+        m->c = fh;
+        break;
+    }
+    case WTCP_REST_STAND:
+        stand(S, mrank, who, rest);
+        break;
+    default:
+        break;
+    }
+}
+
+/* Idle workers to the standing requests, the oldest first (wtcp_oldest_standing). */
+static void match(sim *S, int mrank)
+{
+    int mid = mrank - S->W, w0, w1;
+    wtcp_managed(S->roles, mrank, &w0, &w1);
+    while (S->nstanding[mid] > 0 && S->nidle[mid] > 0) {
+        int who = wtcp_oldest_standing(w0, w1, S->standing, S->stamp), g;
+        if (who < 0) {
+            eng_internal(S, "standing requests miscounted", mrank);
+            return;
+        }
+        g = grant_own(S, mrank, who, S->standing[who]);
+        if (g == 0)
+            return;
+        S->standing[who] -= g;
+        if (S->standing[who] == 0)
+            S->nstanding[mid]--;
+    }
+}
+
+/* A master serves its inbox, one message at a time, and matches after each. */
 static void master_run(sim *S, int rid)
 {
     rank *r = &S->r[rid];
@@ -256,37 +355,44 @@ static void master_run(sim *S, int rid)
         eng_receive(S, rid, i, NULL);
         msg m = S->msgs[i];
         eng_msg_free(S, i);
-        if (m.kind == M_IDLE) {
-            if (!S->idle[m.src]) {
-                S->idle[m.src] = 1;
-                S->nidle[mid]++;
-            }
+        if (m.kind == M_REQ && m.a == 0) { /* the worker has nothing left to give */
+            if (S->standing[m.src] > 0)
+                S->nstanding[mid]--;
+            S->standing[m.src] = 0;
         } else if (m.kind == M_REQ) {
-            serve_request(S, rid, m.src, m.a, 0);
+            request(S, rid, m.src, m.a, 0);
+        } else if (m.kind == M_FWD && wtcp_fwd_stands(S->roles, m.c)) {
+            stand(S, rid, m.b, m.a);
         } else if (m.kind == M_FWD) {
-            serve_request(S, rid, m.b, m.a, m.c);
+            request(S, rid, m.b, m.a, m.c);
+        } else if (m.kind == M_IDLE && !S->idle[m.b]) {
+            S->idle[m.b] = 1;
+            S->nidle[mid]++;
         }
+        match(S, rid);
     }
 }
 
-/* A granted worker reports IDLE to its master after its RESULT. */
-static void group_done(sim *S, int rid)
-{
-    eng_send(S, rid, wtcp_master_of(S->roles, rid), M_IDLE, HDR);
-}
-
-/* Every worker but rank 0 starts idle. */
+/* Every worker but rank 0 starts idle at its master and available. */
 static int setup(sim *S)
 {
+    size_t w = (size_t)S->W;
     if (S->P > 1 && S->M < 1)
         return -1;
-    S->idle = eng_xrealloc(NULL, (size_t)S->W);
+    S->idle = eng_xrealloc(NULL, w);
+    S->standing = eng_xrealloc(NULL, w * sizeof *S->standing);
+    S->stamp = eng_xrealloc(NULL, w * sizeof *S->stamp);
     S->nidle = eng_xrealloc(NULL, (size_t)(S->M + 1) * sizeof *S->nidle);
+    S->nstanding = eng_xrealloc(NULL, (size_t)(S->M + 1) * sizeof *S->nstanding);
+    memset(S->standing, 0, w * sizeof *S->standing);
+    memset(S->stamp, 0, w * sizeof *S->stamp);
     memset(S->nidle, 0, (size_t)(S->M + 1) * sizeof *S->nidle);
-    for (int w = 0; w < S->W; w++) {
-        S->idle[w] = w != 0;
-        if (S->M && w != 0)
-            S->nidle[wtcp_master_of(S->roles, w) - S->W]++;
+    memset(S->nstanding, 0, (size_t)(S->M + 1) * sizeof *S->nstanding);
+    for (int x = 0; x < S->W; x++) {
+        S->idle[x] = x != 0;
+        S->r[x].avail = x != 0;
+        if (S->M && x != 0)
+            S->nidle[wtcp_master_of(S->roles, x) - S->W]++;
     }
     return 0;
 }
@@ -295,8 +401,8 @@ const sim_ops sim_dynamic_ops = {
     .id = SIM_DYNAMIC,
     .setup = setup,
     .open_par = open_dpar,
-    .step = step_dpar,
-    .serve = eng_serve_groups,
-    .group_done = group_done,
+    .step = step_work,
+    .serve = serve,
     .master = master_run,
+    .poll = poll,
 };

@@ -3,14 +3,25 @@
  * front and, between children, answers STEALs with the back of its oldest work
  * (steal-half); a rank that waits for RESULTs, or has nothing, steals from random
  * victims. The decisions are the core's: wtcp_give_frame, wtcp_group_size,
- * wtcp_help_frame, wtcp_victim.
+ * wtcp_help_frame, wtcp_victim, wtcp_steal_pause.
  *
- * A rank polls once before each child it runs: it first takes the child (the front
- * pending one), then handles whatever has arrived by its clock, then runs the child.
- * So a rank deep in a child answers nothing until that child returns (the leaf
- * latency), and a group of one child just received is never given straight back. */
+ * A rank polls at the start of every par and before each child it runs: it first takes
+ * the child (the front pending one), then handles whatever has arrived by its clock,
+ * then runs the child. So a rank deep in a child answers nothing until that child
+ * returns (the leaf latency), and a group of one child just received is never given
+ * straight back. A TASK received at a poll runs nested before the poll goes on. */
 #include "engine.h"
 #include "wtcrt.h" /* WTCRT_HELP_MAX */
+
+/* The runtime's sleep ceiling (rt.sleep_max_us, doc/runtime.md "Waiting without burning
+   a core") with every rank on one host, the pause's cap in wtcp_steal_pause: the
+   machine file does not say how the ranks are placed; on several hosts the runtime
+   uses 100 us (a thief there would resume stealing sooner than simulated). */
+#define STEAL_PAUSE_CAP 1000e-6
+
+/* What handling one message led to. */
+enum { H_DONE, H_WAIT /* a steal answer's TASK send is being completed */,
+       H_TASK /* the TASK of its STEAL: a task frame is on top */ };
 
 /* A par with cond true: every child pending, in a frame thieves may take from. */
 static void open_wpar(sim *S, int rid, int p, int lo, int hi)
@@ -51,13 +62,57 @@ static void answer(sim *S, int rid, int thief)
     eng_log_task(S, p, c0, g, thief);
 }
 
-/* A STEAL to a random victim (at most one in flight per rank). */
-static void send_steal(sim *S, int rid)
+/* A STEAL to a random victim, unless one is in flight or the core's pause after
+   NOWORKs (wtcp_steal_pause) has not passed since the last one left; then a timer
+   (M_WAKE) wakes the rank when it has (the runtime looks at its clock between polls). */
+static void maybe_steal(sim *S, int rid)
 {
     rank *r = &S->r[rid];
+    double next;
+    if (r->steal_out)
+        return;
+    /* (compared as a time, so that the timer's own time passes the test) */
+    next = r->steal_t0 + wtcp_steal_pause(r->steal_fails, r->steal_rtt, STEAL_PAUSE_CAP);
+    if (r->t < next) {
+        if (!r->timers || r->timer_at > next) {
+            r->timer_at = next;
+            r->timers++;
+            eng_timer(S, rid, next);
+        }
+        return;
+    }
+    r->steal_t0 = r->t;
     eng_send(S, rid, wtcp_victim(&r->rng, S->P, rid), M_STEAL, HDR);
     r->steal_out = 1;
     S->res->steals++;
+}
+
+/* The answer to this rank's STEAL has been received: a TASK (work) or NOWORK. */
+static void answered(sim *S, int rid, int work)
+{
+    rank *r = &S->r[rid];
+    r->steal_out = 0;
+    r->steal_rtt = r->t - r->steal_t0;
+    r->steal_fails = work ? 0 : r->steal_fails + 1;
+}
+
+/* A timer of the rank pops: a rank that waited for it wakes at its time (asleep by
+   then when the wait outlasted the yield phase: the next message costs w_wake). */
+static void timer_popped(sim *S, int rid, int i, double *wait)
+{
+    rank *r = &S->r[rid];
+    double t = S->msgs[i].arr;
+    if (t > r->t) {
+        if (wait)
+            *wait += t - r->t;
+        r->asleep = t > r->t + eng_yield_phase(S);
+        r->t = t;
+    }
+    if (--r->timers == 0)
+        r->timer_at = 0;
+    else
+        r->timer_at = 1e300; /* a later one is still posted: a sooner one may be needed */
+    eng_msg_free(S, i);
 }
 
 /* A stolen group arrived: a task frame holding its children as pending work. */
@@ -75,51 +130,55 @@ static void push_task(sim *S, int rid, const msg *m)
 
 /* Handles inbox message i (taken) of rank rid, waiting for it into *wait (or not
    accounted when NULL). */
-static void handle(sim *S, int rid, int i, double *wait)
+static int handle(sim *S, int rid, int i, double *wait)
 {
     rank *r = &S->r[rid];
     msg m;
     if (S->msgs[i].kind == M_DONE) { /* a TASK of a steal answer went */
         eng_send_done_taken(S, rid, i, wait);
-        return;
+        return H_DONE;
     }
-    if (S->msgs[i].kind == M_TICK) { /* a look at the clock that is no longer needed */
-        r->tick = 0;
-        eng_msg_free(S, i);
-        return;
+    if (S->msgs[i].kind == M_WAKE) {
+        timer_popped(S, rid, i, wait);
+        return H_DONE;
     }
     eng_receive(S, rid, i, wait);
     m = S->msgs[i];
     eng_msg_free(S, i);
-    if (m.kind == M_STEAL)
-        answer(S, rid, m.src);
-    else if (m.kind == M_RESULT && m.d < r->depth && r->st[m.d].type == F_WORK)
+    if (m.kind == M_STEAL) {
+        answer(S, rid, m.src); /* the runtime completes a TASK send before going on */
+        return eng_wait_sends(S, rid) ? H_DONE : H_WAIT;
+    }
+    if (m.kind == M_RESULT && m.d < r->depth && r->st[m.d].type == F_WORK)
         r->st[m.d].outstanding--;
     else if (m.kind == M_TASK) {
-        r->steal_out = 0;
+        answered(S, rid, 1);
         push_task(S, rid, &m);
+        return H_TASK;
     } else if (m.kind == M_NOWORK)
-        r->steal_out = 0;
+        answered(S, rid, 0);
     else if (m.kind == M_END)
         r->finished = 1;
     else if (m.kind == M_BEGIN)
         r->begun = 1;
     else
         eng_internal(S, "unexpected message in steal mode", rid);
+    return H_DONE;
 }
 
-/* The poll: everything arrived by the rank's clock is handled. -1: the rank waits
-   until its clock is known to all; else how many messages it handled. */
+/* The poll at every par and before each child: every message arrived by the rank's
+   clock (sim_ops.poll: -1 waits, 0 done, 1 a stolen TASK's frame is on top). */
 static int poll(sim *S, int rid)
 {
-    int i, n = 0;
-    if (!eng_arrived(S, rid))
+    int i;
+    if (!eng_wait_sends(S, rid))
         return -1;
-    while ((i = eng_take(S, &S->r[rid], -1, -1)) >= 0) {
-        handle(S, rid, i, NULL);
-        n++;
+    while ((i = eng_poll_next(S, rid)) >= 0) {
+        int h = handle(S, rid, i, NULL);
+        if (h != H_DONE)
+            return h == H_TASK ? 1 : -1;
     }
-    return n;
+    return i == -2 ? -1 : 0;
 }
 
 /* The frame on top has run and collected everything: a task frame sends its RESULT
@@ -143,38 +202,35 @@ static int wait_results(sim *S, int rid, int fidx)
     rank *r = &S->r[rid];
     wtcp_frames v;
     int e, i;
+    if (!eng_wait_sends(S, rid))
+        return 0;
     if ((r->tick || r->head < 0) && !eng_arrived(S, rid))
         return 0; /* (a look at its clock taken as a message would let two ranks at one
                      instant post looks to each other forever) */
-    if ((i = eng_take(S, r, -1, -1)) >= 0) {
-        handle(S, rid, i, &r->wchild);
-        return 1;
-    }
+    if ((i = eng_take(S, r, -1, -1)) >= 0)
+        return handle(S, rid, i, &r->wchild) != H_WAIT;
     v = eng_frames(r);
     if ((e = wtcp_help_frame(&v, fidx, r->helping, WTCRT_HELP_MAX)) >= 0) {
-        if (!eng_wait_sends(S, rid))
-            return 0;
         r->st[fidx].helped = 1;
         r->helping++;
         eng_start_child(S, rid, r->st[e].i++, 0, 0);
         return 1;
     }
-    if (!r->steal_out)
-        send_steal(S, rid);
-    return 0; /* the next message wakes it */
+    maybe_steal(S, rid);
+    return 0; /* the next message (or its timer) wakes it */
 }
 
 /* One step of the F_WORK frame on top (a par, or a task frame); 0: the rank waits. */
 static int step_work(sim *S, int rid)
 {
     rank *r = &S->r[rid];
-    int fidx = r->depth - 1;
+    int fidx = r->depth - 1, x, c;
     frame *f = &r->st[fidx];
-    if (r->claimed >= 0) { /* a child taken: the poll, then the child */
-        int c = r->claimed;
-        if (poll(S, rid) < 0 || !eng_wait_sends(S, rid))
-            return 0;
-        r->claimed = -1;
+    if (f->claimed >= 0) { /* a child taken: the poll, then the child */
+        if ((x = poll(S, rid)) != 0)
+            return x > 0;
+        c = r->st[fidx].claimed;
+        r->st[fidx].claimed = -1;
         eng_start_child(S, rid, c, 0, 0);
         return 1;
     }
@@ -183,7 +239,7 @@ static int step_work(sim *S, int rid)
         r->helping--;
     }
     if (f->i < f->end) {
-        r->claimed = f->i++;
+        f->claimed = f->i++;
         return 1;
     }
     if (f->outstanding == 0) {
@@ -198,8 +254,8 @@ static int serve_steal(sim *S, int rid)
 {
     rank *r = &S->r[rid];
     int i;
-    if (r->begun && !r->steal_out)
-        send_steal(S, rid);
+    if (r->begun)
+        maybe_steal(S, rid);
     if ((i = eng_take(S, r, -1, -1)) < 0)
         return 0;
     handle(S, rid, i, NULL);
@@ -219,4 +275,5 @@ const sim_ops sim_steal_ops = {
     .open_par = open_wpar,
     .step = step_work,
     .serve = serve_steal,
+    .poll = poll,
 };

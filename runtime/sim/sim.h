@@ -119,14 +119,16 @@ typedef struct sim_setting {
 typedef struct sim_result {
     double time;          /* predicted run time of the whole program */
     double regions;       /* of which the parallel regions (main's own time excluded) */
-    double compute, comm, wait_master, wait_children, idle; /* worker totals */
+    double compute, comm, wait_master, wait_children, idle; /* worker totals
+                                   (wait_master: 0, nobody waits for a master since
+                                   dynamic mode's requests stand; kept for the report) */
     int nworkers, nmasters;
     double master_busy;   /* master totals */
     long long messages, bytes;
     long long remote_calls; /* children run on another rank */
-    long long grants, refusals; /* dynamic: groups granted / children run here after a
-                                   refusal (also by a helper); steal: successful steals
-                                   (TASK answers) / NOWORK answers */
+    long long grants, refusals; /* dynamic: groups sent to granted ranks / granted
+                                   ranks given back (nothing pending); steal: successful
+                                   steals (TASK answers) / NOWORK answers */
     long long steals;     /* steal: STEAL requests sent */
     long long events;     /* messages simulated (for the speed figure) */
 } sim_result;

@@ -114,193 +114,6 @@ static void hand_timelines(void)
     check("t_spawn: not when cond is false", run(&t, &m, SIM_SIMPLE, 2, 0, 1, &r), 210);
     t.pars[0].cond = 1;
     t.pars[0].t_spawn = 0;
-    /* dynamic, P = 3, M = 1 (rank 2 the master, workers 0 and 1).
-       rank 0: BEGIN to 1 (1, arr 11), to 2 (2, arr 12); compute 5 (7); REQ(1) to 2
-       (8, arr 18). master: BEGIN 12 -> 14; REQ 18 -> 20; grants worker 1, GRANT final
-       (21, arr 31). rank 0: GRANT 31 -> 33; TASK to 1 (34, arr 44); child 0 (134);
-       collect. rank 1: BEGIN 11 -> 13; TASK 44 -> 46; compute 146; RESULT (147, arr
-       157); IDLE (148). rank 0: RESULT 157 -> 159; compute 3 (162); END x2 (164). */
-    check("dynamic P=3 M=1", run(&t, &m, SIM_DYNAMIC, 3, 1, 1, &r), 164);
-    check("dynamic P=3 M=1 wait-master", r.wait_master, 31 - 8);
-    check("dynamic P=3 M=1 master busy", r.master_busy, 2 + 2 + 1 + 2);
-    /* dynamic, P = 2, M = 1: rank 0 is the only worker, every request is refused.
-       rank 0: BEGIN (1, arr 11); compute 5 (6); REQ (7, arr 17). master: BEGIN 13;
-       REQ 17 -> 19; GRANT of nobody, final (20, arr 30). rank 0: 30 -> 32; child 0
-       (132); second round: REQ (133, arr 143); master 143 -> 145, GRANT (146, arr 156);
-       rank 0: 156 -> 158; the refused group runs here (258); compute 3 (261); END (262).
-       With the back-off (wtcrt.h): round 1 (7 -> 32) granted nothing, so the slice
-       doubles to 2 x 52 = 104 from 32; after child 0 (132) only 100 has passed: no
-       round, the refused group runs here (232); compute 3 (235); END (236). */
-    check("dynamic P=2 M=1 refusals", run(&t, &m, SIM_DYNAMIC, 2, 1, 1, &r), 236);
-    check("dynamic P=2 M=1 groups run locally", (double)r.refusals, 1);
-    /* dynamic, P = 4, M = 2: worker 0 -> master rank 2, worker 1 -> master rank 3.
-       rank 0: BEGINs to 1, 2, 3 (t 1, 2, 3; arrive 11, 12, 13); compute 5 (8); REQ to
-       rank 2 (9, arr 19). rank 2: BEGIN 12 -> 14; REQ 19 -> 21, no idle worker: FWD to
-       rank 3 (22, arr 32), no GRANT. rank 3: BEGIN 13 -> 15; FWD 32 -> 34; grants
-       worker 1, final GRANT to rank 0 (35, arr 45). rank 0: 45 -> 47; TASK to 1 (48, arr
-       58); child 0 (148). rank 1: BEGIN 11 -> 13; TASK 58 -> 60; compute 160; RESULT
-       (161, arr 171). rank 0: 171 -> 173; compute 3 (176); END x3 (179). */
-    check("dynamic P=4 M=2 forwarded request", run(&t, &m, SIM_DYNAMIC, 4, 2, 1, &r), 179);
-    sim_tree_free(&t);
-    /* batch: 3 leaves, T = 2, P = 3, M = 1: children 1 and 2 travel in one TASK.
-       As the P=3 case up to the TASK (34, arr 44); child 0 (134). rank 1: TASK 44 -> 46;
-       two children (246); RESULT (247, arr 257). rank 0: 257 -> 259; 3 (262); END x2 (264). */
-    two_leaves(&t, 3);
-    check("dynamic P=3 M=1 batch 2", run(&t, &m, SIM_DYNAMIC, 3, 1, 2, &r), 264);
-    check("dynamic batch 2: one TASK", (double)r.remote_calls, 2);
-    sim_tree_free(&t);
-}
-
-/* root: par (cond) of k leaves of 'leaf' each, then computes 3 (no compute before). */
-static void short_leaves(sim_tree *t, int k, double leaf)
-{
-    sim_tree_init(t);
-    int root = sim_tree_add_nodes(t, 1);
-    int c = sim_tree_add_nodes(t, k);
-    for (int i = 0; i < k; i++) {
-        t->nodes[c + i].t_after = leaf;
-        t->nodes[c + i].leaf = 1;
-    }
-    t->nodes[root].t_after = 3;
-    sim_tree_add_par(t, root, 5, c, k, 1);
-    sim_tree_add_region(t, root, 0);
-    sim_tree_finish(t);
-}
-
-/* doc/runtime.md "dynamic mode": refused children run here one at a time, a new round
-   once the local work since the last one reaches the slice (2 x the round trip). */
-static void slice_timeline(void)
-{
-    sim_machine m = toy();
-    sim_tree t;
-    sim_result r;
-    short_leaves(&t, 6, 20);
-    /* P = 2, M = 1: every round refused. rank 0: BEGIN (1, arr 11); compute 5 (6);
-       round 1 from 6: REQ(5) (7, arr 17). master: BEGIN 11 -> 13; REQ 17 -> 19; GRANT
-       of nobody (20, arr 30). rank 0: 30 -> 32: round trip 32 - 6 = 26, slice 52,
-       starts at 32. child 0 (52). A round is due after the own child: from 52, REQ(5)
-       (53, arr 63); master 63 -> 65, GRANT (66, arr 76); rank 0 76 -> 78 (round trip
-       26). Children 1, 2, 3 here (98, 118, 138): before child 3 the local work was
-       40 < 52, before child 4 it is 60: a round from 138, REQ(2) (139, arr 149);
-       master 149 -> 151, GRANT (152, arr 162); rank 0 162 -> 164. Children 4, 5
-       (184, 204); compute 3 (207); END (208). Messages: BEGIN, 3 REQ, 3 GRANT, END.
-       (Fig. 2.6 would ask before every child: 6 rounds.)
-       With the back-off (wtcrt.h) round 1 granted nothing: the slice doubles to 104
-       from 32, so no round is due after child 0 (52 - 32 = 20) nor before children
-       1..5 (local work 20, 40, 60, 80, 100 < 104): they run here (72 .. 152);
-       compute 3 (155); END (156). Messages: BEGIN, REQ, GRANT, END. */
-    check("dynamic slice: time", run(&t, &m, SIM_DYNAMIC, 2, 1, 1, &r), 156);
-    check("dynamic slice: messages (1 round)", (double)r.messages, 4);
-    check("dynamic slice: children run here after a refusal", (double)r.refusals, 5);
-    check("dynamic slice: wait-master", r.wait_master, 30 - 7);
-    sim_tree_free(&t);
-    /* The back-off doubling (cap 4), 30 leaves of 20, P = 2, M = 1 (all refused).
-       Round 1 as above: 6 -> 32, round trip 26, slice 52, back-off 2: next round once
-       104 has passed since 32. child 0 (52); children 1..5 here (72 .. 152; at 132
-       only 100 had passed). At 152 (120 >= 104): round 2, REQ (153, arr 163); master
-       163 -> 165, GRANT of nobody (166, arr 176); rank 0 176 -> 178: round trip 26,
-       back-off 4: next round once 208 has passed since 178. Children 6..15 (198 ..
-       378; at 378 only 200 had passed), child 16 (398). At 398 (220 >= 208): round 3,
-       REQ (399, arr 409); master 409 -> 411, GRANT (412, arr 422); rank 0 422 -> 424;
-       the back-off stays 4 (WTCRT_SLICE_BACKOFF_MAX): next round once 208 has passed
-       since 424. Children 17..26 (444 .. 624; 200 < 208), child 27 (644). At 644: round
-       4, REQ (645, arr 655); master 655 -> 657, GRANT (658, arr 668); rank 0 668 ->
-       670. Children 28, 29 (690, 710); compute 3 (713); END (714). Messages: BEGIN,
-       4 REQ, 4 GRANT, END. (Without the back-off: a round after every 3 children.) */
-    short_leaves(&t, 30, 20);
-    check("dynamic back-off: time", run(&t, &m, SIM_DYNAMIC, 2, 1, 1, &r), 714);
-    check("dynamic back-off: messages (4 rounds)", (double)r.messages, 10);
-    check("dynamic back-off: children run here after a refusal", (double)r.refusals, 29);
-    check("dynamic back-off: wait-master", r.wait_master,
-          (30 - 7) + (176 - 153) + (422 - 399) + (668 - 645));
-    sim_tree_free(&t);
-}
-
-/* root: par (cond) of A, B, C; A: par (cond) of a0, a1; leaves of 100 (a0: 'a0');
-   root then computes 3. No compute before the pars. */
-static void nested_pars(sim_tree *t, double a0)
-{
-    sim_tree_init(t);
-    int root = sim_tree_add_nodes(t, 1);
-    int c = sim_tree_add_nodes(t, 3);
-    int a = sim_tree_add_nodes(t, 2);
-    for (int i = 0; i < 2; i++) {
-        t->nodes[c + 1 + i].t_after = 100;
-        t->nodes[c + 1 + i].leaf = 1;
-        t->nodes[a + i].t_after = 100;
-        t->nodes[a + i].leaf = 1;
-    }
-    t->nodes[a].t_after = a0;
-    t->nodes[root].t_after = 3;
-    sim_tree_add_par(t, root, 0, c, 3, 1);
-    sim_tree_add_par(t, c, 0, a, 2, 1);
-    sim_tree_add_region(t, root, 0);
-    sim_tree_finish(t);
-}
-
-/* doc/runtime.md "dynamic mode": a worker waiting for RESULTs does the pending work of
-   an outer par frame (first its due round, then its children). */
-static void help_timeline(void)
-{
-    sim_machine m = toy();
-    sim_tree t;
-    sim_result r;
-    nested_pars(&t, 100);
-    /* P = 3, M = 1 (workers 0, 1; master 2), T = 1.
-       rank 0: BEGINs (1, 2; arr 11, 12); root round 1 from 2: REQ(2) (3, arr 13).
-       master: BEGIN 12 -> 14; REQ -> 16; grants worker 1 (final) (17, arr 27).
-       rank 0: 27 -> 29; TASK B to 1 (30, arr 40). Own child A: its round 1 from 30:
-       REQ(1) (31, arr 41); master 41 -> 43, nobody idle, GRANT (44, arr 54); rank 0
-       54 -> 56; a0 here (156). Round due after the own child, from 156: REQ(1) (157,
-       arr 167). rank 1: BEGIN 11 -> 13; TASK 40 -> 42; B (142); RESULT (143, arr 153);
-       IDLE (144, arr 154). master: IDLE 154 -> 156; REQ 167 -> 169, grants worker 1
-       (170, arr 180). rank 0 takes RESULT(B) 157 -> 159 (kept for the root frame),
-       GRANT 180 -> 182; TASK a1 to 1 (183, arr 193). A's RESULT is missing; nothing has
-       arrived at 183, so rank 0 helps the root frame: its round is due (the root is
-       in its own child), from 183: REQ(1) (184, arr 194); master 194 -> 196, worker 1
-       busy, GRANT of nobody (197, arr 207); rank 0 207 -> 209 (round trip 26, slice
-       52). Nothing arrived at 209: C runs here (309). rank 1: TASK 193 -> 195; a1
-       (295); RESULT (296, arr 306). rank 0: RESULT(a1) 309 -> 311; A ends; the root
-       has nothing pending or missing; compute 3 (314); END x2 (316).
-       With the back-off (wtcrt.h): A's round 1 (30 -> 56, round trip 26) granted
-       nothing, so rank 0 waits 2 x 52 = 104 from 56 before asking again. a0 here
-       (156); 100 < 104: a1 here too (256) (no round, so no help is needed). rank 1: B
-       (142), RESULT (arr 153), IDLE (arr 154); master IDLE 154 -> 156. A ends; the
-       root's round after its own child (256 - 56 = 200 >= 104): REQ(1) (257, arr 267);
-       master 267 -> 269, grants worker 1 (270, arr 280). rank 0 takes RESULT(B) 257
-       -> 259, GRANT 280 -> 282 (back-off reset); TASK C to 1 (283, arr 293). rank 1:
-       293 -> 295; C (395); RESULT (396, arr 406); IDLE (397). rank 0 waits for it from
-       283: 406 -> 408; compute 3 (411); END x2 (413). */
-    check("dynamic help: time", run(&t, &m, SIM_DYNAMIC, 3, 1, 1, &r), 413);
-    check("dynamic help: children run here after a refusal", (double)r.refusals, 1);
-    check("dynamic help: remote calls", (double)r.remote_calls, 2);
-    check("dynamic help: wait-children", r.wait_children, 406 - 283);
-    check("dynamic help: wait-master", r.wait_master, (27 - 3) + (54 - 31) + (280 - 259));
-    check("dynamic help: master busy", r.master_busy, 2 + 3 + 3 + 2 + 3 + 2);
-    sim_tree_free(&t);
-    /* The same with a0 = 110, so that the back-off has run out after a0: a GRANT takes
-       the asking worker's OLDEST pending children (wtcp_give_frame: the root's C), not
-       those of the frame that asked (A's a1). As above up to A's round 1 (30 -> 56,
-       nothing granted: back-off 2, the next round once 104 has passed since 56). a0
-       here (166): 110 >= 104, a round for A from 166: REQ(1) (167, arr 177). rank 1: B
-       (142), RESULT (arr 153), IDLE (arr 154); master IDLE 154 -> 156; REQ 177 -> 179,
-       grants worker 1 (180, arr 190). rank 0 takes RESULT(B) 167 -> 169, GRANT 190 ->
-       192 (back-off reset): the outermost frame with pending children is the root's,
-       so TASK C to 1 (193, arr 203); A's slice starts at 193, a1 runs here (refused
-       locally: 293). A ends; the root waits for C. rank 1: TASK 203 -> 205; C (305);
-       RESULT (306, arr 316). rank 0 316 -> 318; compute 3 (321); END x2 (323).
-       (Before, with grants from the asking frame: a1 went to rank 1 and C ran here after
-       a helping round, 326.) With oldest-first grants a frame owes RESULTs only when
-       no outer frame had pending children, and outer frames never gain any: the helping
-       of step 5 no longer finds work in dynamic mode. */
-    nested_pars(&t, 110);
-    check("dynamic oldest-first grant: time", run(&t, &m, SIM_DYNAMIC, 3, 1, 1, &r), 323);
-    check("dynamic oldest-first grant: refusals", (double)r.refusals, 1);
-    check("dynamic oldest-first grant: remote calls", (double)r.remote_calls, 2);
-    check("dynamic oldest-first grant: wait-children", r.wait_children, 316 - 293);
-    check("dynamic oldest-first grant: wait-master", r.wait_master,
-          (27 - 3) + (54 - 31) + (190 - 169));
-    check("dynamic oldest-first grant: master busy", r.master_busy, 2 + 3 + 3 + 2 + 3 + 2);
     sim_tree_free(&t);
 }
 
@@ -332,20 +145,255 @@ static void check_log(const char *what, const char *got, const char *want)
 }
 
 /* The decision log of one simulation (WTC_DECISIONS), as one string. */
-static double run_logged(const sim_tree *t, const sim_machine *m, int mode, int P,
+static double run_logged(const sim_tree *t, const sim_machine *m, int mode, int P, int M,
                          sim_result *r, char *log, size_t logsz)
 {
     FILE *f = tmpfile();
     size_t n;
     double x;
     wtcp_log_open(f);
-    x = run(t, m, mode, P, 0, 0, r);
+    x = run(t, m, mode, P, M, 0, r);
     wtcp_log_open(NULL);
     rewind(f);
     n = fread(log, 1, logsz - 1, f);
     log[n] = 0;
     fclose(f);
     return x;
+}
+
+/* doc/runtime.md "dynamic mode" with standing requests, on the leaves of leaves(): a
+   worker sends REQ for all its pending children and never waits for the answer; it
+   takes a child, then polls (GRANTs, RESULTs, TASKs), then runs the child; a GRANT
+   sends the last pending children of its oldest frame, or gives the rank back. */
+static void dynamic_timelines(void)
+{
+    sim_machine m = toy();
+    sim_tree t;
+    sim_result r;
+    double two[2] = { 100, 100 }, four[4] = { 100, 100, 100, 100 };
+    double thirty[30];
+    leaves(&t, two, 2);
+    /* A grant that finds nothing pending gives the worker back. P = 3, M = 1 (rank 2
+       the master, workers 0 and 1). rank 0: BEGIN to 1 (1, arr 11), to 2 (2, arr 12);
+       compute 5 (7); polls at the par (nothing); 2 pending: REQ(2) (8, arr 18); takes
+       child 0, polls (nothing), runs it (108). master: BEGIN 12 -> 14; REQ 18 -> 20;
+       grants worker 1 (21, arr 31); the rest (1) stands. rank 0 takes child 1 (nothing
+       pending) and polls at 108: GRANT 31 -> 110; nothing to give: IDLE for rank 1 to
+       the master (111); the request is spent, nothing pending: REQ(0) (112); child 1
+       (212); compute 3 (215); END x2 (217). master: IDLE 121 -> 123, matched with the
+       standing request: GRANT of rank 1 (124, never received); REQ(0) 122 -> 126.
+       Messages: BEGIN x2, REQ, GRANT, IDLE, REQ(0), GRANT, END x2. */
+    check("dynamic P=3 M=1: the grant comes too late", run(&t, &m, SIM_DYNAMIC, 3, 1, 1, &r),
+          217);
+    check("dynamic P=3 M=1: a granted rank given back", (double)r.refusals, 1);
+    check("dynamic P=3 M=1: messages", (double)r.messages, 9);
+    check("dynamic P=3 M=1: nobody waits for a master", r.wait_master, 0);
+    check("dynamic P=3 M=1: master busy", r.master_busy, 2 + 2 + 1 + 2 + 1 + 2);
+    /* P = 2, M = 1: rank 0 is the only worker. REQ(2) (7, arr 17); child 0 (107); the
+       request stands at the master (nobody idle); child 1 taken, REQ(0) (108); child 1
+       (208); compute 3 (211); END (212). Messages: BEGIN, REQ, REQ(0), END. */
+    check("dynamic P=2 M=1: the request stands", run(&t, &m, SIM_DYNAMIC, 2, 1, 1, &r), 212);
+    check("dynamic P=2 M=1: messages", (double)r.messages, 4);
+    /* P = 4, M = 2: worker 0 -> master rank 2, worker 1 -> master rank 3. rank 0:
+       BEGINs to 1, 2, 3 (1, 2, 3; arr 11, 12, 13); compute 5 (8); REQ(2) to rank 2 (9,
+       arr 19); child 0 (109). rank 2: BEGIN 12 -> 14; REQ 19 -> 21, no idle worker: FWD(2,
+       hops 1) to rank 3 (22, arr 32). rank 3: BEGIN 13 -> 15; FWD 32 -> 34; grants
+       worker 1 (35, arr 45); the last master of the ring: the rest goes home, FWD(1,
+       hops 2) to rank 2 (36, arr 46), where it stands (46 -> 48). rank 0 takes child 1
+       and polls at 109: GRANT 45 -> 111, nothing pending: IDLE for rank 1 to rank 3
+       (112), REQ(0) to rank 2 (113); child 1 (213); compute 3 (216); END x3 (219). */
+    check("dynamic P=4 M=2: FWD, home", run(&t, &m, SIM_DYNAMIC, 4, 2, 1, &r), 219);
+    check("dynamic P=4 M=2: messages", (double)r.messages, 3 + 1 + 1 + 1 + 1 + 2 + 3);
+    sim_tree_free(&t);
+    /* batch 2, 4 leaves, P = 3, M = 1: REQ(ceil(4 / 2) = 2) (8, arr 18); child 0 (108).
+       master: REQ 18 -> 20, grants worker 1 (21, arr 31), 1 stands. rank 0 takes child 1,
+       polls at 108: GRANT 31 -> 110: children 2 and 3 in one TASK to rank 1 (111, arr
+       121); REQ(0) (112, arr 122); child 1 (212); waits: IDLE (213, arr 223).
+       rank 1: TASK 121 -> 123; REQ(1) (124, arr 134); child 2 (224). master: REQ(0)
+       122 -> 124; REQ(1) 134 -> 136 stands; IDLE 223 -> 225: rank 0 granted to rank 1
+       (226, arr 236). rank 1 takes child 3 and polls at 224 (the GRANT is not there
+       yet): REQ(0) (225); child 3 (325); RESULT (326, arr 336); in its server loop:
+       IDLE (327), then the GRANT 236 -> 329: nothing pending, rank 0 given back (330).
+       rank 0: RESULT 336 -> 338; compute 3 (341); END x2 (343). */
+    leaves(&t, four, 4);
+    check("dynamic P=3 M=1 batch 2", run(&t, &m, SIM_DYNAMIC, 3, 1, 2, &r), 343);
+    check("dynamic batch 2: two children in one TASK", (double)r.remote_calls, 2);
+    check("dynamic batch 2: one TASK", (double)r.grants, 1);
+    check("dynamic batch 2: rank 0 given back", (double)r.refusals, 1);
+    check("dynamic batch 2: wait-children", r.wait_children, 336 - 213);
+    sim_tree_free(&t);
+    /* No time slices, no back-off: 30 leaves of 20 alone (P = 2) cost one REQ and one
+       REQ(0) (taken with child 29). 7 + 30 x 20 = 607, the REQ(0) 1, compute 3 (611),
+       END (612). Messages: BEGIN, REQ, REQ(0), END. */
+    for (int i = 0; i < 30; i++)
+        thirty[i] = 20;
+    leaves(&t, thirty, 30);
+    check("dynamic alone: no rounds", run(&t, &m, SIM_DYNAMIC, 2, 1, 1, &r), 612);
+    check("dynamic alone: messages", (double)r.messages, 4);
+    sim_tree_free(&t);
+}
+
+/* A standing request granted when a worker becomes idle (P = 3, M = 1) and on two
+   masters (P = 5, M = 2: the FWD ring, the rest standing at home). */
+static void standing_timelines(void)
+{
+    sim_machine m = toy();
+    sim_tree t;
+    sim_result r;
+    char log[256];
+    double five[5] = { 100, 100, 100, 10, 10 }, six[6] = { 100, 100, 100, 10, 10, 10 };
+    /* P = 3, M = 1. rank 0: BEGINs (1, 2); compute 5 (7); REQ(5) (8, arr 18); child 0
+       (108). master: BEGIN 12 -> 14; REQ 18 -> 20: grants worker 1 (21, arr 31), 4
+       stand. rank 0 takes child 1, polls at 108: GRANT 31 -> 110: the last child, 4, to
+       rank 1 (111, arr 121); child 1 (211). rank 1: BEGIN 11 -> 13; TASK 121 -> 123;
+       REQ(1) (124, arr 134); takes child 4, polls, REQ(0) (125, arr 135); child 4 (135);
+       RESULT (136, arr 146); IDLE (137, arr 147). master: REQ(1) 134 -> 136 (nobody
+       idle: stands), REQ(0) 135 -> 138, IDLE 147 -> 149: rank 1 is idle, rank 0's request
+       the oldest standing: GRANT (150, arr 160). rank 0 takes child 2, polls at 211:
+       RESULT 146 -> 213, GRANT 160 -> 215: child 3 to rank 1 (216, arr 226); REQ(0) (217);
+       child 2 (317). rank 1: TASK 226 -> 228; REQ(1) (229), REQ(0) (230); child 3 (240);
+       RESULT (241, arr 251); IDLE (242). rank 0: RESULT 251 -> 319; compute 3 (322);
+       END x2 (324). Messages: rank 0 BEGIN x2, REQ, TASK x2, REQ(0), END x2; rank 1
+       REQ, REQ(0), RESULT, IDLE, twice; master GRANT x2. Master busy: 8 messages
+       received (16), 2 GRANTs (2), BEGIN (2). */
+    leaves(&t, five, 5);
+    check("dynamic standing request: time", run_logged(&t, &m, SIM_DYNAMIC, 3, 1, &r, log,
+          sizeof log), 324);
+    check("dynamic standing request: groups sent", (double)r.grants, 2);
+    check("dynamic standing request: messages", (double)r.messages, 18);
+    check("dynamic standing request: master busy", r.master_busy, 20);
+    check_log("dynamic standing request", log, "send 0 4 1 -> 1\nsend 0 3 1 -> 1\n");
+    sim_tree_free(&t);
+    /* P = 5, M = 2: workers 0, 1 -> master rank 3, worker 2 -> master rank 4. rank 0:
+       BEGINs to 1..4 (1..4; arr 11..14); compute 5 (9); REQ(6) to rank 3 (10, arr 20);
+       child 0 (110). rank 3: BEGIN 13 -> 15; REQ 20 -> 22: grants worker 1 (23, arr 33),
+       FWD(5, hops 1) to rank 4 (24, arr 34). rank 4: BEGIN 14 -> 16; FWD 34 -> 36: grants
+       worker 2 (37, arr 47); the ring is done: FWD(4, hops 2) home to rank 3 (38, arr 48),
+       where it stands (48 -> 50). rank 0 takes child 1, polls at 110: GRANT 33 -> 112,
+       child 5 to rank 1 (113, arr 123); GRANT 47 -> 115, child 4 to rank 2 (116, arr
+       126); child 1 (216). rank 1: TASK 123 -> 125; REQ(1) to 3 (126, arr 136); REQ(0)
+       (127, arr 137); child 5 (137); RESULT (138, arr 148); IDLE (139, arr 149). rank 2:
+       TASK 126 -> 128; REQ(1) to 4 (129, arr 139); REQ(0) (130, arr 140); child 4 (140);
+       RESULT (141, arr 151); IDLE (142, arr 152). rank 3: REQ(1) of rank 1 136 -> 138,
+       nobody idle: FWD(1, hops 1) to rank 4 (139, arr 149); REQ(0) 137 -> 141; IDLE 149
+       -> 151: rank 1 idle, rank 0's request stands: GRANT (152, arr 162). rank 0 takes
+       child 2, polls at 216: RESULTs 148, 151 (-> 218, 220), GRANT 162 -> 222: child 3 to
+       rank 1 (223, arr 233); REQ(0) (224); child 2 (324). rank 1: TASK 233 -> 235; REQ(1),
+       REQ(0); child 3 (247); RESULT (248, arr 258). rank 0: RESULT 258 -> 326; compute 3
+       (329); END x4 (333). (The masters meanwhile pass the requests of ranks 1 and 2
+       around the ring, where rank 4 grants worker 2 to rank 1 (GRANT arr 272), which
+       rank 1 gives back: IDLE 275.) */
+    leaves(&t, six, 6);
+    check("dynamic two masters: time", run_logged(&t, &m, SIM_DYNAMIC, 5, 2, &r, log,
+          sizeof log), 333);
+    check("dynamic two masters: children sent", (double)r.remote_calls, 3);
+    check("dynamic two masters: a granted rank given back", (double)r.refusals, 1);
+    check("dynamic two masters: messages", (double)r.messages, 13 + 9 + 4 + 6 + 5);
+    check_log("dynamic two masters", log, "send 0 5 1 -> 1\nsend 0 4 1 -> 2\n"
+                                          "send 0 3 1 -> 1\n");
+    sim_tree_free(&t);
+}
+
+/* root: par (cond) of A, B, C; A: par (cond) of a0, a1; leaves of 100 (a0: 'a0');
+   root then computes 3. No compute before the pars. */
+static void nested_pars(sim_tree *t, double a0)
+{
+    sim_tree_init(t);
+    int root = sim_tree_add_nodes(t, 1);
+    int c = sim_tree_add_nodes(t, 3);
+    int a = sim_tree_add_nodes(t, 2);
+    for (int i = 0; i < 2; i++) {
+        t->nodes[c + 1 + i].t_after = 100;
+        t->nodes[c + 1 + i].leaf = 1;
+        t->nodes[a + i].t_after = 100;
+        t->nodes[a + i].leaf = 1;
+    }
+    t->nodes[a].t_after = a0;
+    t->nodes[root].t_after = 3;
+    sim_tree_add_par(t, root, 0, c, 3, 1);
+    sim_tree_add_par(t, c, 0, a, 2, 1);
+    sim_tree_add_region(t, root, 0);
+    sim_tree_finish(t);
+}
+
+/* A GRANT takes the asking worker's oldest work (wtcp_give_frame: the outermost frame
+   with pending children), and a worker waiting for RESULTs is granted to others and
+   runs their TASK nested. */
+static void oldest_and_nested_timelines(void)
+{
+    sim_machine m = toy();
+    sim_tree t;
+    sim_result r;
+    char log[256];
+    nested_pars(&t, 100);
+    /* P = 3, M = 1. rank 0: BEGINs (1, 2; arr 11, 12); the root's par: REQ(3) (3, arr
+       13); takes A; A's par: 2 more pending, a request stands already; a0 (103).
+       master: BEGIN 12 -> 14; REQ 13 -> 16: grants worker 1 (17, arr 27), 2 stand.
+       rank 0 takes a1, polls at 103: GRANT 27 -> 105: the oldest frame with pending
+       children is the root's: C to rank 1 (106, arr 116); a1 (206). rank 1: TASK 116
+       -> 118; REQ(1), REQ(0) (119, 120); C (220); RESULT (221, arr 231). rank 0: A ends;
+       takes B, polls at 206 (nothing), REQ(0) (207); B (307); RESULT 231 -> 309;
+       compute 3 (312); END x2 (314). (Grants from the asking frame would have sent a1.) */
+    check("dynamic oldest work: time", run_logged(&t, &m, SIM_DYNAMIC, 3, 1, &r, log,
+          sizeof log), 314);
+    check_log("dynamic oldest work", log, "send 0 2 1 -> 1\n");
+    sim_tree_free(&t);
+    /* root: compute 5, par of A (leaf 300), X (leaf 13), B; B: par of b0..b3 (leaves of
+       100). P = 4, M = 1 (workers 0, 1, 2; master 3).
+       rank 0: BEGINs (1, 2, 3; arr 11, 12, 13); compute 5 (8); REQ(3) (9, arr 19); A
+       (309). master: BEGIN 13 -> 15; REQ 19 -> 21: grants 1 and 2 (22, arr 32), 1 stands.
+       rank 0 takes X, polls at 309: GRANT 32 -> 311: B to rank 1 (312, arr 322); nothing
+       left for rank 2: IDLE for it (313, arr 323); REQ(0) (314, arr 324); X (327); waits
+       for B: IDLE (328, arr 338).
+       master: IDLE(2) 323 -> 325: granted to rank 0's standing request (326, arr 336);
+       REQ(0) 324 -> 328.
+       rank 1: TASK 322 -> 324 (a task frame); REQ(1) (325, arr 335); takes B, REQ(0) (326,
+       arr 336); B's par: REQ(4) (327, arr 337); b0 (427).
+       master: REQ(1) 335 -> 337 (stands), REQ(0) 336 -> 339, REQ(4) 337 -> 341 (stands),
+       IDLE(0) 338 -> 343: rank 0 granted to rank 1 (344, arr 354).
+       rank 0 (waiting): GRANT 336 -> 338: nothing pending: rank 2 back (339, arr 349).
+       master: IDLE(2) 349 -> 351: rank 2 granted to rank 1 (352, arr 362).
+       rank 1 takes b1, polls at 427: GRANT 354 -> 429: b3 to rank 0 (430, arr 440);
+       GRANT 362 -> 432: b2 to rank 2 (433, arr 443); REQ(0) (434); b1 (534); waits: IDLE
+       (535).
+       rank 0 (waiting): TASK 440 -> 442, run nested: REQ(1), REQ(0) (443, 444); b3 (544);
+       RESULT to rank 1 (545, arr 555); waits again: IDLE (546).
+       rank 2: TASK 443 -> 445; REQ(1), REQ(0); b2 (547); RESULT (548, arr 558).
+       rank 1: RESULTs 555 -> 557, 558 -> 560; B's RESULT to rank 0 (561, arr 571).
+       rank 0: RESULT 571 -> 573; compute 3 (576); END x3 (579).
+       Waiting for RESULTs: rank 0 (336 - 328) + (440 - 339) + (571 - 546), rank 1
+       (555 - 535) + (558 - 557). Master busy: 17 messages received, 4 GRANTs. */
+    {
+        sim_tree_init(&t);
+        int root = sim_tree_add_nodes(&t, 1), c = sim_tree_add_nodes(&t, 3);
+        int b = sim_tree_add_nodes(&t, 4);
+        t.nodes[c].t_after = 300;
+        t.nodes[c + 1].t_after = 13;
+        t.nodes[c].leaf = t.nodes[c + 1].leaf = 1;
+        for (int i = 0; i < 3; i++)
+            t.nodes[c + i].depth = 1;
+        for (int i = 0; i < 4; i++) {
+            t.nodes[b + i].t_after = 100;
+            t.nodes[b + i].leaf = 1;
+            t.nodes[b + i].depth = 2;
+        }
+        t.nodes[root].t_after = 3;
+        sim_tree_add_par(&t, root, 5, c, 3, 1);
+        sim_tree_add_par(&t, c + 2, 0, b, 4, 1);
+        sim_tree_add_region(&t, root, 0);
+        sim_tree_finish(&t);
+    }
+    check("dynamic nested TASK while waiting: time", run_logged(&t, &m, SIM_DYNAMIC, 4, 1,
+          &r, log, sizeof log), 579);
+    check("dynamic nested TASK while waiting: granted ranks given back",
+          (double)r.refusals, 2);
+    check("dynamic nested TASK while waiting: messages", (double)r.messages, 32);
+    check("dynamic nested TASK while waiting: wait-children", r.wait_children,
+          (336 - 328) + (440 - 339) + (571 - 546) + (555 - 535) + (558 - 557));
+    check("dynamic nested TASK while waiting: master busy", r.master_busy, 17 * 2 + 4);
+    check_log("dynamic nested TASK while waiting", log,
+              "send 1 2 1 -> 1\nsend 2 3 1 -> 0\nsend 2 2 1 -> 2\n");
+    sim_tree_free(&t);
 }
 
 /* doc/runtime.md "steal mode" on 2 ranks (rank 1 always steals from rank 0 and back):
@@ -368,7 +416,7 @@ static void steal_timelines(void)
        idle: STEAL to 0 (223, arr 233); rank 0's STEAL 223 -> 225: NOWORK (226). rank 0:
        RESULT 232 -> 234; compute 3 (237); END (238). */
     leaves(&t, three, 3);
-    check("steal P=2: the STEAL waits for the child", run_logged(&t, &m, SIM_STEAL, 2, &r,
+    check("steal P=2: the STEAL waits for the child", run_logged(&t, &m, SIM_STEAL, 2, 0, &r,
           log, sizeof log), 238);
     check("steal P=2: children stolen", (double)r.remote_calls, 1);
     check("steal P=2: successful steals", (double)r.grants, 1);
@@ -385,7 +433,7 @@ static void steal_timelines(void)
        the RESULT has arrived: 509 -> 511; compute 3 (514); END (515). */
     double eight[8] = { 100, 100, 100, 100, 100, 100, 100, 100 };
     leaves(&t, eight, 8);
-    check("steal-half of 8: time", run_logged(&t, &m, SIM_STEAL, 2, &r, log, sizeof log),
+    check("steal-half of 8: time", run_logged(&t, &m, SIM_STEAL, 2, 0, &r, log, sizeof log),
           515);
     check("steal-half of 8: children stolen", (double)r.remote_calls, 3);
     check("steal-half of 8: STEALs sent", (double)r.steals, 2);
@@ -405,7 +453,7 @@ static void steal_timelines(void)
        (765); END (766). */
     double mixed[8] = { 100, 100, 10, 10, 10, 300, 300, 300 };
     leaves(&t, mixed, 8);
-    check("steal from a task frame: time", run_logged(&t, &m, SIM_STEAL, 2, &r, log,
+    check("steal from a task frame: time", run_logged(&t, &m, SIM_STEAL, 2, 0, &r, log,
           sizeof log), 766);
     check("steal from a task frame: children stolen", (double)r.remote_calls, 4);
     check("steal from a task frame: successful steals", (double)r.grants, 2);
@@ -415,6 +463,49 @@ static void steal_timelines(void)
     check("steal from a task frame: wait-children", r.wait_children,
           (434 - 240) + (760 - 741) + (747 - 725));
     check_log("steal from a task frame", log, "send 0 5 3 -> 1\nsend 0 7 1 -> 0\n");
+    sim_tree_free(&t);
+}
+
+/* The thief's pause after NOWORKs (wtcp_steal_pause): 2^(f-1) x the last answer's round
+   trip after f NOWORKs in a row, at most 1000 us. On 2 ranks with times in us (o_s = 1,
+   o_r = 2, L = 10): rank 0 runs the root's only child C, which computes 20 times 50 us,
+   each followed by a par with cond false, where rank 0 polls and answers NOWORK. */
+static void steal_pause_timeline(void)
+{
+    sim_machine m = toy();
+    sim_tree t;
+    sim_result r;
+    const double us = 1e-6;
+    m.L *= us;
+    m.o_sa *= us;
+    m.o_ra *= us;
+    sim_tree_init(&t);
+    int root = sim_tree_add_nodes(&t, 1), c = sim_tree_add_nodes(&t, 1);
+    t.nodes[root].t_after = 3 * us;
+    t.nodes[c].depth = 1;
+    sim_tree_add_par(&t, root, 5 * us, c, 1, 1);
+    for (int i = 0; i < 20; i++)
+        sim_tree_add_par(&t, c, 50 * us, 0, 0, 0);
+    sim_tree_add_region(&t, root, 0);
+    sim_tree_finish(&t);
+    /* rank 0: BEGIN (1, arr 11); compute 5 (6); takes C; polls at C's pars at 56, 109,
+       162, 212, 265, ... (50 apart, +3 after each NOWORK sent).
+       rank 1: BEGIN 11 -> 13; STEAL (13 -> 14, arr 24).
+       rank 0 at 56: STEAL -> 58, NOWORK (59, arr 69). rank 1: 69 -> 71, round trip 58,
+       1 NOWORK: pause 58, already over: STEAL (71 -> 72, arr 82). rank 0 at 109: -> 111,
+       NOWORK (112, arr 122). rank 1: 122 -> 124, round trip 53, 2 NOWORKs: pause 106,
+       until 71 + 106 = 177: STEAL (178, arr 188). rank 0 at 162 nothing, at 212: -> 214,
+       NOWORK (215, arr 225). rank 1: -> 227, round trip 50, pause 200: STEAL at 377
+       (arr 388). rank 0 at 265, 315, 365 nothing, at 415: -> 417, NOWORK (418, arr 428).
+       rank 1: -> 430, round trip 53, pause 424: STEAL at 801 (arr 812). rank 0 at 468 ...
+       768 nothing, at 818: -> 820, NOWORK (821, arr 831). rank 1: -> 833, round trip 32,
+       pause 512: its next STEAL would leave at 1313. rank 0: polls at 871, 921, 971,
+       1021; compute 3 (1024); END (1025). Without the pause rank 1 would steal again
+       at once after each NOWORK, and rank 0 would answer one STEAL at every poll. */
+    check("steal pause: time", run(&t, &m, SIM_STEAL, 2, 0, 0, &r), 1025 * us);
+    check("steal pause: STEALs sent", (double)r.steals, 5);
+    check("steal pause: NOWORK answers", (double)r.refusals, 5);
+    check("steal pause: messages", (double)r.messages, 12);
     sim_tree_free(&t);
 }
 
@@ -567,9 +658,11 @@ static void farm_saturation(void)
 int main(int argc, char **argv)
 {
     hand_timelines();
-    slice_timeline();
-    help_timeline();
+    dynamic_timelines();
+    standing_timelines();
+    oldest_and_nested_timelines();
     steal_timelines();
+    steal_pause_timeline();
     conservation();
     if (!(argc > 1 && strcmp(argv[1], "--no-farm") == 0))
         farm_saturation();
