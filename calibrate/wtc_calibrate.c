@@ -259,7 +259,8 @@ static double yield_phase(void)
    runs more ranks than cores), w_yield_over = the same with more ranks than cores;
    w_wake = what a message to a rank that went to sleep costs more than one to a
    spinning rank: round trips after the sender computed 25 .. 400 us (the receiver slept
-   meanwhile; rounds of a dynamic local loop are >= WTCRT_SLICE_MIN = 50 us apart),
+   meanwhile: a rank polls between its children, and children of 25 us and more are
+   common),
    pooled median, minus the same with the receiver spinning. How fast a vCPU wakes
    depends on how long it idled, so this is the typical case, not every case. */
 static void measure_waiting(int me, fit *f)

@@ -117,22 +117,7 @@ double wtcrt_now(void);
 /* The median of v[0..n-1], n > 0 (sorts v). */
 double wtcrt_median(double *v, long n);
 
-/* ---- dynamic mode's local work (doc/runtime.md "dynamic mode"), both runtimes ------- */
-/* After a refused round a worker runs pending children here one at a time and asks
-   again once its local work since the round ended reaches the slice
-   max(WTCRT_SLICE_FACTOR x the last REQ -> final GRANT round trip, WTCRT_SLICE_MIN). */
-#define WTCRT_SLICE_FACTOR 2.0
-#define WTCRT_SLICE_MIN 50e-6
-/* Back-off (per worker): a round that granted nothing (no worker from any master)
-   doubles the worker's slice, up to WTCRT_SLICE_BACKOFF_MAX x; any grant resets it.
-   While backed off (x > 1) every round of the worker, also the first round of a par
-   and the one after its own child, waits until the slice has passed since the
-   worker's last round ended. */
-#define WTCRT_SLICE_BACKOFF_MAX 4
-/* Dynamic and steal modes: work run while waiting (granted or stolen TASKs) nests at
-   most this deep on a rank's stack; deeper, a waiting rank neither steals nor tells
-   its master it is idle. */
-#define WTCRT_NEST_MAX 64
+/* ---- dynamic and steal modes ------------------------------------------------------ */
 /* The simulator's bound on helping outer frames while waiting; the MPI runtime no longer
    helps: with the oldest work given first, an outer frame has nothing pending once an
    inner one waits (doc/runtime.md). */
@@ -180,8 +165,6 @@ struct wtc_par {
     /* while the par closes (dynamic and steal modes) */
     int closing;             /* its pending children may be helped, granted or stolen */
     int nextc, end;          /* pending children: nextc..end-1 (dynamic: end = nch) */
-    int due;                 /* a round is due before the next local child */
-    double slice_t0;         /* when its last round ended */
 };
 
 /* The args / return slot of child i of frame p. */
@@ -227,10 +210,7 @@ typedef struct wtcrt_rt {
     double yield_until;      /* end of the current wait's yield phase (wtcrt_now) */
     double last_probe;       /* when a compute-path poll last asked MPI */
     int host_ranks;          /* ranks on this host (doorbell start-up; 0: not known) */
-    /* dynamic mode: time slice and helping (WTC_SLICE_FACTOR, WTC_SLICE_MIN_US,
-       WTC_HELP_MAX, WTC_HELP_OUTER override the defaults, for measurements) */
-    wtcp_slice slice;
-    int nest, nest_max;        /* work run nested while waiting (WTC_NEST_MAX) */
+    int nest;                  /* work run nested while waiting (core: wtcp_may_nest) */
     /* steal mode: a STEAL in flight (its victim), victim sequence, nesting of work run
        while waiting */
     int steal_out, steal_fails;

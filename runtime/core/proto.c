@@ -141,6 +141,11 @@ int wtcp_help_frame(const wtcp_frames *f, int level, int helping, int help_max)
 
 /* ---- dynamic mode: standing requests ------------------------------------------------ */
 
+int wtcp_may_nest(int nest)
+{
+    return nest < WTCP_NEST_MAX;
+}
+
 int wtcp_ask(int pending, int batch, int *want)
 {
     if (*want == 0 && pending > 0)
@@ -198,39 +203,6 @@ int wtcp_oldest_standing(int lo, int hi, const int *standing, const long long *s
         if (standing[w] > 0 && (who < 0 || stamp[w] < stamp[who]))
             who = w;
     return who;
-}
-
-/* ---- dynamic mode before standing requests: slices and back-off --------------------- */
-
-wtcp_slice wtcp_slice_default(void)
-{
-    wtcp_slice s = { 2.0, 50e-6, 0, 0, 1, 4 };
-    return s;
-}
-
-double wtcp_slice_len(const wtcp_slice *s)
-{
-    double x = s->factor * s->rtt;
-    return x > s->min ? x : s->min;
-}
-
-int wtcp_round_due(const wtcp_slice *s, int due, double slice_t0, double now)
-{
-    if (s->backoff > 1)
-        return now - s->round_t1 >= s->backoff * wtcp_slice_len(s);
-    return due || now - slice_t0 >= wtcp_slice_len(s);
-}
-
-void wtcp_round_end(wtcp_slice *s, double rtt, int granted, double now)
-{
-    s->rtt = rtt;
-    s->round_t1 = now;
-    if (granted)
-        s->backoff = 1;
-    else { /* doubled, at most the cap (a cap of 1 or less: no back-off) */
-        int nb = s->backoff < 1 ? 2 : 2 * s->backoff;
-        s->backoff = nb < s->backoff_max ? nb : s->backoff_max;
-    }
 }
 
 /* ---- steal mode ------------------------------------------------------------------- */

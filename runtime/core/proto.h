@@ -83,6 +83,12 @@ int wtcp_groups_wanted(const wtcp_mode *mode, int pending, int batch);
    deep. */
 int wtcp_help_frame(const wtcp_frames *f, int level, int helping, int help_max);
 
+/* Whether a rank running 'nest' pieces of work nested while it waits (granted or stolen
+   TASKs) may take one more: it tells its master it is idle (dynamic) or sends a STEAL
+   (steal) only below WTCP_NEST_MAX, so the C stack stays bounded. */
+#define WTCP_NEST_MAX 64
+int wtcp_may_nest(int nest);
+
 /* ---- dynamic mode: standing requests (doc/runtime.md "dynamic mode") -------------------- */
 
 /* What a worker with 'pending' children sends its master now, *want being the groups its
@@ -111,24 +117,6 @@ int wtcp_fwd_stands(wtcp_roles r, int hops);
 /* The standing request a master grants first when workers are idle: the oldest (least
    stamp) among workers lo .. hi-1 with standing[w] > 0; -1 when none. */
 int wtcp_oldest_standing(int lo, int hi, const int *standing, const long long *stamp);
-
-/* ---- dynamic mode before standing requests (no executor calls these any more) --------- */
-
-typedef struct wtcp_slice {
-    double factor, min;  /* slice = max(factor x round trip, min) */
-    double rtt;          /* the last REQ -> final GRANT round trip */
-    double round_t1;     /* when the worker's last round ended */
-    int backoff;         /* slice multiplier after refused rounds (0 or 1: none) */
-    int backoff_max;
-} wtcp_slice;
-
-/* The defaults of doc/runtime.md (factor 2, 50 us, back-off up to 4). */
-wtcp_slice wtcp_slice_default(void);
-double wtcp_slice_len(const wtcp_slice *s);
-/* Whether a frame whose last round ended at slice_t0 (due: one is due) asks now. */
-int wtcp_round_due(const wtcp_slice *s, int due, double slice_t0, double now);
-/* A round ended at 'now' after a round trip of rtt; 'granted' workers were granted. */
-void wtcp_round_end(wtcp_slice *s, double rtt, int granted, double now);
 
 /* ---- steal mode: whom a thief asks ------------------------------------------------------ */
 

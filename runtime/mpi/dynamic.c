@@ -16,12 +16,6 @@ static int batch(void)
 
 /* ---- the worker's side ------------------------------------------------------------ */
 
-/* Groups this rank could give now (its pending children in groups of T). */
-static int pending_groups(void)
-{
-    return (rt.npending + batch() - 1) / batch();
-}
-
 /* A control message to a master: synchronous (MPI_Issend), so that when this rank's
    sends have completed at the end of a region the master has received them all. */
 static void send_ctl(int dest, int tag, int lo, int want)
@@ -36,13 +30,9 @@ static void send_ctl(int dest, int tag, int lo, int want)
    pending group when none stands, a cancel (REQ for 0) when nothing is pending. */
 static void ask(void)
 {
-    if (rt.dyn_want == 0 && rt.npending > 0) {
-        rt.dyn_want = pending_groups();
-        send_ctl(wtcrt_master_of(rt.rank), WTCRT_REQ, rt.rank, rt.dyn_want);
-    } else if (rt.dyn_want > 0 && rt.npending == 0) {
-        rt.dyn_want = 0;
-        send_ctl(wtcrt_master_of(rt.rank), WTCRT_REQ, rt.rank, 0);
-    }
+    int want = wtcp_ask(rt.npending, rt.batch, &rt.dyn_want);
+    if (want >= 0)
+        send_ctl(wtcrt_master_of(rt.rank), WTCRT_REQ, rt.rank, want);
 }
 
 /* Sends the oldest pending group of this rank (the core: the outermost frame with
@@ -84,9 +74,7 @@ static void on_grant(wtcrt_msg *m)
         }
     }
     wtcrt_sync_tasks();
-    rt.dyn_want -= h->count;
-    if (rt.dyn_want < 0)
-        rt.dyn_want = 0;
+    wtcp_granted(&rt.dyn_want, h->count);
     ask();
 }
 
@@ -123,7 +111,7 @@ static void dyn_poll(void)
    (it then runs, nested, what it is granted). */
 static void offer(void)
 {
-    if (!rt.avail && rt.nest < rt.nest_max) {
+    if (!rt.avail && wtcp_may_nest(rt.nest)) {
         rt.avail = 1;
         send_ctl(wtcrt_master_of(rt.rank), WTCRT_IDLE, rt.rank, 0);
     }
@@ -156,17 +144,12 @@ static void dyn_close(wtc_par *p)
    itself) to worker 'who' in one GRANT; returns how many. */
 static int grant_own(int who, int want)
 {
-    int lo, hi, g = 0, *ranks;
+    int g, *ranks;
     if (want < 1 || rt.ending)
         return 0;
-    wtcp_managed(rt.roles, rt.rank, &lo, &hi);
     if (!(ranks = malloc((size_t)want * sizeof *ranks)))
         wtcrt_die("out of memory");
-    for (int w = lo; w < hi && g < want; w++)
-        if (rt.idle[w] && w != who) {
-            rt.idle[w] = 0;
-            ranks[g++] = w;
-        }
+    g = wtcp_grant_pick(rt.roles, rt.rank, who, want, rt.idle, ranks);
     if (g > 0) {
         wtcrt_msg *m = wtcrt_msg_new(4ul * (unsigned long)g);
         memcpy(WTCRT_PAYLOAD(m), ranks, 4ul * (unsigned long)g);
@@ -179,36 +162,41 @@ static int grant_own(int who, int want)
     return g;
 }
 
+/* The rest of worker 'who''s request stands here until workers become idle. */
+static void stand(int who, int want)
+{
+    rt.standing[who] = want;
+    rt.stand_seq[who] = ++rt.stand_clock;
+    rt.st.refused++;
+}
+
 /* A request of worker 'who' for 'want' groups that has visited 'hops' masters: this
    master grants what it can; the rest travels on along the ring, and after the last
    master it stands at the worker's own master until workers become idle. */
 static void master_request(int who, int want, int hops)
 {
-    int home = wtcrt_master_of(who), rest;
+    int rest, dest, fh;
     if (want == 0 && hops == 0) { /* the worker has nothing left to give */
         rt.standing[who] = 0;
         return;
     }
     rest = want - grant_own(who, want);
-    if (rest <= 0 || rt.ending)
+    if (rt.ending)
         return;
-    if (hops < rt.masters - 1) {
-        int me = rt.rank - rt.roles.W;
+    switch (wtcp_rest_route(rt.roles, rt.rank, who, rest, hops, &dest, &fh)) {
+    case WTCP_REST_FWD: {
         wtcrt_msg *m = wtcrt_msg_new(0);
         WTCRT_HDR(m)->lo = who;
         WTCRT_HDR(m)->want = rest;
-        WTCRT_HDR(m)->hops = hops + 1;
-        wtcrt_send_sync(rt.roles.W + (me + 1) % rt.masters, WTCRT_FWD, m);
-    } else if (home == rt.rank) {
-        rt.standing[who] = rest;
-        rt.stand_seq[who] = ++rt.stand_clock;
-        rt.st.refused++;
-    } else {
-        wtcrt_msg *m = wtcrt_msg_new(0);
-        WTCRT_HDR(m)->lo = who;
-        WTCRT_HDR(m)->want = rest;
-        WTCRT_HDR(m)->hops = rt.masters; /* stands at home */
-        wtcrt_send_sync(home, WTCRT_FWD, m);
+        WTCRT_HDR(m)->hops = fh;
+        wtcrt_send_sync(dest, WTCRT_FWD, m);
+        break;
+    }
+    case WTCP_REST_STAND:
+        stand(who, rest);
+        break;
+    default:
+        break;
     }
 }
 
@@ -216,10 +204,7 @@ static void master_request(int who, int want, int hops)
 static void master_match(void)
 {
     for (;;) {
-        int who = -1;
-        for (int w = 0; w < rt.roles.W; w++)
-            if (rt.standing[w] > 0 && (who < 0 || rt.stand_seq[w] < rt.stand_seq[who]))
-                who = w;
+        int who = wtcp_oldest_standing(0, rt.roles.W, rt.standing, rt.stand_seq);
         if (who < 0)
             return;
         int g = grant_own(who, rt.standing[who]);
@@ -238,12 +223,10 @@ static void master_handle(wtcrt_msg *m)
         master_request(h->lo, h->want, 0);
         break;
     case WTCRT_FWD:
-        if (h->hops >= rt.masters) { /* back home: it stands here */
-            rt.standing[h->lo] = h->want;
-            rt.stand_seq[h->lo] = ++rt.stand_clock;
-        } else {
+        if (wtcp_fwd_stands(rt.roles, h->hops)) /* back home: it stands here */
+            stand(h->lo, h->want);
+        else
             master_request(h->lo, h->want, h->hops);
-        }
         break;
     case WTCRT_IDLE:
         rt.idle[h->lo] = 1;

@@ -84,7 +84,7 @@ static void steal_poll(void)
 static void maybe_steal(void)
 {
     double now;
-    if (rt.steal_out || rt.nest >= rt.nest_max)
+    if (rt.steal_out || !wtcp_may_nest(rt.nest))
         return;
     now = wtcrt_now();
     if (now - rt.steal_t0 < wtcp_steal_pause(rt.steal_fails, rt.steal_rtt,

@@ -478,21 +478,6 @@ static int opts_check(char *err, size_t errsz)
     return 0;
 }
 
-/* Dynamic mode's slice and helping parameters: the defaults of wtcrt.h, which the
-   simulator uses too; the environment may override them for measurements. */
-static void dyn_params(void)
-{
-    const char *s;
-    rt.slice = wtcp_slice_default();
-    if ((s = getenv("WTC_SLICE_FACTOR")))
-        rt.slice.factor = atof(s);
-    if ((s = getenv("WTC_SLICE_MIN_US")))
-        rt.slice.min = atof(s) * 1e-6;
-    if ((s = getenv("WTC_SLICE_BACKOFF_MAX")))
-        rt.slice.backoff_max = atoi(s);
-    rt.nest_max = (s = getenv("WTC_NEST_MAX")) ? atoi(s) : WTCRT_NEST_MAX;
-    rt.steal_rng = wtcp_victim_seed(rt.rank);
-}
 
 /* Initialises states and the trace; every rank starts the clock after a barrier so the
    lanes of the trace line up. */
@@ -503,7 +488,6 @@ static void states_start(void)
         wtcrt_wait_init();
         MPI_Barrier(rt.comm);
     }
-    dyn_params();
     rt.tracing = rt.opt.trace ? 1 : 0;
     rt.t0 = rt.tstate = wtcrt_now();
     rt.state = rt.rank == 0 ? WTCRT_S_COMPUTE : WTCRT_S_IDLE;

@@ -199,7 +199,7 @@ static void finish(sim *S, int rid)
 }
 
 /* Waiting for RESULTs: what has arrived first; else, once, IDLE to its master (not
-   when task frames are nested WTCRT_HELP_MAX deep); then the next message. Helping
+   when the core's wtcp_may_nest says no); then the next message. Helping
    outer frames (the runtime's help()) never finds work: grants take the oldest frame's
    children, so a frame owes RESULTs only when no outer frame had pending ones, and
    outer frames gain none. */
@@ -217,7 +217,7 @@ static int wait_results(sim *S, int rid, int fidx)
         eng_internal(S, "a waiting worker has outer work to help", rid);
         return 0;
     }
-    if (!r->avail && r->nest < WTCRT_HELP_MAX) {
+    if (!r->avail && wtcp_may_nest(r->nest)) {
         r->avail = 1;
         send_idle(S, rid, rid);
         return 1;
