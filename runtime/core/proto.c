@@ -109,8 +109,8 @@ int wtcp_group_size(const wtcp_mode *mode, int pending, int batch)
     int g;
     if (pending < 1)
         return 0;
-    if (mode->id != WTC_MODE_STEAL)
-        g = batch < 1 ? 1 : batch;
+    if (mode->id == WTC_MODE_DYNAMIC && batch > 0)
+        g = batch; /* the thesis's groups of T */
     else {
         g = pending - pending / 2;
         if (batch > 0 && g > batch)

@@ -70,9 +70,11 @@ typedef struct wtcp_frames {
 /* The frame whose pending children a grant or a thief receives: the oldest (outermost)
    frame with pending children, whose children are the biggest work there is. -1: none. */
 int wtcp_give_frame(const wtcp_frames *f);
-/* How many of 'pending' children one group takes. dynamic: the batch T (at least 1).
-   steal: half of them rounded up (steal-half, X10 GLB / Cilk-like: a thief takes the
-   bigger half of the oldest work), at most T when a batch was given (T > 0). */
+/* How many of 'pending' children one group takes. Without a batch (batch 0): the
+   bigger half, rounded up, in both modes (steal-half, as Cilk and X10 GLB: a thief or a
+   granted worker takes the bigger half of the oldest work, and can hand on half of it
+   again, so no group size needs tuning). With --wtc-batch=T: dynamic takes T (the
+   thesis's groups), steal the half but at most T. */
 int wtcp_group_size(const wtcp_mode *mode, int pending, int batch);
 /* How many groups a worker asks for: dynamic (REQ 'want'): enough for every pending
    child, ceil(pending / T); steal: one per STEAL. 0 when nothing is pending. */

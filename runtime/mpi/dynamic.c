@@ -8,12 +8,6 @@
 
 #define rt wtcrt_g
 
-/* The batch T (at least 1). */
-static int batch(void)
-{
-    return rt.batch > 0 ? rt.batch : 1;
-}
-
 /* ---- the worker's side ------------------------------------------------------------ */
 
 /* A control message to a master: synchronous (MPI_Issend), so that when this rank's
@@ -45,7 +39,7 @@ static void send_group(int r)
     if (l < 0)
         wtcrt_die("dynamic mode: no pending children to send");
     e = rt.frames[l];
-    n = wtcp_group_size(&wtcp_dynamic, e->end - e->nextc, batch());
+    n = wtcp_group_size(&wtcp_dynamic, e->end - e->nextc, rt.batch);
     e->end -= n;
     rt.npending -= n;
     wtcrt_send_task(e, r, e->end, n, r, r + 1);

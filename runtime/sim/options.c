@@ -27,7 +27,8 @@ const char sim_usage[] =
     "  --wtc-modes=LIST       of simple, dynamic, steal (default all three)\n"
     "  --wtc-masters=LIST     dynamic mode: masters (default 1,2,4,8; M >= P is taken as\n"
     "                         P-1, as the runtime does)\n"
-    "  --wtc-batch=LIST       dynamic mode: children per task message (default 1);\n"
+    "  --wtc-batch=LIST       dynamic mode: children per task message (default: the\n"
+    "                         runtime's, the bigger half of the pending ones);\n"
     "                         steal mode is simulated without a cap (one row per P)\n"
     "  --wtc-machine=FILE     the target machine: a machine file or a preset name\n"
     "                         (default: this host's, made by 'make calibrate', else the\n"
@@ -86,7 +87,7 @@ static void defaults(sim_opts *o)
         o->procs[o->nprocs++] = p;
     for (int m = 1; m <= 8; m *= 2)
         o->masters[o->nmasters++] = m;
-    o->batch[o->nbatch++] = 1;
+    o->batch[o->nbatch++] = 0; /* the runtime's default: half the pending children */
     for (int id = 1; id <= SIM_NMODES; id++)
         o->modes[id] = 1;
     o->sample = SIM_SAMPLE_ERROR;

@@ -212,7 +212,10 @@ static void print_table(FILE *out, const row *v, int n, double t1)
         char ms[16], bs[16], mu[16];
         int dyn = has_masters(&v[i].s);
         snprintf(ms, sizeof ms, dyn ? "%d" : "-", v[i].s.masters);
-        snprintf(bs, sizeof bs, dyn ? "%d" : "-", v[i].s.batch);
+        if (dyn && v[i].s.batch > 0)
+            snprintf(bs, sizeof bs, "%d", v[i].s.batch);
+        else
+            snprintf(bs, sizeof bs, dyn ? "half" : "-");
         snprintf(mu, sizeof mu, dyn ? "%.1f" : "-", master_util(r));
         fprintf(out, "%-8s %5d %7s %5s %12.6f %8.2f %6.2f %8s %8.1f %6.1f %8.1f %8.1f %6.1f\n",
                 mode_name(v[i].s.mode), v[i].s.procs, ms, bs, r->time, t1 / r->time,
@@ -344,6 +347,16 @@ static void print_head(FILE *out, const sim_tree *t, const sim_machine *m,
                      "sampling costs half of running them or more)\n", smp->dear);
 }
 
+/* "batch T", or "the default batch (half)" for 0. */
+static const char *batch_name(int T, char *buf, size_t n)
+{
+    if (T > 0)
+        snprintf(buf, n, "batch %d", T);
+    else
+        snprintf(buf, n, "the default batch (half)");
+    return buf;
+}
+
 /* Batch advice: when the user left --wtc-batch alone (one value), the best dynamic
    setting of the table is simulated again with batches 4, 16, ..., 4096; prints the
    best if it gains 5 % or more (a farm of tiny tasks: Mandelbrot 1024x1024 at P = 3
@@ -351,6 +364,7 @@ static void print_head(FILE *out, const sim_tree *t, const sim_machine *m,
 static double print_batch_advice(FILE *out, const sim_tree *t, const sim_machine *m,
                                  const sim_opts *o, const row *v, int n, long long *events)
 {
+    char bs[32];
     int bd = -1, bestT;
     double w0 = wtcrt_now(), base, best;
     if (o->nbatch != 1)
@@ -380,11 +394,12 @@ static double print_batch_advice(FILE *out, const sim_tree *t, const sim_machine
     fprintf(out, "  batch, at the best dynamic setting (P = %d, M = %d): ", v[bd].s.procs,
             v[bd].s.masters);
     if (best <= 0.95 * base)
-        fprintf(out, "--wtc-batch=%d is predicted %.6f s against %.6f s with batch %d "
-                     "(%.2fx)\n", bestT, best, base, v[bd].s.batch, base / best);
+        fprintf(out, "--wtc-batch=%d is predicted %.6f s against %.6f s with %s "
+                     "(%.2fx)\n", bestT, best, base, batch_name(v[bd].s.batch, bs, sizeof bs),
+                base / best);
     else
-        fprintf(out, "batch %d is within 5 %% of the best of 4, 16, ..., 4096\n",
-                v[bd].s.batch);
+        fprintf(out, "%s is within 5 %% of the best of 4, 16, ..., 4096\n",
+                batch_name(v[bd].s.batch, bs, sizeof bs));
     return wtcrt_now() - w0;
 }
 

@@ -152,7 +152,9 @@ static double run_logged(const sim_tree *t, const sim_machine *m, int mode, int 
     size_t n;
     double x;
     wtcp_log_open(f);
-    x = run(t, m, mode, P, M, 0, r);
+    /* the dynamic timelines below were computed for groups of one child (--wtc-batch=1;
+       the default is the bigger half), the steal ones for the default */
+    x = run(t, m, mode, P, M, mode == SIM_DYNAMIC ? 1 : 0, r);
     wtcp_log_open(NULL);
     rewind(f);
     n = fread(log, 1, logsz - 1, f);
