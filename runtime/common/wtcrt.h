@@ -289,8 +289,10 @@ void wtcrt_task_frame_reply(wtc_par *p, int parent, const wtcrt_hdr *th);
 wtcp_frames wtcrt_frames_view(void);
 void wtcrt_task_run(wtcrt_msg *m, void (*close)(wtc_par *p));
 void wtcrt_await(wtc_par *p, void (*handle)(wtcrt_msg *m), void (*idle)(void));
+void wtcrt_run_local_range(wtc_par *p, int i, int lo, int hi);
+
+/* mpi/simple.c */
 extern const wtcrt_mode_ops wtcrt_simple_ops;
-void wtcrt_simple_worker(void);
 
 /* mpi/steal.c */
 extern const wtcrt_mode_ops wtcrt_steal_ops;

@@ -1,5 +1,5 @@
-/* mpi/par.c - par frames, spawning, TASK/RESULT marshalling, and the simple mode
-   (doc/runtime.md "simple mode"). */
+/* mpi/par.c - par frames, spawning, TASK/RESULT marshalling, task frames and the
+   wait loop shared by the modes (doc/runtime.md). */
 #include <stdlib.h>
 #include <string.h>
 #include "wtcrt.h"
@@ -106,7 +106,13 @@ static void run_local_ctx(wtc_par *p, int i, wtc_ctx c)
                          ch.fn->ret_size);
 }
 
-/* Runs child i here (dynamic mode: this rank only). */
+/* Runs child i here, owning the ranks [lo, hi) (simple mode). */
+void wtcrt_run_local_range(wtc_par *p, int i, int lo, int hi)
+{
+    run_local_ctx(p, i, child_ctx(p, lo, hi));
+}
+
+/* Runs child i here (dynamic and steal modes: this rank only). */
 void wtcrt_run_local(wtc_par *p, int i)
 {
     run_local_ctx(p, i, child_ctx(p, rt.rank, rt.rank + 1));
@@ -484,45 +490,6 @@ wtcp_frames wtcrt_frames_view(void)
     return f;
 }
 
-/* ---- simple mode ------------------------------------------------------------------ */
-
-/* Sub-range j of s over [lo, lo+n) (the core's rule). */
-static int sub_lo(int lo, int n, int s, int j)
-{
-    return wtcp_split_lo(lo, n, j, s);
-}
-
-/* doc/runtime.md simple mode, steps 1-4. */
-static void simple_close(wtc_par *p)
-{
-    int k = p->nch, lo = p->ctx.lo, n = p->ctx.hi - p->ctx.lo;
-    int s = wtcp_split_count(k, n), i = 0;
-    wtc_ctx c0;
-    /* children of sub-range j are i with floor(i*s/k) == j */
-    for (int j = 1; j < s; j++) {
-        int first = wtcp_split_first(j, k, s);
-        int last = wtcp_split_first(j + 1, k, s);
-        wtcrt_send_task(p, sub_lo(lo, n, s, j), first, last - first, sub_lo(lo, n, s, j),
-                        sub_lo(lo, n, s, j + 1));
-    }
-    wtcrt_sync_tasks();
-    c0 = child_ctx(p, lo, sub_lo(lo, n, s, 1));
-    for (i = 0; i < k && (long)i * s / k == 0; i++)
-        run_local_ctx(p, i, c0);
-    /* step 4: RESULTs in sub-range order (a rank owes this rank one RESULT at most) */
-    if (s > 1) {
-        int old = wtcrt_set_state(WTCRT_S_WAIT_CHILDREN);
-        for (int j = 1; j < s; j++) {
-            wtcrt_msg *m = wtcrt_recv(sub_lo(lo, n, s, j), WTCRT_RESULT);
-            wtcrt_store_result(m);
-            wtcrt_msg_free(m);
-        }
-        wtcrt_set_state(old);
-    }
-    if (p->outstanding)
-        wtcrt_die("simple mode: %d RESULTs missing", p->outstanding);
-}
-
 void wtc_par_close(wtc_par *p)
 {
     if (p->nch > 0)
@@ -533,22 +500,3 @@ void wtc_par_close(wtc_par *p)
     if (p->region)
         wtcrt_region_end();
 }
-
-/* A worker other than rank 0 in a simple region: runs TASKs until REGION_END. */
-void wtcrt_simple_worker(void)
-{
-    for (;;) {
-        wtcrt_msg *m = wtcrt_recv(MPI_ANY_SOURCE, MPI_ANY_TAG);
-        if (m->tag == WTCRT_REGION_END) {
-            wtcrt_msg_free(m);
-            return;
-        }
-        if (m->tag != WTCRT_TASK)
-            wtcrt_die("unexpected message %d from rank %d in the server loop", m->tag, m->src);
-        wtcrt_run_task(m);
-    }
-}
-
-const wtcrt_mode_ops wtcrt_simple_ops = {
-    &wtcp_simple, simple_close, wtcrt_simple_worker, NULL, NULL, NULL
-};

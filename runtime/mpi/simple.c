@@ -1,0 +1,59 @@
+/* mpi/simple.c - the simple mode (doc/runtime.md "simple mode"): a par's children
+   split over the rank range its call owns, the core deciding the sub-ranges. */
+#include "wtcrt.h"
+
+#define rt wtcrt_g
+
+/* Sub-range j of s over [lo, lo+n) (the core's rule). */
+static int sub_lo(int lo, int n, int s, int j)
+{
+    return wtcp_split_lo(lo, n, j, s);
+}
+
+/* doc/runtime.md simple mode, steps 1-4. */
+static void simple_close(wtc_par *p)
+{
+    int k = p->nch, lo = p->ctx.lo, n = p->ctx.hi - p->ctx.lo;
+    int s = wtcp_split_count(k, n), i = 0;
+    /* children of sub-range j are i with floor(i*s/k) == j */
+    for (int j = 1; j < s; j++) {
+        int first = wtcp_split_first(j, k, s);
+        int last = wtcp_split_first(j + 1, k, s);
+        wtcrt_send_task(p, sub_lo(lo, n, s, j), first, last - first, sub_lo(lo, n, s, j),
+                        sub_lo(lo, n, s, j + 1));
+    }
+    wtcrt_sync_tasks();
+    for (i = 0; i < k && (long)i * s / k == 0; i++)
+        wtcrt_run_local_range(p, i, lo, sub_lo(lo, n, s, 1));
+    /* step 4: RESULTs in sub-range order (a rank owes this rank one RESULT at most) */
+    if (s > 1) {
+        int old = wtcrt_set_state(WTCRT_S_WAIT_CHILDREN);
+        for (int j = 1; j < s; j++) {
+            wtcrt_msg *m = wtcrt_recv(sub_lo(lo, n, s, j), WTCRT_RESULT);
+            wtcrt_store_result(m);
+            wtcrt_msg_free(m);
+        }
+        wtcrt_set_state(old);
+    }
+    if (p->outstanding)
+        wtcrt_die("simple mode: %d RESULTs missing", p->outstanding);
+}
+
+/* A worker other than rank 0 in a simple region: runs TASKs until REGION_END. */
+static void simple_worker(void)
+{
+    for (;;) {
+        wtcrt_msg *m = wtcrt_recv(MPI_ANY_SOURCE, MPI_ANY_TAG);
+        if (m->tag == WTCRT_REGION_END) {
+            wtcrt_msg_free(m);
+            return;
+        }
+        if (m->tag != WTCRT_TASK)
+            wtcrt_die("unexpected message %d from rank %d in the server loop", m->tag, m->src);
+        wtcrt_run_task(m);
+    }
+}
+
+const wtcrt_mode_ops wtcrt_simple_ops = {
+    &wtcp_simple, simple_close, simple_worker, NULL, NULL, NULL
+};
