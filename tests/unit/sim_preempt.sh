@@ -17,7 +17,6 @@ leaves() { # the total leaf time of one prediction pinned to core $CORE
         --wtc-sample=2000 14 2>/dev/null >$OUT/preempt.out
     sed -n 's/^leaf tasks: all [0-9]* ran; total \([0-9.]*\) s.*/\1/p' $OUT/preempt.out
 }
-alone=$(leaves)
 # the other process sleeps 0.3 ms and computes 0.5 ms, over and over: each wake-up
 # preempts whatever runs on the core, in the middle of a leaf (a plain busy loop is
 # mostly switched at the predictor's own system calls, outside the timed leaves)
@@ -44,22 +43,35 @@ int main(void)
 }
 C
 cc -O2 -o $OUT/hog $OUT/hog.c || { bad "cannot build the competing process"; exit 1; }
-timeout 100 taskset -c $CORE $OUT/hog &
-busy=$!
+# one attempt: the leaf total alone, then sharing the core with the other process;
+# sets alone, shared, wall, e (the error in %)
+attempt() {
+    alone=$(leaves)
+    timeout 100 taskset -c $CORE $OUT/hog &
+    busy=$!
+    sleep 0.2
+    t0=$(date +%s.%N)
+    shared=$(leaves)
+    t1=$(date +%s.%N)
+    kill $busy 2>/dev/null
+    wait $busy 2>/dev/null
+    cp $OUT/preempt.out $OUT/preempt.shared.out
+    wall=$(echo "$t0 $t1" | awk '{ printf "%.2f", $2 - $1 }')
+    e=$(echo "$shared $alone" | awk '$2 > 0 { printf "%+.1f", 100 * ($1 / $2 - 1) }')
+}
 trap 'kill $busy 2>/dev/null' EXIT INT TERM
-sleep 0.2
-t0=$(date +%s.%N)
-shared=$(leaves)
-t1=$(date +%s.%N)
-kill $busy 2>/dev/null
-cp $OUT/preempt.out $OUT/preempt.shared.out
-wall=$(echo "$t0 $t1" | awk '{ printf "%.2f", $2 - $1 }')
+# a second attempt when the first is off: on a shared VM, a third process (or the host)
+# can take the core during one of the two measurements (seen once in ~10 runs: +14.5 %);
+# with the CPU-time check disabled every attempt is +50 %
+for try in 1 2; do
+    attempt
+    echo "$e" | awk '{ exit !($1 <= 10 && $1 >= -10) }' && break
+done
 [ -n "$alone" ] && [ -n "$shared" ] || { bad "no leaf total (alone '$alone', shared '$shared')"; exit 1; }
 grep -q 'interrupted by another process' $OUT/preempt.shared.out \
     && pass "interrupted leaves reported ($(grep -o '[0-9]* sampled leaf tasks* w[a-z]* interrupted' $OUT/preempt.shared.out))" \
     || bad "sharing a core for ${wall} s, yet no leaf reported interrupted"
-e=$(echo "$shared $alone" | awk '{ printf "%+.1f", 100 * ($1 / $2 - 1) }')
 echo "$e" | awk '{ exit !($1 <= 10 && $1 >= -10) }' \
-    && pass "leaf total sharing a core ${shared} s (wall ${wall} s) vs alone ${alone} s (${e}%)" \
-    || bad "leaf total sharing a core ${shared} s (wall ${wall} s) vs alone ${alone} s (${e}%, limit 10%)"
+    && pass "leaf total sharing a core ${shared} s (wall ${wall} s) vs alone ${alone} s (${e}%, attempt $try)" \
+    || bad "leaf total sharing a core ${shared} s (wall ${wall} s) vs alone ${alone} s (${e}%, limit 10%, 2 attempts)"
 exit $fail
