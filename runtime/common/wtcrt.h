@@ -209,6 +209,7 @@ typedef struct wtcrt_rt {
     int yield_polls;         /* and at least this many yields (WTC_YIELD_POLLS) */
     double yield_until;      /* end of the current wait's yield phase (wtcrt_now) */
     double last_probe;       /* when a compute-path poll last asked MPI */
+    int polls_down;          /* compute-path polls since the clock was last read */
     int host_ranks;          /* ranks on this host (doorbell start-up; 0: not known) */
     int nest;                  /* work run nested while waiting (core: wtcp_may_nest) */
     /* steal mode: a STEAL in flight (its victim), victim sequence, nesting of work run

@@ -302,12 +302,19 @@ wtcrt_msg *wtcrt_try_recv(int src, int tag)
 /* Receives any message if one has arrived (for polls on the compute path); NULL
    otherwise. It asks MPI only when the doorbell's mail flag says a rank of this host
    sent something, or when the sleep ceiling has passed since it last asked (messages
-   from other hosts, and any the flag missed, wait at most that long). */
+   from other hosts, and any the flag missed, wait at most that long). The clock is read
+   only every WTCRT_POLL_CLOCK polls with the flag down: a poll stays a load and a
+   branch (UTS polls before each of its 4 M children). */
+#define WTCRT_POLL_CLOCK 64
 wtcrt_msg *wtcrt_try_recv_quick(void)
 {
     MPI_Status st;
     if (!wtcrt_bell_mail()) {
-        double now = wtcrt_now();
+        double now;
+        if (++rt.polls_down < WTCRT_POLL_CLOCK)
+            return NULL;
+        rt.polls_down = 0;
+        now = wtcrt_now();
         if (now - rt.last_probe < rt.sleep_max_us * 1e-6)
             return NULL;
         rt.last_probe = now;
