@@ -1,6 +1,7 @@
 #!/bin/sh
 # demo.sh - what 'make demo' runs after the build: compile a sample with bin/wtcc, run it
-# in simple mode on 2 processes, in dynamic mode on 3 (with statistics), then ask its
+# in simple mode on 2 processes, in dynamic mode on 3 and in steal mode on 2 (with
+# statistics), then ask its
 # predictor how it would do on 1, 2, 4 and 8 processors. Stops at the first failing step.
 #
 #   sh tools/demo.sh [sample.wtc]      (from the repository root; default samples/msort.wtc)
@@ -40,6 +41,8 @@ step "run on 2 processes in simple mode (static splitting of the recursion)" \
     timeout 120 mpiexec -n 2 "./$NAME" --wtc-mode=simple
 step "run on 3 processes in dynamic mode (1 master, 2 workers), with statistics" \
     timeout 120 mpiexec -n 3 "./$NAME" --wtc-mode=dynamic --wtc-stats
+step "run on 2 processes in steal mode (idle ranks steal the oldest work), with statistics" \
+    timeout 120 mpiexec -n 2 "./$NAME" --wtc-mode=steal --wtc-stats
 step "predict the run time on 1, 2, 4 and 8 processors, without a cluster" \
     timeout 300 "./$NAME.predict" --wtc-procs=1,2,4,8
 printf '\ndemo: all %d steps passed. Try: mpiexec -n 4 tests/out/demo/%s\n' "$STEP" "$NAME"
