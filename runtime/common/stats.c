@@ -67,8 +67,8 @@ void wtcrt_stats_print(FILE *f, const wtcrt_stats *s, int nranks, const char *ti
     }
     fprintf(f, "(seconds; calls-in: calls run for another rank; msgs/bytes: sent; "
                "granted/refused: masters count workers granted and requests left standing, "
-               "workers count groups sent away and children run locally while waiting or "
-               "grants given back; steal mode: STEALs answered with work / with NOWORK)\n");
+               "workers count groups sent away and grants given back; "
+               "steal mode: STEALs answered with work / with NOWORK)\n");
     for (int r = 0; r < nranks; r++)
         if (s[r].steals > 0)
             fprintf(f, "steal: rank %d sent %lld STEALs; answer after %.3f ms on average, "
