@@ -118,10 +118,7 @@ double wtcrt_now(void);
 double wtcrt_median(double *v, long n);
 
 /* ---- dynamic and steal modes ------------------------------------------------------ */
-/* The simulator's bound on helping outer frames while waiting; the MPI runtime no longer
-   helps: with the oldest work given first, an outer frame has nothing pending once an
-   inner one waits (doc/runtime.md). */
-#define WTCRT_HELP_MAX 4
+
 
 /* ---- the MPI runtime's own state -------------------------------------------------- */
 #ifdef WTCRT_MPI

@@ -79,10 +79,10 @@ int wtcp_group_size(const wtcp_mode *mode, int pending, int batch);
 /* How many groups a worker asks for: dynamic (REQ 'want'): enough for every pending
    child, ceil(pending / T); steal: one per STEAL. 0 when nothing is pending. */
 int wtcp_groups_wanted(const wtcp_mode *mode, int pending, int batch);
-/* The frame whose pending children a rank waiting at frame 'level' runs meanwhile: the
-   innermost closing frame below it with pending children (the smallest work, leaving
-   the oldest to grants and thieves); -1 when none or when already nested 'help_max'
-   deep. */
+/* An outer closing frame below 'level' with pending children (the innermost such), or
+   -1; -1 as well when already nested 'help_max' deep. With the oldest work given first
+   there is never one once a frame waits (doc/runtime.md, "dynamic mode"): the
+   simulator checks it as an invariant; no executor helps. */
 int wtcp_help_frame(const wtcp_frames *f, int level, int helping, int help_max);
 
 /* Whether a rank running 'nest' pieces of work nested while it waits (granted or stolen

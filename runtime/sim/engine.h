@@ -46,7 +46,6 @@ typedef struct frame {
     int src, srcframe;            /* F_GROUP, task F_WORK: where the RESULT goes */
     int k, outstanding;           /* task F_WORK: children received; F_WORK: RESULTs owed */
     int claimed;                  /* F_WORK: the child taken, to run after the poll (-1) */
-    int helped;                   /* F_WORK (steal): a helper child is running */
     int task;                     /* F_WORK: a task frame (sends a RESULT when done) */
 } frame;
 
@@ -61,13 +60,12 @@ typedef struct rank {
     int inflight;    /* messages and events to it still in the heap */
     frame *st;
     int depth, cap;
-    int helping;     /* steal: helper nesting */
     int tick;        /* its look at its clock (eng_arrived): 1 an M_TICK is on its way,
                         2 it has popped */
     double tick_t;   /* the M_TICK's time */
     /* dynamic: children pending in its frames, groups its standing request still asks
        for, an IDLE sent and no TASK since (avail), task frames nested (the runtime's
-       'helping'), a GRANT of grant_tail ranks whose TASK sends are being completed */
+       'nest', bounded by wtcp_may_nest), a GRANT of grant_tail ranks whose TASK sends are being completed */
     int npending, dyn_want, avail, nest, grant_tail;
     /* steal: a STEAL in flight, NOWORKs in a row, when the last STEAL left and its
        answer's round trip; M_WAKE timers posted and the latest one's time */

@@ -14,7 +14,6 @@
  * wtcp_grant_pick, wtcp_rest_route, wtcp_fwd_stands, wtcp_oldest_standing. */
 #include <string.h>
 #include "engine.h"
-#include "wtcrt.h" /* WTCRT_HELP_MAX */
 
 /* What handling one message led to. */
 enum { H_DONE, H_WAIT /* a GRANT's TASK sends are being completed */,
@@ -213,7 +212,7 @@ static int wait_results(sim *S, int rid, int fidx)
     if ((i = eng_take(S, r, -1, -1)) >= 0)
         return handle(S, rid, i, &r->wchild) != H_WAIT;
     v = eng_frames(r);
-    if (wtcp_help_frame(&v, fidx, r->nest, WTCRT_HELP_MAX) >= 0) {
+    if (wtcp_help_frame(&v, fidx, 0, 1) >= 0) {
         eng_internal(S, "a waiting worker has outer work to help", rid);
         return 0;
     }

@@ -11,7 +11,6 @@
  * returns (the leaf latency), and a group of one child just received is never given
  * straight back. A TASK received at a poll runs nested before the poll goes on. */
 #include "engine.h"
-#include "wtcrt.h" /* WTCRT_HELP_MAX */
 
 /* The runtime's sleep ceiling (rt.sleep_max_us, doc/runtime.md "Waiting without burning
    a core") with every rank on one host, the pause's cap in wtcp_steal_pause: the
@@ -201,7 +200,7 @@ static int wait_results(sim *S, int rid, int fidx)
 {
     rank *r = &S->r[rid];
     wtcp_frames v;
-    int e, i;
+    int i;
     if (!eng_wait_sends(S, rid))
         return 0;
     if ((r->tick || r->head < 0) && !eng_arrived(S, rid))
@@ -209,12 +208,12 @@ static int wait_results(sim *S, int rid, int fidx)
                      instant post looks to each other forever) */
     if ((i = eng_take(S, r, -1, -1)) >= 0)
         return handle(S, rid, i, &r->wchild) != H_WAIT;
+    /* helping outer frames never finds work (the oldest is given first: doc/runtime.md),
+       and the runtime does not help: finding some is an internal error here */
     v = eng_frames(r);
-    if ((e = wtcp_help_frame(&v, fidx, r->helping, WTCRT_HELP_MAX)) >= 0) {
-        r->st[fidx].helped = 1;
-        r->helping++;
-        eng_start_child(S, rid, r->st[e].i++, 0, 0);
-        return 1;
+    if (wtcp_help_frame(&v, fidx, 0, 1) >= 0) {
+        eng_internal(S, "a waiting thief has outer work to help", rid);
+        return 0;
     }
     maybe_steal(S, rid);
     return 0; /* the next message (or its timer) wakes it */
@@ -233,10 +232,6 @@ static int step_work(sim *S, int rid)
         r->st[fidx].claimed = -1;
         eng_start_child(S, rid, c, 0, 0);
         return 1;
-    }
-    if (f->helped) { /* its helper child has returned */
-        f->helped = 0;
-        r->helping--;
     }
     if (f->i < f->end) {
         f->claimed = f->i++;
