@@ -28,7 +28,8 @@ typedef struct wtcrt_hdr {
     int frame;         /* par frame (nesting level) on the parent that waits */
     int first, count;  /* children first..first+count-1; GRANT: count = ranks granted,
                           first = GRANT messages of this request (valid when final) */
-    int want;          /* REQ/FWD: groups still wanted; EXIT: exit status */
+    int want;          /* REQ/FWD: groups still wanted; EXIT: exit status; TASK: index
+                          of the first child in the original par (decision log) */
     int hops;          /* FWD: masters already asked; GRANT: final flag */
     long long nbytes;  /* payload bytes after the header */
 } wtcrt_hdr;
@@ -158,6 +159,7 @@ struct wtc_par {
     unsigned char *arena;
     size_t used, cap;
     unsigned char *mem;      /* task frame: the unpacked TASK (args, results, buffers) */
+    int base;                /* task frame: index of its first child in the original par */
     int outstanding;         /* remote children whose RESULT has not arrived */
     /* while the par closes (dynamic and steal modes) */
     int closing;             /* its pending children may be helped, granted or stolen */

@@ -32,6 +32,7 @@ wtc_par *wtcrt_frame_push(wtc_ctx ctx)
     p->nch = 0;
     p->used = 0;
     p->mem = NULL;
+    p->base = 0;
     p->outstanding = 0;
     p->closing = 0;
     p->nextc = p->end = 0;
@@ -170,11 +171,13 @@ void wtcrt_send_task(wtc_par *p, int dest, int first, int count, int lo, int hi)
         h->frame = p->level;
         h->first = first;
         h->count = count;
+        h->want = p->base + first; /* the index in the original par (decision log) */
     }
     p->outstanding++;
     rt.st.calls_sent += count;
     if (wtcp_log_file())
-        fprintf(wtcp_log_file(), "send %d %d %d -> %d\n", p->ctx.depth + 1, first, count, dest);
+        fprintf(wtcp_log_file(), "send %d %d %d -> %d\n", p->ctx.depth + 1, p->base + first,
+                count, dest);
     wtcrt_send_task_msg(dest, m);
 }
 
@@ -360,6 +363,7 @@ wtc_par *wtcrt_task_frame(wtcrt_msg *m)
     if (h.count < 1 || !tc)
         wtcrt_die("bad TASK (%d children)", h.count);
     p = wtcrt_frame_push(c);
+    p->base = h.want;
     p->mem = task_unpack(m, tc);
     wtcrt_msg_free(m);
     if (p->capch < h.count) {
