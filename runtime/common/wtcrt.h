@@ -287,6 +287,8 @@ void wtcrt_run_task(wtcrt_msg *m);
 wtc_par *wtcrt_task_frame(wtcrt_msg *m);
 void wtcrt_task_frame_reply(wtc_par *p, int parent, const wtcrt_hdr *th);
 wtcp_frames wtcrt_frames_view(void);
+int wtcrt_give_oldest(const wtcp_mode *mode, int dest);
+void wtcrt_poll(void (*handle)(wtcrt_msg *m));
 void wtcrt_task_run(wtcrt_msg *m, void (*close)(wtc_par *p));
 void wtcrt_await(wtc_par *p, void (*handle)(wtcrt_msg *m), void (*idle)(void));
 void wtcrt_run_local_range(wtc_par *p, int i, int lo, int hi);

@@ -2,7 +2,6 @@
    standing requests): masters allocate idle workers to workers that have children to
    give; a worker never waits for its master; the children granted are the worker's
    oldest pending ones. */
-#include <stdlib.h>
 #include <string.h>
 #include "wtcrt.h"
 
@@ -29,23 +28,6 @@ static void ask(void)
         send_ctl(wtcrt_master_of(rt.rank), WTCRT_REQ, rt.rank, want);
 }
 
-/* Sends the oldest pending group of this rank (the core: the outermost frame with
-   pending children; its last ones) to rank r in one TASK. */
-static void send_group(int r)
-{
-    wtcp_frames v = wtcrt_frames_view();
-    int l = wtcp_give_frame(&v), n;
-    wtc_par *e;
-    if (l < 0)
-        wtcrt_die("dynamic mode: no pending children to send");
-    e = rt.frames[l];
-    n = wtcp_group_size(&wtcp_dynamic, e->end - e->nextc, rt.batch);
-    e->end -= n;
-    rt.npending -= n;
-    wtcrt_send_task(e, r, e->end, n, r, r + 1);
-    rt.st.granted++;
-}
-
 static void dyn_close(wtc_par *p);
 
 /* A GRANT: a group to each granted rank while this rank has some; a rank granted when
@@ -60,8 +42,10 @@ static void on_grant(wtcrt_msg *m)
     for (int j = 0; j < h->count; j++) {
         int r;
         memcpy(&r, WTCRT_PAYLOAD(m) + 4ul * (unsigned long)j, sizeof r);
-        if (rt.npending > 0) {
-            send_group(r);
+        int n = rt.npending > 0 ? wtcrt_give_oldest(&wtcp_dynamic, r) : 0;
+        if (n > 0) {
+            rt.npending -= n;
+            rt.st.granted++;
         } else {
             send_ctl(wtcrt_master_of(r), WTCRT_IDLE, r, 0);
             rt.st.refused++;
@@ -96,9 +80,7 @@ static void handle(wtcrt_msg *m)
 /* At every par and before each child: grants, results, work granted to this rank. */
 static void dyn_poll(void)
 {
-    wtcrt_msg *m;
-    while ((m = wtcrt_try_recv_quick()))
-        handle(m);
+    wtcrt_poll(handle);
 }
 
 /* Waiting with nothing arrived: tells the master, once, that this rank is available
@@ -138,21 +120,23 @@ static void dyn_close(wtc_par *p)
    itself) to worker 'who' in one GRANT; returns how many. */
 static int grant_own(int who, int want)
 {
-    int g, *ranks;
+    int g;
+    wtcrt_msg *m;
     if (want < 1 || rt.ending)
         return 0;
-    if (!(ranks = malloc((size_t)want * sizeof *ranks)))
-        wtcrt_die("out of memory");
-    g = wtcp_grant_pick(rt.roles, rt.rank, who, want, rt.idle, ranks);
-    if (g > 0) {
-        wtcrt_msg *m = wtcrt_msg_new(4ul * (unsigned long)g);
-        memcpy(WTCRT_PAYLOAD(m), ranks, 4ul * (unsigned long)g);
-        WTCRT_HDR(m)->count = g;
-        WTCRT_HDR(m)->lo = who;
-        wtcrt_send_sync(who, WTCRT_GRANT, m);
-        rt.st.granted += g;
+    /* the ranks are picked straight into the GRANT's payload (room for 'want') */
+    m = wtcrt_msg_new(4ul * (unsigned long)want);
+    g = wtcp_grant_pick(rt.roles, rt.rank, who, want, rt.idle, (int *)(void *)WTCRT_PAYLOAD(m));
+    if (g == 0) {
+        wtcrt_msg_free(m);
+        return 0;
     }
-    free(ranks);
+    m->len = WTCRT_HDR_SIZE + 4ul * (unsigned long)g;
+    WTCRT_HDR(m)->nbytes = 4ll * g;
+    WTCRT_HDR(m)->count = g;
+    WTCRT_HDR(m)->lo = who;
+    wtcrt_send_sync(who, WTCRT_GRANT, m);
+    rt.st.granted += g;
     return g;
 }
 

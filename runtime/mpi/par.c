@@ -451,6 +451,31 @@ void wtcrt_task_run(wtcrt_msg *m, void (*close)(wtc_par *p))
     rt.nest--;
 }
 
+/* Sends the oldest group this rank can give (the core: the outermost closing frame
+   with pending children, a group of the mode's size, its last children) to 'dest' in
+   one TASK; returns how many children went (0: none pending). */
+int wtcrt_give_oldest(const wtcp_mode *mode, int dest)
+{
+    wtcp_frames v = wtcrt_frames_view();
+    int l = wtcp_give_frame(&v), n;
+    wtc_par *p;
+    if (l < 0)
+        return 0;
+    p = rt.frames[l];
+    n = wtcp_group_size(mode, p->end - p->nextc, rt.batch);
+    p->end -= n;
+    wtcrt_send_task(p, dest, p->end, n, dest, dest + 1);
+    return n;
+}
+
+/* Hands every message that has arrived to the mode's 'handle' (a compute-path poll). */
+void wtcrt_poll(void (*handle)(wtcrt_msg *m))
+{
+    wtcrt_msg *m;
+    while ((m = wtcrt_try_recv_quick()))
+        handle(m);
+}
+
 /* Waits until p's children sent away have come back: hands every message that arrives
    to the mode's 'handle' (RESULTs are stored there, work granted or stolen runs there,
    nested); with nothing arrived, calls 'idle' (ask a victim, tell the master), then

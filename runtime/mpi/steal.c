@@ -1,8 +1,6 @@
 /* mpi/steal.c - the steal mode (doc/runtime.md "steal mode"): masterless work
    stealing. Every rank computes; a rank without work asks a random victim, which gives
    the oldest pending children it has (the core decides which: runtime/core/proto.h). */
-#include <stdlib.h>
-#include <string.h>
 #include "wtcrt.h"
 
 #define rt wtcrt_g
@@ -13,18 +11,10 @@ static void steal_close(wtc_par *p);
    core's size, in one TASK; NOWORK when this rank has none. */
 static void answer(int thief)
 {
-    wtcp_frames v = wtcrt_frames_view();
-    int l = wtcp_give_frame(&v), g;
-    wtc_par *p;
-    if (l < 0) {
+    if (wtcrt_give_oldest(&wtcp_steal, thief))
+        wtcrt_sync_tasks();
+    else
         wtcrt_send(thief, WTCRT_NOWORK, wtcrt_msg_new(0));
-        return;
-    }
-    p = rt.frames[l];
-    g = wtcp_group_size(&wtcp_steal, p->end - p->nextc, rt.batch);
-    p->end -= g;
-    wtcrt_send_task(p, thief, p->end, g, thief, thief + 1);
-    wtcrt_sync_tasks();
 }
 
 /* The answer to this rank's STEAL has come: 'work' says whether it was a TASK. */
@@ -74,9 +64,7 @@ static void handle(wtcrt_msg *m)
    a STEAL of this rank brought. */
 static void steal_poll(void)
 {
-    wtcrt_msg *m;
-    while ((m = wtcrt_try_recv_quick()))
-        handle(m);
+    wtcrt_poll(handle);
 }
 
 /* Asks a random victim for work, unless a STEAL is already out or the last ones were
