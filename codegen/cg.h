@@ -3,6 +3,7 @@
  *   sema.c     the Work-Time C rules of SPEC 2 (clauses, par bodies, spawn points)
  *   edit.c     text edits over the preprocessed buffer, line mapping, output helpers
  *   clone.c    the sequential and parallel clones, par statements, spawn points
+ *   capture.c  what a spawn point copies because the par body's storage ends with it
  *   marshal.c  argument structs, element counts, descriptors, the region-entry wrapper
  *   program.c  the global snapshot, main's wrapper, the program table, cg_generate
  */
@@ -110,6 +111,10 @@ void clone_emit_ordinary(Cg *cg, Node *def);
 bool clone_needs_rewrite(const Cg *cg, Node *def);
 bool clone_has_spawn_par(const Cg *cg, Node *body);
 bool clone_has_recursive_call(const Cg *cg, Node *body);
+
+/* capture.c: code for the spawn point 'stmt' (calling 'call') of par statement 'par' */
+char *capture_args(const Cg *cg, Node *par, Node *stmt, Node *call, const char *frame);
+char *capture_dest(Node *par, Node *stmt, Node *lv, const char *addr);
 
 /* marshal.c */
 char *marshal_param_list(const Cg *cg, const RecFn *f, bool with_ctx);

@@ -22,6 +22,7 @@ typedef struct Render {
     Edits ed;
     int npar;          /* par statements seen, to number their frames */
     const char *frame; /* the frame variable of the enclosing spawning par, or NULL */
+    Node *par;         /* that par statement */
 } Render;
 
 /* Source text of a node with newlines folded, for use inside a one-line replacement. */
@@ -124,13 +125,17 @@ static void render_par(Render *r, Node *n)
     render(n->lhs, r);
     render(n->rhs, r);
     const char *outer = r->frame;
+    Node *outer_par = r->par;
     r->frame = spawning ? frame : NULL;
+    r->par = n;
     if (n->body)
         render(n->body, r);
     r->frame = outer;
+    r->par = outer_par;
 }
 
-/* A spawn point: defer the call through the runtime, or call the sequential clone. */
+/* A spawn point: defer the call through the runtime, or call the sequential clone.
+   Pointer arguments into the body's own storage are copied first (capture.c). */
 static void render_spawn(Render *r, Node *stmt, Node *call, Node *lv)
 {
     const Cg *cg = r->cg;
@@ -138,12 +143,16 @@ static void render_spawn(Render *r, Node *stmt, Node *call, Node *lv)
     char *args = args_text(cg, call);
     const char *P = r->frame;
     Str b = {0};
-    str_printf(&b, "{ if (%s) { __wtc_args_%s __wtc_a = { %s }; ", P, g->name,
-               call->nargs ? args : "0");
+    str_printf(&b, "{ if (%s) { __wtc_args_%s __wtc_a = { %s }; %s", P, g->name,
+               call->nargs ? args : "0", capture_args(cg, r->par, stmt, call, P));
     if (lv) {
         char *l = flat_text(cg, lv);
-        str_printf(&b, "wtc_spawn(%s, &__wtc_fn_%s, &__wtc_a, &(%s), WTC_KIND(%s), sizeof(%s)); "
-                   "} else %s = __wtc_seq_%s(%s); }", P, g->name, l, l, l, l, g->name, args);
+        char *dest = capture_dest(r->par, stmt, lv, "__wtc_d");
+        if (dest)
+            str_printf(&b, "void *__wtc_d = (void *)&(%s); ", l);
+        str_printf(&b, "wtc_spawn(%s, &__wtc_fn_%s, &__wtc_a, %s, WTC_KIND(%s), sizeof(%s)); "
+                   "} else %s = __wtc_seq_%s(%s); }", P, g->name,
+                   dest ? dest : cg_fmt("&(%s)", l), l, l, l, g->name, args);
     } else {
         str_printf(&b, "wtc_spawn(%s, &__wtc_fn_%s, &__wtc_a, 0, 0, 0); } else __wtc_seq_%s(%s); }",
                    P, g->name, g->name, args);
@@ -303,7 +312,7 @@ static bool seq_flatten(const Cg *cg, RecFn *f)
 /* Emit one clone of f: its header, then the body with the flavor's edits. */
 static void emit_clone(Cg *cg, RecFn *f, enum Flavor flavor)
 {
-    Render r = {cg, f, flavor, {0}, 0, NULL};
+    Render r = {cg, f, flavor, {0}, 0, NULL, NULL};
     Node *body = f->fd->body;
     bool par = flavor == R_PAR;
     render(body, &r);
@@ -332,7 +341,7 @@ void clone_emit_par(Cg *cg, RecFn *f)
 /* An ordinary function with its par statements rewritten (and main renamed). */
 void clone_emit_ordinary(Cg *cg, Node *def)
 {
-    Render r = {cg, NULL, R_ORD, {0}, 0, NULL};
+    Render r = {cg, NULL, R_ORD, {0}, 0, NULL, NULL};
     render(def->func->body, &r);
     if (cg->main_fd && def->func == cg->main_fd)
         edits_add(&r.ed, def->func->name_span.start, def->func->name_span.end,

@@ -134,6 +134,18 @@ wtc_par *wtc_region_open(const wtc_fn *first);
 void wtc_spawn(wtc_par *p, const wtc_fn *fn, const void *args, void *dest, int dest_kind,
                unsigned long dest_size);
 
+/* A spawn point whose pointer argument may point into an object declared in the par
+   body, whose storage ends with the iteration (wtcc, codegen/capture.c): is the address
+   p inside the object at obj of 'size' bytes? */
+static inline int wtc_within(const void *p, const void *obj, unsigned long size)
+{
+    return (unsigned long)p - (unsigned long)obj < size;
+}
+
+/* Before wtc_spawn: copies buffer b of 'args' (its count of elements, evaluated from
+   args) into storage the frame owns until wtc_par_close, and points args at the copy. */
+void wtc_keep(wtc_par *p, const wtc_fn *fn, void *args, int b);
+
 /* After the last iteration: run the deferred calls (in parallel where possible), wait
    for all of them, store their results, release the frame. */
 void wtc_par_close(wtc_par *p);

@@ -46,6 +46,17 @@ unsigned long wtcrt_buf_bytes(const wtc_fn *fn, int b, long count);
 void *wtcrt_buf_ptr(const wtc_fn *fn, const void *args, int b);
 void wtcrt_buf_set(const wtc_fn *fn, void *args, int b, void *ptr);
 
+/* ---- copies a par frame keeps until it closes (common/keep.c, wtc_keep) ---------- */
+typedef struct wtcrt_keep_chunk wtcrt_keep_chunk;
+typedef struct wtcrt_keep {
+    wtcrt_keep_chunk *head, *cur;
+} wtcrt_keep;
+/* Forgets every copy of k (its frame is opened again), keeping the memory. */
+void wtcrt_keep_reset(wtcrt_keep *k);
+/* Copies buffer b of args (fn->counts of args elements) into k and points args at the
+   copy; the copy stays until the next reset. Returns 0, or -1 when out of memory. */
+int wtcrt_keep_buf(wtcrt_keep *k, const wtc_fn *fn, void *args, int b);
+
 /* ---- launch options (SPEC 4) ------------------------------------------------------ */
 typedef struct wtcrt_opts {
     int mode;          /* WTC_MODE_*, DEFAULT when not given */
@@ -164,6 +175,7 @@ struct wtc_par {
     /* while the par closes (dynamic and steal modes) */
     int closing;             /* its pending children may be helped, granted or stolen */
     int nextc, end;          /* pending children: nextc..end-1 (dynamic: end = nch) */
+    wtcrt_keep keep;         /* copies of spawn arguments into the par body (wtc_keep) */
 };
 
 /* The args / return slot of child i of frame p. */

@@ -36,6 +36,7 @@ wtc_par *wtcrt_frame_push(wtc_ctx ctx)
     p->outstanding = 0;
     p->closing = 0;
     p->nextc = p->end = 0;
+    wtcrt_keep_reset(&p->keep);
     return p;
 }
 
@@ -87,6 +88,12 @@ void wtc_spawn(wtc_par *p, const wtc_fn *fn, const void *args, void *dest, int d
     c->dest_kind = dest_kind;
     c->dest_size = dest_size;
     c->remote = 0;
+}
+
+void wtc_keep(wtc_par *p, const wtc_fn *fn, void *args, int b)
+{
+    if (wtcrt_keep_buf(&p->keep, fn, args, b) < 0)
+        wtcrt_die("out of memory copying an argument of %s", fn->name);
 }
 
 /* The context of the children of frame p, run on this rank owning [lo, hi). */

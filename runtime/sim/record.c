@@ -44,6 +44,7 @@ struct wtc_par {
     unsigned char *arena;
     size_t used, cap;
     double grow_s;      /* time spent growing ch and arena (timed: rare, page faults) */
+    wtcrt_keep keep;    /* copies of spawn arguments into the par body (wtc_keep) */
 };
 
 /* A captured leaf: fn, counts[nbufs], args, in: buffers (each 16-byte aligned). */
@@ -429,6 +430,7 @@ static wtc_par *frame_push(int cond, int depth, int region)
     p->nch = 0;
     p->used = 0;
     p->grow_s = 0;
+    wtcrt_keep_reset(&p->keep);
     return p;
 }
 
@@ -790,6 +792,14 @@ void wtc_spawn(wtc_par *p, const wtc_fn *fn, const void *args, void *dest, int d
     memcpy(p->arena + p->used, args, fn->args_size);
     p->ch[p->nch++] = (rec_child){ fn, p->used, dest, dest_kind, dest_size };
     p->used += need;
+}
+
+void wtc_keep(wtc_par *p, const wtc_fn *fn, void *args, int b)
+{
+    if (wtcrt_keep_buf(&p->keep, fn, args, b) < 0) {
+        fprintf(stderr, "wtc predict: out of memory copying an argument of %s\n", fn->name);
+        exit(2);
+    }
 }
 
 /* Whether a leaf of fn with these counts writes an out: buffer its caller (or main)
