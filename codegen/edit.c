@@ -95,10 +95,10 @@ static int edit_cmp(const void *a, const void *b)
     return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
-/* The text of [start, end) with the edits inside it applied. */
+/* The text of [start, end) with the edits inside it applied (source text through
+   span_text: a NUL byte in a literal would end the string). */
 char *edits_apply(const Cg *cg, Edits *e, int start, int end)
 {
-    const char *text = cg->tu->text;
     Str out = {0};
     if (e->n > 1)
         qsort(e->v, (size_t)e->n, sizeof(Edit), edit_cmp);
@@ -109,11 +109,11 @@ char *edits_apply(const Cg *cg, Edits *e, int start, int end)
             continue;
         if (ed->start < pos) /* overlapping edit: a bug in the caller; keep output sane */
             continue;
-        str_catn(&out, text + pos, ed->start - pos);
+        str_cat(&out, span_text(cg->tu, (Span){pos, ed->start}));
         str_cat(&out, ed->text);
         pos = ed->end;
     }
-    str_catn(&out, text + pos, end - pos);
+    str_cat(&out, span_text(cg->tu, (Span){pos, end}));
     return out.s ? out.s : ast_strndup("", 0);
 }
 

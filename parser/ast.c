@@ -64,11 +64,34 @@ Node *ast_new(NodeKind kind, Loc loc, Span span)
     return n;
 }
 
+/* A NUL byte can only stand in a string or character literal (the lexer calls it
+   stray elsewhere), where gcc keeps it; it is written as the escape \000 (three octal
+   digits: a digit that follows cannot join it), so that the text stays a C string and
+   means the same. */
 char *span_text(const TranslationUnit *tu, Span s)
 {
+    const char *p;
+    size_t nuls = 0, n;
+    char *out, *q;
     if (s.start < 0 || s.end > tu->len || s.end < s.start)
         return ast_strndup("", 0);
-    return ast_strndup(tu->text + s.start, s.end - s.start);
+    p = tu->text + s.start;
+    n = (size_t)(s.end - s.start);
+    for (size_t i = 0; i < n; i++)
+        nuls += p[i] == '\0';
+    if (!nuls)
+        return ast_strndup(p, n);
+    out = q = ast_alloc(n + 3 * nuls + 1);
+    for (size_t i = 0; i < n; i++) {
+        if (p[i]) {
+            *q++ = p[i];
+        } else {
+            memcpy(q, "\\000", 4);
+            q += 4;
+        }
+    }
+    *q = '\0';
+    return out;
 }
 
 /* ---- dump ----------------------------------------------------------------- */

@@ -298,7 +298,7 @@ bool type_is_scalar_or_struct(Type *t);
    keeping typedef names and struct tags as written. Array lengths are printed from their
    source text (needs the TU buffer). Returns an arena string. */
 char *type_to_c(const TranslationUnit *tu, Type *t, const char *name);
-/* The source text of a span, as an arena string. */
+/* The source text of a span, as an arena string (a NUL byte in a literal becomes \000). */
 char *span_text(const TranslationUnit *tu, Span s);
 
 /* Debug dump (wtcc --dump-ast). */
