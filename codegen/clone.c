@@ -343,9 +343,14 @@ void clone_emit_ordinary(Cg *cg, Node *def)
 {
     Render r = {cg, NULL, R_ORD, {0}, 0, NULL, NULL};
     render(def->func->body, &r);
-    if (cg->main_fd && def->func == cg->main_fd)
+    if (cg->main_fd && def->func == cg->main_fd) {
+        Node *body = def->func->body;
         edits_add(&r.ed, def->func->name_span.start, def->func->name_span.end,
                   "__wtc_user_main");
+        /* reaching main's '}' returns 0 (C11 5.1.2.2.3), but not once it is renamed */
+        if (type_strip_typedefs(def->func->decl->type->base)->kind == TY_INT)
+            edits_add(&r.ed, body->span.end - 1, body->span.end - 1, " return 0; ");
+    }
     cg_emit_line(cg, def->span.start);
     fprintf(cg->out, "%s\n", edits_apply(cg, &r.ed, def->span.start, def->span.end));
 }
