@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include "wtcrt.h"
 
@@ -98,6 +99,32 @@ static void trace_body(FILE *f, int nranks, wtcrt_event *const *ev, const long *
     fprintf(f, "\n]}\n");
 }
 
+/* The temporary file beside path that the trace is written to first; 0 or -1. */
+static int trace_tmp(const char *path, char *tmp, size_t tmpsz)
+{
+    if (snprintf(tmp, tmpsz, "%s.tmp%ld", path, (long)getpid()) >= (int)tmpsz) {
+        errno = ENAMETOOLONG;
+        return -1;
+    }
+    return 0;
+}
+
+int wtcrt_trace_check(const char *path)
+{
+    char tmp[4096];
+    struct stat st;
+    FILE *f;
+    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+        errno = EISDIR;
+        return -1;
+    }
+    if (trace_tmp(path, tmp, sizeof tmp) < 0 || !(f = fopen(tmp, "w")))
+        return -1;
+    fclose(f);
+    remove(tmp);
+    return 0;
+}
+
 /* Writes the trace to a temporary file beside path, then renames it into place. */
 int wtcrt_trace_write(const char *path, int nranks, wtcrt_event *const *ev,
                       const long *nev, const wtcrt_stats *s)
@@ -105,11 +132,7 @@ int wtcrt_trace_write(const char *path, int nranks, wtcrt_event *const *ev,
     char tmp[4096];
     FILE *f;
     int err;
-    if (snprintf(tmp, sizeof tmp, "%s.tmp%ld", path, (long)getpid()) >= (int)sizeof tmp) {
-        errno = ENAMETOOLONG;
-        return -1;
-    }
-    if (!(f = fopen(tmp, "w")))
+    if (trace_tmp(path, tmp, sizeof tmp) < 0 || !(f = fopen(tmp, "w")))
         return -1;
     trace_body(f, nranks, ev, nev, s);
     err = ferror(f);

@@ -118,6 +118,11 @@ typedef struct wtcrt_event {
     int ph;
 } wtcrt_event;
 
+/* Can the trace be written to path (its temporary file created beside it, path not a
+   directory)? Checked before the run, so that a bad path does not waste it. Returns 0,
+   or -1 with errno set. */
+int wtcrt_trace_check(const char *path);
+
 /* Writes Chrome trace-event JSON, one lane per rank, atomically (temp file + rename).
    Returns 0, or -1 with errno set. */
 int wtcrt_trace_write(const char *path, int nranks, wtcrt_event *const *ev,

@@ -1,5 +1,6 @@
 /* mpi/transport.c - the MPI runtime's core: start-up and exit, message transport with
    nonblocking sends and sleeping polls, states for --wtc-stats / --wtc-trace. */
+#include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -380,9 +381,11 @@ static void states_end(void)
         trace_event(rt.state, 'E', now);
 }
 
-/* Rank 0: receives every rank's STATS, prints the table, writes the trace. */
-static void stats_gather(void)
+/* Rank 0: receives every rank's STATS, prints the table, writes the trace; -1 when
+   the trace could not be written. */
+static int stats_gather(void)
 {
+    int failed = 0;
     int P = rt.nranks;
     wtcrt_stats *s = calloc((size_t)P, sizeof *s);
     wtcrt_event **ev = calloc((size_t)P, sizeof *ev);
@@ -405,14 +408,18 @@ static void stats_gather(void)
                  P > 1 ? "s" : "", rt.st.wall);
         wtcrt_stats_print(stderr, s, P, title);
     }
-    if (rt.opt.trace && wtcrt_trace_write(rt.opt.trace, P, ev, nev, s) < 0)
-        perror(rt.opt.trace);
+    if (rt.opt.trace && wtcrt_trace_write(rt.opt.trace, P, ev, nev, s) < 0) {
+        fprintf(stderr, "wtc: error: --wtc-trace=%s: cannot write it: %s\n", rt.opt.trace,
+                strerror(errno));
+        failed = 1;
+    }
     for (int r = 1; r < P; r++)
         wtcrt_msg_free(msgs[r]);
     free(s);
     free(ev);
     free(nev);
     free(msgs);
+    return failed ? -1 : 0;
 }
 
 /* Other ranks: sends counters and trace events to rank 0. */
@@ -428,11 +435,12 @@ static void stats_send(void)
 
 /* ---- start and exit --------------------------------------------------------------- */
 
-/* Everything after user_main (rank 0) or EXIT (others): stats, MPI_Finalize. */
-static void finish(int status)
+/* Everything after user_main (rank 0) or EXIT (others): stats, MPI_Finalize. Returns
+   the exit status: 'status', or 2 on rank 0 when the trace could not be written. */
+static int finish(int status)
 {
     if (rt.finished)
-        return;
+        return status;
     rt.finished = 1;
     if (rt.rank == 0) {
         for (int r = 1; r < rt.nranks; r++) {
@@ -445,7 +453,8 @@ static void finish(int status)
     if (rt.opt.stats || rt.opt.trace) {
         if (rt.rank == 0) {
             fflush(stdout);
-            stats_gather();
+            if (stats_gather() < 0 && status == 0)
+                status = 2;
         } else {
             stats_send();
         }
@@ -453,6 +462,7 @@ static void finish(int status)
     wtcrt_flush_sends();
     wtcrt_mpi_end();
     wtcrt_bell_fini();
+    return status;
 }
 
 /* exit() called by the user: rank 0 outside a region releases the other ranks;
@@ -477,14 +487,30 @@ static void on_exit_handler(int status, void *arg)
 static int opts_check(char *err, size_t errsz)
 {
     if (rt.opt.masters && rt.nranks > 1 && rt.opt.masters >= rt.nranks) {
-        snprintf(err, errsz, "wtc: error: --wtc-masters=%d needs at least %d ranks "
+        snprintf(err, errsz, "wtc: error: --wtc-masters=%d needs at least %ld ranks "
                  "(running on %d): at least one rank must be a worker",
-                 rt.opt.masters, rt.opt.masters + 1, rt.nranks);
+                 rt.opt.masters, (long)rt.opt.masters + 1, rt.nranks);
         return -1;
     }
     return 0;
 }
 
+/* --wtc-trace=FILE: rank 0 makes sure FILE can be written before the run, not after
+   it; every rank learns the answer. 0, or -1 with err set. */
+static int trace_check(char *err, size_t errsz)
+{
+    int bad = 0;
+    if (!rt.opt.trace)
+        return 0;
+    if (rt.rank == 0 && wtcrt_trace_check(rt.opt.trace) < 0) {
+        bad = errno ? errno : EIO;
+        snprintf(err, errsz, "wtc: error: --wtc-trace=%s: cannot write it: %s",
+                 rt.opt.trace, strerror(bad));
+    }
+    if (rt.nranks > 1) /* every rank has the same options: all take part */
+        MPI_Bcast(&bad, 1, MPI_INT, 0, rt.comm);
+    return bad ? -1 : 0;
+}
 
 /* Initialises states and the trace; every rank starts the clock after a barrier so the
    lanes of the trace line up. */
@@ -529,7 +555,8 @@ int wtc_start(int argc, char **argv, const wtc_program *prog)
                  prog->abi_version, WTC_ABI_VERSION);
     else
         ok = wtcrt_opts_parse(&argc, argv, &rt.opt, err, sizeof err) == 0 &&
-             opts_check(err, sizeof err) == 0;
+             opts_check(err, sizeof err) == 0 &&
+             (rt.opt.help || trace_check(err, sizeof err) == 0);
     if (!ok || rt.opt.help) {
         /* every rank parsed the same argv: all stop, rank 0 says why (or the usage) */
         if (rt.rank == 0 && !ok)
@@ -548,6 +575,5 @@ int wtc_start(int argc, char **argv, const wtc_program *prog)
     else
         status = wtcrt_serve();
     fflush(stdout);
-    finish(status);
-    return status;
+    return finish(status);
 }

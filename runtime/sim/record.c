@@ -16,6 +16,7 @@
  * from the captures and timed, and the other leaves are interpolated (sim/sample.c).
  * Knowing every leaf before choosing means the sample is spread evenly over the whole
  * allocation order and can grow until the bootstrap is satisfied. */
+#include <errno.h>
 #include <fcntl.h>
 #include <math.h>
 #include <pthread.h>
@@ -1002,12 +1003,13 @@ static void restore_stdout(void)
     }
 }
 
-static void finish(void)
+/* Restores stdout and writes the report there; -1 when it could not be written. */
+static int finish(void)
 {
     sim_machine m;
     char err[1024];
     if (R.reported)
-        return;
+        return 0;
     R.reported = 1;
     R.tree.main_time += wtcrt_now() - R.mark;
     restore_stdout();
@@ -1016,7 +1018,7 @@ static void finish(void)
                         "that region is not predicted\n");
     if (sim_machine_find(R.opt.machine, &m, err, sizeof err) < 0) {
         fprintf(stderr, "wtc predict: %s\n", err);
-        return;
+        return -1;
     }
     R.smp.mode = R.opt.sample;
     R.smp.n = R.opt.sample_n;
@@ -1025,13 +1027,39 @@ static void finish(void)
     R.smp.replicate = R.opt.replicate;
     R.smp.rec_seconds = wtcrt_now() - R.t_start;
     sim_report(stdout, &R.tree, &m, &R.opt, &R.smp, R.prog->source);
-    fflush(stdout);
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        fprintf(stderr, "wtc predict: error: cannot write the report: %s\n", strerror(errno));
+        return -1;
+    }
+    return 0;
 }
 
+/* The program called exit(): the report is still written (and its failure shows). */
 static void at_exit(void)
 {
-    if (R.started && !R.reported)
-        finish();
+    if (R.started && !R.reported && finish() < 0)
+        _exit(2);
+}
+
+/* WTC_DECISIONS=FILE: checked before the run, so that a path that cannot be written
+   does not waste it (sim/report.c writes it). 0, or -1 with a message printed. */
+static int decisions_check(const char *prog)
+{
+    const char *path = getenv("WTC_DECISIONS");
+    int existed;
+    FILE *f;
+    if (!path || !*path)
+        return 0;
+    existed = access(path, F_OK) == 0;
+    if (!(f = fopen(path, "a"))) {
+        fprintf(stderr, "%s: error: WTC_DECISIONS=%s: cannot write it: %s\n", prog, path,
+                strerror(errno));
+        return -1;
+    }
+    fclose(f);
+    if (!existed)
+        remove(path);
+    return 0;
 }
 
 typedef struct main_call {
@@ -1126,6 +1154,8 @@ int wtc_start(int argc, char **argv, const wtc_program *prog)
         fprintf(stderr, "%s: error: %s\n", argv[0], err);
         return 2;
     }
+    if (decisions_check(argv[0]) < 0)
+        return 2;
     fflush(stdout);
     R.saved_stdout = dup(1);
     devnull = open("/dev/null", O_WRONLY);
@@ -1143,6 +1173,5 @@ int wtc_start(int argc, char **argv, const wtc_program *prog)
         fprintf(stderr, "wtc predict: note: the program returned %d; sampled tasks leave "
                         "results unwritten, so if it stopped early, predict with "
                         "--wtc-sample=all\n", rc);
-    finish();
-    return 0;
+    return finish() < 0 ? 2 : 0;
 }

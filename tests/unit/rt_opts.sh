@@ -26,6 +26,16 @@ bad "mode steal with masters attached" 2 --wtc-mode=steal:2
 grep -q "expected simple, dynamic or steal" "$RT_STDERR" ||
     rt_fail "the mode error lists steal" "$(cat "$RT_STDERR")"
 bad "empty trace file name" 2 --wtc-trace=
+# a trace that cannot be written stops before the run, not after it
+for np in 1 3; do
+    bad "trace into a missing directory at -n $np" $np "--wtc-trace=$RT_OUT/missing.$$/t.json"
+done
+grep -q "cannot write it: No such file or directory" "$RT_STDERR" ||
+    rt_fail "the trace error says why" "$(cat "$RT_STDERR")"
+bad "trace onto a directory" 2 "--wtc-trace=$RT_OUT"
+bad "masters INT_MAX" 3 --wtc-masters=2147483647 --wtc-mode=dynamic
+grep -q "needs at least 2147483648 ranks" "$RT_STDERR" ||
+    rt_fail "masters INT_MAX: the rank count does not overflow" "$(cat "$RT_STDERR")"
 bad "stats with a value" 2 --wtc-stats=yes
 bad "option after program arguments" 3 20 --wtc-bogus=1
 
