@@ -180,7 +180,7 @@ int wtcrt_bell_arm(void)
 /* Sleeps up to 'us' microseconds, or until a sender rings. */
 void wtcrt_bell_sleep(int us)
 {
-    struct timespec ts = { 0, 1000L * us };
+    struct timespec ts = { us / 1000000, 1000L * (us % 1000000) }; /* tv_nsec < 1e9 */
     if (mine)
         futex(mine, FUTEX_WAIT, 1, &ts);
     else

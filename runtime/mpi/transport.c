@@ -203,7 +203,7 @@ void wtcrt_backoff(int *us)
     if (wtcrt_bell_arm())
         return;
     wtcrt_bell_sleep(*us);
-    *us = *us * 2 > rt.sleep_max_us ? rt.sleep_max_us : *us * 2;
+    *us = *us > rt.sleep_max_us / 2 ? rt.sleep_max_us : *us * 2; /* no int overflow */
 }
 
 /* Ends a wait of wtcrt_backoff: the next one starts with yields again. */
