@@ -149,6 +149,23 @@ static const char *incomplete_reason(Type *t)
     return NULL;
 }
 
+/* Is t a pointer to a function (a parameter declared 'int (*f)(int)' or 'int f(int)')? */
+static bool is_function_pointer(Type *t)
+{
+    t = type_strip_typedefs(t);
+    return t && t->kind == TY_PTR && type_strip_typedefs(t->base) &&
+           type_strip_typedefs(t->base)->kind == TY_FUNC;
+}
+
+/* A function pointer cannot be sent: no clause helps, so say what does. */
+static void error_function_pointer(RecParam *p, Loc loc)
+{
+    diag_error(loc, "parameter '%s' is a function pointer, which cannot be sent to another "
+               "processor (an address means nothing there); pass an index into a const global "
+               "table of functions instead ('int op', calling 'ops[op](...)'), or call the "
+               "function by name", p->name);
+}
+
 /* ---- the signature ---------------------------------------------------------- */
 
 /* Checks on the function's own declaration: main, variadic, return type, parameters. */
@@ -242,6 +259,10 @@ static void check_item(RecFn *f, Clause *cl, ClauseItem *it)
                        "count", it->name);
         return;
     }
+    if (is_function_pointer(p->type)) {
+        error_function_pointer(p, it->loc);
+        return;
+    }
     if (!it->count) {
         if (!p->count)
             diag_error(it->loc, "pointer parameter '%s' needs an element count: write '%s[N]' "
@@ -326,7 +347,9 @@ static void check_clauses(RecFn *f)
     }
     for (int i = 0; i < f->nparams; i++) {
         RecParam *p = &f->params[i];
-        if (p->is_ptr && !p->in && !p->out && p->name)
+        if (p->is_ptr && !p->in && !p->out && p->name && is_function_pointer(p->type))
+            error_function_pointer(p, p->decl->loc);
+        else if (p->is_ptr && !p->in && !p->out && p->name)
             diag_error(p->decl->loc, "pointer parameter '%s' is in neither in: nor out:; the data "
                        "behind it would not exist on another processor (write 'in: %s[N];' or "
                        "'out: %s[N];')", p->name, p->name, p->name);
@@ -356,14 +379,21 @@ static Decl *global_var(Node *n)
     return d->kind == DK_VAR && d->is_global && d->loc.user ? d : NULL;
 }
 
+enum { W_WRITE, W_DEREF, W_CALL };
+
 /* Warn once per global and function. */
-static void warn_global(BodyCheck *b, Node *at, Decl *g, bool deref)
+static void warn_global(BodyCheck *b, Node *at, Decl *g, int what)
 {
     for (int i = 0; i < b->nwarned; i++)
         if (strcmp(b->warned[i], g->name) == 0)
             return;
     b->warned[b->nwarned++] = g->name;
-    if (deref)
+    if (what == W_CALL)
+        diag_warning(at->loc, "recursive function '%s' calls through global '%s', which holds "
+                     "rank 0's function addresses: they are not valid on another processor "
+                     "(make it a const table of functions and pass an index)", b->f->name,
+                     g->name);
+    else if (what == W_DEREF)
         diag_warning(at->loc, "recursive function '%s' dereferences global pointer '%s'; the data "
                      "it points to exists only on rank 0", b->f->name, g->name);
     else
@@ -380,6 +410,23 @@ static Node *lvalue_root(Node *n)
     return n;
 }
 
+/* The global a call goes through when it holds function pointers that rank 0 set:
+   'op(x)', '(*op)(x)', 'ops[k](x)', 's.fn(x)' with a global that is not const (a const
+   one has every rank's own addresses, from its initializer), or NULL. */
+static Decl *called_global(Node *callee)
+{
+    while (callee && (callee->kind == ND_DEREF || callee->kind == ND_INDEX ||
+                      callee->kind == ND_MEMBER))
+        callee = callee->lhs;
+    Decl *g = global_var(callee);
+    if (!g)
+        return NULL;
+    Type *t = g->type;
+    for (Type *u = type_strip_typedefs(t); u && u->kind == TY_ARRAY; u = type_strip_typedefs(t))
+        t = u->base;
+    return (t->quals & Q_CONST) || (type_strip_typedefs(t)->quals & Q_CONST) ? NULL : g;
+}
+
 /* Walk a recursive function's body: parameter uses, wtc_depth, global writes/derefs. */
 static void check_body_node(Node *n, void *data)
 {
@@ -394,10 +441,12 @@ static void check_body_node(Node *n, void *data)
         bool write = n->kind == ND_ASSIGN || n->kind == ND_PRE_INC || n->kind == ND_PRE_DEC ||
                      n->kind == ND_POST_INC || n->kind == ND_POST_DEC;
         if (write && (g = global_var(lvalue_root(n->lhs))))
-            warn_global(b, n, g, false);
+            warn_global(b, n, g, W_WRITE);
         if ((n->kind == ND_DEREF || n->kind == ND_PTR_MEMBER || n->kind == ND_INDEX) &&
             (g = global_var(n->lhs)) && type_is_pointer(g->type))
-            warn_global(b, n, g, true);
+            warn_global(b, n, g, W_DEREF);
+        if (n->kind == ND_CALL && (g = called_global(n->lhs)))
+            warn_global(b, n, g, W_CALL);
     }
     cg_children(n, check_body_node, data);
 }

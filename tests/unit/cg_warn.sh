@@ -16,4 +16,13 @@ grep -q "global_warn.wtc:15:20: warning: recursive function 'f' dereferences glo
 # reading a global array is fine: no warning about 'table'
 grep -q "'table'" "$out/log" && fail "warned about reading the global array 'table'"
 [ "$(grep -c 'warning:' "$out/log")" -eq 2 ] || fail "expected exactly two warnings"
+# calling through a global that holds rank 0's function pointers (crashed at -n 3);
+# a const table is every rank's own
+bin/wtcc --no-predict tests/cg/fnptr_warn.wtc -o "$out/fnptr" > "$out/log" 2>&1 || fail "fnptr: build failed"
+grep -q "fnptr_warn.wtc:18:16: warning: recursive function 'apply' calls through global 'op'" "$out/log" ||
+    fail "no warning for the call through 'op' at 18:16"
+grep -q "fnptr_warn.wtc:18:24: warning: recursive function 'apply' calls through global 'ops'" "$out/log" ||
+    fail "no warning for the call through 'ops' at 18:24"
+grep -q "'cops'" "$out/log" && fail "warned about the const table 'cops'"
+[ "$(grep -c 'warning:' "$out/log")" -eq 2 ] || fail "fnptr: expected exactly two warnings"
 echo "cg_warn: ok"
