@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "cg.h"
+#include "diag.h"
 
 /* The body's objects a spawn point's pointers may point into. */
 typedef struct Objs {
@@ -22,13 +23,8 @@ typedef struct Objs {
     int n, cap;
 } Objs;
 
-static void objs_add(Objs *o, Decl *d)
+static void objs_push(Objs *o, Decl *d)
 {
-    for (int i = 0; i < o->n; i++)
-        if (o->v[i] == d || strcmp(o->v[i]->name, d->name) == 0) {
-            o->v[i] = d; /* an inner declaration hides the outer one */
-            return;
-        }
     if (o->n == o->cap) {
         o->cap = o->cap ? 2 * o->cap : 8;
         Decl **nv = ast_alloc(sizeof(Decl *) * (size_t)o->cap);
@@ -37,6 +33,19 @@ static void objs_add(Objs *o, Decl *d)
         o->v = nv;
     }
     o->v[o->n++] = d;
+}
+
+/* Removes the object named 'name' from o (an inner declaration hides it); returns it,
+   or NULL. */
+static Decl *objs_hide(Objs *o, const char *name)
+{
+    for (int i = 0; name && i < o->n; i++)
+        if (strcmp(o->v[i]->name, name) == 0) {
+            Decl *d = o->v[i];
+            o->v[i] = o->v[--o->n];
+            return d;
+        }
+    return NULL;
 }
 
 /* The struct or union member 'name' of type t (anonymous members searched), or NULL. */
@@ -127,23 +136,32 @@ static bool contains(Node *outer, Node *inner)
     return outer && outer->span.start <= inner->span.start && inner->span.end <= outer->span.end;
 }
 
-static void add_decls(Objs *o, Node *decl, const AddrTaken *a)
+/* The declarations of one ND_DECLARATION: each hides an object of the same name (kept
+   in 'hidden': the code can no longer name it), the capturable ones are added. */
+static void add_decls(Objs *o, Objs *hidden, Node *decl, const AddrTaken *a)
 {
-    for (int i = 0; decl && decl->kind == ND_DECLARATION && i < decl->ndecls; i++)
-        if (is_capturable(decl->decls[i], a))
-            objs_add(o, decl->decls[i]);
+    for (int i = 0; decl && decl->kind == ND_DECLARATION && i < decl->ndecls; i++) {
+        Decl *d = decl->decls[i], *h;
+        if (!d || !d->name)
+            continue;
+        if ((h = objs_hide(o, d->name)))
+            objs_push(hidden, h);
+        if (is_capturable(d, a))
+            objs_push(o, d);
+    }
 }
 
 /* The capturable objects of a par body in scope at statement stmt: the declarations
-   before it in every block on the path from the body down to it. */
-static Objs objs_in_scope(Node *par, Node *stmt)
+   before it in every block on the path from the body down to it. Objects hidden there
+   by another declaration of their name go to *hidden. */
+static Objs objs_in_scope(Node *par, Node *stmt, Objs *hidden)
 {
     AddrTaken a = {0};
     Objs o = {0};
     Node *n = par->body;
     addr_taken(par->body, &a);
     if (par->decl && is_addr_taken(&a, par->decl))
-        objs_add(&o, par->decl);
+        objs_push(&o, par->decl);
     while (n && n != stmt) {
         Node *next = NULL;
         if (n->kind == ND_BLOCK) {
@@ -151,12 +169,12 @@ static Objs objs_in_scope(Node *par, Node *stmt)
                 if (contains(n->args[i], stmt))
                     next = n->args[i];
                 else
-                    add_decls(&o, n->args[i], &a);
+                    add_decls(&o, hidden, n->args[i], &a);
             }
         } else if (n->kind == ND_IF) {
             next = contains(n->then, stmt) ? n->then : n->els;
         } else if (n->kind == ND_FOR) {
-            add_decls(&o, n->init, &a);
+            add_decls(&o, hidden, n->init, &a);
             next = n->body;
         } else {
             next = n->body; /* switch, case, default, label, while, do */
@@ -193,7 +211,7 @@ static bool is_compound_literal(Node *n)
 char *capture_args(const Cg *cg, Node *par, Node *stmt, Node *call, const char *frame)
 {
     RecFn *g = cg_called_recfn(cg, call);
-    Objs o = objs_in_scope(par, stmt);
+    Objs hidden = {0}, o = objs_in_scope(par, stmt, &hidden);
     Str b = {0};
     for (int i = 0; g && i < g->nparams && i < call->nargs; i++) {
         RecParam *p = &g->params[i];
@@ -221,11 +239,29 @@ static bool declared_in(Node *par, Decl *d)
    can read it after the iteration), else addr; NULL when lv cannot lie there. */
 char *capture_dest(Node *par, Node *stmt, Node *lv, const char *addr)
 {
-    Objs o = objs_in_scope(par, stmt);
+    Objs hidden = {0}, o = objs_in_scope(par, stmt, &hidden);
     Decl *d = root_var(lv);
     if (d && d->storage != SC_STATIC && d->storage != SC_EXTERN && declared_in(par, d))
         return cg_fmt("((void)%s, (void *)0)", addr);
     if (d || !o.n) /* lv lies in a variable declared outside the body */
         return NULL;
     return cg_fmt("(%s) ? (void *)0 : %s", within_any(&o, addr), addr);
+}
+
+/* sema: a spawn point where an object of the body that a pointer argument (or the
+   result's destination) may point into is hidden by another declaration of its name:
+   the generated code could not name it to test the pointer. */
+void capture_check(const Cg *cg, Node *par, Node *stmt, Node *call, Node *lv)
+{
+    RecFn *g = cg_called_recfn(cg, call);
+    Objs hidden = {0};
+    bool pointers = lv && !root_var(lv); /* else the destination is known statically */
+    objs_in_scope(par, stmt, &hidden);
+    for (int i = 0; g && i < g->nparams; i++)
+        pointers |= g->params[i].is_ptr;
+    if (hidden.n && pointers)
+        diag_error(call->loc, "'%s', declared in the par body, is hidden at this call of '%s' "
+                   "by another declaration of '%s', so a pointer into it could not be copied "
+                   "for the deferred call; rename one of them", hidden.v[0]->name, g->name,
+                   hidden.v[0]->name);
 }

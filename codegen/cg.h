@@ -115,6 +115,7 @@ bool clone_has_recursive_call(const Cg *cg, Node *body);
 /* capture.c: code for the spawn point 'stmt' (calling 'call') of par statement 'par' */
 char *capture_args(const Cg *cg, Node *par, Node *stmt, Node *call, const char *frame);
 char *capture_dest(Node *par, Node *stmt, Node *lv, const char *addr);
+void capture_check(const Cg *cg, Node *par, Node *stmt, Node *call, Node *lv);
 
 /* marshal.c */
 char *marshal_param_list(const Cg *cg, const RecFn *f, bool with_ctx);

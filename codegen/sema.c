@@ -472,6 +472,7 @@ static void check_body(Cg *cg, RecFn *f)
 
 typedef struct ParCheck {
     Cg *cg;
+    Node *par;           /* the par statement checked */
     const char **labels; /* labels defined inside the par body */
     int nlabels, caplabels;
 } ParCheck;
@@ -536,9 +537,10 @@ static bool rest_is_trivial(Node *blk, int i, bool brk_ends)
 }
 
 /* A spawn point statement: its call must be the last action; arguments are expressions. */
-static void par_spawn(ParCheck *pc, Node *call, Node *lv, bool is_last)
+static void par_spawn(ParCheck *pc, Node *stmt, Node *call, Node *lv, bool is_last)
 {
     RecFn *g = cg_called_recfn(pc->cg, call);
+    capture_check(pc->cg, pc->par, stmt, call, lv);
     if (!is_last)
         diag_error(call->loc, "a call of recursive function '%s' in a par body must be the last "
                    "action of its iteration; store the result ('v[i] = %s(...);') and move what "
@@ -564,7 +566,7 @@ static void par_stmt(ParCheck *pc, Node *n, bool is_last, int breakable, bool br
         break;
     case ND_EXPR_STMT:
         if (cg_spawn_of(pc->cg, n, &call, &lv))
-            par_spawn(pc, call, lv, is_last);
+            par_spawn(pc, n, call, lv, is_last);
         else if (n->lhs)
             par_expr(n->lhs, pc);
         break;
@@ -623,7 +625,7 @@ static void par_stmt(ParCheck *pc, Node *n, bool is_last, int breakable, bool br
 /* Check one par statement. */
 static void check_par(Cg *cg, Node *par)
 {
-    ParCheck pc = {cg, NULL, 0, 0};
+    ParCheck pc = {cg, par, NULL, 0, 0};
     if (par->body)
         collect_labels(par->body, &pc);
     par_stmt(&pc, par->body, true, 0, false);
