@@ -5,12 +5,12 @@
 # only downloaded (apt-get download) and unpacked (dpkg -x) into DIR; nothing outside
 # DIR changes. The packages are those apt would install (apt-get -s), so the libraries
 # Open MPI needs that are already installed are used from the system.
-# Use it with OPAL_PREFIX=DIR/usr, PATH=DIR/usr/bin and LD_LIBRARY_PATH=DIR's library
-# folders (bench/openmpi.sh sets them). Prints DIR/usr; exits 1 with a message on failure.
+# It writes DIR/env.sh, to be sourced: OPAL_PREFIX (Open MPI is relocatable through it),
+# PATH and LD_LIBRARY_PATH. Prints DIR/env.sh; exits 1 with a message on failure.
 set -eu
 dir=${1:?usage: tools/fetch-openmpi.sh DIR}
-if [ -f "$dir/.complete" ]; then
-    echo "$dir/usr"
+if [ -f "$dir/env.sh" ]; then
+    echo "$dir/env.sh"
     exit 0
 fi
 command -v apt-get >/dev/null && command -v dpkg >/dev/null || {
@@ -29,5 +29,20 @@ for deb in "$dir"/debs/*.deb; do
 done
 [ -x "$dir/usr/bin/mpicc.openmpi" ] || {
     echo "fetch-openmpi: no usr/bin/mpicc.openmpi in $dir after unpacking" >&2; exit 1; }
-touch "$dir/.complete"
-echo "$dir/usr"
+# libpsm-infinipath1 names its library through Debian's alternatives (postinst, not run
+# by dpkg -x): the soname link is made here, in DIR only (ldconfig -n writes no cache)
+psm=$dir/usr/lib/libpsm1
+if [ -d "$psm" ]; then
+    PATH=$PATH:/sbin:/usr/sbin ldconfig -n "$psm"
+fi
+arch=$(dpkg-architecture -qDEB_HOST_MULTIARCH 2>/dev/null || echo x86_64-linux-gnu)
+lib=$dir/usr/lib/$arch
+cat > "$dir/env.sh" <<ENV
+# written by tools/fetch-openmpi.sh: the private Open MPI in $dir
+export OPAL_PREFIX="$dir/usr"
+export PATH="$dir/usr/bin:\$PATH"
+export LD_LIBRARY_PATH="$lib:$lib/openmpi/lib:$psm\${LD_LIBRARY_PATH:+:\$LD_LIBRARY_PATH}"
+# PMIx looks for its help texts at its configured path, not under OPAL_PREFIX
+export PMIX_MCA_pcompress_base_silence_warning=1
+ENV
+echo "$dir/env.sh"

@@ -97,12 +97,15 @@ static void check_launcher(void)
     long n = launcher_size(&var);
     if (n <= 1)
         return;
+    const char *why = strncmp(var, "SLURM_", 6) == 0
+                          ? "srun started it without a PMI this MPI speaks (srun --mpi=?)"
+                          : "another MPI's mpiexec started it";
     fprintf(stderr,
             "wtc: error: started as one of %ld processes (%s=%ld), but %s, the MPI this "
-            "program was built with, sees a job of one: another MPI's mpiexec started it\n"
+            "program was built with, sees a job of one: %s\n"
             "wtc: note: start it with %s -n %ld, or rebuild it for the other MPI "
             "(wtcc --cc=...)\n",
-            n, var, n, WTC_MPI_NAME, WTCRT_MPIEXEC, n);
+            n, var, n, WTC_MPI_NAME, why, WTCRT_MPIEXEC, n);
     fflush(stderr);
     MPI_Finalize();
     exit(2);
