@@ -1,7 +1,10 @@
 # wtcc - the Work-Time C compiler.
 #
 #   make          build bin/wtcc, bin/wtc-calibrate and the runtimes (installs missing
-#                 system packages first: mpich, libmpich-dev, flex, bison)
+#                 system packages first: mpich, libmpich-dev, flex, bison): one MPI
+#                 runtime for $(MPICC) and one for every other MPI found
+#                 among MPI_OTHERS (mpicc.mpich mpicc.openmpi)
+#   make check-openmpi  the samples with Open MPI (fetched into build/ if missing)
 #   make demo     build, then run a sample in both modes and its predictor
 #   make check    run the whole test suite; the last line is "N passed, N failed"
 #   make install PREFIX=/usr/local
@@ -13,6 +16,8 @@
 PREFIX ?= /usr/local
 CC ?= cc
 MPICC ?= mpicc
+# other MPI wrappers to build a runtime for, when present (one per implementation)
+MPI_OTHERS ?= mpicc.mpich mpicc.openmpi
 BISON ?= bison
 FLEX ?= flex
 
@@ -42,18 +47,54 @@ RT_MPI_SRC = $(wildcard runtime/mpi/*.c)
 RT_SIM_SRC = $(wildcard runtime/sim/*.c)
 RT_INC = -Iruntime -Iruntime/common -Iruntime/core
 RT_HDR = runtime/wtc_abi.h $(wildcard runtime/*/*.h)
-RT_MPI_OBJ = $(patsubst %.c,$(B)/mpi/%.o,$(RT_COMMON_SRC) $(RT_MPI_SRC))
 RT_SIM_OBJ = $(patsubst %.c,$(B)/sim/%.o,$(RT_COMMON_SRC) $(RT_SIM_SRC))
 CALIB_SRC = $(wildcard calibrate/*.c)
 
-TARGETS = bin/wtcc $(LIBDIR)/libwtcrt_mpi.a $(LIBDIR)/libwtcrt_sim.a \
-          $(LIBDIR)/include/wtc_abi.h $(LIBDIR)/machines/.stamp
+# ---- one MPI runtime per MPI implementation (doc/wtcc.md "One runtime per MPI") ----
+# lib/wtc/<impl>/libwtcrt_mpi.a, <impl> as runtime/mpi/wtc_mpi_impl.h names it (mpich,
+# openmpi ...); wtcc --cc=W links the one of W's implementation. $(MPICC) comes first:
+# it builds wtc-calibrate. Asking the wrappers runs their preprocessor once each, only
+# in the inner make (after 'deps' has installed MPICH on a fresh machine).
+ifdef WTC_INNER
+MPI_WRAPPERS ?= $(MPICC) $(foreach w,$(filter-out $(MPICC),$(MPI_OTHERS)),\
+                $(if $(shell command -v $(w) 2>/dev/null),$(w)))
+MPI_IMPLS :=
+# $(1) wrapper, $(2) its implementation, $(3) that MPI's mpiexec: its objects and archive
+define mpi_runtime
+MPI_IMPLS += $(2)
+MPI_WRAPPER_$(2) := $(1)
+$(B)/mpi-$(2)/%.o: %.c $$(RT_HDR)
+	@mkdir -p $$(dir $$@)
+	$(1) $$(CFLAGS_ALL) -MMD -MP -DWTCRT_MPI -DWTCRT_MPIEXEC='"$(3)"' $$(RT_INC) -Iruntime/mpi -c -o $$@ $$<
+$(LIBDIR)/$(2)/libwtcrt_mpi.a: $$(patsubst %.c,$(B)/mpi-$(2)/%.o,$$(RT_COMMON_SRC) $$(RT_MPI_SRC))
+	@mkdir -p $$(dir $$@)
+	rm -f $$@ && ar rcs $$@ $$^
+endef
+# $(1) wrapper, $(2) "impl mpiexec" from tools/mpi-info.sh: a runtime unless one of the
+# same implementation came first. Only $(MPICC) must work: another wrapper found
+# broken is skipped with a warning.
+mpi_add = $(if $(2),$(if $(filter $(word 1,$(2)),$(MPI_IMPLS)),,\
+          $(eval $(call mpi_runtime,$(1),$(word 1,$(2)),$(word 2,$(2))))),\
+          $(if $(filter $(1),$(MPICC)),\
+               $(error cannot build the MPI runtime with '$(1)': see the message above),\
+               $(warning no MPI runtime for '$(1)': see the message above)))
+$(foreach w,$(MPI_WRAPPERS),$(call mpi_add,$(w),$(shell sh tools/mpi-info.sh $(w))))
+MPI_DEFAULT := $(word 1,$(MPI_IMPLS))
+RT_MPI_LIBS = $(foreach i,$(MPI_IMPLS),$(LIBDIR)/$(i)/libwtcrt_mpi.a)
+endif
+
+TARGETS = bin/wtcc $(RT_MPI_LIBS) $(LIBDIR)/libwtcrt_sim.a \
+          $(LIBDIR)/include/wtc_abi.h $(LIBDIR)/include/wtc_mpi_impl.h \
+          $(LIBDIR)/machines/.stamp
 ifneq ($(CALIB_SRC),)
 TARGETS += bin/wtc-calibrate
 endif
 
-.PHONY: all deps demo check install clean asan calibrate
-all: deps $(TARGETS)
+.PHONY: all deps demo check check-openmpi install clean asan calibrate targets
+# the targets are known once the MPI wrappers are (after 'deps'): an inner make
+all: deps
+	@$(MAKE) --no-print-directory WTC_INNER=1 targets
+targets: $(TARGETS)
 
 # Install what the build needs when it is missing (fresh Debian machine, CI).
 deps:
@@ -79,23 +120,19 @@ $(B)/%.o: %.c $(B)/parser/grammar.tab.h
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) -MMD -MP -Iparser -I$(B)/parser -Icodegen -Iwtc $(RT_INC) -c -o $@ $<
 
-$(B)/mpi/%.o: %.c $(RT_HDR)
-	@mkdir -p $(dir $@)
-	$(MPICC) $(CFLAGS_ALL) -MMD -MP -DWTCRT_MPI $(RT_INC) -Iruntime/mpi -c -o $@ $<
-
 $(B)/sim/%.o: %.c $(RT_HDR)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) -MMD -MP -DWTCRT_SIM $(RT_INC) -Iruntime/sim -c -o $@ $<
-
-$(LIBDIR)/libwtcrt_mpi.a: $(RT_MPI_OBJ)
-	@mkdir -p $(LIBDIR)
-	rm -f $@ && ar rcs $@ $^
 
 $(LIBDIR)/libwtcrt_sim.a: $(RT_SIM_OBJ)
 	@mkdir -p $(LIBDIR)
 	rm -f $@ && ar rcs $@ $^
 
-$(LIBDIR)/include/wtc_abi.h: runtime/wtc_abi.h
+$(LIBDIR)/include/%.h: runtime/%.h
+	@mkdir -p $(LIBDIR)/include
+	cp $< $@
+
+$(LIBDIR)/include/%.h: runtime/mpi/%.h
 	@mkdir -p $(LIBDIR)/include
 	cp $< $@
 
@@ -105,15 +142,20 @@ $(LIBDIR)/machines/.stamp: $(wildcard machines/*.conf)
 	touch $@
 
 # links the MPI runtime: calibration measures its waiting and its cost per child
-bin/wtc-calibrate: $(CALIB_SRC) $(LIBDIR)/libwtcrt_mpi.a $(RT_HDR)
+bin/wtc-calibrate: $(CALIB_SRC) $(LIBDIR)/$(MPI_DEFAULT)/libwtcrt_mpi.a $(RT_HDR)
 	@mkdir -p bin
-	$(MPICC) $(CFLAGS_ALL) -DWTCRT_MPI $(RT_INC) -Iruntime/mpi -o $@ $(CALIB_SRC) $(LIBDIR)/libwtcrt_mpi.a -lm
+	$(MPI_WRAPPER_$(MPI_DEFAULT)) $(CFLAGS_ALL) -DWTCRT_MPI $(RT_INC) -Iruntime/mpi -o $@ $(CALIB_SRC) $(LIBDIR)/$(MPI_DEFAULT)/libwtcrt_mpi.a -lm
 
 demo: all
 	@sh tools/demo.sh
 
 check: all
 	@sh tests/run.sh
+
+# The samples under Open MPI's mpiexec, all modes, -n 1-5; Open MPI is fetched into
+# build/openmpi-root (never installed system-wide) when mpicc.openmpi is missing.
+check-openmpi: all
+	@sh bench/openmpi.sh
 
 # Measure this machine once; predictors built by this wtcc then use it by default.
 calibrate: all

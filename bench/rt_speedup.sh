@@ -5,7 +5,8 @@
 set -e
 mkdir -p tests/out/rt
 B=tests/out/rt/bench_fib_msort
-mpicc -std=gnu11 -O2 -Ilib/wtc/include -o $B tests/abi/fib_msort.c lib/wtc/libwtcrt_mpi.a -lm
+RT_LIB=lib/wtc/$(sh tools/mpi-info.sh mpicc | cut -d' ' -f1)/libwtcrt_mpi.a
+mpicc -std=gnu11 -O2 -Ilib/wtc/include -o $B tests/abi/fib_msort.c "$RT_LIB" -lm
 run() { # label np mode args
     label=$1 np=$2 mode=$3; shift 3
     s=$(date +%s.%N)

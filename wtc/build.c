@@ -1,6 +1,7 @@
 /* build.c - the C compiler runs: the MPI program, the predictor, and their installation.
  *
- *   4. program:     <mpicc> -std=gnu11 -Wall ... <name>.c <lib>/libwtcrt_mpi.a -lm
+ *   4. program:     <mpicc> -std=gnu11 -Wall ... <name>.c <lib>/<impl>/libwtcrt_mpi.a -lm
+ *                   (<impl>: the wrapper's MPI, mpiimpl.c)
  *   5. predictor:   <host cc> -DWTC_PREDICT=1 ... <name>.c <lib>/libwtcrt_sim.a -lm
  *   6. install:     rename the temporaries beside the outputs onto prog.predict, prog
  *
@@ -137,6 +138,10 @@ static int run_compiler(const char *what, const StrList *cmd, const char *target
 /* Step 4: the MPI program into 'tmp'. Warnings are on (-Wall) so the user sees them. */
 static int build_program(const DrvOptions *o, const Paths *p, const char *tmp)
 {
+    int st = DRV_OK;
+    const char *runtime = drv_mpi_runtime(o, p->libdir, &st);
+    if (!runtime)
+        return st;
     StrList cmd = {0};
     sl_push(&cmd, o->mpicc);
     sl_push(&cmd, "-Wall"); /* first, so the user's -Wno-... flags win */
@@ -144,7 +149,7 @@ static int build_program(const DrvOptions *o, const Paths *p, const char *tmp)
     sl_push(&cmd, p->generated);
     sl_push(&cmd, "-o");
     sl_push(&cmd, tmp);
-    sl_push(&cmd, drv_format("%s/libwtcrt_mpi.a", p->libdir));
+    sl_push(&cmd, runtime);
     sl_append(&cmd, &o->link_flags);
     sl_push(&cmd, "-lm");
     return run_compiler("the program", &cmd, tmp, o);

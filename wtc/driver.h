@@ -2,7 +2,7 @@
  *
  * The driver runs the pipeline of SPEC 3:
  *   cpp (the MPI wrapper with -E) -> parse_translation_unit -> cg_generate
- *   -> the MPI program (wrapper + libwtcrt_mpi.a) -> the predictor (host cc + libwtcrt_sim.a)
+ *   -> the MPI program (wrapper + <impl>/libwtcrt_mpi.a, the runtime of its MPI) -> the predictor (host cc + libwtcrt_sim.a)
  * and installs the outputs atomically. Like the rest of the compiler it never frees
  * memory: it is a short-lived process.
  */
@@ -112,5 +112,10 @@ void drv_tidy_messages(const char *in, size_t len, FILE *out);
 /* ---- libdir.c ---- */
 /* The lib/wtc directory: $WTC_LIBDIR, else <dir of this executable>/../lib/wtc. */
 const char *drv_find_libdir(void);
+
+/* ---- mpiimpl.c ---- */
+/* The MPI runtime archive for o->mpicc's implementation: <libdir>/<impl>/libwtcrt_mpi.a.
+   NULL after an error message, with the exit status in *st. */
+const char *drv_mpi_runtime(const DrvOptions *o, const char *libdir, int *st);
 
 #endif

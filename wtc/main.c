@@ -83,8 +83,8 @@ static bool check_libdir(const char *libdir, const DrvOptions *o)
         return false;
     if (o->emit_c || o->dump_ast)
         return true;
-    if (!check_lib_file(libdir, "libwtcrt_mpi.a"))
-        return false;
+    /* the MPI runtime is found by the wrapper's MPI, once the input is known good
+       (drv_mpi_runtime) */
     return o->no_predict || check_lib_file(libdir, "libwtcrt_sim.a");
 }
 

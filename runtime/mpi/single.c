@@ -10,18 +10,32 @@
    time. No malloc setting is changed, so nothing can be undone after MPI_Init; not
    calling it is the only way to get plain C's heap. With one rank the runtime needs no
    message anyway: every call runs the sequential clone. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "wtcrt.h"
+#include "wtc_mpi_impl.h"
+
+#ifndef WTCRT_MPIEXEC
+#define WTCRT_MPIEXEC "mpiexec" /* the Makefile names the launcher of this runtime's MPI */
+#endif
 
 #define rt wtcrt_g
 
 static int alone; /* this process is the whole job: MPI was not started */
 
 /* Launchers' variables that give the number of processes of the job (hydra, MPICH's
-   PMI, Slurm's PMI-2 and srun, Open MPI, MVAPICH). */
+   PMI, Slurm's PMI-2: PMI_SIZE; Open MPI; MVAPICH; srun). The ones of the launchers of
+   the MPI this runtime was built with come first: their word wins over a stray variable
+   of another (launcher_size). Slurm's is last: under mpirun, or hydra over srun, it
+   counts their daemons, not the job's processes. */
 static const char *const size_vars[] = {
-    "PMI_SIZE", "SLURM_STEP_NUM_TASKS", "OMPI_COMM_WORLD_SIZE", "MV2_COMM_WORLD_SIZE",
+#if defined(OMPI_MAJOR_VERSION)
+    "OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "MV2_COMM_WORLD_SIZE",
+#else
+    "PMI_SIZE", "MV2_COMM_WORLD_SIZE", "OMPI_COMM_WORLD_SIZE",
+#endif
+    "SLURM_STEP_NUM_TASKS",
 };
 
 /* Variables that show a launcher started this process, without the job's size. */
@@ -55,6 +69,48 @@ static int job_of_one(void)
     return 1;
 }
 
+/* The number of processes the launcher's environment gives the job, 0 when it gives
+   none; *var is the variable that says so. The first variable set in size_vars wins. */
+static long launcher_size(const char **var)
+{
+    for (size_t i = 0; i < NELEMS(size_vars); i++) {
+        const char *s = getenv(size_vars[i]);
+        char *end;
+        if (!s || !*s)
+            continue;
+        long n = strtol(s, &end, 10);
+        if (*end || n < 1)
+            continue;
+        *var = size_vars[i];
+        return n;
+    }
+    return 0;
+}
+
+/* MPI started and says this process is the whole job: stops the program when its
+   launcher says the job has more (doc/runtime.md "Another MPI's mpiexec"). That is
+   another MPI's mpiexec: each of its processes would start this MPI alone and run the
+   whole program, every output printed P times, exit status 0. */
+static void check_launcher(void)
+{
+    const char *var = NULL;
+    long n = launcher_size(&var);
+    if (n <= 1)
+        return;
+    const char *why = strncmp(var, "SLURM_", 6) == 0
+                          ? "srun started it without a PMI this MPI speaks (srun --mpi=?)"
+                          : "another MPI's mpiexec started it";
+    fprintf(stderr,
+            "wtc: error: started as one of %ld processes (%s=%ld), but %s, the MPI this "
+            "program was built with, sees a job of one: %s\n"
+            "wtc: note: start it with %s -n %ld, or rebuild it for the other MPI "
+            "(wtcc --cc=...)\n",
+            n, var, n, WTC_MPI_NAME, why, WTCRT_MPIEXEC, n);
+    fflush(stderr);
+    MPI_Finalize();
+    exit(2);
+}
+
 /* Starts MPI, unless this process is the whole job; sets rt.comm, rt.rank, rt.nranks. */
 void wtcrt_mpi_start(int *argc, char ***argv)
 {
@@ -72,6 +128,8 @@ void wtcrt_mpi_start(int *argc, char ***argv)
     MPI_Comm_dup(MPI_COMM_WORLD, &rt.comm);
     MPI_Comm_rank(rt.comm, &rt.rank);
     MPI_Comm_size(rt.comm, &rt.nranks);
+    if (rt.nranks == 1)
+        check_launcher();
 }
 
 /* Ends what wtcrt_mpi_start started. */
