@@ -405,7 +405,7 @@ static void stats_gather(void)
                  P > 1 ? "s" : "", rt.st.wall);
         wtcrt_stats_print(stderr, s, P, title);
     }
-    if (rt.opt.trace && wtcrt_trace_write(rt.opt.trace, P, ev, nev, s) < 0)
+    if (rt.opt.trace && wtcrt_trace_write(rt.opt.trace, "wtc program", P, ev, nev, s) < 0)
         perror(rt.opt.trace);
     for (int r = 1; r < P; r++)
         wtcrt_msg_free(msgs[r]);

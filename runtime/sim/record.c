@@ -992,12 +992,14 @@ static void restore_stdout(void)
     }
 }
 
-static void finish(void)
+/* Prints the report; -1 when an output file asked for could not be written. */
+static int finish(void)
 {
     sim_machine m;
     char err[1024];
+    int rc;
     if (R.reported)
-        return;
+        return 0;
     R.reported = 1;
     R.tree.main_time += wtcrt_now() - R.mark;
     restore_stdout();
@@ -1006,7 +1008,7 @@ static void finish(void)
                         "that region is not predicted\n");
     if (sim_machine_find(R.opt.machine, &m, err, sizeof err) < 0) {
         fprintf(stderr, "wtc predict: %s\n", err);
-        return;
+        return -1;
     }
     R.smp.mode = R.opt.sample;
     R.smp.n = R.opt.sample_n;
@@ -1014,14 +1016,19 @@ static void finish(void)
     sim_tree_finish(&R.tree);
     R.smp.replicate = R.opt.replicate;
     R.smp.rec_seconds = wtcrt_now() - R.t_start;
-    sim_report(stdout, &R.tree, &m, &R.opt, &R.smp, R.prog->source);
+    rc = sim_report(stdout, &R.tree, &m, &R.opt, &R.smp, R.prog->source);
     fflush(stdout);
+    return rc;
 }
 
+/* exit() inside the program: the report still comes (status 1 when a file asked for
+   could not be written). */
 static void at_exit(void)
 {
-    if (R.started && !R.reported)
-        finish();
+    if (R.started && !R.reported && finish() < 0) {
+        fflush(NULL);
+        _exit(1);
+    }
 }
 
 typedef struct main_call {
@@ -1133,6 +1140,5 @@ int wtc_start(int argc, char **argv, const wtc_program *prog)
         fprintf(stderr, "wtc predict: note: the program returned %d; sampled tasks leave "
                         "results unwritten, so if it stopped early, predict with "
                         "--wtc-sample=all\n", rc);
-    finish();
-    return 0;
+    return finish() < 0 ? 1 : 0;
 }
