@@ -113,6 +113,7 @@ demo: all
 	@sh tools/demo.sh
 
 check: all
+	@sh tools/ensure-deps.sh check
 	@sh tests/run.sh
 
 # Measure this machine once; predictors built by this wtcc then use it by default.

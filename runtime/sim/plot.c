@@ -192,7 +192,7 @@ static void best(FILE *f, const scale *c)
                "text-anchor=\"%s\">best: ", px > (AX0 + AX1) / 2 ? px - 12 : px + 12,
             py < AY0 + 20 ? py + 24 : py - 12, px > (AX0 + AX1) / 2 ? "end" : "start");
     xml_text(f, p->best_label ? p->best_label : "");
-    fprintf(f, " (%.3g)</text>\n", p->s[p->best_series].y[p->best_point]);
+    fprintf(f, "</text>\n");
 }
 
 static void legend(FILE *f, const sim_plot *p)

@@ -589,8 +589,8 @@ static int report_plot(const rows *R, const sim_opts *o, double t1, int best,
     p.s = ps;
     p.ns = plot_series(R, o, t1, best, ps, &p.best_series, &p.best_point, xy);
     snprintf(title, sizeof title, "%s: predicted speed-up", program ? program : "program");
-    snprintf(sub, sizeof sub, "machine %s (%s), cpu_ratio %g; sequential %.4g s",
-             m->name, m->source, m->cpu_ratio, t1);
+    snprintf(sub, sizeof sub, "on machine %s (cpu_ratio %g); sequential time %.4g s",
+             m->name, m->cpu_ratio, t1);
     p.title = title;
     p.subtitle = sub;
     p.xlabel = "processors P (log scale)";
@@ -598,7 +598,10 @@ static int report_plot(const rows *R, const sim_opts *o, double t1, int best,
     p.xlog = 1;
     p.ideal = 1;
     if (best >= 0) {
+        size_t len;
         setting_words(&R->v[best].s, bl, sizeof bl);
+        len = strlen(bl);
+        snprintf(bl + len, sizeof bl - len, ": speed-up %.2f", t1 / R->v[best].r.time);
         p.best_label = bl;
     }
     rc = sim_plot_write(o->plot, &p);

@@ -289,7 +289,7 @@ typedef struct sim_plot {
     const sim_plot_series *s;
     int ns;
     int best_series, best_point; /* the point marked as the best (-1: none) */
-    const char *best_label;
+    const char *best_label;    /* its label, after "best: " */
 } sim_plot;
 
 /* Writes p as a self-contained SVG file (atomically); 0, or -1 with errno set. */
