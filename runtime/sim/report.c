@@ -317,6 +317,18 @@ static void print_json(FILE *out, const rows *R, double t1, int best,
         fprintf(out, "null\n}\n");
 }
 
+/* "best: dynamic, 8 procs, masters 1, batch half: 0.12 s (speedup 5.00)". */
+static void print_best(FILE *out, const row *b, double t1)
+{
+    char bs[16];
+    fprintf(out, "\nbest: %s, %d procs", mode_name(b->s.mode), b->s.procs);
+    if (has_masters(&b->s)) {
+        snprintf(bs, sizeof bs, b->s.batch > 0 ? "%d" : "half", b->s.batch);
+        fprintf(out, ", masters %d, batch %s", b->s.masters, bs);
+    }
+    fprintf(out, ": %.6f s (speedup %.2f)\n", b->r.time, t1 / b->r.time);
+}
+
 static void print_head(FILE *out, const sim_tree *t, const sim_machine *m,
                        const sim_sampling *smp, const char *program, double t1)
 {
@@ -638,12 +650,7 @@ int sim_report(FILE *out, sim_tree *t, const sim_machine *m, const sim_opts *o,
             fprintf(out, "(masters reduced to P - 1, at least one worker, as the runtime "
                          "does: %s)\n", R.notes);
         if (best >= 0)
-            fprintf(out, "\nbest: %s, %d procs%s%.0d%s%.0d: %.6f s (speedup %.2f)\n",
-                    mode_name(v[best].s.mode), v[best].s.procs,
-                    v[best].s.masters ? ", masters " : "", v[best].s.masters,
-                    v[best].s.masters ? ", batch " : "",
-                    v[best].s.masters ? v[best].s.batch : 0, v[best].r.time,
-                    t1 / v[best].r.time);
+            print_best(out, &v[best], t1);
         print_advice(out, t, m, maxP);
         wall += print_batch_advice(out, t, m, o, v, n, &events);
         rate = wall > 0 ? events / wall : 0;
