@@ -176,11 +176,14 @@ static void series(FILE *f, const scale *c, int i)
                 fx(c, s->x[k]), fy(c, s->y[k]), col);
 }
 
-/* The best point: a ring around it and a label, inside the plotting area. */
+/* The best point: a ring around it and a label, kept inside the plotting area (its
+   width estimated from its length: ~7 px a character of 12 px bold). */
 static void best(FILE *f, const scale *c)
 {
     const sim_plot *p = c->p;
-    double px, py;
+    const char *label = p->best_label ? p->best_label : "";
+    double px, py, w = 7.0 * (double)(strlen(label) + 6), tx;
+    const char *anchor = "start";
     if (p->best_series < 0 || p->best_series >= p->ns ||
         p->best_point >= p->s[p->best_series].n || p->best_point < 0)
         return;
@@ -188,10 +191,18 @@ static void best(FILE *f, const scale *c)
     py = fy(c, p->s[p->best_series].y[p->best_point]);
     fprintf(f, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"9\" fill=\"none\" stroke=\"#000\" "
                "stroke-width=\"2\"/>\n", px, py);
+    tx = px + 12;
+    if (tx + w > AX1) { /* no room on the right: end left of the point, or centre */
+        tx = px - 12;
+        anchor = "end";
+        if (tx - w < AX0) {
+            tx = px < AX0 + w / 2 + 4 ? AX0 + w / 2 + 4 : px > AX1 - w / 2 - 4 ? AX1 - w / 2 - 4 : px;
+            anchor = "middle";
+        }
+    }
     fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"12\" font-weight=\"bold\" "
-               "text-anchor=\"%s\">best: ", px > (AX0 + AX1) / 2 ? px - 12 : px + 12,
-            py < AY0 + 20 ? py + 24 : py - 12, px > (AX0 + AX1) / 2 ? "end" : "start");
-    xml_text(f, p->best_label ? p->best_label : "");
+               "text-anchor=\"%s\">best: ", tx, py < AY0 + 24 ? py + 24 : py - 12, anchor);
+    xml_text(f, label);
     fprintf(f, "</text>\n");
 }
 
