@@ -604,9 +604,7 @@ int main(int argc, char **argv)
         double rtt = request_rtt(me, P, buf);
         if (me == 0) {
             double o_s = f.cs[f.np - 1] + f.O_s * 48, o_r = f.cr[f.np - 1] + f.O_r * 52;
-            f.t_m = rtt - 2 * f.L - f.G * 100 - o_s - o_r;
-            if (f.t_m < o_s + o_r) /* at least the master's own receive and send */
-                f.t_m = o_s + o_r;
+            f.t_m = calib_master_time(rtt, f.L, f.G, o_s, o_r);
         }
     }
     sleepy_barrier(MPI_COMM_WORLD);

@@ -56,6 +56,14 @@ static void fit(void)
     double sz[4] = { 1024, 2048, 4096, 8192 }, t[4] = { 1e-6, 2e-6, 2.1e-3, 2.2e-3 };
     check("eager limit: the size before the first synchronous send",
           calib_eager_limit(sz, t, 4, 2e-3) == 2048);
+    /* a loaded host: L = 669 us from the ping-pong, round trip 1.1 ms, negative fitted
+       intercepts; t_m was written as -445 us and the predictor refused the file */
+    check("t_m: round trip minus network and the worker's overheads",
+          near(calib_master_time(20e-6, 2e-6, 0, 1e-6, 1e-6), 14e-6, 1e-12));
+    check("t_m: at least the master's own overheads",
+          near(calib_master_time(5e-6, 2e-6, 0, 1e-6, 1e-6), 2e-6, 1e-12));
+    check("t_m: never negative when the fitted overheads are",
+          calib_master_time(1.1e-3, 669e-6, 2.2e-9, -3e-6, -2e-6) >= 0);
 }
 
 /* A complete file with one line replaced (or removed when repl is ""). */
