@@ -312,11 +312,9 @@ int eng_arrived(sim *S, int rid)
 
 /* ---- the timeline ------------------------------------------------------------------------ */
 
-void eng_mark(sim *S, int rid, int waiting)
+void eng_mark_state(sim *S, int rid, int waiting)
 {
     int st;
-    if (!S->tl)
-        return;
     if (rid >= S->W)
         st = waiting ? WTCRT_S_MASTER_IDLE : WTCRT_S_MASTER_BUSY;
     else if (!waiting)
@@ -324,11 +322,6 @@ void eng_mark(sim *S, int rid, int waiting)
     else
         st = S->r[rid].depth > 0 ? WTCRT_S_WAIT_CHILDREN : WTCRT_S_IDLE;
     sim_timeline_mark(S->tl, rid, st, S->tl->base + S->r[rid].t);
-}
-
-wtcrt_stats *eng_stats(sim *S, int rid)
-{
-    return S->tl ? &S->tl->st[rid] : NULL;
 }
 
 /* The region has ended at T on rank 0: every other rank waits from its clock on (no

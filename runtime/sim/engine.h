@@ -163,9 +163,17 @@ int eng_arrived(sim *S, int rid);
 /* The timeline (sim/timeline.c): from the rank's clock on it works (waiting 0: computes,
    or a master serves) or waits (1: for RESULTs with frames open, else idle; a master is
    idle). Every advance of a rank's clock is marked first, so the lanes cover the run. */
-void eng_mark(sim *S, int rid, int waiting);
+void eng_mark_state(sim *S, int rid, int waiting);
+static inline void eng_mark(sim *S, int rid, int waiting)
+{
+    if (S->tl) /* the simulations of the report keep no timeline: one test */
+        eng_mark_state(S, rid, waiting);
+}
 /* The per-rank counters of --wtc-stats, NULL when no timeline is kept. */
-wtcrt_stats *eng_stats(sim *S, int rid);
+static inline wtcrt_stats *eng_stats(sim *S, int rid)
+{
+    return S->tl ? &S->tl->st[rid] : NULL;
+}
 
 frame *eng_push(sim *S, int rid, int type);
 void eng_compute(sim *S, int rid, double host_seconds);
