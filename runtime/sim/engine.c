@@ -684,8 +684,7 @@ int sim_run_region(const sim_tree *t, int region, const sim_machine *m, sim_sett
     return run_region(t, region, m, s, res, NULL);
 }
 
-/* The roles of the setting on the timeline's lanes; regions are laid out on the
-   program's clock after main's own time before each (sim_region.main_at). */
+/* The roles of the setting on the timeline's lanes (the table's role column). */
 static void timeline_roles(sim_timeline *tl, wtcp_roles roles)
 {
     for (int i = 0; i < tl->P; i++) {
@@ -714,7 +713,7 @@ int sim_run_timeline(const sim_tree *t, const sim_machine *m, sim_setting s,
     if (tl)
         timeline_roles(tl, roles);
     for (int g = 0; g < t->nregions; g++) {
-        if (tl)
+        if (tl) /* on the program's clock: after main's own time before the region */
             tl->base = t->regions[g].main_at / m->cpu_ratio + r->time;
         if (run_region(t, g, m, s, r, tl) < 0)
             return -1;

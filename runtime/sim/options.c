@@ -40,7 +40,8 @@ const char sim_usage[] =
     "                         its siblings, up to N copies of a call (on: 16)\n"
     "  --wtc-format=table|csv|json  the report's format (default table)\n"
     "  --wtc-trace=FILE       for one setting: write the predicted run as the program's\n"
-    "                         --wtc-trace does (Chrome trace events, one lane per rank)\n"
+    "                         --wtc-trace does (Chrome trace events, one lane per rank),\n"
+    "                         and print its per-rank table (as --wtc-stats)\n"
     "  --wtc-stats            for one setting: the per-rank table of the program's\n"
     "                         --wtc-stats for the predicted run, after the report\n"
     "  --wtc-plot=FILE.svg    plot the predicted speed-up against P (SVG)\n"
@@ -273,8 +274,10 @@ static int find_named(const char *spec, sim_machine *m, char *err, size_t errsz)
     }
     text = sim_machine_preset(spec);
     if (!text)
-        return fail(err, errsz, "--wtc-machine: no machine file '%s' (and no preset of "
-                    "that name: ethernet-mpich-2004, loopback-default)", spec);
+        return fail(err, errsz, "--wtc-machine: no machine file '%s' here%s%s%s (and "
+                    "no built-in preset of that name: ethernet-mpich-2004, "
+                    "loopback-default)", spec, lib && *lib ? " nor in " : "",
+                    lib && *lib ? lib : "", lib && *lib ? "/machines" : "");
     if (sim_machine_parse(text, spec, m, err, errsz) < 0)
         return -1;
     snprintf(m->source, sizeof m->source, "built-in preset %s", m->name);

@@ -484,8 +484,8 @@ static void setting_words(const sim_setting *s, char *buf, size_t n)
         snprintf(buf + len, n - len, ", batch %d", s->batch);
 }
 
-/* Simulates the one setting again keeping its timeline; writes the trace and prints the
-   per-rank table with the program's own code. Returns -1 when the trace could not be
+/* Simulates the one setting again keeping its timeline; prints the per-rank table and
+   writes the trace asked for with the program's own code. Returns -1 when the trace could not be
    written. */
 static int report_timeline(FILE *out, const sim_tree *t, const sim_machine *m,
                            const sim_opts *o, const row *x)
@@ -501,12 +501,11 @@ static int report_timeline(FILE *out, const sim_tree *t, const sim_machine *m,
         sim_timeline_free(&tl);
         return -1;
     }
-    if (o->stats) {
-        snprintf(title, sizeof title, "predicted run on %s: %s, %.4f s from start to exit",
-                 m->name, words, r.time);
-        fputc('\n', out);
-        wtcrt_stats_print(out, tl.st, tl.P, title);
-    }
+    /* --wtc-stats, or --wtc-trace: the report of a traced run shows its breakdown too */
+    snprintf(title, sizeof title, "predicted run on %s: %s, %.4f s from start to exit",
+             m->name, words, r.time);
+    fputc('\n', out);
+    wtcrt_stats_print(out, tl.st, tl.P, title);
     snprintf(title, sizeof title, "wtc prediction: %s on %s", words, m->name);
     if (o->trace && wtcrt_trace_write(o->trace, title, tl.P, tl.ev, tl.nev, tl.st) < 0) {
         fprintf(stderr, "wtc predict: cannot write the trace %s: %s\n", o->trace,

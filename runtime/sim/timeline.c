@@ -34,7 +34,6 @@ void sim_timeline_init(sim_timeline *tl, int P, int trace)
         tl->state[r] = -1;
     for (int r = 0; r < P; r++)
         sim_timeline_mark(tl, r, r == 0 ? WTCRT_S_COMPUTE : WTCRT_S_IDLE, 0);
-    tl->st[0].worker = 1;
 }
 
 void sim_timeline_free(sim_timeline *tl)
