@@ -101,6 +101,10 @@ typedef struct wtcrt_stats {
    the workers (the program's --wtc-stats and the predictor's, one place). */
 void wtcrt_stats_print(FILE *f, const wtcrt_stats *s, int nranks, const char *title);
 
+/* Trace events kept per rank (the program's and the predicted): later changes of state
+   are not traced, the lane's last state is closed when the buffer fills. */
+#define WTCRT_MAX_EVENTS (1L << 22)
+
 /* One trace event: ts in microseconds, ph 'B' or 'E'. */
 typedef struct wtcrt_event {
     double ts;

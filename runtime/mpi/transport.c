@@ -18,7 +18,6 @@ wtcrt_rt wtcrt_g;
 #define WTCRT_SLEEP_MAX_US 100 /* back-off ceiling; WTC_SLEEP_MAX_US overrides */
 #define WTCRT_SLEEP_MAX_BELL_US 1000 /* the same when every rank can ring (one host) */
 #define WTCRT_BELL_TASK_BYTES 1024 /* a receiver rings the parent of bigger TASKs */
-#define WTCRT_MAX_EVENTS (1L << 22) /* per rank; later transitions are not traced */
 
 /* Prints a runtime error and stops every rank. */
 void wtcrt_die(const char *fmt, ...)

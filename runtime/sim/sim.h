@@ -151,6 +151,7 @@ struct wtcrt_event;
 typedef struct sim_timeline {
     int P;
     int trace;                 /* keep the events (else only the counters) */
+    unsigned char *full;       /* per rank: WTCRT_MAX_EVENTS reached, the lane closed */
     struct wtcrt_stats *st;    /* per rank */
     struct wtcrt_event **ev;   /* per rank: B/E events, ts in microseconds */
     long *nev, *capev;

@@ -30,6 +30,7 @@ void sim_timeline_init(sim_timeline *tl, int P, int trace)
     tl->capev = tl_alloc((size_t)P, sizeof *tl->capev);
     tl->state = tl_alloc((size_t)P, sizeof *tl->state);
     tl->since = tl_alloc((size_t)P, sizeof *tl->since);
+    tl->full = tl_alloc((size_t)P, sizeof *tl->full);
     for (int r = 0; r < P; r++)
         tl->state[r] = -1;
     for (int r = 0; r < P; r++)
@@ -46,13 +47,18 @@ void sim_timeline_free(sim_timeline *tl)
     free(tl->capev);
     free(tl->state);
     free(tl->since);
+    free(tl->full);
     memset(tl, 0, sizeof *tl);
 }
 
 static void tl_event(sim_timeline *tl, int r, int state, int ph, double t)
 {
-    if (!tl->trace)
+    if (!tl->trace || tl->full[r])
         return;
+    if (ph == 'B' && tl->nev[r] + 2 > WTCRT_MAX_EVENTS) {
+        tl->full[r] = 1; /* as the runtime's: the E just written closed the lane */
+        return;
+    }
     if (tl->nev[r] == tl->capev[r]) {
         tl->capev[r] = tl->capev[r] ? 2 * tl->capev[r] : 256;
         tl->ev[r] = realloc(tl->ev[r], (size_t)tl->capev[r] * sizeof *tl->ev[r]);

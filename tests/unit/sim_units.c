@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "wtcrt.h"
 #include "sim.h"
 #include "calib.h"
 
@@ -192,8 +193,32 @@ static void sampling(void)
     check("bootstrap: fewer tasks, wider interval", b2.hi - b2.lo > b.hi - b.lo);
 }
 
+/* The predicted timeline keeps at most WTCRT_MAX_EVENTS events a lane, as the runtime
+   does, and still closes every B with an E; the counters go on to the end. */
+static void timeline_cap(void)
+{
+    sim_timeline tl;
+    long b = 0, e = 0, n = WTCRT_MAX_EVENTS / 2 + 10;
+    sim_timeline_init(&tl, 2, 1);
+    for (long i = 1; i <= n; i++) /* two events per change */
+        sim_timeline_mark(&tl, 0, i & 1 ? WTCRT_S_WAIT_CHILDREN : WTCRT_S_COMPUTE, i * 1e-6);
+    sim_timeline_mark(&tl, 1, WTCRT_S_COMPUTE, 0.5);
+    sim_timeline_close(&tl, 10);
+    for (long i = 0; i < tl.nev[0]; i++)
+        tl.ev[0][i].ph == 'B' ? b++ : e++;
+    check("timeline: at most WTCRT_MAX_EVENTS events on a lane, B and E balanced",
+          tl.nev[0] <= WTCRT_MAX_EVENTS && tl.nev[0] > WTCRT_MAX_EVENTS - 4 && b == e &&
+          tl.ev[0][tl.nev[0] - 1].ph == 'E');
+    check("timeline: a lane's states add up to the end, after the cap too",
+          near(tl.st[0].t[WTCRT_S_COMPUTE] + tl.st[0].t[WTCRT_S_WAIT_CHILDREN], 10, 1e-9) &&
+          near(tl.st[1].t[WTCRT_S_IDLE], 0.5, 1e-12) &&
+          near(tl.st[1].t[WTCRT_S_COMPUTE], 9.5, 1e-12) && tl.nev[1] == 4);
+    sim_timeline_free(&tl);
+}
+
 int main(int argc, char **argv)
 {
+    timeline_cap();
     advice();
     fit();
     parser();
