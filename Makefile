@@ -3,7 +3,8 @@
 #   make          build bin/wtcc, bin/wtc-calibrate and the runtimes (installs missing
 #                 system packages first: mpich, libmpich-dev, flex, bison)
 #   make demo     build, then run a sample in both modes and its predictor
-#   make check    run the whole test suite; the last line is "N passed, N failed"
+#   make check    run the whole test suite (installs librsvg2-bin's rsvg-convert, for the
+#                 plot test); the last line is "N passed, N failed"
 #   make install PREFIX=/usr/local
 #   make calibrate measure this machine into lib/wtc/machines/host.conf (predictor default)
 #
