@@ -27,3 +27,12 @@ double calib_eager_limit(const double *sizes, const double *t, int n, double del
             return i > 0 ? sizes[i - 1] : 0;
     return n > 0 ? sizes[n - 1] : 0;
 }
+
+double calib_master_time(double rtt, double L, double G, double o_s, double o_r)
+{
+    double t;
+    o_s = o_s > 0 ? o_s : 0;
+    o_r = o_r > 0 ? o_r : 0;
+    t = rtt - 2 * L - G * 100 - o_s - o_r;
+    return t > o_s + o_r ? t : o_s + o_r;
+}

@@ -139,6 +139,12 @@ msg *eng_send(sim *S, int from, int to, int kind, double bytes)
     int i = eng_msg_new(S);
     msg *m = &S->msgs[i];
     double o = sim_o_send(S->m, S->P, bytes);
+    wtcrt_stats *st = eng_stats(S, from);
+    if (st) {
+        st->msgs++;
+        st->bytes += (long long)bytes;
+    }
+    eng_mark(S, from, 0);
     r->t += o;
     if (from >= S->W) /* a master */
         r->busy += o;
@@ -195,9 +201,19 @@ void eng_receive(sim *S, int rid, int i, double *wait)
     rank *r = &S->r[rid];
     msg *m = &S->msgs[i];
     double t0 = r->t, o;
-    if (m->arr > r->t)
+    wtcrt_stats *st = eng_stats(S, rid);
+    if (m->arr > r->t) {
+        eng_mark(S, rid, 1);
         r->t = eng_notice(S, r->t, m->arr, r->asleep);
+    }
+    /* a worker without frames receives while idle, as the runtime's (a TASK is
+       unpacked before its children compute) */
+    eng_mark(S, rid, rid < S->W && r->depth == 0);
     r->asleep = 0;
+    if (st && m->kind == M_TASK) {
+        st->calls_run += m->c;
+        S->tl->st[m->src].calls_sent += m->c;
+    }
     if (m->sync && m->kind == M_TASK) /* its sender learns it went: CTS back, data out */
         post(S, m->src, M_DONE, r->t + S->m->L + S->m->G * m->bytes);
     if (m->sync) /* rendezvous: clear-to-send back, then the data */
@@ -235,8 +251,10 @@ void eng_send_done_taken(sim *S, int rid, int i, double *wait)
 {
     rank *r = &S->r[rid];
     double t0 = r->t;
-    if (S->msgs[i].arr > r->t)
+    if (S->msgs[i].arr > r->t) {
+        eng_mark(S, rid, wait != &r->comm); /* waiting for its TASK sends: computing */
         r->t = eng_notice(S, r->t, S->msgs[i].arr, 0);
+    }
     if (wait)
         *wait += r->t - t0;
     r->sync_pending--;
@@ -292,6 +310,34 @@ int eng_arrived(sim *S, int rid)
     return 0;
 }
 
+/* ---- the timeline ------------------------------------------------------------------------ */
+
+void eng_mark_state(sim *S, int rid, int waiting)
+{
+    int st;
+    if (rid >= S->W)
+        st = waiting ? WTCRT_S_MASTER_IDLE : WTCRT_S_MASTER_BUSY;
+    else if (!waiting)
+        st = WTCRT_S_COMPUTE;
+    else
+        st = S->r[rid].depth > 0 ? WTCRT_S_WAIT_CHILDREN : WTCRT_S_IDLE;
+    sim_timeline_mark(S->tl, rid, st, S->tl->base + S->r[rid].t);
+}
+
+/* The region has ended at T on rank 0: every other rank waits from its clock on (no
+   REGION_END is delivered to it), then is idle between regions; rank 0 goes on with
+   main. */
+static void mark_region_end(sim *S, double T)
+{
+    if (!S->tl)
+        return;
+    for (int i = 1; i < S->P; i++) {
+        eng_mark(S, i, 1);
+        sim_timeline_mark(S->tl, i, WTCRT_S_IDLE, S->tl->base + T);
+    }
+    sim_timeline_mark(S->tl, 0, WTCRT_S_COMPUTE, S->tl->base + T);
+}
+
 /* ---- frames and calls ------------------------------------------------------------------ */
 
 frame *eng_push(sim *S, int rid, int type)
@@ -311,6 +357,7 @@ frame *eng_push(sim *S, int rid, int type)
 void eng_compute(sim *S, int rid, double host_seconds)
 {
     double d = host_seconds * S->inv_cpu;
+    eng_mark(S, rid, 0);
     S->r[rid].t += d;
     S->r[rid].compute += d;
 }
@@ -582,8 +629,8 @@ static void sim_collect(sim *S, double T)
     res->time += T;
 }
 
-int sim_run_region(const sim_tree *t, int region, const sim_machine *m, sim_setting s,
-                   sim_result *res)
+static int run_region(const sim_tree *t, int region, const sim_machine *m, sim_setting s,
+                      sim_result *res, sim_timeline *tl)
 {
     sim S;
     int root = t->regions[region].root;
@@ -591,6 +638,7 @@ int sim_run_region(const sim_tree *t, int region, const sim_machine *m, sim_sett
         sim_free(&S);
         return -1;
     }
+    S.tl = tl;
     if (S.P == 1) { /* one processor: the sequential clones, no messages */
         eng_compute(&S, 0, t->seq[root]);
         sim_collect(&S, S.r[0].t);
@@ -624,23 +672,54 @@ int sim_run_region(const sim_tree *t, int region, const sim_machine *m, sim_sett
     }
     if (!S.done && !S.error)
         eng_internal(&S, "deadlock (no message left to deliver)", 0);
+    mark_region_end(&S, S.r[0].t);
     sim_collect(&S, S.r[0].t);
     sim_free(&S);
     return S.error ? -1 : 0;
 }
 
+int sim_run_region(const sim_tree *t, int region, const sim_machine *m, sim_setting s,
+                   sim_result *res)
+{
+    return run_region(t, region, m, s, res, NULL);
+}
+
+/* The roles of the setting on the timeline's lanes (the table's role column). */
+static void timeline_roles(sim_timeline *tl, wtcp_roles roles)
+{
+    for (int i = 0; i < tl->P; i++) {
+        if (i >= roles.W)
+            tl->st[i].master = 1;
+        else
+            tl->st[i].worker = 1;
+    }
+}
+
 int sim_run(const sim_tree *t, const sim_machine *m, sim_setting s, sim_result *r)
+{
+    return sim_run_timeline(t, m, s, r, NULL);
+}
+
+int sim_run_timeline(const sim_tree *t, const sim_machine *m, sim_setting s,
+                     sim_result *r, sim_timeline *tl)
 {
     const wtcp_mode *mode;
     wtcp_roles roles;
     memset(r, 0, sizeof *r);
-    if (roles_of(s, &mode, &roles) < 0)
+    if (roles_of(s, &mode, &roles) < 0 || (tl && tl->P != roles.P))
         return -1;
     r->nworkers = roles.W;
     r->nmasters = roles.M;
-    for (int g = 0; g < t->nregions; g++)
-        if (sim_run_region(t, g, m, s, r) < 0)
+    if (tl)
+        timeline_roles(tl, roles);
+    for (int g = 0; g < t->nregions; g++) {
+        if (tl) /* on the program's clock: after main's own time before the region */
+            tl->base = t->regions[g].main_at / m->cpu_ratio + r->time;
+        if (run_region(t, g, m, s, r, tl) < 0)
             return -1;
+    }
+    if (tl)
+        sim_timeline_close(tl, r->time + t->main_time / m->cpu_ratio);
     /* main's own time: computing on rank 0, idle elsewhere */
     r->regions = r->time;
     r->time += t->main_time / m->cpu_ratio;

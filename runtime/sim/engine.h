@@ -11,6 +11,7 @@
 
 #include "sim.h"
 #include "proto.h"
+#include "wtcrt.h"
 
 #define HDR 48.0 /* the message header of doc/runtime.md */
 
@@ -123,6 +124,7 @@ struct sim {
     long long *stamp, stand_clock; /* when each request began to stand (the order) */
     int *nstanding;       /* standing requests per master */
     double *begin_arr;    /* arrival of REGION_BEGIN at each rank */
+    sim_timeline *tl;     /* the predicted timeline and per-rank counters, or NULL */
     int done, error;
     sim_result *res;
 };
@@ -157,6 +159,21 @@ void eng_send_done_taken(sim *S, int rid, int i, double *wait);
 /* Whether every message arriving by the rank's clock is in its inbox; 0: an M_TICK is
    on its way, the rank waits for it. */
 int eng_arrived(sim *S, int rid);
+
+/* The timeline (sim/timeline.c): from the rank's clock on it works (waiting 0: computes,
+   or a master serves) or waits (1: for RESULTs with frames open, else idle; a master is
+   idle). Every advance of a rank's clock is marked first, so the lanes cover the run. */
+void eng_mark_state(sim *S, int rid, int waiting);
+static inline void eng_mark(sim *S, int rid, int waiting)
+{
+    if (S->tl) /* the simulations of the report keep no timeline: one test */
+        eng_mark_state(S, rid, waiting);
+}
+/* The per-rank counters of --wtc-stats, NULL when no timeline is kept. */
+static inline wtcrt_stats *eng_stats(sim *S, int rid)
+{
+    return S->tl ? &S->tl->st[rid] : NULL;
+}
 
 frame *eng_push(sim *S, int rid, int type);
 void eng_compute(sim *S, int rid, double host_seconds);

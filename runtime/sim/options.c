@@ -39,6 +39,12 @@ const char sim_usage[] =
     "  --wtc-replicate=on|off|N  run one of a par's equal-sized subtrees and copy it to\n"
     "                         its siblings, up to N copies of a call (on: 16)\n"
     "  --wtc-format=table|csv|json  the report's format (default table)\n"
+    "  --wtc-trace=FILE       for one setting: write the predicted run as the program's\n"
+    "                         --wtc-trace does (Chrome trace events, one lane per rank),\n"
+    "                         and print its per-rank table (as --wtc-stats)\n"
+    "  --wtc-stats            for one setting: the per-rank table of the program's\n"
+    "                         --wtc-stats for the predicted run, after the report\n"
+    "  --wtc-plot=FILE.svg    plot the predicted speed-up against P (SVG)\n"
     "  --wtc-help             print this text and stop\n"
     "\n"
     "Environment: WTC_PREDICT_MEM_MB (memory for captured leaf inputs, default 1024),\n"
@@ -127,6 +133,12 @@ static int parse_one(const char *a, sim_opts *o, int *seen_sample, char *err, si
         o->help = 1;
         return 0;
     }
+    if (strcmp(name, "--wtc-stats") == 0) {
+        if (eq)
+            return fail(err, errsz, "--wtc-stats takes no value");
+        o->stats = 1;
+        return 0;
+    }
     if (!eq || !*v)
         return fail(err, errsz, "%s: needs a value (%s=...)", name, name);
     if (strcmp(name, "--wtc-procs") == 0)
@@ -139,6 +151,14 @@ static int parse_one(const char *a, sim_opts *o, int *seen_sample, char *err, si
         return parse_modes(v, o, err, errsz);
     if (strcmp(name, "--wtc-machine") == 0) {
         o->machine = v;
+        return 0;
+    }
+    if (strcmp(name, "--wtc-trace") == 0) {
+        o->trace = v;
+        return 0;
+    }
+    if (strcmp(name, "--wtc-plot") == 0) {
+        o->plot = v;
         return 0;
     }
     if (strcmp(name, "--wtc-format") == 0) {
@@ -193,12 +213,13 @@ static int parse_one(const char *a, sim_opts *o, int *seen_sample, char *err, si
     }
     return fail(err, errsz, "unknown option %s (prog.predict accepts --wtc-procs, "
                 "--wtc-masters, --wtc-batch, --wtc-modes, --wtc-machine, --wtc-sample, "
-                "--wtc-error, --wtc-replicate, --wtc-format, --wtc-help)", name);
+                "--wtc-error, --wtc-replicate, --wtc-format, --wtc-trace, --wtc-stats, --wtc-plot, "
+                "--wtc-help)", name);
 }
 
 int sim_opts_parse(int *argc, char **argv, sim_opts *o, char *err, size_t errsz)
 {
-    int out = 1, seen_sample = 0;
+    int out = 1, seen_sample = 0, n;
     defaults(o);
     for (int i = 1; i < *argc; i++) {
         if (strncmp(argv[i], "--wtc-", 6) != 0) {
@@ -208,6 +229,11 @@ int sim_opts_parse(int *argc, char **argv, sim_opts *o, char *err, size_t errsz)
         if (parse_one(argv[i], o, &seen_sample, err, errsz) < 0)
             return -1;
     }
+    if ((o->trace || o->stats) && (n = sim_settings_count(o)) != 1)
+        return fail(err, errsz, "%s shows one predicted run, and these options name %d "
+                    "settings: give one --wtc-procs, one --wtc-modes and, for dynamic "
+                    "mode, one --wtc-masters and one --wtc-batch",
+                    o->trace ? "--wtc-trace" : "--wtc-stats", n);
     *argc = out;
     argv[out] = NULL;
     return 0;
@@ -248,8 +274,10 @@ static int find_named(const char *spec, sim_machine *m, char *err, size_t errsz)
     }
     text = sim_machine_preset(spec);
     if (!text)
-        return fail(err, errsz, "--wtc-machine: no machine file '%s' (and no preset of "
-                    "that name: ethernet-mpich-2004, loopback-default)", spec);
+        return fail(err, errsz, "--wtc-machine: no machine file '%s' here%s%s%s (and "
+                    "no built-in preset of that name: ethernet-mpich-2004, "
+                    "loopback-default)", spec, lib && *lib ? " nor in " : "",
+                    lib && *lib ? lib : "", lib && *lib ? "/machines" : "");
     if (sim_machine_parse(text, spec, m, err, errsz) < 0)
         return -1;
     snprintf(m->source, sizeof m->source, "built-in preset %s", m->name);

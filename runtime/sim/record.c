@@ -1003,11 +1003,13 @@ static void restore_stdout(void)
     }
 }
 
-/* Restores stdout and writes the report there; -1 when it could not be written. */
+/* Restores stdout and writes the report there; -1 when it (or an output file asked for)
+   could not be written. */
 static int finish(void)
 {
     sim_machine m;
     char err[1024];
+    int rc;
     if (R.reported)
         return 0;
     R.reported = 1;
@@ -1026,19 +1028,21 @@ static int finish(void)
     sim_tree_finish(&R.tree);
     R.smp.replicate = R.opt.replicate;
     R.smp.rec_seconds = wtcrt_now() - R.t_start;
-    sim_report(stdout, &R.tree, &m, &R.opt, &R.smp, R.prog->source);
+    rc = sim_report(stdout, &R.tree, &m, &R.opt, &R.smp, R.prog->source);
     if (fflush(stdout) != 0 || ferror(stdout)) {
         fprintf(stderr, "wtc predict: error: cannot write the report: %s\n", strerror(errno));
         return -1;
     }
-    return 0;
+    return rc;
 }
 
 /* The program called exit(): the report is still written (and its failure shows). */
 static void at_exit(void)
 {
-    if (R.started && !R.reported && finish() < 0)
+    if (R.started && !R.reported && finish() < 0) {
+        fflush(NULL);
         _exit(2);
+    }
 }
 
 /* WTC_DECISIONS=FILE: checked before the run, so that a path that cannot be written
@@ -1156,6 +1160,15 @@ int wtc_start(int argc, char **argv, const wtc_program *prog)
     }
     if (decisions_check(argv[0]) < 0)
         return 2;
+    /* files asked for are checked before the run, as the program checks its trace */
+    for (int i = 0; i < 2; i++) {
+        const char *path = i ? R.opt.plot : R.opt.trace;
+        if (path && wtcrt_trace_check(path) < 0) {
+            fprintf(stderr, "%s: error: %s=%s: cannot write it: %s\n", argv[0],
+                    i ? "--wtc-plot" : "--wtc-trace", path, strerror(errno));
+            return 2;
+        }
+    }
     fflush(stdout);
     R.saved_stdout = dup(1);
     devnull = open("/dev/null", O_WRONLY);

@@ -80,6 +80,16 @@ static void settings(const sim_opts *o, rows *R)
     }
 }
 
+int sim_settings_count(const sim_opts *o)
+{
+    rows R;
+    int n;
+    settings(o, &R);
+    n = R.n;
+    free(R.v);
+    return n;
+}
+
 static double seq_time(const sim_tree *t, const sim_machine *m)
 {
     double s = t->main_time;
@@ -307,6 +317,18 @@ static void print_json(FILE *out, const rows *R, double t1, int best,
         fprintf(out, "null\n}\n");
 }
 
+/* "best: dynamic, 8 procs, masters 1, batch half: 0.12 s (speedup 5.00)". */
+static void print_best(FILE *out, const row *b, double t1)
+{
+    char bs[16];
+    fprintf(out, "\nbest: %s, %d procs", mode_name(b->s.mode), b->s.procs);
+    if (has_masters(&b->s)) {
+        snprintf(bs, sizeof bs, b->s.batch > 0 ? "%d" : "half", b->s.batch);
+        fprintf(out, ", masters %d, batch %s", b->s.masters, bs);
+    }
+    fprintf(out, ": %.6f s (speedup %.2f)\n", b->r.time, t1 / b->r.time);
+}
+
 static void print_head(FILE *out, const sim_tree *t, const sim_machine *m,
                        const sim_sampling *smp, const char *program, double t1)
 {
@@ -448,11 +470,165 @@ static int simulate(sim_tree *t, const sim_machine *m, rows *R, double *wall,
     return best;
 }
 
-void sim_report(FILE *out, sim_tree *t, const sim_machine *m, const sim_opts *o,
-                const sim_sampling *smp, const char *program)
+/* ---- the predicted run of one setting: --wtc-trace and --wtc-stats ---------------- */
+
+/* "simple mode, 2 ranks" / "dynamic mode, 4 ranks, 1 master, batch 8". */
+static void setting_words(const sim_setting *s, char *buf, size_t n)
+{
+    int len = snprintf(buf, n, "%s mode, %d rank%s", mode_name(s->mode), s->procs,
+                       s->procs == 1 ? "" : "s");
+    if (has_masters(s) && len < (int)n)
+        len += snprintf(buf + len, n - len, ", %d master%s", s->masters,
+                        s->masters == 1 ? "" : "s");
+    if (has_masters(s) && s->batch > 0 && len < (int)n)
+        snprintf(buf + len, n - len, ", batch %d", s->batch);
+}
+
+/* Simulates the one setting again keeping its timeline; prints the per-rank table and
+   writes the trace asked for with the program's own code. Returns -1 when the trace could not be
+   written. */
+static int report_timeline(FILE *out, const sim_tree *t, const sim_machine *m,
+                           const sim_opts *o, const row *x)
+{
+    sim_timeline tl;
+    sim_result r;
+    char words[128], title[512];
+    int rc = 0;
+    setting_words(&x->s, words, sizeof words);
+    sim_timeline_init(&tl, x->s.procs, o->trace != NULL);
+    if (isnan(x->r.time) || sim_run_timeline(t, m, x->s, &r, &tl) < 0) {
+        fprintf(stderr, "wtc predict: %s cannot be simulated: no trace or stats\n", words);
+        sim_timeline_free(&tl);
+        return -1;
+    }
+    /* --wtc-stats, or --wtc-trace: the report of a traced run shows its breakdown too */
+    snprintf(title, sizeof title, "predicted run on %s: %s, %.4f s from start to exit",
+             m->name, words, r.time);
+    fputc('\n', out);
+    wtcrt_stats_print(out, tl.st, tl.P, title);
+    snprintf(title, sizeof title, "wtc prediction: %s on %s", words, m->name);
+    if (o->trace && wtcrt_trace_write(o->trace, title, tl.P, tl.ev, tl.nev, tl.st) < 0) {
+        fprintf(stderr, "wtc predict: cannot write the trace %s: %s\n", o->trace,
+                strerror(errno));
+        rc = -1;
+    }
+    sim_timeline_free(&tl);
+    return rc;
+}
+
+/* ---- --wtc-plot: predicted speed-up against P ----------------------------------------- */
+
+static int cmp_int(const void *a, const void *b)
+{
+    return (*(const int *)a > *(const int *)b) - (*(const int *)a < *(const int *)b);
+}
+
+/* The row of (mode, P, masters as the runtime takes them, batch), -1 when absent. */
+static int find_row(const rows *R, int mode, int P, int masters, int batch)
+{
+    const wtcp_mode *md = wtcp_mode_get(mode);
+    int red, M = md->masters && P > 1 ? wtcp_masters(md, P, masters, &red) : 0;
+    int T = md->masters && P > 1 ? batch : 0;
+    for (int i = 0; i < R->n; i++) {
+        const sim_setting *s = &R->v[i].s;
+        if (s->mode == mode && s->procs == P && s->masters == M && s->batch == T)
+            return i;
+    }
+    return -1;
+}
+
+/* One line per mode, and per masters (and batch) value asked for in dynamic mode: the
+   speed-up t1 / predicted at every P (P = 1 is the same row for all of a mode's lines). */
+static int plot_series(const rows *R, const sim_opts *o, double t1, int best,
+                       sim_plot_series *ps, int *bs, int *bp, double *xy)
+{
+    int procs[SIM_MAXLIST], ns = 0;
+    memcpy(procs, o->procs, sizeof procs);
+    qsort(procs, (size_t)o->nprocs, sizeof procs[0], cmp_int);
+    *bs = *bp = -1;
+    for (int id = 1; id <= SIM_NMODES; id++) {
+        const wtcp_mode *md = wtcp_mode_get(id);
+        int nm = md && md->masters ? o->nmasters : 1, nb = md && md->masters ? o->nbatch : 1;
+        if (!o->modes[id] || !md)
+            continue;
+        for (int im = 0; im < nm; im++)
+            for (int ib = 0; ib < nb; ib++) {
+                sim_plot_series *x = &ps[ns];
+                int len = snprintf(x->label, sizeof x->label, "%s", md->name);
+                if (md->masters)
+                    len += snprintf(x->label + len, sizeof x->label - len, ", %d master%s",
+                                    o->masters[im], o->masters[im] == 1 ? "" : "s");
+                if (md->masters && nb > 1)
+                    snprintf(x->label + len, sizeof x->label - len, ", batch %d",
+                             o->batch[ib]);
+                x->x = xy;
+                x->y = xy + o->nprocs;
+                xy += 2 * o->nprocs;
+                x->n = 0;
+                for (int ip = 0; ip < o->nprocs; ip++) {
+                    int i = find_row(R, id, procs[ip], o->masters[im], o->batch[ib]);
+                    if (i < 0 || isnan(R->v[i].r.time) || !(R->v[i].r.time > 0))
+                        continue;
+                    if (i == best && *bs < 0) {
+                        *bs = ns;
+                        *bp = x->n;
+                    }
+                    x->x[x->n] = procs[ip];
+                    x->y[x->n++] = t1 / R->v[i].r.time;
+                }
+                if (x->n > 0)
+                    ns++;
+            }
+    }
+    return ns;
+}
+
+/* Writes the speed-up plot; -1 when it could not be written. */
+static int report_plot(const rows *R, const sim_opts *o, double t1, int best,
+                       const sim_machine *m, const char *program)
+{
+    int nmax = SIM_NMODES * o->nmasters * o->nbatch, rc;
+    sim_plot_series *ps = calloc((size_t)nmax, sizeof *ps);
+    double *xy = calloc((size_t)nmax * 2 * o->nprocs, sizeof *xy);
+    char title[256], sub[768], bl[160];
+    sim_plot p;
+    if (!ps || !xy) {
+        fprintf(stderr, "wtc predict: out of memory for the plot\n");
+        exit(2);
+    }
+    memset(&p, 0, sizeof p);
+    p.s = ps;
+    p.ns = plot_series(R, o, t1, best, ps, &p.best_series, &p.best_point, xy);
+    snprintf(title, sizeof title, "%s: predicted speed-up", program ? program : "program");
+    snprintf(sub, sizeof sub, "on machine %s (cpu_ratio %g); sequential time %.4g s",
+             m->name, m->cpu_ratio, t1);
+    p.title = title;
+    p.subtitle = sub;
+    p.xlabel = "processors P (log scale)";
+    p.ylabel = "speed-up (sequential time / predicted time)";
+    p.xlog = 1;
+    p.ideal = 1;
+    if (best >= 0) {
+        size_t len;
+        setting_words(&R->v[best].s, bl, sizeof bl);
+        len = strlen(bl);
+        snprintf(bl + len, sizeof bl - len, ": speed-up %.2f", t1 / R->v[best].r.time);
+        p.best_label = bl;
+    }
+    rc = sim_plot_write(o->plot, &p);
+    if (rc < 0)
+        fprintf(stderr, "wtc predict: cannot write the plot %s: %s\n", o->plot,
+                strerror(errno));
+    free(ps);
+    free(xy);
+    return rc;
+}
+
+int sim_report(FILE *out, sim_tree *t, const sim_machine *m, const sim_opts *o,
+               const sim_sampling *smp, const char *program)
 {
     rows R;
-    int best, maxP = 1;
+    int best, maxP = 1, rc = 0;
     double t1 = seq_time(t, m), wall = 0;
     long long events = 0;
     settings(o, &R);
@@ -473,12 +649,7 @@ void sim_report(FILE *out, sim_tree *t, const sim_machine *m, const sim_opts *o,
             fprintf(out, "(masters reduced to P - 1, at least one worker, as the runtime "
                          "does: %s)\n", R.notes);
         if (best >= 0)
-            fprintf(out, "\nbest: %s, %d procs%s%.0d%s%.0d: %.6f s (speedup %.2f)\n",
-                    mode_name(v[best].s.mode), v[best].s.procs,
-                    v[best].s.masters ? ", masters " : "", v[best].s.masters,
-                    v[best].s.masters ? ", batch " : "",
-                    v[best].s.masters ? v[best].s.batch : 0, v[best].r.time,
-                    t1 / v[best].r.time);
+            print_best(out, &v[best], t1);
         print_advice(out, t, m, maxP);
         wall += print_batch_advice(out, t, m, o, v, n, &events);
         rate = wall > 0 ? events / wall : 0;
@@ -487,5 +658,12 @@ void sim_report(FILE *out, sim_tree *t, const sim_machine *m, const sim_opts *o,
         fprintf(out, "prediction took %.3f s (running and recording the program %.3f s, "
                      "simulating %.3f s)\n", smp->rec_seconds + wall, smp->rec_seconds, wall);
     }
+    /* the options name one setting when these are asked for (sim_opts_parse) */
+    if ((o->trace || o->stats) && n == 1 &&
+        report_timeline(o->format == SIM_FMT_TABLE ? out : stderr, t, m, o, &v[0]) < 0)
+        rc = -1;
+    if (o->plot && report_plot(&R, o, t1, best, m, program) < 0)
+        rc = -1;
     free(R.v);
+    return rc;
 }

@@ -77,6 +77,9 @@ typedef struct sim_par {
 typedef struct sim_region {
     int root;
     unsigned begin_bytes; /* REGION_BEGIN payload: mode, masters, batch, globals */
+    double main_at;       /* main's own time before the region (host seconds; set by
+                             sim_tree_add_region from main_time): where the region
+                             starts on a predicted timeline */
 } sim_region;
 
 typedef struct sim_tree {
@@ -140,6 +143,34 @@ int sim_run(const sim_tree *t, const sim_machine *m, sim_setting s, sim_result *
 int sim_run_region(const sim_tree *t, int region, const sim_machine *m, sim_setting s,
                    sim_result *r);
 
+/* The predicted run of one setting as the program's --wtc-trace and --wtc-stats show
+   the real one (sim/timeline.c): per simulated rank its counters (wtcrt_stats, from
+   wtcrt.h) and, when traced, its changes of state on the program's clock. */
+struct wtcrt_stats;
+struct wtcrt_event;
+typedef struct sim_timeline {
+    int P;
+    int trace;                 /* keep the events (else only the counters) */
+    unsigned char *full;       /* per rank: WTCRT_MAX_EVENTS reached, the lane closed */
+    struct wtcrt_stats *st;    /* per rank */
+    struct wtcrt_event **ev;   /* per rank: B/E events, ts in microseconds */
+    long *nev, *capev;
+    int *state;                /* the state each rank is in (WTCRT_S_*) */
+    double *since;             /* ... since when (program seconds) */
+    double base;               /* the current region's time 0 on the program's clock */
+} sim_timeline;
+
+void sim_timeline_init(sim_timeline *tl, int P, int trace);
+void sim_timeline_free(sim_timeline *tl);
+/* Rank 'rank' is in 'state' from program time t on (a time before its last change is
+   taken as that change's: lanes stay ordered). */
+void sim_timeline_mark(sim_timeline *tl, int rank, int state, double t);
+/* Closes every lane at program time t (the end of the run). */
+void sim_timeline_close(sim_timeline *tl, double t);
+/* sim_run, also filling tl (NULL: none) with the predicted run of setting s. */
+int sim_run_timeline(const sim_tree *t, const sim_machine *m, sim_setting s,
+                     sim_result *r, sim_timeline *tl);
+
 /* Extended LogGPS (SPEC 5 item 4): send / receive overhead of k bytes on P ranks. */
 double sim_o_send(const sim_machine *m, int P, double k);
 double sim_o_recv(const sim_machine *m, int P, double k);
@@ -202,10 +233,16 @@ typedef struct sim_opts {
     int format;                /* SIM_FMT_* */
     int replicate;             /* subtree replication: the largest replication factor
                                   (--wtc-replicate=on|off|N; on = SIM_REPLICATE_ON) */
+    const char *trace;         /* --wtc-trace=FILE: the predicted timeline (one setting) */
+    int stats;                 /* --wtc-stats: the predicted per-rank table (one setting) */
+    const char *plot;          /* --wtc-plot=FILE.svg: speed-up against P */
     int help;
 } sim_opts;
 
 #define SIM_REPLICATE_ON 16
+
+/* How many settings (rows of the report) the options name (sim/report.c). */
+int sim_settings_count(const sim_opts *o);
 
 /* Removes every --wtc-* option from argv (argv[argc] stays NULL) into o, with the
    defaults of SPEC 5 for what is not given. Returns 0, or -1 with a message in err. */
@@ -234,8 +271,35 @@ typedef struct sim_sampling {
     double rec_seconds;        /* the recording's own time (program, sampling) */
 } sim_sampling;
 
-/* Prints the predictions of every setting asked for, the best one and the advice. */
-void sim_report(FILE *out, sim_tree *t, const sim_machine *m, const sim_opts *o,
-                const sim_sampling *smp, const char *program);
+/* ---- plots (sim/plot.c) -------------------------------------------------------------- */
+
+/* One line of a plot: n points (x ascending), a legend label. */
+typedef struct sim_plot_series {
+    char label[64];
+    double *x, *y;
+    int n;
+} sim_plot_series;
+
+/* A plot of series against x: speed-up against P (log-scale x, the ideal line y = x)
+   today; a predicted time against a varied parameter is the same call with linear x,
+   no ideal line and its own labels. */
+typedef struct sim_plot {
+    const char *title, *subtitle, *xlabel, *ylabel;
+    int xlog;                  /* x on a log2 scale (processor counts) */
+    int ideal;                 /* draw y = x (perfect speed-up) */
+    const sim_plot_series *s;
+    int ns;
+    int best_series, best_point; /* the point marked as the best (-1: none) */
+    const char *best_label;    /* its label, after "best: " */
+} sim_plot;
+
+/* Writes p as a self-contained SVG file (atomically); 0, or -1 with errno set. */
+int sim_plot_write(const char *path, const sim_plot *p);
+
+/* Prints the predictions of every setting asked for, the best one and the advice; writes
+   the trace, the per-rank table and the plot asked for. Returns 0, or -1 when one of
+   those could not be made (a message on stderr). */
+int sim_report(FILE *out, sim_tree *t, const sim_machine *m, const sim_opts *o,
+               const sim_sampling *smp, const char *program);
 
 #endif

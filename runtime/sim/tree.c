@@ -69,7 +69,7 @@ int sim_tree_add_par(sim_tree *t, int caller, double t_before, int first_child,
 int sim_tree_add_region(sim_tree *t, int root, unsigned begin_bytes)
 {
     t->regions = grow(t->regions, t->nregions, &t->capregions, 1, sizeof *t->regions);
-    t->regions[t->nregions] = (sim_region){ root, begin_bytes };
+    t->regions[t->nregions] = (sim_region){ root, begin_bytes, t->main_time };
     return t->nregions++;
 }
 

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "wtcrt.h"
 #include "sim.h"
 #include "calib.h"
 
@@ -56,6 +57,14 @@ static void fit(void)
     double sz[4] = { 1024, 2048, 4096, 8192 }, t[4] = { 1e-6, 2e-6, 2.1e-3, 2.2e-3 };
     check("eager limit: the size before the first synchronous send",
           calib_eager_limit(sz, t, 4, 2e-3) == 2048);
+    /* a loaded host: L = 669 us from the ping-pong, round trip 1.1 ms, negative fitted
+       intercepts; t_m was written as -445 us and the predictor refused the file */
+    check("t_m: round trip minus network and the worker's overheads",
+          near(calib_master_time(20e-6, 2e-6, 0, 1e-6, 1e-6), 14e-6, 1e-12));
+    check("t_m: at least the master's own overheads",
+          near(calib_master_time(5e-6, 2e-6, 0, 1e-6, 1e-6), 2e-6, 1e-12));
+    check("t_m: never negative when the fitted overheads are",
+          calib_master_time(1.1e-3, 669e-6, 2.2e-9, -3e-6, -2e-6) >= 0);
 }
 
 /* A complete file with one line replaced (or removed when repl is ""). */
@@ -184,8 +193,32 @@ static void sampling(void)
     check("bootstrap: fewer tasks, wider interval", b2.hi - b2.lo > b.hi - b.lo);
 }
 
+/* The predicted timeline keeps at most WTCRT_MAX_EVENTS events a lane, as the runtime
+   does, and still closes every B with an E; the counters go on to the end. */
+static void timeline_cap(void)
+{
+    sim_timeline tl;
+    long b = 0, e = 0, n = WTCRT_MAX_EVENTS / 2 + 10;
+    sim_timeline_init(&tl, 2, 1);
+    for (long i = 1; i <= n; i++) /* two events per change */
+        sim_timeline_mark(&tl, 0, i & 1 ? WTCRT_S_WAIT_CHILDREN : WTCRT_S_COMPUTE, i * 1e-6);
+    sim_timeline_mark(&tl, 1, WTCRT_S_COMPUTE, 0.5);
+    sim_timeline_close(&tl, 10);
+    for (long i = 0; i < tl.nev[0]; i++)
+        tl.ev[0][i].ph == 'B' ? b++ : e++;
+    check("timeline: at most WTCRT_MAX_EVENTS events on a lane, B and E balanced",
+          tl.nev[0] <= WTCRT_MAX_EVENTS && tl.nev[0] > WTCRT_MAX_EVENTS - 4 && b == e &&
+          tl.ev[0][tl.nev[0] - 1].ph == 'E');
+    check("timeline: a lane's states add up to the end, after the cap too",
+          near(tl.st[0].t[WTCRT_S_COMPUTE] + tl.st[0].t[WTCRT_S_WAIT_CHILDREN], 10, 1e-9) &&
+          near(tl.st[1].t[WTCRT_S_IDLE], 0.5, 1e-12) &&
+          near(tl.st[1].t[WTCRT_S_COMPUTE], 9.5, 1e-12) && tl.nev[1] == 4);
+    sim_timeline_free(&tl);
+}
+
 int main(int argc, char **argv)
 {
+    timeline_cap();
     advice();
     fit();
     parser();
