@@ -69,6 +69,15 @@ static const struct { const char *name, *text; } presets[] = {
     { "loopback-default", preset_loopback },
 };
 
+void sim_machine_preset_names(char *buf, size_t size)
+{
+    size_t n = 0;
+    if (size)
+        buf[0] = 0;
+    for (size_t i = 0; i < sizeof presets / sizeof presets[0] && n < size; i++)
+        n += (size_t)snprintf(buf + n, size - n, "%s%s", i ? ", " : "", presets[i].name);
+}
+
 const char *sim_machine_preset(const char *name)
 {
     size_t n = strlen(name);
@@ -80,13 +89,39 @@ const char *sim_machine_preset(const char *name)
     return NULL;
 }
 
-/* The keys, in file order, with where each lives in sim_machine. */
+/* The keys, in file order, with where each lives in sim_machine and the range a real
+   machine can have (a value outside it is a typo or a unit slip: 1e308 s/B printed inf
+   predictions, cpu_ratio = 1e-300 300-digit times). */
 enum { K_NAME, K_L, K_G, K_OSA, K_OSB, K_OS, K_ORA, K_ORB, K_OR, K_S, K_TM, K_CPU,
-       K_WY, K_WW, K_TC, K_CONT, K_CORES, K_WYO, K_N };
+       K_WY, K_WW, K_TC, K_CONT, K_CORES, K_WYO, K_RPN, K_LI, K_GI, K_N };
 #define K_REQUIRED K_CORES /* the keys from K_CORES on are optional */
-static const char *const key_names[K_N] = {
-    "name", "L", "G", "o_sa", "o_sb", "O_s", "o_ra", "o_rb", "O_r", "S", "t_m", "cpu_ratio",
-    "w_yield", "w_wake", "t_child", "contention", "cores", "w_yield_over"
+static const struct {
+    const char *name;
+    double lo, hi;    /* the physical range, both ends included */
+    int integer;      /* a count */
+    const char *unit; /* for the message */
+} keys[K_N] = {
+    { "name", 0, 0, 0, "" },
+    { "L", 0, 1, 0, "s" },
+    { "G", 0, 1e-3, 0, "s per byte" },
+    { "o_sa", 0, 1, 0, "s" },
+    { "o_sb", 0, 0.1, 0, "s per rank" },
+    { "O_s", 0, 1e-3, 0, "s per byte" },
+    { "o_ra", 0, 1, 0, "s" },
+    { "o_rb", 0, 0.1, 0, "s per rank" },
+    { "O_r", 0, 1e-3, 0, "s per byte" },
+    { "S", 0, 1e15, 0, "bytes" },
+    { "t_m", 0, 10, 0, "s" },
+    { "cpu_ratio", 1e-6, 1e6, 0, "" },
+    { "w_yield", 0, 10, 0, "s" },
+    { "w_wake", 0, 10, 0, "s" },
+    { "t_child", 0, 1, 0, "s" },
+    { "contention", 0, 100, 0, "" },
+    { "cores", 0, 1e6, 1, "" },
+    { "w_yield_over", 0, 10, 0, "s" },
+    { "ranks_per_node", 0, 1e6, 1, "" },
+    { "L_intra", 0, 1, 0, "s" },
+    { "G_intra", 0, 1e-3, 0, "s per byte" },
 };
 
 static double *key_slot(sim_machine *m, int k)
@@ -94,7 +129,8 @@ static double *key_slot(sim_machine *m, int k)
     double *slots[K_N] = { NULL, &m->L, &m->G, &m->o_sa, &m->o_sb, &m->O_s, &m->o_ra,
                            &m->o_rb, &m->O_r, &m->S, &m->t_m, &m->cpu_ratio,
                            &m->w_yield, &m->w_wake, &m->t_child, &m->contention,
-                           &m->cores, &m->w_yield_over };
+                           &m->cores, &m->w_yield_over, &m->ranks_per_node, &m->L_intra,
+                           &m->G_intra };
     return slots[k];
 }
 
@@ -136,7 +172,7 @@ static int parse_line(char *line, const char *file, int lineno, sim_machine *m,
     *eq = 0;
     key = trim(line);
     val = trim(eq + 1);
-    for (k = 0; k < K_N && strcmp(key, key_names[k]) != 0; k++)
+    for (k = 0; k < K_N && strcmp(key, keys[k].name) != 0; k++)
         ;
     if (k == K_N)
         return fail(err, errsz, "%s:%d: unknown key '%s'", file, lineno, key);
@@ -151,11 +187,13 @@ static int parse_line(char *line, const char *file, int lineno, sim_machine *m,
     }
     errno = 0;
     v = strtod(val, &end);
-    if (!*val || *end || errno || !isfinite(v) || v < 0)
+    if (!*val || *end || (errno && errno != ERANGE) || !isfinite(v) || v < 0)
         return fail(err, errsz, "%s:%d: bad number '%s' for key '%s'", file, lineno, val,
                     key);
-    if (k == K_CPU && v <= 0)
-        return fail(err, errsz, "%s:%d: key 'cpu_ratio' must be positive", file, lineno);
+    if (v < keys[k].lo || v > keys[k].hi || (keys[k].integer && v != floor(v)))
+        return fail(err, errsz, "%s:%d: key '%s' = %s is outside %s%g to %g%s%s", file,
+                    lineno, key, val, keys[k].integer ? "the whole numbers " : "", keys[k].lo,
+                    keys[k].hi, *keys[k].unit ? " " : "", keys[k].unit);
     *key_slot(m, k) = v;
     return 0;
 }
@@ -167,8 +205,8 @@ int sim_machine_parse(const char *text, const char *file, sim_machine *m, char *
     const char *p = text;
     memset(m, 0, sizeof *m);
     while (*p) {
-        const char *nl = strchr(p, '\n');
-        size_t len = nl ? (size_t)(nl - p) : strlen(p);
+        /* a line ends at LF, CRLF or CR (files from Windows and old Macs) */
+        size_t len = strcspn(p, "\r\n");
         char buf[1024], *line;
         lineno++;
         if (len >= sizeof buf)
@@ -180,13 +218,21 @@ int sim_machine_parse(const char *text, const char *file, sim_machine *m, char *
         line = trim(buf);
         if (*line && parse_line(line, file, lineno, m, seen, err, errsz) < 0)
             return -1;
-        p += len + (nl != NULL);
+        p += len;
+        if (*p == '\r' && p[1] == '\n')
+            p++;
+        if (*p)
+            p++;
     }
     for (int k = 0; k < K_REQUIRED; k++)
         if (!seen[k])
-            return fail(err, errsz, "%s: missing key '%s'", file, key_names[k]);
+            return fail(err, errsz, "%s: missing key '%s'", file, keys[k].name);
     if (!seen[K_WYO])
         m->w_yield_over = m->w_yield;
+    if (!seen[K_LI])
+        m->L_intra = m->L;
+    if (!seen[K_GI])
+        m->G_intra = m->G;
     snprintf(m->source, sizeof m->source, "%s", file);
     return 0;
 }
@@ -229,7 +275,7 @@ void sim_machine_write(FILE *f, const sim_machine *m, const char *comment)
         fprintf(f, "%s", comment);
     fprintf(f, "name = %s\n", m->name);
     for (int k = 1; k < K_N; k++)
-        fprintf(f, "%s = %.6g\n", key_names[k], *key_slot((sim_machine *)m, k));
+        fprintf(f, "%s = %.6g\n", keys[k].name, *key_slot((sim_machine *)m, k));
 }
 
 /* ---- the extended LogGPS model ------------------------------------------------------ */
