@@ -37,7 +37,9 @@ static const char preset_ethernet[] =
     "w_yield = 10e-6\n"
     "w_wake = 50e-6\n"
     "t_child = 0.5e-6\n"
-    "contention = 0\n";
+    "contention = 0\n"
+    "# one rank per node: each node's Ethernet port sends and receives one message at a time\n"
+    "ranks_per_node = 1\n";
 
 static const char preset_loopback[] =
     "# A guess for MPICH 4 (ch4, shared memory) with every rank on one host, for when\n"
@@ -64,9 +66,141 @@ static const char preset_loopback[] =
     "t_child = 0.15e-6\n"
     "contention = 0.1\n";
 
+static const char preset_10g[] =
+    "# 10 Gb/s Ethernet, MPI over kernel TCP (MPICH family), one rank per node.\n"
+    "# Published ping-pong (OSU 5.6.1, 10 runs, AWS c5n.18xlarge, TCP, whose one flow is\n"
+    "# capped at 10 Gb/s; github.com/JiaweiZhuang/aws-mpi-benchmark,\n"
+    "# notebooks/pt2pt_summary.ipynb): osu_latency 0 B 34.7 us (Intel MPI 2019 over TCP,\n"
+    "# MPICH-based), osu_bw 1177 MB/s; MPICH 3.3 osu_bibw 2343 MB/s = 2 x 1172 (full\n"
+    "# duplex). Our split of the 34.7 us: o_s = o_r = 5 us (the socket calls), L = 24.7 us.\n"
+    "# All times in seconds.\n"
+    "name = ethernet-10g-mpich\n"
+    "L = 24.7e-6\n"
+    "G = 0.85e-9\n"
+    "o_sa = 5e-6\n"
+    "o_sb = 0.01e-6\n"
+    "O_s = 0.1e-9\n"
+    "o_ra = 5e-6\n"
+    "o_rb = 0.01e-6\n"
+    "O_r = 0.1e-9\n"
+    "# MPICH's eager limit over TCP\n"
+    "S = 65536\n"
+    "t_m = 10e-6\n"
+    "cpu_ratio = 1\n"
+    "# the wtcc runtime: across nodes no doorbell rings, a sleeper polls every 100 us\n"
+    "w_yield = 100e-6\n"
+    "w_wake = 50e-6\n"
+    "t_child = 0.15e-6\n"
+    "contention = 0\n"
+    "ranks_per_node = 1\n"
+    "# for ranks_per_node > 1: shared memory, 0.35 us (osu_latency over libfabric shm,\n"
+    "# github.com/ofiwg/libfabric pull 8680) and 4 MiB in ~0.52 ms (MPICH ch4 shm, inter-NUMA,\n"
+    "# github.com/pmodels/mpich pull 7150): 0.125 ns/B\n"
+    "L_intra = 0.35e-6\n"
+    "G_intra = 0.125e-9\n";
+
+static const char preset_25g[] =
+    "# 25 Gb/s Ethernet, Open MPI over kernel TCP, one rank per node.\n"
+    "# The link: iperf3 over 24 Gb/s between two AWS c5.18xlarge (25 Gb/s) instances\n"
+    "# (github.com/open-mpi/ompi issue 6521, Open MPI 4.0.0): G = 1 / 3 GB/s. The kernel's TCP\n"
+    "# path, not the link, sets the latency: as in ethernet-10g-mpich (osu_latency 34.7 us,\n"
+    "# github.com/JiaweiZhuang/aws-mpi-benchmark), split o_s = o_r = 5 us, L = 24.7 us.\n"
+    "# All times in seconds.\n"
+    "name = ethernet-25g-openmpi\n"
+    "L = 24.7e-6\n"
+    "G = 0.333e-9\n"
+    "o_sa = 5e-6\n"
+    "o_sb = 0.01e-6\n"
+    "O_s = 0.1e-9\n"
+    "o_ra = 5e-6\n"
+    "o_rb = 0.01e-6\n"
+    "O_r = 0.1e-9\n"
+    "# Open MPI's TCP eager limit (btl_tcp_eager_limit)\n"
+    "S = 65536\n"
+    "t_m = 10e-6\n"
+    "cpu_ratio = 1\n"
+    "# the wtcc runtime: across nodes no doorbell rings, a sleeper polls every 100 us\n"
+    "w_yield = 100e-6\n"
+    "w_wake = 50e-6\n"
+    "t_child = 0.15e-6\n"
+    "contention = 0\n"
+    "ranks_per_node = 1\n"
+    "# for ranks_per_node > 1: shared memory, 0.35 us (osu_latency over libfabric shm,\n"
+    "# github.com/ofiwg/libfabric pull 8680) and 4 MiB in ~0.52 ms (MPICH ch4 shm, inter-NUMA,\n"
+    "# github.com/pmodels/mpich pull 7150): 0.125 ns/B\n"
+    "L_intra = 0.35e-6\n"
+    "G_intra = 0.125e-9\n";
+
+static const char preset_100g[] =
+    "# 100 Gb/s Ethernet with OS bypass (AWS EFA over libfabric), Intel MPI 2019 (MPICH-based),\n"
+    "# one rank per node. Published ping-pong (OSU 5.6.1, 10 runs, AWS c5n.18xlarge;\n"
+    "# github.com/JiaweiZhuang/aws-mpi-benchmark, notebooks/pt2pt_summary.ipynb):\n"
+    "# osu_latency 0 B 16.1 us, 8 KiB 22.5 us, 16 KiB 59.7 us (the eager limit is between),\n"
+    "# osu_bw 9146 MB/s at 1 MiB. Our split of the 16.1 us: o_s = o_r = 2 us, L = 12.1 us.\n"
+    "# All times in seconds.\n"
+    "name = ethernet-100g-efa\n"
+    "L = 12.1e-6\n"
+    "G = 0.109e-9\n"
+    "o_sa = 2e-6\n"
+    "o_sb = 0.01e-6\n"
+    "O_s = 0.05e-9\n"
+    "o_ra = 2e-6\n"
+    "o_rb = 0.01e-6\n"
+    "O_r = 0.05e-9\n"
+    "S = 8192\n"
+    "t_m = 4e-6\n"
+    "cpu_ratio = 1\n"
+    "# the wtcc runtime: across nodes no doorbell rings, a sleeper polls every 100 us\n"
+    "w_yield = 100e-6\n"
+    "w_wake = 50e-6\n"
+    "t_child = 0.15e-6\n"
+    "contention = 0\n"
+    "ranks_per_node = 1\n"
+    "# for ranks_per_node > 1: shared memory, 0.35 us (osu_latency over libfabric shm,\n"
+    "# github.com/ofiwg/libfabric pull 8680) and 4 MiB in ~0.52 ms (MPICH ch4 shm, inter-NUMA,\n"
+    "# github.com/pmodels/mpich pull 7150): 0.125 ns/B\n"
+    "L_intra = 0.35e-6\n"
+    "G_intra = 0.125e-9\n";
+
+static const char preset_hdr[] =
+    "# InfiniBand HDR (200 Gb/s), Open MPI with UCX (NVIDIA HPC-X), one rank per node.\n"
+    "# Published figures of Azure HBv3 (HDR, non-blocking fat tree; \"HBv3-series VM\n"
+    "# performance\", learn.microsoft.com / docs.azure.cn): MPI latency 1.2 us (1 byte,\n"
+    "# osu_latency), 192 Gb/s one way (osu_bw; the page writes GB/s, which an HDR link cannot\n"
+    "# carry): G = 1 / 24 GB/s. Our split of the 1.2 us: o_s = o_r = 0.2 us, L = 0.8 us.\n"
+    "# All times in seconds.\n"
+    "name = infiniband-hdr-openmpi\n"
+    "L = 0.8e-6\n"
+    "G = 0.0417e-9\n"
+    "o_sa = 0.2e-6\n"
+    "o_sb = 0.001e-6\n"
+    "O_s = 0.02e-9\n"
+    "o_ra = 0.2e-6\n"
+    "o_rb = 0.001e-6\n"
+    "O_r = 0.02e-9\n"
+    "# UCX switches to rendezvous around 8-16 KiB\n"
+    "S = 16384\n"
+    "t_m = 0.5e-6\n"
+    "cpu_ratio = 1\n"
+    "# the wtcc runtime: across nodes no doorbell rings, a sleeper polls every 100 us\n"
+    "w_yield = 100e-6\n"
+    "w_wake = 50e-6\n"
+    "t_child = 0.15e-6\n"
+    "contention = 0\n"
+    "ranks_per_node = 1\n"
+    "# for ranks_per_node > 1: shared memory, 0.35 us (osu_latency over libfabric shm,\n"
+    "# github.com/ofiwg/libfabric pull 8680) and 4 MiB in ~0.52 ms (MPICH ch4 shm, inter-NUMA,\n"
+    "# github.com/pmodels/mpich pull 7150): 0.125 ns/B\n"
+    "L_intra = 0.35e-6\n"
+    "G_intra = 0.125e-9\n";
+
 static const struct { const char *name, *text; } presets[] = {
     { "ethernet-mpich-2004", preset_ethernet },
     { "loopback-default", preset_loopback },
+    { "ethernet-10g-mpich", preset_10g },
+    { "ethernet-25g-openmpi", preset_25g },
+    { "ethernet-100g-efa", preset_100g },
+    { "infiniband-hdr-openmpi", preset_hdr },
 };
 
 void sim_machine_preset_names(char *buf, size_t size)

@@ -39,8 +39,10 @@ static void insert(eng_res *r, int i, double x, int b)
         r->t = eng_xrealloc(r->t, (size_t)r->cap * sizeof *r->t);
         r->b = eng_xrealloc(r->b, (size_t)r->cap * sizeof *r->b);
     }
-    memmove(r->t + i + 1, r->t + i, (size_t)(r->n - i) * sizeof *r->t);
-    memmove(r->b + i + 1, r->b + i, (size_t)(r->n - i) * sizeof *r->b);
+    if (i < r->n) {
+        memmove(r->t + i + 1, r->t + i, (size_t)(r->n - i) * sizeof *r->t);
+        memmove(r->b + i + 1, r->b + i, (size_t)(r->n - i) * sizeof *r->b);
+    }
     r->t[i] = x;
     r->b[i] = b;
     r->n++;
@@ -93,6 +95,23 @@ static void merge(eng_res *r, int from, int to)
     }
 }
 
+/* The usual case, a booking after all others (a rank's own sends come in its clock's
+   order): extend the last booking when it ends at t0, else append one. */
+static double book_tail(eng_res *r, double t0, double d)
+{
+    int last = r->n - 1;
+    if (t0 == r->t[last] && last > r->lo && r->b[last - 1] == 1)
+        r->t[last] = t0 + d;
+    else if (t0 == r->t[last]) {
+        r->b[last] = 1;
+        insert(r, r->n, t0 + d, 0);
+    } else {
+        insert(r, r->n, t0, 1);
+        insert(r, r->n, t0 + d, 0);
+    }
+    return t0 + d;
+}
+
 double eng_res_book(eng_res *r, double now, double t0, double d, int force)
 {
     int i, first;
@@ -100,6 +119,8 @@ double eng_res_book(eng_res *r, double now, double t0, double d, int force)
     if (d <= 0)
         return t0;
     prune(r, now);
+    if (t0 >= r->t[r->n - 1] && r->units > 0) /* in the free time after every booking */
+        return book_tail(r, t0, d);
     if (t0 < r->t[r->lo]) /* before what is kept (should not happen): free time */
         insert(r, r->lo, t0, 0);
     i = find(r, t0);

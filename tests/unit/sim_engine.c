@@ -638,6 +638,21 @@ static void conservation(void)
     printf("%s every mode on a random tree of %d calls: compute = work, time >= work/P\n",
            ok ? "[PASS]" : "[FAIL]", t.nnodes);
     failures += !ok;
+    /* on one node of 2 cores no setting beats work / 2 (a speed-up above the cores) */
+    m.cores = 2;
+    ok = 1;
+    for (int mode = SIM_SIMPLE; mode <= SIM_STEAL; mode++)
+        for (size_t i = 0; i < sizeof procs / sizeof procs[0]; i++) {
+            sim_result r;
+            double x = run(&t, &m, mode, procs[i], 1, mode == SIM_DYNAMIC ? 2 : 0, &r);
+            int good = x >= work / 2 && fabs(r.compute - work) <= 1e-9 * work;
+            if (!good)
+                printf("    mode %d P = %2d on 2 cores: %.0f < work / 2 = %.0f\n", mode,
+                       procs[i], x, work / 2);
+            ok &= good;
+        }
+    printf("%s every mode on 2 cores: time >= work/2\n", ok ? "[PASS]" : "[FAIL]");
+    failures += !ok;
     sim_tree_free(&t);
 }
 
