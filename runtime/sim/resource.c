@@ -116,8 +116,8 @@ double eng_res_book(eng_res *r, double now, double t0, double d, int force)
 {
     int i, first;
     double left = d;
-    if (d <= 0)
-        return t0;
+    if (d <= 0 || (r->units <= 0 && !force)) /* nothing to share */
+        return t0 + (d > 0 ? d : 0);
     prune(r, now);
     if (t0 >= r->t[r->n - 1] && r->units > 0) /* in the free time after every booking */
         return book_tail(r, t0, d);
