@@ -533,6 +533,21 @@ static void steal_timelines(void)
     sim_tree_free(&t);
 }
 
+/* A STEAL round trip that costs nothing is refused (idle ranks would steal forever at
+   one instant): also when only the latency within a node is 0. */
+static void steal_free_refused(void)
+{
+    sim_machine m = toy();
+    sim_tree t;
+    sim_result r;
+    m.o_sa = m.o_ra = 0;
+    m.L_intra = 0;
+    two_leaves(&t, 2);
+    check("steal: a free round trip within a node is refused",
+          run(&t, &m, SIM_STEAL, 2, 0, 0, &r), -1);
+    sim_tree_free(&t);
+}
+
 /* The thief's pause after NOWORKs (wtcp_steal_pause): 2^(f-1) x the last answer's round
    trip after f NOWORKs in a row, at most 1000 us. On 2 ranks with times in us (o_s = 1,
    o_r = 2, L = 10): rank 0 runs the root's only child C, which computes 20 times 50 us,
@@ -653,6 +668,24 @@ static void conservation(void)
         }
     printf("%s every mode on 2 cores: time >= work/2\n", ok ? "[PASS]" : "[FAIL]");
     failures += !ok;
+    /* nodes of 4 ranks and 2 cores with network ports: time >= work / (2 x nodes) */
+    m.ranks_per_node = 4;
+    m.G = 0.01;
+    ok = 1;
+    for (int mode = SIM_SIMPLE; mode <= SIM_STEAL; mode++)
+        for (size_t i = 0; i < sizeof procs / sizeof procs[0]; i++) {
+            sim_result r;
+            int nodes = (procs[i] + 3) / 4;
+            double x = run(&t, &m, mode, procs[i], 1, mode == SIM_DYNAMIC ? 2 : 0, &r);
+            int good = x >= work / (2 * nodes) && fabs(r.compute - work) <= 1e-9 * work;
+            if (!good)
+                printf("    mode %d P = %2d on %d nodes of 2 cores: %.0f < %.0f\n", mode,
+                       procs[i], nodes, x, work / (2 * nodes));
+            ok &= good;
+        }
+    printf("%s every mode on nodes of 4 ranks, 2 cores, with ports: time >= work/cores\n",
+           ok ? "[PASS]" : "[FAIL]");
+    failures += !ok;
     sim_tree_free(&t);
 }
 
@@ -747,6 +780,7 @@ int main(int argc, char **argv)
     oldest_and_nested_timelines();
     steal_timelines();
     steal_pause_timeline();
+    steal_free_refused();
     conservation();
     if (!(argc > 1 && strcmp(argv[1], "--no-farm") == 0))
         farm_saturation();
