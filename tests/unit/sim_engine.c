@@ -8,6 +8,7 @@
 #include <time.h>
 #include "sim.h"
 #include "proto.h"
+#include "engine.h"
 
 static int failures;
 
@@ -126,6 +127,33 @@ static void hand_timelines(void)
     t.pars[0].cond = 1;
     t.pars[0].t_spawn = 0;
     sim_tree_free(&t);
+}
+
+/* A booked resource (sim/resource.c): bookings fill the free time from their start on,
+   in pieces if they must, never moving an earlier one. */
+static void resource_bookings(void)
+{
+    eng_res r;
+    eng_res_init(&r, 1);
+    check("resource: a first booking", eng_res_book(&r, 0, 0, 10, 0), 10);
+    check("resource: from 5 it waits for the first", eng_res_book(&r, 0, 5, 10, 0), 20);
+    check("resource: from 0, after both", eng_res_book(&r, 0, 0, 3, 0), 23);
+    check("resource: a booking in the future", eng_res_book(&r, 0, 30, 5, 0), 35);
+    /* free: [23, 30) then from 35: 7 + 3 */
+    check("resource: a booking filling a hole, then after", eng_res_book(&r, 0, 22, 10, 0), 38);
+    check("resource: at once when forced (o_s, o_r)", eng_res_book(&r, 0, 0, 4, 1), 4);
+    /* nothing before 'now' = 100 is kept: free from 100 */
+    check("resource: the past is dropped", eng_res_book(&r, 100, 100, 1, 0), 101);
+    eng_res_free(&r);
+    eng_res_init(&r, 2);
+    eng_res_book(&r, 0, 0, 10, 0);
+    eng_res_book(&r, 0, 0, 10, 0);
+    check("resource: 2 units: the third waits", eng_res_book(&r, 0, 0, 10, 0), 20);
+    eng_res_book(&r, 0, 20, 5, 1);
+    eng_res_book(&r, 0, 20, 5, 1);
+    /* [20, 25) has 2 in use (forced): full; from 18: 2 in [18, 20), 2 after 25 */
+    check("resource: forced use counts against the others", eng_res_book(&r, 0, 18, 4, 0), 27);
+    eng_res_free(&r);
 }
 
 /* The network ports (LogGP's gap per byte, per node and direction): simple mode, P = 5
@@ -774,6 +802,7 @@ static void farm_saturation(void)
 int main(int argc, char **argv)
 {
     hand_timelines();
+    resource_bookings();
     port_timelines();
     dynamic_timelines();
     standing_timelines();
