@@ -207,7 +207,24 @@ typedef struct fit {
     double O_s, O_r, L, G, S, t_m;
     double w_yield, w_yield_over, w_wake, t_child, contention;
     int cores;
+    int rpn; /* ranks on rank 0's node when the job spans several nodes, else 0 */
 } fit;
+
+/* The job's placement: how many ranks share rank 0's node, and on how many nodes the
+   job runs (the predictor's ranks_per_node; one node: 0, every rank on it). */
+static int ranks_per_node(void)
+{
+    MPI_Comm node;
+    int mine, first, nodes, here;
+    MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
+    MPI_Comm_size(node, &mine);
+    MPI_Comm_rank(node, &here);
+    first = here == 0;
+    MPI_Allreduce(&first, &nodes, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    MPI_Bcast(&mine, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    MPI_Comm_free(&node);
+    return nodes > 1 ? mine : 0;
+}
 
 /* One ping-pong of 48-byte messages (ranks 0 and 1 of rt.comm): rank 0 computes 'gap'
    seconds, sends and rings the doorbell as wtcrt_send does, then waits for the answer
@@ -477,10 +494,14 @@ static int write_file(const char *path, const char *name, const fit *f, double o
                "# the runtime's waiting: yields for w_yield, then sleeps on the doorbell: w_wake\n"
                "# to wake up; t_child: its cost per child; computing slows by 'contention'\n"
                "w_yield = %.6g\nw_wake = %.6g\nt_child = %.6g\ncontention = %.4f\n"
-               "# this host's cores; with more ranks than that the yield phase is short\n"
+               "# this host's cores; with more ranks than that the yield phase is short and\n"
+               "# the ranks share the cores\n"
                "cores = %d\nw_yield_over = %.6g\n",
             P, name, f->L, f->G, osa, osb, f->O_s, ora, orb, f->O_r, f->S, f->t_m,
             f->w_yield, f->w_wake, f->t_child, f->contention, f->cores, f->w_yield_over);
+    if (f->rpn > 0) /* L and G above are those of ranks 0 and 1, wherever they ran */
+        fprintf(o, "# the job ran on several nodes, %d ranks on rank 0's\n"
+                   "ranks_per_node = %d\n", f->rpn, f->rpn);
     if (fflush(o) != 0 || fsync(fileno(o)) != 0 || fclose(o) != 0) {
         unlink(tmp);
         return -1;
@@ -576,6 +597,7 @@ int main(int argc, char **argv)
         return 2;
     }
     memset(&f, 0, sizeof f);
+    f.rpn = ranks_per_node();
     buf = calloc(1, 1 << 22);
     for (int p = 2; p <= P && f.np < MAXP; p = p * 2 > P && p < P ? P : p * 2) {
         MPI_Comm c;

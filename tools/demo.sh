@@ -3,7 +3,7 @@
 # in simple mode on 2 processes, in dynamic mode on 3 and in steal mode on 2 (with
 # statistics), calibrate this host in a few seconds (wtc-calibrate --quick), then ask
 # the predictor how the program would do on this host and on a 10 Gb/s Ethernet
-# cluster (the cluster-10gbe preset), each with a speed-up plot (SVG). Stops at the
+# cluster (the ethernet-10g-mpich preset), each with a speed-up plot (SVG). Stops at the
 # first failing step.
 #
 #   sh tools/demo.sh [sample.wtc]      (from the repository root; default samples/msort.wtc)
@@ -68,7 +68,7 @@ step_to host.txt "predict on this host (its calibration) for $PROCS processors, 
     timeout 300 "./$NAME.predict" --wtc-machine=./host.conf --wtc-procs=$PROCS \
     --wtc-masters=1 --wtc-plot=host.svg
 step_to cluster.txt "predict on a cluster of 1 to 128 nodes on 10 Gb/s Ethernet, with a plot" \
-    timeout 300 "./$NAME.predict" --wtc-machine=cluster-10gbe --wtc-plot=cluster.svg
+    timeout 300 "./$NAME.predict" --wtc-machine=ethernet-10g-mpich --wtc-plot=cluster.svg
 printf '\ndemo: all %d steps passed. What the predictor says about %s:\n' "$STEP" "$NAME"
 printf '  this host (%s cores): %s\n' "$CORES" \
     "$(grep '^best:' host.txt)"

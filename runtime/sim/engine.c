@@ -130,7 +130,55 @@ static void post(sim *S, int to, int kind, double t)
     eng_heap_push(S, t, i);
 }
 
-/* Sends a message: the sender pays o_s; it arrives L + G*k after (a synchronous one
+/* ---- the machine: nodes, network ports, cores (doc/predictor.md section 4) ------------ */
+
+static int node_of(const sim *S, int rid)
+{
+    return rid / S->rpn;
+}
+
+/* Rank rid's CPU work of d seconds from t: where its node has more ranks than cores, a
+   share of the node's cores; 'urgent' work (a message's overheads, which a waking rank
+   does first: the kernel favours it) takes one at once, computing waits for one. Returns
+   when it is done. */
+static double cpu(sim *S, int rid, double t, double d, int urgent)
+{
+    if (!S->cores || !S->cores[node_of(S, rid)].units)
+        return t + d;
+    return eng_res_book(&S->cores[node_of(S, rid)], S->now, t, d, urgent);
+}
+
+/* The latency between two ranks: L across nodes, L_intra within one. */
+static double latency(const sim *S, int from, int to)
+{
+    return node_of(S, from) == node_of(S, to) ? S->m->L_intra : S->m->L;
+}
+
+/* k bytes leave 'from' at t (its send overhead done) for 'to'. Within a node they take
+   L_intra + G_intra*k. Across nodes they occupy the sender's outgoing port for G*k
+   (LogGP's gap per byte: a node sends one message at a time, at the link's bandwidth),
+   then, L later, the receiver's incoming port for G*k; the last byte is there when the
+   second booking ends (L + G*k after t when both ports are free). *left: when the last
+   byte has left the sender. Returns the arrival. */
+static double wire(sim *S, int from, int to, double t, double k, double *left)
+{
+    const sim_machine *m = S->m;
+    int nf = node_of(S, from), nt = node_of(S, to);
+    double g = m->G * k, e1;
+    if (nf == nt) {
+        *left = t + m->G_intra * k;
+        return *left + m->L_intra;
+    }
+    if (!S->port_out || g <= 0) {
+        *left = t + g;
+        return *left + m->L;
+    }
+    e1 = eng_res_book(&S->port_out[nf], S->now, t, g, 0);
+    *left = e1;
+    return eng_res_book(&S->port_in[nt], S->now, e1 - g + m->L, g, 0);
+}
+
+/* Sends a message: the sender pays o_s; it arrives after the wire (a synchronous one
    only announces itself after L; the data follows when the receiver takes it). MPI's
    non-overtaking rule matters for REGION_BEGIN only: nothing overtakes it. */
 msg *eng_send(sim *S, int from, int to, int kind, double bytes)
@@ -138,14 +186,14 @@ msg *eng_send(sim *S, int from, int to, int kind, double bytes)
     rank *r = &S->r[from];
     int i = eng_msg_new(S);
     msg *m = &S->msgs[i];
-    double o = sim_o_send(S->m, S->P, bytes);
+    double o = sim_o_send(S->m, S->P, bytes), left;
     wtcrt_stats *st = eng_stats(S, from);
     if (st) {
         st->msgs++;
         st->bytes += (long long)bytes;
     }
     eng_mark(S, from, 0);
-    r->t += o;
+    r->t = cpu(S, from, r->t, o, 1);
     if (from >= S->W) /* a master */
         r->busy += o;
     else
@@ -156,7 +204,7 @@ msg *eng_send(sim *S, int from, int to, int kind, double bytes)
     m->kind = kind;
     m->bytes = bytes;
     m->sync = bytes > S->m->S;
-    m->arr = r->t + S->m->L + (m->sync ? 0 : S->m->G * bytes);
+    m->arr = m->sync ? r->t + latency(S, from, to) : wire(S, from, to, r->t, bytes, &left);
     if (kind == M_BEGIN)
         S->begin_arr[to] = m->arr;
     else if (m->arr < S->begin_arr[to])
@@ -188,7 +236,7 @@ double eng_notice(const sim *S, double t_w, double a, int asleep)
 double eng_yield_phase(const sim *S)
 {
     const sim_machine *m = S->m;
-    return m->cores > 0 && S->P > m->cores ? m->w_yield_over : m->w_yield;
+    return m->cores > 0 && S->rpn > m->cores ? m->w_yield_over : m->w_yield;
 }
 
 void eng_timer(sim *S, int rid, double t)
@@ -214,14 +262,17 @@ void eng_receive(sim *S, int rid, int i, double *wait)
         st->calls_run += m->c;
         S->tl->st[m->src].calls_sent += m->c;
     }
-    if (m->sync && m->kind == M_TASK) /* its sender learns it went: CTS back, data out */
-        post(S, m->src, M_DONE, r->t + S->m->L + S->m->G * m->bytes);
-    if (m->sync) /* rendezvous: clear-to-send back, then the data */
-        r->t += 2 * S->m->L + S->m->G * m->bytes;
+    if (m->sync) { /* rendezvous: clear-to-send back, then the data */
+        double left, arr = wire(S, m->src, rid, r->t + latency(S, rid, m->src), m->bytes,
+                                &left);
+        if (m->kind == M_TASK) /* its sender learns it went when the data has left */
+            post(S, m->src, M_DONE, left);
+        r->t = arr;
+    }
     if (wait)
         *wait += r->t - t0;
     o = sim_o_recv(S->m, S->P, m->bytes);
-    r->t += o;
+    r->t = cpu(S, rid, r->t, o, 1);
     if (rid >= S->W)
         r->busy += o;
     else
@@ -302,7 +353,7 @@ int eng_arrived(sim *S, int rid)
         if (r->t <= r->tick_t)
             return 1;
     }
-    if (S->nh == 0 || S->h[0].t > (r->inflight ? r->t : r->t - S->m->L))
+    if (S->nh == 0 || S->h[0].t > (r->inflight ? r->t : r->t - S->lmin))
         return 1;
     post(S, rid, M_TICK, r->t);
     r->tick = 1;
@@ -358,7 +409,7 @@ void eng_compute(sim *S, int rid, double host_seconds)
 {
     double d = host_seconds * S->inv_cpu;
     eng_mark(S, rid, 0);
-    S->r[rid].t += d;
+    S->r[rid].t = cpu(S, rid, S->r[rid].t, d, 0);
     S->r[rid].compute += d;
 }
 
@@ -566,6 +617,50 @@ static void sim_free(sim *S)
     free(S->stamp);
     free(S->nstanding);
     free(S->begin_arr);
+    for (int n = 0; n < S->nnodes; n++) {
+        if (S->port_out) {
+            eng_res_free(&S->port_out[n]);
+            eng_res_free(&S->port_in[n]);
+        }
+        if (S->cores)
+            eng_res_free(&S->cores[n]);
+    }
+    free(S->port_out);
+    free(S->port_in);
+    free(S->cores);
+}
+
+static int ranks_on(const sim *S, int node)
+{
+    int left = S->P - node * S->rpn;
+    return left < S->rpn ? left : S->rpn;
+}
+
+/* The nodes of the machine file: ports when there are several, shared cores where a
+   node holds more ranks than it has cores. */
+static void machine_setup(sim *S)
+{
+    const sim_machine *m = S->m;
+    int over = 0;
+    S->rpn = m->ranks_per_node >= 1 && m->ranks_per_node < S->P ? (int)m->ranks_per_node
+                                                                  : S->P;
+    S->nnodes = (S->P + S->rpn - 1) / S->rpn;
+    S->lmin = S->nnodes > 1 && m->L < m->L_intra ? m->L : m->L_intra;
+    if (S->nnodes > 1 && m->G > 0) {
+        S->port_out = eng_xrealloc(NULL, (size_t)S->nnodes * sizeof *S->port_out);
+        S->port_in = eng_xrealloc(NULL, (size_t)S->nnodes * sizeof *S->port_in);
+        for (int n = 0; n < S->nnodes; n++) {
+            eng_res_init(&S->port_out[n], 1);
+            eng_res_init(&S->port_in[n], 1);
+        }
+    }
+    for (int n = 0; n < S->nnodes; n++)
+        over |= m->cores >= 1 && ranks_on(S, n) > m->cores;
+    if (!over)
+        return;
+    S->cores = eng_xrealloc(NULL, (size_t)S->nnodes * sizeof *S->cores);
+    for (int n = 0; n < S->nnodes; n++)
+        eng_res_init(&S->cores[n], ranks_on(S, n) > m->cores ? (int)m->cores : 0);
 }
 
 /* The roles of a setting: masters as the runtime takes them (reduced to P - 1). */
@@ -609,6 +704,7 @@ static int sim_setup(sim *S, const sim_tree *t, const sim_machine *m, sim_settin
         S->inv_cpu *= 1 + m->contention;
     S->begin_arr = eng_xrealloc(NULL, (size_t)S->P * sizeof *S->begin_arr);
     memset(S->begin_arr, 0, (size_t)S->P * sizeof *S->begin_arr);
+    machine_setup(S);
     return S->ops->setup ? S->ops->setup(S) : 0;
 }
 
@@ -652,6 +748,7 @@ static int run_region(const sim_tree *t, int region, const sim_machine *m, sim_s
     /* after rank 0 ends the region, deliver what arrives before that moment, so the
        other ranks' accounts cover the same span */
     while (!S.error && S.nh > 0 && (!S.done || S.h[0].t <= S.r[0].t)) {
+        S.now = S.h[0].t;
         int i = heap_pop(&S);
         msg *mm = &S.msgs[i];
         rank *r = &S.r[mm->dst];

@@ -84,6 +84,20 @@ typedef struct hent {
 
 typedef struct sim sim;
 
+/* A resource of 'units' identical units booked in processing order (sim/resource.c):
+   segment i is [t[i], t[i+1]) with b[i] units in use; the last one is free for ever. */
+typedef struct eng_res {
+    double *t;
+    int *b;
+    int n, cap, lo, units;
+} eng_res;
+
+void eng_res_init(eng_res *r, int units);
+void eng_res_free(eng_res *r);
+/* Books d of one unit's time from t0 on, in the free time (every segment when force),
+   nothing before 'now' being kept; returns when the d has been had. */
+double eng_res_book(eng_res *r, double now, double t0, double d, int force);
+
 /* A mode's executor: what the engine asks of it. */
 typedef struct sim_ops {
     int id;                                          /* WTC_MODE_* = SIM_* */
@@ -125,6 +139,13 @@ struct sim {
     int *nstanding;       /* standing requests per master */
     double *begin_arr;    /* arrival of REGION_BEGIN at each rank */
     sim_timeline *tl;     /* the predicted timeline and per-rank counters, or NULL */
+    /* the machine's nodes (doc/predictor.md section 4): ranks_per_node ranks each, in
+       rank order; a network port per node and direction when there are several nodes
+       (NULL: none), the cores of a node shared when it has more ranks than cores */
+    int rpn, nnodes;
+    eng_res *port_out, *port_in, *cores;
+    double now;           /* the time of the last event popped */
+    double lmin;          /* the smallest latency between two ranks */
     int done, error;
     sim_result *res;
 };

@@ -270,11 +270,12 @@ static int serve_steal(sim *S, int rid)
     return !r->finished;
 }
 
-/* A STEAL that costs nothing would let idle ranks steal forever at one instant. */
+/* A STEAL that costs nothing would let idle ranks steal forever at one instant (the
+   smallest latency: L_intra = 0 between ranks of one node is enough). */
 static int setup(sim *S)
 {
     const sim_machine *m = S->m;
-    return m->L > 0 || m->o_sa > 0 || m->o_ra > 0 ? 0 : -1;
+    return S->lmin > 0 || m->o_sa > 0 || m->o_ra > 0 ? 0 : -1;
 }
 
 const sim_ops sim_steal_ops = {

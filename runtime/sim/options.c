@@ -273,11 +273,13 @@ static int find_named(const char *spec, sim_machine *m, char *err, size_t errsz)
             return sim_machine_load(path, m, err, errsz);
     }
     text = sim_machine_preset(spec);
-    if (!text)
-        return fail(err, errsz, "--wtc-machine: no machine file '%s' here%s%s%s (and "
-                    "no built-in preset of that name: ethernet-mpich-2004, "
-                    "loopback-default)", spec, lib && *lib ? " nor in " : "",
-                    lib && *lib ? lib : "", lib && *lib ? "/machines" : "");
+    if (!text) {
+        char names[1024];
+        sim_machine_preset_names(names, sizeof names);
+        return fail(err, errsz, "--wtc-machine: no machine file '%s' here%s%s%s (and no "
+                    "preset of that name; presets: %s)", spec, lib && *lib ? " nor in " : "",
+                    lib && *lib ? lib : "", lib && *lib ? "/machines" : "", names);
+    }
     if (sim_machine_parse(text, spec, m, err, errsz) < 0)
         return -1;
     snprintf(m->source, sizeof m->source, "built-in preset %s", m->name);

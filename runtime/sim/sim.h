@@ -33,6 +33,10 @@ typedef struct sim_machine {
     double contention;         /* computing slows by this factor when 2+ ranks compute */
     double cores;              /* optional: cores per host, 0 = a core for every rank */
     double w_yield_over;       /* optional: w_yield when P > cores (default w_yield) */
+    double ranks_per_node;     /* optional: ranks placed on each node in rank order (0: all
+                                  on one); nodes share nothing but the network */
+    double L_intra, G_intra;   /* optional: L and G between ranks of one node (default L,
+                                  G); such messages use no network port */
     char name[128];
     char source[512];          /* where it was read from (for the report) */
 } sim_machine;
@@ -46,6 +50,8 @@ int sim_machine_load(const char *path, sim_machine *m, char *err, size_t errsz);
 /* The compiled-in text of a shipped preset ("ethernet-mpich-2004", with or without
    ".conf"), or NULL. */
 const char *sim_machine_preset(const char *name);
+/* The names of the compiled-in presets, ", "-separated, into buf. */
+void sim_machine_preset_names(char *buf, size_t size);
 /* Writes m in machine-file syntax. */
 void sim_machine_write(FILE *f, const sim_machine *m, const char *comment);
 

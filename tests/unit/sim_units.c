@@ -107,7 +107,7 @@ static void parser(void)
     check("parser: cpu_ratio must be positive", strstr(err, "cpu_ratio") != NULL);
     parse_with("o_sb", "o_sb = -1", err);
     check("parser: negative numbers rejected", strstr(err, "bad number '-1'") != NULL);
-    parse_with("O_r", "O_r = 1\nO_r = 2", err);
+    parse_with("O_r", "O_r = 1e-9\nO_r = 2e-9", err);
     check("parser: a key given twice", strstr(err, "given twice") != NULL);
     parse_with("w_wake", "", err);
     check("parser: the waiting keys are required", strcmp(err, "t.conf: missing key 'w_wake'") == 0);
@@ -115,12 +115,65 @@ static void parser(void)
     check("parser: retired keys are unknown", strcmp(err, "t.conf:17: unknown key 'w_sleep'") == 0);
     parse_with("contention", "contention = x", err);
     check("parser: contention must be a number", strstr(err, "'contention'") != NULL);
+    /* values no machine has: a typo or a unit slip, never inf/nan predictions */
+    parse_with("G", "G = 1e308", err);
+    printf("  %s\n", err);
+    check("parser: G = 1e308 is out of range, named with file:line",
+          strcmp(err, "t.conf:5: key 'G' = 1e308 is outside 0 to 0.001 s per byte") == 0);
+    parse_with("cpu_ratio", "cpu_ratio = 1e-300", err);
+    printf("  %s\n", err);
+    check("parser: cpu_ratio = 1e-300 is out of range",
+          strstr(err, "t.conf:14: key 'cpu_ratio' = 1e-300 is outside") == err);
+    parse_with("L", "L = 1e999", err);
+    check("parser: an overflowing number is bad", strstr(err, "bad number '1e999'") != NULL);
+    parse_with("contention", "contention = 0.2\ncores = 2.5", err);
+    printf("  %s\n", err);
+    check("parser: cores is a whole number", strstr(err, "'cores' = 2.5 is outside the whole") != NULL);
+    parse_with("contention", "contention = 0.2\nranks_per_node = 8\nL_intra = 2e-7", err);
+    check("parser: ranks_per_node, L_intra are optional keys", parse_with("contention",
+          "contention = 0.2\nranks_per_node = 8\nL_intra = 2e-7", err) == 0);
+}
+
+/* The same file with LF, CRLF and CR line endings: the same machine. */
+static void line_endings(void)
+{
+    static const char *const ends[] = { "\n", "\r\n", "\r" };
+    char text[3][2048], err[256];
+    sim_machine m[3];
+    const char *body[] = { "# comment", "name = t", "L = 1e-6", "G = 1e-9", "o_sa = 1e-6",
+        "o_sb = 0", "O_s = 0", "o_ra = 1e-6", "o_rb = 0", "O_r = 0", "S = 1024",
+        "t_m = 1e-6", "cpu_ratio = 2", "w_yield = 1e-5", "w_wake = 1e-5", "t_child = 1e-7",
+        "contention = 0.2", "ranks_per_node = 4" };
+    for (int e = 0; e < 3; e++) {
+        text[e][0] = 0;
+        for (size_t i = 0; i < sizeof body / sizeof *body; i++) {
+            strcat(text[e], body[i]);
+            strcat(text[e], ends[e]);
+        }
+        err[0] = 0;
+        if (sim_machine_parse(text[e], "e.conf", &m[e], err, sizeof err) < 0)
+            printf("  %s\n", err);
+    }
+    check("parser: CRLF line endings", m[1].cpu_ratio == 2 && m[1].ranks_per_node == 4 &&
+          strcmp(m[1].name, "t") == 0);
+    check("parser: CR line endings", m[2].cpu_ratio == 2 && m[2].ranks_per_node == 4 &&
+          strcmp(m[2].name, "t") == 0 && m[0].L == m[2].L);
+    strcpy(text[0], "name = t\r\rL = x\r");
+    sim_machine_parse(text[0], "e.conf", &m[0], err, sizeof err);
+    check("parser: CR line numbers", strcmp(err, "e.conf:3: bad number 'x' for key 'L'") == 0);
 }
 
 static void presets(const char *dir)
 {
-    const char *names[] = { "ethernet-mpich-2004", "loopback-default" };
-    for (int i = 0; i < 2; i++) {
+    const char *names[] = { "ethernet-mpich-2004", "loopback-default", "ethernet-10g-mpich",
+                            "ethernet-25g-openmpi", "ethernet-100g-efa",
+                            "infiniband-hdr-openmpi" };
+    char list[1024];
+    sim_machine_preset_names(list, sizeof list);
+    check("presets: every shipped file is compiled in, and listed",
+          strcmp(list, "ethernet-mpich-2004, loopback-default, ethernet-10g-mpich, "
+                 "ethernet-25g-openmpi, ethernet-100g-efa, infiniband-hdr-openmpi") == 0);
+    for (int i = 0; i < (int)(sizeof names / sizeof *names); i++) {
         char path[1024], err[256], *text;
         sim_machine a, b;
         FILE *f;
@@ -222,6 +275,7 @@ int main(int argc, char **argv)
     advice();
     fit();
     parser();
+    line_endings();
     presets(argc > 1 ? argv[1] : "machines");
     sampling();
     printf("%s\n", failures ? "sim_units: FAILED" : "sim_units: ok");
