@@ -124,11 +124,35 @@ static char *trim(char *s)
     return s;
 }
 
+/* The value of number key k: finite, not negative; cpu_ratio positive. */
+static int parse_value(const char *val, int k, double *v)
+{
+    char *end;
+    errno = 0;
+    *v = strtod(val, &end);
+    if (!*val || *end || errno || !isfinite(*v) || *v < 0 || (k == K_CPU && *v <= 0))
+        return -1;
+    return 0;
+}
+
+/* What is wrong with a value that parse_value refused. */
+static const char *value_error(const char *val, int k)
+{
+    static char buf[256];
+    char *end;
+    double v = strtod(val, &end);
+    if (k == K_CPU && *val && !*end && isfinite(v))
+        snprintf(buf, sizeof buf, "key 'cpu_ratio' must be positive");
+    else
+        snprintf(buf, sizeof buf, "bad number '%.100s' for key '%s'", val, key_names[k]);
+    return buf;
+}
+
 /* key = value on one line (comment already removed). */
 static int parse_line(char *line, const char *file, int lineno, sim_machine *m,
                       int *seen, char *err, size_t errsz)
 {
-    char *eq = strchr(line, '='), *key, *val, *end;
+    char *eq = strchr(line, '='), *key, *val;
     int k;
     double v;
     if (!eq)
@@ -149,13 +173,8 @@ static int parse_line(char *line, const char *file, int lineno, sim_machine *m,
         snprintf(m->name, sizeof m->name, "%s", val);
         return 0;
     }
-    errno = 0;
-    v = strtod(val, &end);
-    if (!*val || *end || errno || !isfinite(v) || v < 0)
-        return fail(err, errsz, "%s:%d: bad number '%s' for key '%s'", file, lineno, val,
-                    key);
-    if (k == K_CPU && v <= 0)
-        return fail(err, errsz, "%s:%d: key 'cpu_ratio' must be positive", file, lineno);
+    if (parse_value(val, k, &v) < 0)
+        return fail(err, errsz, "%s:%d: %s", file, lineno, value_error(val, k));
     *key_slot(m, k) = v;
     return 0;
 }
@@ -221,6 +240,45 @@ int sim_machine_load(const char *path, sim_machine *m, char *err, size_t errsz)
     rc = sim_machine_parse(text, path, m, err, errsz);
     free(text);
     return rc;
+}
+
+/* The number keys, for messages: "L, G, o_sa, ...". */
+const char *sim_machine_keys(void)
+{
+    static char buf[256];
+    int len = 0;
+    for (int k = 1; k < K_N && len < (int)sizeof buf; k++)
+        len += snprintf(buf + len, sizeof buf - len, "%s%s", k > 1 ? ", " : "", key_names[k]);
+    return buf;
+}
+
+/* The index of number key 'key', K_N when there is none. */
+static int number_key(const char *key)
+{
+    int k;
+    for (k = 1; k < K_N && strcmp(key, key_names[k]) != 0; k++)
+        ;
+    return k;
+}
+
+double sim_machine_get(const sim_machine *m, const char *key)
+{
+    int k = number_key(key);
+    return k < K_N ? *key_slot((sim_machine *)m, k) : NAN;
+}
+
+int sim_machine_set(sim_machine *m, const char *key, const char *val, char *err,
+                    size_t errsz)
+{
+    int k = number_key(key);
+    double v;
+    if (k == K_N)
+        return fail(err, errsz, "unknown machine key '%s' (%s)", key, sim_machine_keys());
+    if (parse_value(val, k, &v) < 0)
+        return fail(err, errsz, "%s", value_error(val, k));
+    if (m)
+        *key_slot(m, k) = v;
+    return 0;
 }
 
 void sim_machine_write(FILE *f, const sim_machine *m, const char *comment)

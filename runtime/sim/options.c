@@ -38,6 +38,9 @@ const char sim_usage[] =
     "  --wtc-sample=N|all     time N leaf tasks spread over the run, or every one\n"
     "  --wtc-replicate=on|off|N  run one of a par's equal-sized subtrees and copy it to\n"
     "                         its siblings, up to N copies of a call (on: 16)\n"
+    "  --wtc-vary=KEY:V1,V2,...  what if machine key KEY (L, G, o_sa, cpu_ratio, t_m,\n"
+    "                         ...) had each of these values: the best setting per value\n"
+    "                         (csv, json: every setting); give it twice for a grid\n"
     "  --wtc-format=table|csv|json  the report's format (default table)\n"
     "  --wtc-help             print this text and stop\n"
     "\n"
@@ -116,6 +119,40 @@ static int parse_modes(const char *s, sim_opts *o, char *err, size_t errsz)
     return 0;
 }
 
+/* --wtc-vary=KEY:V1,V2,...: a machine key and its values, each checked as the machine
+   file's parser checks it (sim_machine_set). */
+static int parse_vary(const char *s, sim_opts *o, char *err, size_t errsz)
+{
+    const char *colon = strchr(s, ':');
+    char msg[512], *buf, *tok, *save;
+    sim_vary *v = &o->vary[o->nvary];
+    if (o->nvary == SIM_MAXVARY)
+        return fail(err, errsz, "--wtc-vary: at most %d keys", SIM_MAXVARY);
+    if (!colon || colon == s || (size_t)(colon - s) >= sizeof v->key || !colon[1])
+        return fail(err, errsz, "--wtc-vary: expected KEY:V1,V2,... (a machine key: %s), "
+                    "not '%s'", sim_machine_keys(), s);
+    snprintf(v->key, sizeof v->key, "%.*s", (int)(colon - s), s);
+    if (sim_machine_set(NULL, v->key, "1", msg, sizeof msg) < 0)
+        return fail(err, errsz, "--wtc-vary: %s", msg);
+    for (int i = 0; i < o->nvary; i++)
+        if (strcmp(o->vary[i].key, v->key) == 0)
+            return fail(err, errsz, "--wtc-vary: key '%s' given twice", v->key);
+    if (!(buf = strdup(colon + 1)))
+        return fail(err, errsz, "--wtc-vary: out of memory");
+    v->n = 0;
+    for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        if (v->n == SIM_MAXLIST)
+            return fail(err, errsz, "--wtc-vary: more than %d values", SIM_MAXLIST);
+        if (sim_machine_set(NULL, v->key, tok, msg, sizeof msg) < 0)
+            return fail(err, errsz, "--wtc-vary: %s", msg);
+        v->val[v->n++] = tok;
+    }
+    if (v->n == 0)
+        return fail(err, errsz, "--wtc-vary: no value for '%s'", v->key);
+    o->nvary++;
+    return 0;
+}
+
 /* One option "--wtc-NAME=VALUE" (or a flag); seen_sample guards N|all vs PCT. */
 static int parse_one(const char *a, sim_opts *o, int *seen_sample, char *err, size_t errsz)
 {
@@ -137,6 +174,8 @@ static int parse_one(const char *a, sim_opts *o, int *seen_sample, char *err, si
         return parse_list(name, v, o->batch, &o->nbatch, 1 << 30, err, errsz);
     if (strcmp(name, "--wtc-modes") == 0 || strcmp(name, "--wtc-mode") == 0)
         return parse_modes(v, o, err, errsz);
+    if (strcmp(name, "--wtc-vary") == 0)
+        return parse_vary(v, o, err, errsz);
     if (strcmp(name, "--wtc-machine") == 0) {
         o->machine = v;
         return 0;
@@ -193,7 +232,7 @@ static int parse_one(const char *a, sim_opts *o, int *seen_sample, char *err, si
     }
     return fail(err, errsz, "unknown option %s (prog.predict accepts --wtc-procs, "
                 "--wtc-masters, --wtc-batch, --wtc-modes, --wtc-machine, --wtc-sample, "
-                "--wtc-error, --wtc-replicate, --wtc-format, --wtc-help)", name);
+                "--wtc-error, --wtc-replicate, --wtc-vary, --wtc-format, --wtc-help)", name);
 }
 
 int sim_opts_parse(int *argc, char **argv, sim_opts *o, char *err, size_t errsz)

@@ -46,6 +46,15 @@ int sim_machine_load(const char *path, sim_machine *m, char *err, size_t errsz);
 /* The compiled-in text of a shipped preset ("ethernet-mpich-2004", with or without
    ".conf"), or NULL. */
 const char *sim_machine_preset(const char *name);
+/* Sets number key 'key' (any key of a machine file but name) to the text 'val', checked
+   as the parser checks it (m NULL: only checks). Returns 0, or -1 with a message that
+   lists the keys when the key is unknown. */
+int sim_machine_set(sim_machine *m, const char *key, const char *val, char *err,
+                    size_t errsz);
+/* The value of number key 'key' in m (NaN when there is no such key). */
+double sim_machine_get(const sim_machine *m, const char *key);
+/* The number keys of a machine file, "L, G, o_sa, ...", for messages. */
+const char *sim_machine_keys(void);
 /* Writes m in machine-file syntax. */
 void sim_machine_write(FILE *f, const sim_machine *m, const char *comment);
 
@@ -190,6 +199,15 @@ typedef struct sim_cutinfo {
 #define SIM_MAXLIST 64
 enum { SIM_SAMPLE_ERROR, SIM_SAMPLE_N, SIM_SAMPLE_ALL };
 
+/* --wtc-vary=KEY:V1,V2,...: predict with each value of a machine key in turn (two
+   such options: every pair). The values are kept as text, checked by sim_machine_set. */
+#define SIM_MAXVARY 2
+typedef struct sim_vary {
+    char key[32];
+    const char *val[SIM_MAXLIST];
+    int n;
+} sim_vary;
+
 typedef struct sim_opts {
     int procs[SIM_MAXLIST], nprocs;
     int masters[SIM_MAXLIST], nmasters;
@@ -202,6 +220,8 @@ typedef struct sim_opts {
     int format;                /* SIM_FMT_* */
     int replicate;             /* subtree replication: the largest replication factor
                                   (--wtc-replicate=on|off|N; on = SIM_REPLICATE_ON) */
+    sim_vary vary[SIM_MAXVARY];/* --wtc-vary=KEY:V1,V2,...: what-if sweeps */
+    int nvary;
     int help;
 } sim_opts;
 
