@@ -80,12 +80,20 @@ typedef struct sim_par {
     double t_spawn;       /* spawning the children (arena, args copies): computed before
                              them only where the runtime opens the par, not at P = 1 nor
                              in a simple-mode range of one rank (doc/predictor.md 1) */
+    int site;             /* the par statement: index in sim_tree.sites, -1 unknown */
 } sim_par;
+
+/* A par statement in the source (wtc_site of wtc_abi.h), for the advice's notes. */
+typedef struct sim_site {
+    const char *file;
+    int line, col;
+} sim_site;
 
 /* One parallel region: a root call run on rank 0. */
 typedef struct sim_region {
     int root;
     unsigned begin_bytes; /* REGION_BEGIN payload: mode, masters, batch, globals */
+    int mode, masters;    /* the source's (wtcc --mode, else mode:); 0: not known */
 } sim_region;
 
 typedef struct sim_tree {
@@ -98,6 +106,8 @@ typedef struct sim_tree {
     double main_time;     /* host seconds of main outside regions */
     double *seq;          /* sequential time of each node's subtree (sim_tree_finish) */
     unsigned char *spawns;/* the subtree has a par with cond true (sim_tree_finish) */
+    sim_site *sites;
+    int nsites, capsites;
 } sim_tree;
 
 void sim_tree_init(sim_tree *t);
@@ -111,6 +121,13 @@ int sim_tree_add_par(sim_tree *t, int caller, double t_before, int first_child,
 int sim_tree_add_region(sim_tree *t, int root, unsigned begin_bytes);
 /* Computes seq[] (call after every time is known). */
 void sim_tree_finish(sim_tree *t);
+/* Appends a par site; returns its index. */
+int sim_tree_add_site(sim_tree *t, const char *file, int line, int col);
+/* A copy of t (finished) in which the pars of site 'site' called at depth >= depth run
+   their children sequentially (cond false): the program with a coarser cut-off there.
+   It shares t's nodes, regions and sites; free it with sim_tree_cut_free. */
+void sim_tree_cut(const sim_tree *t, int site, int depth, sim_tree *out);
+void sim_tree_cut_free(sim_tree *c);
 
 /* ---- the simulation ---------------------------------------------------------------- */
 
