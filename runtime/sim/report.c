@@ -9,10 +9,7 @@
 #include "sim.h"
 #include "proto.h"
 
-typedef struct row {
-    sim_setting s;
-    sim_result r;
-} row;
+typedef sim_row row;
 
 /* The settings asked for; notes says which masters were reduced to P - 1. */
 typedef struct rows {
@@ -369,62 +366,6 @@ static void print_head(FILE *out, const sim_tree *t, const sim_machine *m,
                      "sampling costs half of running them or more)\n", smp->dear);
 }
 
-/* "batch T", or "the default batch (half)" for 0. */
-static const char *batch_name(int T, char *buf, size_t n)
-{
-    if (T > 0)
-        snprintf(buf, n, "batch %d", T);
-    else
-        snprintf(buf, n, "the default batch (half)");
-    return buf;
-}
-
-/* Batch advice: when the user left --wtc-batch alone (one value), the best dynamic
-   setting of the table is simulated again with batches 4, 16, ..., 4096; prints the
-   best if it gains 5 % or more (a farm of tiny tasks: Mandelbrot 1024x1024 at P = 3
-   ran 0.449 s with batch 1 and 0.291 s with 4096). Returns the simulating time. */
-static double print_batch_advice(FILE *out, const sim_tree *t, const sim_machine *m,
-                                 const sim_opts *o, const row *v, int n, long long *events)
-{
-    char bs[32];
-    int bd = -1, bestT;
-    double w0 = wtcrt_now(), base, best;
-    if (o->nbatch != 1)
-        return 0;
-    for (int i = 0; i < n; i++)
-        if (has_masters(&v[i].s) && !isnan(v[i].r.time) &&
-            (bd < 0 || v[i].r.time < v[bd].r.time))
-            bd = i;
-    if (bd < 0)
-        return 0;
-    base = best = v[bd].r.time;
-    bestT = v[bd].s.batch;
-    for (int T = 4; T <= 4096; T *= 4) {
-        sim_setting s = v[bd].s;
-        sim_result r;
-        if (T == s.batch)
-            continue;
-        s.batch = T;
-        if (sim_run(t, m, s, &r) == 0) {
-            *events += r.events;
-            if (r.time < best) {
-                best = r.time;
-                bestT = T;
-            }
-        }
-    }
-    fprintf(out, "  batch, at the best dynamic setting (P = %d, M = %d): ", v[bd].s.procs,
-            v[bd].s.masters);
-    if (best <= 0.95 * base)
-        fprintf(out, "--wtc-batch=%d is predicted %.6f s against %.6f s with %s "
-                     "(%.2fx)\n", bestT, best, base, batch_name(v[bd].s.batch, bs, sizeof bs),
-                base / best);
-    else
-        fprintf(out, "%s is within 5 %% of the best of 4, 16, ..., 4096\n",
-                batch_name(v[bd].s.batch, bs, sizeof bs));
-    return wtcrt_now() - w0;
-}
-
 /* WTC_DECISIONS=FILE: the decision log of the simulation, for one setting only (the
    lines of different settings would mix). NULL when not asked for or not possible. */
 static FILE *decisions_open(int n)
@@ -649,8 +590,8 @@ void sim_report(FILE *out, sim_tree *t, const sim_machine *m, const sim_opts *o,
                     v[best].s.masters ? ", batch " : "",
                     v[best].s.masters ? v[best].s.batch : 0, v[best].r.time,
                     t1 / v[best].r.time);
+        wall += sim_notes(out, t, m, o, v, n, best, program, &events);
         print_advice(out, t, m, maxP);
-        wall += print_batch_advice(out, t, m, o, v, n, &events);
         rate = wall > 0 ? events / wall : 0;
         fprintf(out, "\nsimulator: %lld messages in %.3f s (%.2f million messages/s)\n",
                 events, wall, rate / 1e6);

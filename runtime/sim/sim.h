@@ -271,6 +271,18 @@ typedef struct sim_sampling {
     double rec_seconds;        /* the recording's own time (program, sampling) */
 } sim_sampling;
 
+/* One setting of the report and its prediction. */
+typedef struct sim_row {
+    sim_setting s;
+    sim_result r;
+} sim_row;
+
+/* Advice at source lines (sim/notes.c): "file:line:col: note: ..." for each change of
+   cut-off, mode, masters or batch predicted to gain 5 % or more over the table v[0..n-1]
+   (best: its best row). Returns the time spent simulating (events: messages added). */
+double sim_notes(FILE *out, const sim_tree *t, const sim_machine *m, const sim_opts *o,
+                 const sim_row *v, int n, int best, const char *program, long long *events);
+
 /* Prints the predictions of every setting asked for, the best one and the advice. */
 void sim_report(FILE *out, sim_tree *t, const sim_machine *m, const sim_opts *o,
                 const sim_sampling *smp, const char *program);
