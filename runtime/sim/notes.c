@@ -4,9 +4,10 @@
  * and is a comparison of two predictions: the setting it recommends against the
  * program as it stands, with the gain in seconds and percent. Nothing is printed for a
  * gain under SIM_NOTE_GAIN. Three kinds:
- *   cut-off  a par that spawns at several depths, cut at a smaller depth (the recorded
- *            tree with cond false from that depth on: sim_tree_cut), every setting of
- *            the table simulated again; the best against the table's best;
+ *   cut-off  a par that spawns at several depths, cut at each of the SIM_NOTE_MAXCUTS
+ *            smaller depths (the recorded tree with cond false from that depth on:
+ *            sim_tree_cut), simulated again with the table's best masters and batch
+ *            per mode and P > 1; the best against the table's best;
  *   setting  the table's best setting against the source's own mode and masters (and
  *            the default batch) at the same P;
  *   batch    a farm (the par with the most children): batches 4, 16, ..., 4096 at the
@@ -21,7 +22,7 @@
 #include "proto.h"
 
 #define SIM_NOTE_GAIN 0.05   /* advise for a predicted gain of 5 % or more */
-#define SIM_NOTE_MAXCUTS 12  /* cut-off depths tried per par (the nearest to the top) */
+#define SIM_NOTE_MAXCUTS 8   /* cut-off depths tried per par (the nearest to the top) */
 
 typedef struct notes {
     FILE *out;
@@ -128,12 +129,28 @@ static long site_tasks(const sim_tree *t, int site, int d, double *mean)
     return n;
 }
 
-/* The best of the table's settings on tree c; its index in *at. */
+/* Whether row i is worth simulating again with another cut-off: P > 1 (with one rank
+   the cut-off changes nothing) and the best masters and batch of its mode and P. */
+static int cut_row(const notes *N, int i)
+{
+    const sim_row *r = &N->v[i];
+    if (r->s.procs < 2 || isnan(r->r.time))
+        return 0;
+    for (int j = 0; j < N->n; j++)
+        if (N->v[j].s.mode == r->s.mode && N->v[j].s.procs == r->s.procs &&
+            N->v[j].r.time < r->r.time)
+            return 0;
+    return 1;
+}
+
+/* The best of the table's settings (those of cut_row) on tree c; its index in *at. */
 static double best_on(notes *N, const sim_tree *c, int *at)
 {
     double b = NAN;
     *at = -1;
     for (int i = 0; i < N->n; i++) {
+        if (!cut_row(N, i))
+            continue;
         double x = predict(N, c, N->v[i].s);
         if (!isnan(x) && (isnan(b) || x < b)) {
             b = x;
