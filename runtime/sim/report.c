@@ -118,6 +118,7 @@ typedef struct cut {
     long n[MAXDEPTH + 2];
     int fa;                   /* the recorded cut-off */
     double tsa;
+    int site;                 /* its par (sim_tree.sites), -1 unknown */
     int maxd;
 } cut;
 
@@ -126,6 +127,7 @@ static void cut_info(const sim_tree *t, const sim_machine *m, cut *c)
 {
     memset(c, 0, sizeof *c);
     c->maxd = -1;
+    c->site = -1;
     for (int i = 0; i < t->nnodes; i++)
         for (int p = t->nodes[i].first_par; p >= 0; p = t->pars[p].next) {
             const sim_par *pp = &t->pars[p];
@@ -143,8 +145,10 @@ static void cut_info(const sim_tree *t, const sim_machine *m, cut *c)
                 if (ts > c->ts[d])
                     c->ts[d] = ts;
                 if (!t->spawns[ch]) {
-                    if (pp->nchild > c->fa)
+                    if (pp->nchild > c->fa) {
                         c->fa = pp->nchild;
+                        c->site = pp->site;
+                    }
                     if (ts > c->tsa)
                         c->tsa = ts;
                 }
@@ -171,8 +175,13 @@ static void print_advice(FILE *out, const sim_tree *t, const sim_machine *m, int
     }
     double need = sim_advice_min_ts(c.fa, P - 1, m->t_m);
     int M = min_masters(P, c.tsa, c.fa, m->t_m);
-    fprintf(out, "  recorded cut-off: branching factor f = %d, largest subtree below it "
-                 "t_s = %.4g s\n", c.fa, c.tsa);
+    if (c.site >= 0)
+        fprintf(out, "  recorded cut-off at %s:%d:%d:", t->sites[c.site].file,
+                t->sites[c.site].line, t->sites[c.site].col);
+    else
+        fprintf(out, "  recorded cut-off:");
+    fprintf(out, " branching factor f = %d, largest subtree below it t_s = %.4g s\n", c.fa,
+            c.tsa);
     fprintf(out, "  at P = %d one master keeps up with w = %d workers if "
                  "(f-1) w / t_s <= 1/t_m, i.e. t_s >= %.4g s: %s\n",
             P, P - 1, need, c.tsa >= need ? "it does" : "it does NOT");

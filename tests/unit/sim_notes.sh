@@ -28,35 +28,26 @@ case "$line" in
 *) bad "no cut-off note at $W:28:5: '$line'" ;;
 esac
 # the advised cut-off, built and predicted, gives the note's figure. Two recordings of
-# a loaded host: 5 rounds of (note, program built with the depth it advises), the
-# fastest of each per advised depth (the best depth moves by one or two between
-# recordings), compared for the depth advised most often: within 20 %.
+# a loaded host differ by up to 2x, so this is checked on a target 100000 times faster
+# (cpu_ratio) with a runtime cost of 200 us per child: the host's speed hardly matters
+# there; within 10 %, measured again once before failing
+sed 's/^cpu_ratio = .*/cpu_ratio = 100000/; s/^t_child = .*/t_child = 200e-6/' \
+    machines/ethernet-mpich-2004.conf > $OUT/notes_fast.conf
+fast="--wtc-machine=$OUT/notes_fast.conf --wtc-sample=all"
 compare() {
-    : > $OUT/notes_pairs.txt
-    for i in 1 2 3 4 5; do
-        l=$(timeout 120 $OUT/notes.predict $one $args 12 5000 2>/dev/null | grep "note: cut-off too fine")
-        d=$(echo "$l" | sed -n 's/.*wtc_depth < \([0-9]*\)) is predicted.*/\1/p')
-        a=$(echo "$l" | sed -n 's/.* is predicted \([0-9.]*\) s (dynamic, P = 16.*/\1/p')
-        [ -n "$d" ] && [ -n "$a" ] || continue
-        if [ ! -x $OUT/notes_cut$d.predict ]; then
-            sed "s/^cond: d > 0;/cond: d > 0 \&\& wtc_depth < $d;/" $W > $OUT/notes_cut$d.wtc
-            bin/wtcc $OUT/notes_cut$d.wtc -o $OUT/notes_cut$d >/dev/null 2>&1 || continue
-        fi
-        b=$(timeout 120 $OUT/notes_cut$d.predict $one $args --wtc-format=csv 12 5000 2>/dev/null |
-            awk -F, 'NR == 2 { print $5 }')
-        [ -n "$b" ] && echo "$d $a $b" >> $OUT/notes_pairs.txt
-    done
-    res=$(awk '{ n[$1]++; if (!($1 in a) || $2 < a[$1]) a[$1] = $2; if (!($1 in b) || $3 < b[$1]) b[$1] = $3 }
-               END { for (d in n) if (n[d] > best) { best = n[d]; D = d }
-                     if (best) print D, a[D], b[D] }' $OUT/notes_pairs.txt)
-    echo "$res" | awk 'NF == 3 { ok = $2 / $3 < 1.2 && $3 / $2 < 1.2 } END { exit !ok }'
+    l=$(timeout 120 $OUT/notes.predict $one $fast 12 5000 2>/dev/null | grep "note: cut-off too fine")
+    d=$(echo "$l" | sed -n 's/.*wtc_depth < \([0-9]*\)) is predicted.*/\1/p')
+    ta=$(echo "$l" | sed -n 's/.* is predicted \([0-9.]*\) s (dynamic, P = 16.*/\1/p')
+    [ -n "$d" ] && [ -n "$ta" ] || return 1
+    sed "s/^cond: d > 0;/cond: d > 0 \&\& wtc_depth < $d;/" $W > $OUT/notes_cut.wtc
+    bin/wtcc $OUT/notes_cut.wtc -o $OUT/notes_cut >/dev/null 2>&1 || return 1
+    tb=$(timeout 120 $OUT/notes_cut.predict $one $fast --wtc-format=csv 12 5000 2>/dev/null |
+         awk -F, 'NR == 2 { print $5 }')
+    echo "$ta $tb" | awk '{ exit !($1 > 0 && $2 > 0 && $1 / $2 < 1.1 && $2 / $1 < 1.1) }'
 }
-rm -f $OUT/notes_cut*.predict
-if [ -n "$D" ]; then
-    compare || compare \
-        && pass "advised depth, note's figure, built program's prediction: $res" \
-        || bad "advised depth, note's figure, built program's prediction: '$res' ($(cat $OUT/notes_pairs.txt | tr '\n' ';'))"
-fi
+compare || compare \
+    && pass "fast target: the note advises wtc_depth < $d, $ta s; built so: $tb s" \
+    || bad "fast target: the note advises wtc_depth < '$d', '$ta' s; built so: '$tb' s"
 
 # 2. the mode: simple beats the source's dynamic on a balanced tree; the note's two
 # figures are the table's rows
