@@ -189,8 +189,9 @@ static void note_cutoff(notes *N, int site)
          "come from calls at depth %d or deeper (%.3g us each on average). "
          "Spawning only above depth %d (cond: ... && wtc_depth < %d) is predicted %.6f s "
          "(%s) against %.6f s as written (%s): %s faster",
-         lo, hi, k, bd, mean / N->m->cpu_ratio * 1e6, bd, bd, bt, setting_text(N->v[bi].s, s1, sizeof s1),
-         base, setting_text(N->v[N->best].s, s2, sizeof s2), gain_text(bt, base, g, sizeof g));
+         lo, hi, k, bd, mean / N->m->cpu_ratio * 1e6, bd, bd, bt,
+         setting_text(N->v[bi].s, s1, sizeof s1), base,
+         setting_text(N->v[N->best].s, s2, sizeof s2), gain_text(bt, base, g, sizeof g));
 }
 
 /* ---- the setting --------------------------------------------------------------------- */
@@ -237,8 +238,7 @@ static void note_setting(notes *N)
         return;
     if (b->s.mode != d.mode && wtcp_mode_get(b->s.mode)->masters)
         snprintf(what, sizeof what, "mode: 'mode: dynamic %d;' (or --wtc-mode=dynamic "
-                 "--wtc-masters=%d)%s", b->s.masters, b->s.masters,
-                 b->s.batch > 0 ? " with --wtc-batch" : "");
+                 "--wtc-masters=%d)", b->s.masters, b->s.masters);
     else if (b->s.mode != d.mode)
         snprintf(what, sizeof what, "mode: 'mode: %s;' (or --wtc-mode=%s)",
                  wtcp_mode_get(b->s.mode)->name, wtcp_mode_get(b->s.mode)->name);
