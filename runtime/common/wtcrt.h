@@ -76,6 +76,10 @@ int wtcrt_opts_parse(int *argc, char **argv, wtcrt_opts *o, char *err, size_t er
 /* Parses a positive decimal int; returns -1 on garbage, overflow or a value < 1. */
 int wtcrt_parse_positive(const char *s);
 const char *wtcrt_mode_name(int mode);
+/* A region's mode and masters as the program was built (wtcc --mode, else the mode:
+   of fn, its outermost function), before any --wtc- option. */
+int wtcrt_source_mode(const wtc_program *prog, const wtc_fn *fn);
+int wtcrt_source_masters(const wtc_program *prog, const wtc_fn *fn);
 
 /* ---- results: C conversion between arithmetic kinds (ABI WTC_K_*) ----------------- */
 /* Stores the value at src (src_kind, src_size bytes, any alignment) into dest as C

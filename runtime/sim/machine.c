@@ -294,11 +294,42 @@ static char *trim(char *s)
     return s;
 }
 
+/* The value of number key k: a finite number within the key's physical range (a count
+   for counts). The one check of a value, for machine files and --wtc-vary. */
+static int parse_value(const char *val, int k, double *v)
+{
+    char *end;
+    errno = 0;
+    *v = strtod(val, &end);
+    if (!*val || *end || (errno && errno != ERANGE) || !isfinite(*v) || *v < 0)
+        return -1;
+    if (*v < keys[k].lo || *v > keys[k].hi || (keys[k].integer && *v != floor(*v)))
+        return -1;
+    return 0;
+}
+
+/* What is wrong with a value that parse_value refused. */
+static const char *value_error(const char *val, int k)
+{
+    static char buf[256];
+    char *end;
+    double v;
+    errno = 0;
+    v = strtod(val, &end);
+    if (!*val || *end || (errno && errno != ERANGE) || !isfinite(v) || v < 0)
+        snprintf(buf, sizeof buf, "bad number '%.100s' for key '%s'", val, keys[k].name);
+    else
+        snprintf(buf, sizeof buf, "key '%s' = %.100s is outside %s%g to %g%s%s", keys[k].name,
+                 val, keys[k].integer ? "the whole numbers " : "", keys[k].lo, keys[k].hi,
+                 *keys[k].unit ? " " : "", keys[k].unit);
+    return buf;
+}
+
 /* key = value on one line (comment already removed). */
 static int parse_line(char *line, const char *file, int lineno, sim_machine *m,
                       int *seen, char *err, size_t errsz)
 {
-    char *eq = strchr(line, '='), *key, *val, *end;
+    char *eq = strchr(line, '='), *key, *val;
     int k;
     double v;
     if (!eq)
@@ -319,15 +350,8 @@ static int parse_line(char *line, const char *file, int lineno, sim_machine *m,
         snprintf(m->name, sizeof m->name, "%s", val);
         return 0;
     }
-    errno = 0;
-    v = strtod(val, &end);
-    if (!*val || *end || (errno && errno != ERANGE) || !isfinite(v) || v < 0)
-        return fail(err, errsz, "%s:%d: bad number '%s' for key '%s'", file, lineno, val,
-                    key);
-    if (v < keys[k].lo || v > keys[k].hi || (keys[k].integer && v != floor(v)))
-        return fail(err, errsz, "%s:%d: key '%s' = %s is outside %s%g to %g%s%s", file,
-                    lineno, key, val, keys[k].integer ? "the whole numbers " : "", keys[k].lo,
-                    keys[k].hi, *keys[k].unit ? " " : "", keys[k].unit);
+    if (parse_value(val, k, &v) < 0)
+        return fail(err, errsz, "%s:%d: %s", file, lineno, value_error(val, k));
     *key_slot(m, k) = v;
     return 0;
 }
@@ -401,6 +425,45 @@ int sim_machine_load(const char *path, sim_machine *m, char *err, size_t errsz)
     rc = sim_machine_parse(text, path, m, err, errsz);
     free(text);
     return rc;
+}
+
+/* The number keys, for messages: "L, G, o_sa, ...". */
+const char *sim_machine_keys(void)
+{
+    static char buf[256];
+    int len = 0;
+    for (int k = 1; k < K_N && len < (int)sizeof buf; k++)
+        len += snprintf(buf + len, sizeof buf - len, "%s%s", k > 1 ? ", " : "", keys[k].name);
+    return buf;
+}
+
+/* The index of number key 'key', K_N when there is none. */
+static int number_key(const char *key)
+{
+    int k;
+    for (k = 1; k < K_N && strcmp(key, keys[k].name) != 0; k++)
+        ;
+    return k;
+}
+
+double sim_machine_get(const sim_machine *m, const char *key)
+{
+    int k = number_key(key);
+    return k < K_N ? *key_slot((sim_machine *)m, k) : NAN;
+}
+
+int sim_machine_set(sim_machine *m, const char *key, const char *val, char *err,
+                    size_t errsz)
+{
+    int k = number_key(key);
+    double v;
+    if (k == K_N)
+        return fail(err, errsz, "unknown machine key '%s' (%s)", key, sim_machine_keys());
+    if (parse_value(val, k, &v) < 0)
+        return fail(err, errsz, "%s", value_error(val, k));
+    if (m)
+        *key_slot(m, k) = v;
+    return 0;
 }
 
 void sim_machine_write(FILE *f, const sim_machine *m, const char *comment)

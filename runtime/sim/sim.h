@@ -52,6 +52,15 @@ int sim_machine_load(const char *path, sim_machine *m, char *err, size_t errsz);
 const char *sim_machine_preset(const char *name);
 /* The names of the compiled-in presets, ", "-separated, into buf. */
 void sim_machine_preset_names(char *buf, size_t size);
+/* Sets number key 'key' (any key of a machine file but name) to the text 'val', checked
+   as the parser checks it (m NULL: only checks). Returns 0, or -1 with a message that
+   lists the keys when the key is unknown. */
+int sim_machine_set(sim_machine *m, const char *key, const char *val, char *err,
+                    size_t errsz);
+/* The value of number key 'key' in m (NaN when there is no such key). */
+double sim_machine_get(const sim_machine *m, const char *key);
+/* The number keys of a machine file, "L, G, o_sa, ...", for messages. */
+const char *sim_machine_keys(void);
 /* Writes m in machine-file syntax. */
 void sim_machine_write(FILE *f, const sim_machine *m, const char *comment);
 
@@ -77,7 +86,14 @@ typedef struct sim_par {
     double t_spawn;       /* spawning the children (arena, args copies): computed before
                              them only where the runtime opens the par, not at P = 1 nor
                              in a simple-mode range of one rank (doc/predictor.md 1) */
+    int site;             /* the par statement: index in sim_tree.sites, -1 unknown */
 } sim_par;
+
+/* A par statement in the source (wtc_site of wtc_abi.h), for the advice's notes. */
+typedef struct sim_site {
+    const char *file;
+    int line, col;
+} sim_site;
 
 /* One parallel region: a root call run on rank 0. */
 typedef struct sim_region {
@@ -86,6 +102,7 @@ typedef struct sim_region {
     double main_at;       /* main's own time before the region (host seconds; set by
                              sim_tree_add_region from main_time): where the region
                              starts on a predicted timeline */
+    int mode, masters;    /* the source's (wtcc --mode, else mode:); 0: not known */
 } sim_region;
 
 typedef struct sim_tree {
@@ -98,6 +115,8 @@ typedef struct sim_tree {
     double main_time;     /* host seconds of main outside regions */
     double *seq;          /* sequential time of each node's subtree (sim_tree_finish) */
     unsigned char *spawns;/* the subtree has a par with cond true (sim_tree_finish) */
+    sim_site *sites;
+    int nsites, capsites;
 } sim_tree;
 
 void sim_tree_init(sim_tree *t);
@@ -111,6 +130,13 @@ int sim_tree_add_par(sim_tree *t, int caller, double t_before, int first_child,
 int sim_tree_add_region(sim_tree *t, int root, unsigned begin_bytes);
 /* Computes seq[] (call after every time is known). */
 void sim_tree_finish(sim_tree *t);
+/* Appends a par site; returns its index. */
+int sim_tree_add_site(sim_tree *t, const char *file, int line, int col);
+/* A copy of t (finished) in which the pars of site 'site' called at depth >= depth run
+   their children sequentially (cond false): the program with a coarser cut-off there.
+   It shares t's nodes, regions and sites; free it with sim_tree_cut_free. */
+void sim_tree_cut(const sim_tree *t, int site, int depth, sim_tree *out);
+void sim_tree_cut_free(sim_tree *c);
 
 /* ---- the simulation ---------------------------------------------------------------- */
 
@@ -227,6 +253,15 @@ typedef struct sim_cutinfo {
 #define SIM_MAXLIST 64
 enum { SIM_SAMPLE_ERROR, SIM_SAMPLE_N, SIM_SAMPLE_ALL };
 
+/* --wtc-vary=KEY:V1,V2,...: predict with each value of a machine key in turn (two
+   such options: every pair). The values are kept as text, checked by sim_machine_set. */
+#define SIM_MAXVARY 2
+typedef struct sim_vary {
+    char key[32];
+    const char *val[SIM_MAXLIST];
+    int n;
+} sim_vary;
+
 typedef struct sim_opts {
     int procs[SIM_MAXLIST], nprocs;
     int masters[SIM_MAXLIST], nmasters;
@@ -242,6 +277,8 @@ typedef struct sim_opts {
     const char *trace;         /* --wtc-trace=FILE: the predicted timeline (one setting) */
     int stats;                 /* --wtc-stats: the predicted per-rank table (one setting) */
     const char *plot;          /* --wtc-plot=FILE.svg: speed-up against P */
+    sim_vary vary[SIM_MAXVARY];/* --wtc-vary=KEY:V1,V2,...: what-if sweeps */
+    int nvary;
     int help;
 } sim_opts;
 
@@ -301,6 +338,18 @@ typedef struct sim_plot {
 
 /* Writes p as a self-contained SVG file (atomically); 0, or -1 with errno set. */
 int sim_plot_write(const char *path, const sim_plot *p);
+
+/* One setting of the report and its prediction. */
+typedef struct sim_row {
+    sim_setting s;
+    sim_result r;
+} sim_row;
+
+/* Advice at source lines (sim/notes.c): "file:line:col: note: ..." for each change of
+   cut-off, mode, masters or batch predicted to gain 5 % or more over the table v[0..n-1]
+   (best: its best row). Returns the time spent simulating (events: messages added). */
+double sim_notes(FILE *out, const sim_tree *t, const sim_machine *m, const sim_opts *o,
+                 const sim_row *v, int n, int best, const char *program, long long *events);
 
 /* Prints the predictions of every setting asked for, the best one and the advice; writes
    the trace, the per-rank table and the plot asked for. Returns 0, or -1 when one of
