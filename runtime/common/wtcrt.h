@@ -185,6 +185,7 @@ typedef struct wtcrt_rt {
     const wtc_program *prog;
     MPI_Comm comm;
     int rank, nranks;
+    long pid;                /* getpid() at start: a fork()ed child differs */
     wtcrt_opts opt;
     int started, finished;
     /* the current region */
@@ -251,6 +252,7 @@ wtcrt_msg *wtcrt_try_recv(int src, int tag);
 wtcrt_msg *wtcrt_try_recv_quick(void);
 int wtcrt_set_state(int state);
 void wtcrt_die(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
+int wtcrt_forked(void);
 double wtcrt_yield_seconds(int host_ranks);
 void wtcrt_backoff(int *us);
 void wtcrt_backoff_end(int *us);

@@ -140,10 +140,11 @@ void wtcrt_region_end(void)
     rt.in_region = 0;
 }
 
-/* May a region start here? Only rank 0, outside a region, with other ranks. */
+/* May a region start here? Only rank 0, outside a region, with other ranks, not in a
+   child of fork() (its recursive calls run sequentially: MPI is the parent's). */
 static int region_possible(void)
 {
-    return rt.started && rt.rank == 0 && !rt.in_region && rt.nranks > 1;
+    return rt.started && rt.rank == 0 && !rt.in_region && rt.nranks > 1 && !wtcrt_forked();
 }
 
 void wtc_call(const wtc_fn *fn, void *args, void *ret)

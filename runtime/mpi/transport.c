@@ -460,7 +460,7 @@ static void finish(int status)
 static void on_exit_handler(int status, void *arg)
 {
     (void)arg;
-    if (rt.finished || !rt.started)
+    if (rt.finished || !rt.started || wtcrt_forked())
         return;
     if (rt.rank == 0 && !rt.in_region) {
         fflush(stdout);
@@ -471,6 +471,14 @@ static void on_exit_handler(int status, void *arg)
                     "aborting all ranks\n", rt.rank, status);
     fflush(NULL);
     wtcrt_mpi_abort(status ? status : 1);
+}
+
+/* 1 in a child of fork() made by the user's program: the MPI state (and the
+   doorbell) belong to the parent, so the child ends as a plain process and touches
+   nothing of MPI (MPI_Finalize there died of SIGABRT and took the parent with it). */
+int wtcrt_forked(void)
+{
+    return rt.pid != 0 && getpid() != rt.pid;
 }
 
 /* Checks the options against the number of ranks; 0 or -1 with err set. */
@@ -521,6 +529,7 @@ int wtc_start(int argc, char **argv, const wtc_program *prog)
 {
     char err[512];
     int status, ok;
+    rt.pid = getpid();
     wtcrt_mpi_start(&argc, &argv);
     rt.prog = prog;
     ok = prog->abi_version == WTC_ABI_VERSION;
@@ -547,6 +556,8 @@ int wtc_start(int argc, char **argv, const wtc_program *prog)
         status = prog->user_main(argc, argv);
     else
         status = wtcrt_serve();
+    if (wtcrt_forked())
+        return status; /* a child of fork() returned from main: a plain process */
     fflush(stdout);
     finish(status);
     return status;
