@@ -94,6 +94,9 @@ static size_t snapshot_size(void)
 /* Rank 0: decides the region's parameters and sends REGION_BEGIN to every rank. */
 void wtcrt_region_begin(const wtc_fn *fn)
 {
+    /* what main printed goes out before any rank can print or abort (stdout is fully
+       buffered: mpi/single.c) */
+    fflush(stdout);
     int mode = wtcrt_mode_of(fn);
     /* batch 0: the mode's default (dynamic: 1; steal: half the pending children) */
     int par[4] = { mode, masters_of(fn, mode), rt.opt.batch > 0 ? rt.opt.batch : 0, 0 };
@@ -196,5 +199,6 @@ int wtcrt_serve(void)
         else
             rt.ops->worker();
         rt.in_region = 0;
+        fflush(stdout); /* what recursive code printed here, before main goes on */
     }
 }

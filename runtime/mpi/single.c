@@ -12,6 +12,7 @@
    message anyway: every call runs the sequential clone. */
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "wtcrt.h"
 
 #define rt wtcrt_g
@@ -55,6 +56,17 @@ static int job_of_one(void)
     return 1;
 }
 
+/* Buffers stdout as the C library does for a fresh stream: fully when it is not a
+   terminal, by lines when it is. MPICH's MPI_Init leaves it unbuffered, so printing 2 M
+   lines took 2.7-3.6 s (a write per line) against 0.16 s for the same program built
+   with gcc. The buffer is flushed at region starts (rank 0) and ends (other ranks), at
+   exit, before MPI_Finalize and before any abort (doc/runtime.md). */
+static void stdout_rebuffer(void)
+{
+    static char buf[BUFSIZ];
+    setvbuf(stdout, buf, isatty(fileno(stdout)) ? _IOLBF : _IOFBF, sizeof buf);
+}
+
 /* Starts MPI, unless this process is the whole job; sets rt.comm, rt.rank, rt.nranks. */
 void wtcrt_mpi_start(int *argc, char ***argv)
 {
@@ -67,8 +79,10 @@ void wtcrt_mpi_start(int *argc, char ***argv)
         rt.nranks = 1;
         return;
     }
-    if (!inited)
+    if (!inited) {
         MPI_Init(argc, argv);
+        stdout_rebuffer();
+    }
     MPI_Comm_dup(MPI_COMM_WORLD, &rt.comm);
     MPI_Comm_rank(rt.comm, &rt.rank);
     MPI_Comm_size(rt.comm, &rt.nranks);
@@ -87,6 +101,7 @@ void wtcrt_mpi_end(void)
    caller exits. */
 void wtcrt_mpi_abort(int status)
 {
+    fflush(NULL);
     if (!alone)
         MPI_Abort(MPI_COMM_WORLD, status);
 }

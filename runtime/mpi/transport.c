@@ -24,6 +24,7 @@ wtcrt_rt wtcrt_g;
 void wtcrt_die(const char *fmt, ...)
 {
     va_list ap;
+    fflush(stdout); /* what the program printed comes before the error */
     fprintf(stderr, "wtc: rank %d: fatal: ", rt.rank);
     va_start(ap, fmt);
     vfprintf(stderr, fmt, ap);
@@ -451,6 +452,7 @@ static void finish(int status)
         }
     }
     wtcrt_flush_sends();
+    fflush(NULL); /* every rank's output is out before MPI_Finalize */
     wtcrt_mpi_end();
     wtcrt_bell_fini();
 }
@@ -467,6 +469,7 @@ static void on_exit_handler(int status, void *arg)
         finish(status);
         return;
     }
+    fflush(stdout);
     fprintf(stderr, "wtc: rank %d: exit(%d) called inside a parallel region; "
                     "aborting all ranks\n", rt.rank, status);
     fflush(NULL);
