@@ -112,6 +112,8 @@ bool clone_has_spawn_par(const Cg *cg, Node *body);
 bool clone_has_recursive_call(const Cg *cg, Node *body);
 
 /* marshal.c */
+char *cg_c_string(const char *s);
+char *cg_where(const Cg *cg, int offset);
 char *marshal_param_list(const Cg *cg, const RecFn *f, bool with_ctx);
 char *marshal_ret_type(const Cg *cg, const RecFn *f);
 void marshal_emit_forward(Cg *cg, RecFn *f);

@@ -46,6 +46,22 @@ unsigned long wtcrt_buf_bytes(const wtc_fn *fn, int b, long count);
 void *wtcrt_buf_ptr(const wtc_fn *fn, const void *args, int b);
 void wtcrt_buf_set(const wtc_fn *fn, void *args, int b, void *ptr);
 
+/* ---- element counts against the memory they describe (common/check.c) ---------- */
+extern int wtcrt_checking; /* a wtcc --check build */
+void wtcrt_heap_add(const void *base, unsigned long size);
+void wtcrt_heap_del(const void *base);
+void wtcrt_unpacked_add(const void *base, unsigned long size);
+void wtcrt_unpacked_forget(const void *base, unsigned long size);
+/* A child's buffers against those of the call that spawns it; stops on a count that
+   reaches past them. */
+void wtcrt_check_inside(const wtc_fn *pf, const void *pargs, const wtc_fn *cf,
+                        const void *cargs, const char *where);
+void wtcrt_count_error(const char *where, const wtc_fn *fn, int b, long count,
+                       unsigned long need, unsigned long have, const char *what)
+    __attribute__((noreturn));
+/* The executor's way to stop the program with a message (mpi: every rank). */
+void wtcrt_check_fail(const char *msg) __attribute__((noreturn));
+
 /* ---- launch options (SPEC 4) ------------------------------------------------------ */
 typedef struct wtcrt_opts {
     int mode;          /* WTC_MODE_*, DEFAULT when not given */
@@ -130,6 +146,7 @@ typedef struct wtcrt_msg {
     unsigned char *buf;
     size_t cap, len;
     int src, tag;
+    int refs;                /* pieces of it still being sent */
     struct wtcrt_msg *next;
 } wtcrt_msg;
 
@@ -159,6 +176,9 @@ struct wtc_par {
     unsigned char *arena;
     size_t used, cap;
     unsigned char *mem;      /* task frame: the unpacked TASK (args, results, buffers) */
+    size_t memsize;          /* ... its bytes */
+    int call;                /* index in wtcrt_rt.calls of the call running the par (its
+                                buffers bound its children's: common/check.c), -1: none */
     int base;                /* task frame: index of its first child in the original par */
     int outstanding;         /* remote children whose RESULT has not arrived */
     /* while the par closes (dynamic and steal modes) */
@@ -193,6 +213,9 @@ typedef struct wtcrt_rt {
     const wtcrt_mode_ops *ops;
     wtcp_roles roles;
     int warned_masters;
+    /* the calls the runtime started on this rank, innermost last (common/check.c) */
+    struct wtcrt_call { const wtc_fn *fn; const void *args; } *calls;
+    int ncalls, capcalls;
     /* par frames of this rank */
     wtc_par **frames;
     int nframes, capframes;
@@ -281,6 +304,8 @@ int wtcrt_serve(void);
 int wtcrt_master_of(int worker);
 
 /* mpi/par.c */
+void wtcrt_call_push(const wtc_fn *fn, const void *args);
+void wtcrt_call_pop(void);
 wtc_par *wtcrt_frame_push(wtc_ctx ctx);
 void wtcrt_run_local(wtc_par *p, int i);
 void wtcrt_send_task(wtc_par *p, int dest, int first, int count, int lo, int hi);

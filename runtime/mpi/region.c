@@ -160,7 +160,9 @@ void wtc_call(const wtc_fn *fn, void *args, void *ret)
     wtcrt_region_begin(fn);
     if (rt.ops->mode->ranges)
         c.hi = rt.nranks;
+    wtcrt_call_push(fn, args);
     fn->run_par(c, args, ret);
+    wtcrt_call_pop();
     wtcrt_region_end();
 }
 
