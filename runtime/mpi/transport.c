@@ -118,7 +118,7 @@ static size_t chunk_bytes(void)
 }
 
 /* Remembers request r of message m (one per piece); m goes back to the pool when its
-   last piece has left (wtcrt_msg_release). */
+   last piece has left (msg_release). */
 static void add_request(MPI_Request r, wtcrt_msg *m)
 {
     if (rt.nreqs == rt.capreqs) {

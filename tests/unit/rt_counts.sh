@@ -36,17 +36,17 @@ expect() {
 for np in 1 2 3; do
     for b in counts counts_chk; do
         expect $b ok $np runs
-        expect $b root-heap $np caught "rt_counts.wtc:64: call of fill: .* has 10001 elements (40004 bytes), but only 40000 bytes"
-        expect $b root-array $np caught "rt_counts.wtc:66: call of fill: .*1001 elements"
+        expect $b root-heap $np caught "rt_counts.wtc:66: call of fill: .* has 10001 elements (40004 bytes), but only 40000 bytes"
+        expect $b root-array $np caught "rt_counts.wtc:68: call of fill: .*1001 elements"
     done
     # the last child has one element too many: seen where it is sent (-n 2, 3), and by
     # --check wherever it runs
     if [ $np = 1 ]; then expect counts child 1 runs
     else expect counts child $np caught "of the calling fill's argument 'a' (out: a\[m\] = 10000 elements)"; fi
-    expect counts_chk child $np caught "rt_counts.wtc:35: call of fill"
+    expect counts_chk child $np caught "rt_counts.wtc:37: call of fill"
     # the root's count is too large for a block malloc'ed elsewhere: only --check
     expect counts heap-only $np runs
-    expect counts_chk heap-only $np caught "rt_counts.wtc:73: .*heap block of 40008 bytes"
+    expect counts_chk heap-only $np caught "rt_counts.wtc:75: .*heap block of 40008 bytes"
 done
 # the predictor of a --check build checks too
 RT_RC=0
