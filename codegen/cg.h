@@ -118,6 +118,8 @@ char *capture_dest(Node *par, Node *stmt, Node *lv, const char *addr);
 void capture_check(const Cg *cg, Node *par, Node *stmt, Node *call, Node *lv);
 
 /* marshal.c */
+char *cg_c_string(const char *s);
+char *cg_where(const Cg *cg, int offset);
 char *marshal_param_list(const Cg *cg, const RecFn *f, bool with_ctx);
 char *marshal_ret_type(const Cg *cg, const RecFn *f);
 void marshal_emit_forward(Cg *cg, RecFn *f);

@@ -23,7 +23,15 @@ typedef struct Render {
     int npar;          /* par statements seen, to number their frames */
     const char *frame; /* the frame variable of the enclosing spawning par, or NULL */
     Node *par;         /* that par statement */
+    bool seq_spawns;   /* --check, sequential clone: inside a par with spawn points */
 } Render;
+
+/* wtcc --check: does f keep a copy of its arguments at entry (__wtc_self) to check its
+   children's counts against? */
+static bool checks_children(const Cg *cg, const RecFn *f)
+{
+    return cg->opt && cg->opt->check && f && f->nbufs;
+}
 
 /* Source text of a node with newlines folded, for use inside a one-line replacement. */
 static char *flat_text(const Cg *cg, Node *n)
@@ -145,12 +153,53 @@ static void render_par(Render *r, Node *n)
     render(n->rhs, r);
     const char *outer = r->frame;
     Node *outer_par = r->par;
+    bool outer_seq = r->seq_spawns;
     r->frame = spawning ? frame : NULL;
     r->par = n;
+    r->seq_spawns = r->flavor == R_SEQ && checks_children(cg, r->f) && cg_par_has_spawn(cg, n);
     if (n->body)
         render(n->body, r);
     r->frame = outer;
     r->par = outer_par;
+    r->seq_spawns = outer_seq;
+}
+
+/* "__wtc_a.a, __wtc_a.n": g's arguments from its args struct. */
+static char *args_from_local(const RecFn *g)
+{
+    Str b = {0};
+    for (int i = 0; i < g->nparams; i++)
+        str_printf(&b, "%s__wtc_a.%s", i ? ", " : "", g->params[i].name);
+    return b.s ? b.s : "";
+}
+
+/* wtcc --check: the statement that checks a spawned call's counts (in __wtc_a) against
+   its own arguments' memory and against the spawning call's buffers (__wtc_self). */
+static char *spawn_checks(const Render *r, RecFn *g, Node *stmt)
+{
+    char *where = cg_where(r->cg, stmt->span.start);
+    Str b = {0};
+    if (g->nbufs)
+        str_printf(&b, "__wtc_check_%s(&__wtc_a, %s); ", g->name, where);
+    if (g->nbufs && checks_children(r->cg, r->f))
+        str_printf(&b, "wtc_check_spawn(&__wtc_fn_%s, &__wtc_self, &__wtc_fn_%s, &__wtc_a, %s); ",
+                   r->f->name, g->name, where);
+    return b.s ? b.s : "";
+}
+
+/* wtcc --check, sequential clone: a spawn point becomes a checked plain call (its
+   arguments evaluated once, into the args struct). */
+static void render_seq_spawn(Render *r, Node *stmt, Node *call, Node *lv)
+{
+    const Cg *cg = r->cg;
+    RecFn *g = cg_called_recfn(cg, call);
+    Str b = {0};
+    str_printf(&b, "{ __wtc_args_%s __wtc_a = { %s }; %s", g->name,
+               call->nargs ? args_text(cg, call) : "0", spawn_checks(r, g, stmt));
+    if (lv)
+        str_printf(&b, "%s = ", flat_text(cg, lv));
+    str_printf(&b, "__wtc_seq_%s(%s); }", g->name, args_from_local(g));
+    edits_add(&r->ed, stmt->span.start, stmt->span.end, b.s);
 }
 
 /* A spawn point: defer the call through the runtime, or call the sequential clone.
@@ -162,8 +211,20 @@ static void render_spawn(Render *r, Node *stmt, Node *call, Node *lv)
     char *args = args_text(cg, call);
     const char *P = r->frame;
     Str b = {0};
-    str_printf(&b, "{ if (%s) { __wtc_args_%s __wtc_a = { %s }; %s", P, g->name,
-               call->nargs ? args : "0", capture_args(cg, r->par, stmt, call, P));
+    if (cg->opt && cg->opt->check) {
+        /* the arguments once, checked whichever way the call goes */
+        str_printf(&b, "{ __wtc_args_%s __wtc_a = { %s }; %sif (%s) { %s", g->name,
+                   call->nargs ? args : "0", spawn_checks(r, g, stmt), P,
+                   capture_args(cg, r->par, stmt, call, P));
+        args = args_from_local(g);
+    } else {
+        str_printf(&b, "{ if (%s) { __wtc_args_%s __wtc_a = { %s }; ", P, g->name,
+                   call->nargs ? args : "0");
+        if (g->nbufs)
+            str_printf(&b, "__wtc_check_%s(&__wtc_a, %s); ", g->name,
+                       cg_where(cg, stmt->span.start));
+        str_cat(&b, capture_args(cg, r->par, stmt, call, P));
+    }
     if (lv) {
         char *l = flat_text(cg, lv);
         char *dest = capture_dest(r->par, stmt, lv, "__wtc_d");
@@ -189,7 +250,12 @@ static void render_call(Render *r, Node *call, RecFn *g)
         edits_add(&r->ed, callee->span.start, cg_lparen_after(r->cg, callee) + 1,
                   cg_fmt("__wtc_par_%s(wtc_ctx_down(__wtc_c)%s", g->name,
                          call->nargs ? ", " : ""));
-    /* R_ORD: the call goes to the region-entry wrapper, which keeps the user's name */
+    else if (g->nbufs) { /* R_ORD: starts a region; its counts are checked here */
+        edits_add(&r->ed, callee->span.start, callee->span.end, cg_fmt("__wtc_call_%s", g->name));
+        edits_add(&r->ed, call->span.end - 1, call->span.end - 1,
+                  cg_fmt(", %s", cg_where(r->cg, call->span.start)));
+    }
+    /* else R_ORD: the region-entry wrapper, which keeps the user's name */
 }
 
 /* Collect the edits for a node and everything below it. */
@@ -206,6 +272,10 @@ static void render(Node *n, void *data)
     }
     if (r->frame && cg_spawn_of(r->cg, n, &call, &lv)) {
         render_spawn(r, n, call, lv);
+        return;
+    }
+    if (r->seq_spawns && cg_spawn_of(r->cg, n, &call, &lv)) {
+        render_seq_spawn(r, n, call, lv);
         return;
     }
     if ((g = cg_called_recfn(r->cg, n)))
@@ -331,12 +401,20 @@ static bool seq_flatten(const Cg *cg, RecFn *f)
 /* Emit one clone of f: its header, then the body with the flavor's edits. */
 static void emit_clone(Cg *cg, RecFn *f, enum Flavor flavor)
 {
-    Render r = {cg, f, flavor, {0}, 0, NULL, NULL};
+    Render r = {cg, f, flavor, {0}, 0, NULL, NULL, false};
     Node *body = f->fd->body;
     bool par = flavor == R_PAR;
     render(body, &r);
     if (par) /* the context may go unused: a body with direct calls to leaves only */
         edits_add(&r.ed, body->span.start + 1, body->span.start + 1, " (void)__wtc_c;");
+    if (checks_children(cg, f)) { /* wtcc --check: every call, any clone */
+        Str init = {0};
+        for (int i = 0; i < f->nparams; i++)
+            str_printf(&init, "%s%s", i ? ", " : "", f->params[i].name);
+        edits_add(&r.ed, body->span.start + 1, body->span.start + 1,
+                  cg_fmt(" const __wtc_args_%s __wtc_self __attribute__((unused)) = { %s };"
+                         " __wtc_check_%s(&__wtc_self, 0);", f->name, init.s, f->name));
+    }
     cg_emit_line(cg, body->span.start);
     fprintf(cg->out, "%sstatic %s __wtc_%s_%s(%s) %s\n",
             !par && seq_flatten(cg, f) ? "__attribute__((flatten)) " : "", marshal_ret_type(cg, f),
@@ -360,7 +438,7 @@ void clone_emit_par(Cg *cg, RecFn *f)
 /* An ordinary function with its par statements rewritten (and main renamed). */
 void clone_emit_ordinary(Cg *cg, Node *def)
 {
-    Render r = {cg, NULL, R_ORD, {0}, 0, NULL, NULL};
+    Render r = {cg, NULL, R_ORD, {0}, 0, NULL, NULL, false};
     render(def->func->body, &r);
     if (cg->main_fd && def->func == cg->main_fd) {
         Node *body = def->func->body;

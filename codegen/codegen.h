@@ -12,6 +12,7 @@
 typedef struct CgOptions {
     int mode_override;    /* WTC_MODE_* from wtcc --mode (0 = none) */
     int masters_override; /* from --mode=dynamic:M (0 = none) */
+    int check;            /* wtcc --check: every call checks its element counts */
 } CgOptions;
 
 /* Check the Work-Time C rules (SPEC 2) and write the generated C to 'out'.

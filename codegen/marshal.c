@@ -41,6 +41,29 @@ char *marshal_param_list(const Cg *cg, const RecFn *f, bool with_ctx)
     return b.len ? b.s : "void";
 }
 
+/* A C string literal holding s, newlines folded. */
+char *cg_c_string(const char *s)
+{
+    Str b = {0};
+    str_cat(&b, "\"");
+    for (; *s; s++) {
+        char c = *s == '\n' || *s == '\r' || *s == '\t' ? ' ' : *s;
+        if (c == '"' || c == '\\')
+            str_catn(&b, "\\", 1);
+        str_catn(&b, &c, 1);
+    }
+    str_cat(&b, "\"");
+    return b.s;
+}
+
+/* "file.wtc:line" of the text at offset, as a C string literal (error messages). */
+char *cg_where(const Cg *cg, int offset)
+{
+    Loc l = cg_loc_at(offset);
+    (void)cg;
+    return cg_c_string(cg_fmt("%s:%d", l.file, l.line));
+}
+
 /* "__wtc_a->a, __wtc_a->n" */
 static char *args_from_struct(const RecFn *f)
 {
@@ -48,6 +71,40 @@ static char *args_from_struct(const RecFn *f)
     for (int i = 0; i < f->nparams; i++)
         str_printf(&b, "%s__wtc_a->%s", i ? ", " : "", f->params[i].name);
     return b.len ? b.s : "";
+}
+
+/* __wtc_check_f (the element counts of a call against what is known of its buffers:
+   doc/wtcc.md "Checking element counts") and __wtc_call_f (a call from ordinary code
+   that is checked where it is written). Both are inlined, so gcc's object size sees the
+   caller's arrays and blocks; when it knows nothing the default build's check folds
+   away, a --check build always asks the runtime (the heap blocks). */
+static void emit_check(Cg *cg, RecFn *f)
+{
+    FILE *o = cg->out;
+    const char *inl = "static inline __attribute__((always_inline, unused))";
+    char *ret = marshal_ret_type(cg, f);
+    Str os = {0}, known = {0}, init = {0};
+    for (int i = 0; i < f->nparams; i++) {
+        RecParam *p = &f->params[i];
+        str_printf(&init, "%s%s", i ? ", " : "", p->name);
+        if (!p->is_ptr)
+            continue;
+        str_printf(&os, "%sWTC_OBJSIZE(__wtc_a->%s)", p->buf ? ", " : "", p->name);
+        str_printf(&known, "%s__wtc_os[%d] != WTC_UNKNOWN_SIZE", p->buf ? " || " : "", p->buf);
+    }
+    fprintf(o, "%s void __wtc_check_%s(const __wtc_args_%s *__wtc_a, const char *__wtc_where)\n"
+            "{\n    unsigned long __wtc_os[%d] = { %s };\n    if (%s)\n"
+            "        wtc_check_call(&__wtc_fn_%s, __wtc_a, __wtc_os, __wtc_where);\n}\n",
+            inl, f->name, f->name, f->nbufs, os.s, cg->opt && cg->opt->check ? "1" : known.s,
+            f->name);
+    fprintf(o, "%s %s __wtc_call_%s(%s, const char *__wtc_where)\n{\n"
+            "    __wtc_args_%s __wtc_a = { %s };\n    __wtc_check_%s(&__wtc_a, __wtc_where);\n",
+            inl, ret, f->name, marshal_param_list(cg, f, false), f->name, init.s, f->name);
+    if (f->is_void)
+        fprintf(o, "    wtc_call(&__wtc_fn_%s, &__wtc_a, 0);\n}\n", f->name);
+    else
+        fprintf(o, "    %s __wtc_r;\n    wtc_call(&__wtc_fn_%s, &__wtc_a, &__wtc_r);\n"
+                "    return __wtc_r;\n}\n", ret, f->name);
 }
 
 /* The declarations every later use of f needs: args struct, clone prototypes, descriptor. */
@@ -66,6 +123,8 @@ void marshal_emit_forward(Cg *cg, RecFn *f)
     if (f->has_par_clone)
         fprintf(o, "static %s __wtc_par_%s(%s);\n", ret, f->name, marshal_param_list(cg, f, true));
     fprintf(o, "static const wtc_fn __wtc_fn_%s;\n", f->name);
+    if (f->nbufs)
+        emit_check(cg, f);
 }
 
 /* __wtc_counts_f: the parameters as locals, then one count per pointer parameter. */
@@ -125,8 +184,9 @@ static void emit_descriptor(Cg *cg, RecFn *f)
             RecParam *p = &f->params[i];
             if (p->is_ptr)
                 fprintf(o, "%s\n    { __builtin_offsetof(__wtc_args_%s, %s), "
-                        "sizeof(*((__wtc_args_%s *)0)->%s), %d, %d }", p->buf ? "," : "",
-                        f->name, p->name, f->name, p->name, p->in, p->out);
+                        "sizeof(*((__wtc_args_%s *)0)->%s), %d, %d, \"%s\", %s }",
+                        p->buf ? "," : "", f->name, p->name, f->name, p->name, p->in, p->out,
+                        p->name, cg_c_string(p->count ? span_text(cg->tu, p->count_span) : "0"));
         }
         fprintf(o, " };\n");
     }

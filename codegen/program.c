@@ -139,9 +139,9 @@ void program_emit_tables(Cg *cg)
     fprintf(o, "%s };\n", g.n ? "" : " { 0, 0, 0 }");
     const char *src = strrchr(cg->tu->path, '/');
     fprintf(o, "static const wtc_program __wtc_program = {\n    WTC_ABI_VERSION, \"%s\", __wtc_fns, "
-            "%d, __wtc_globals, %d,\n    __wtc_main_entry, %d, %d };\n", src ? src + 1 : cg->tu->path,
+            "%d, __wtc_globals, %d,\n    __wtc_main_entry, %d, %d, %d };\n", src ? src + 1 : cg->tu->path,
             cg->nfns, g.n, cg->opt ? cg->opt->mode_override : 0,
-            cg->opt ? cg->opt->masters_override : 0);
+            cg->opt ? cg->opt->masters_override : 0, cg->opt ? cg->opt->check : 0);
     fprintf(o, "#ifdef WTC_LIBDIR\nconst char *const wtc_libdir = WTC_LIBDIR;\n#endif\n");
     fprintf(o, "int main(int argc, char **argv)\n{\n    return wtc_start(argc, argv, "
             "&__wtc_program);\n}\n");

@@ -40,6 +40,8 @@ typedef struct wtc_buf {
     unsigned long elem_size; /* sizeof one element */
     int in;                  /* listed in in:  - copied to a remote callee  */
     int out;                 /* listed in out: - copied back to the caller  */
+    const char *name;        /* the parameter's name, for error messages */
+    const char *count;       /* its element count as written ("n"), for messages */
 } wtc_buf;
 
 /* Arithmetic kinds, so the runtime can store a result into an lvalue of another
@@ -97,6 +99,7 @@ typedef struct wtc_program {
     int (*user_main)(int argc, char **argv);
     int mode_override;          /* wtcc --mode: WTC_MODE_* (DEFAULT = none) */
     int masters_override;       /* wtcc --mode=dynamic:M (0 = none) */
+    int check;                  /* wtcc --check: every call's counts are checked */
 } wtc_program;
 
 /* Where wtcc's runtime directory (lib/wtc) was when the program was built: the
@@ -123,6 +126,34 @@ int wtc_start(int argc, char **argv, const wtc_program *prog);
    parallel region, or runs run_seq when there is one processor or a region is already
    running on this rank. */
 void wtc_call(const wtc_fn *fn, void *args, void *ret);
+
+/* The bytes that remain at pointer p in the object it points into, when the compiler
+   can tell at the call (an array, a block malloc'ed in the same function: gcc's object
+   size); (unsigned long)-1 when it cannot. */
+#if defined(__has_builtin)
+#if __has_builtin(__builtin_dynamic_object_size)
+#define WTC_OBJSIZE(p) ((unsigned long)__builtin_dynamic_object_size((p), 0))
+#endif
+#endif
+#ifndef WTC_OBJSIZE
+#define WTC_OBJSIZE(p) ((unsigned long)__builtin_object_size((p), 0))
+#endif
+#define WTC_UNKNOWN_SIZE ((unsigned long)-1)
+
+/* Checks the element counts of a call of fn (its args struct) against what is known of
+   the memory its pointer arguments point into: avail[b] (NULL, or per buffer what
+   WTC_OBJSIZE said at the call) and, in a wtcc --check build, the program's heap
+   blocks. 'where' is "file.wtc:line" of the call, or NULL. A count larger than what
+   remains stops the program with an error naming the call and the argument
+   (doc/wtcc.md "Checking element counts"). */
+void wtc_check_call(const wtc_fn *fn, const void *args, const unsigned long *avail,
+                    const char *where);
+
+/* wtcc --check: a call of cf spawned by a call of pf (both args structs, pf's as it was
+   called): a buffer of the child that starts inside one of the parent's buffers must
+   end inside it (on another rank the parent has nothing beyond). */
+void wtc_check_spawn(const wtc_fn *pf, const void *pargs, const wtc_fn *cf,
+                     const void *cargs, const char *where);
 
 /* At a par statement with spawn points inside a parallel clone: 'cond' is the value of
    the function's cond: clause. Returns NULL when the spawned calls are to run as plain

@@ -24,6 +24,11 @@
 #include <string.h>
 #include <sys/stat.h>
 
+/* wtcc --check: the program's allocation calls go through the runtime, which records
+   every heap block (runtime/common/heapwrap.c). */
+#define CHECK_WRAP "-Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=reallocarray," \
+                   "--wrap=free,--wrap=aligned_alloc,--wrap=memalign,--wrap=posix_memalign"
+
 /* -O (default -O2) and -g, for the preprocessor and the compilers. */
 void drv_push_opt_flags(StrList *cmd, const DrvOptions *o)
 {
@@ -150,6 +155,8 @@ static int build_program(const DrvOptions *o, const Paths *p, const char *tmp)
     sl_push(&cmd, "-o");
     sl_push(&cmd, tmp);
     sl_push(&cmd, runtime);
+    if (o->check)
+        sl_push(&cmd, CHECK_WRAP);
     sl_append(&cmd, &o->link_flags);
     sl_push(&cmd, "-lm");
     return run_compiler("the program", &cmd, tmp, o);
@@ -183,6 +190,8 @@ static int build_predictor(const DrvOptions *o, const Paths *p, const char *tmp)
     sl_push(&cmd, "-o");
     sl_push(&cmd, tmp);
     sl_push(&cmd, drv_format("%s/libwtcrt_sim.a", p->libdir));
+    if (o->check)
+        sl_push(&cmd, CHECK_WRAP);
     sl_append(&cmd, &o->link_flags);
     sl_push(&cmd, "-lm");
     return run_compiler("the predictor", &cmd, tmp, o);

@@ -36,6 +36,7 @@ typedef struct DrvOptions {
     int masters_override;   /* --mode=dynamic:M, else 0 */
     bool emit_c;            /* -E / --emit-c */
     bool no_predict;        /* --no-predict */
+    bool check;             /* --check: every call's element counts checked */
     bool verbose;           /* -v */
     bool keep_temps;        /* --keep-temps */
     bool dump_ast;          /* --dump-ast */

@@ -128,7 +128,7 @@ static int generate(TranslationUnit *tu, const DrvOptions *o, const Paths *p)
         drv_error("cannot create '%s': %s", p->generated, strerror(errno));
         return DRV_MISUSE;
     }
-    CgOptions cg = {o->mode_override, o->masters_override};
+    CgOptions cg = {o->mode_override, o->masters_override, o->check};
     int nerr = cg_generate(tu, &cg, f);
     bool write_failed = ferror(f) != 0;
     if (fclose(f) != 0 || write_failed) {

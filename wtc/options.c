@@ -24,6 +24,10 @@ static const char usage_text[] =
     "  -E, --emit-c         write the generated C instead of building (to -o FILE,\n"
     "                       default standard output)\n"
     "  --no-predict         do not build prog.predict\n"
+    "  --check              a checking build: every call of a recursive function\n"
+    "                       checks its element counts against the heap block or\n"
+    "                       array its pointers point into, on any number of\n"
+    "                       processors (slower; doc/wtcc.md)\n"
     "  -I DIR, -D NAME[=V], -U NAME\n"
     "                       passed to the preprocessor and the C compiler\n"
     "  -L DIR, -l LIB       passed to the link\n"
@@ -126,6 +130,8 @@ static int parse_long(const char *a, DrvOptions *o)
         o->emit_c = true;
     else if (strcmp(a, "--no-predict") == 0)
         o->no_predict = true;
+    else if (strcmp(a, "--check") == 0)
+        o->check = true;
     else if (strcmp(a, "--keep-temps") == 0)
         o->keep_temps = true;
     else if (strcmp(a, "--dump-ast") == 0)

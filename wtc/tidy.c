@@ -32,6 +32,10 @@ static char *rename_clones(const char *line, size_t n)
             i += 10;
             continue;
         }
+        if (start && n - i > 11 && strncmp(line + i, "__wtc_call_", 11) == 0) {
+            i += 11; /* a call of f from ordinary code (codegen/marshal.c) */
+            continue;
+        }
         *d++ = line[i++];
     }
     *d = '\0';

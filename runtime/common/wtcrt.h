@@ -57,6 +57,22 @@ void wtcrt_keep_reset(wtcrt_keep *k);
    copy; the copy stays until the next reset. Returns 0, or -1 when out of memory. */
 int wtcrt_keep_buf(wtcrt_keep *k, const wtc_fn *fn, void *args, int b);
 
+/* ---- element counts against the memory they describe (common/check.c) ---------- */
+extern int wtcrt_checking; /* a wtcc --check build */
+void wtcrt_heap_add(const void *base, unsigned long size);
+void wtcrt_heap_del(const void *base);
+void wtcrt_unpacked_add(const void *base, unsigned long size);
+void wtcrt_unpacked_forget(const void *base, unsigned long size);
+/* A child's buffers against those of the call that spawns it; stops on a count that
+   reaches past them. */
+void wtcrt_check_inside(const wtc_fn *pf, const void *pargs, const wtc_fn *cf,
+                        const void *cargs, const char *where);
+void wtcrt_count_error(const char *where, const wtc_fn *fn, int b, long count,
+                       unsigned long need, unsigned long have, const char *what)
+    __attribute__((noreturn));
+/* The executor's way to stop the program with a message (mpi: every rank). */
+void wtcrt_check_fail(const char *msg) __attribute__((noreturn));
+
 /* ---- launch options (SPEC 4) ------------------------------------------------------ */
 typedef struct wtcrt_opts {
     int mode;          /* WTC_MODE_*, DEFAULT when not given */
@@ -161,6 +177,7 @@ typedef struct wtcrt_msg {
     unsigned char *buf;
     size_t cap, len;
     int src, tag;
+    int refs;                /* pieces of it still being sent */
     struct wtcrt_msg *next;
 } wtcrt_msg;
 
@@ -190,6 +207,9 @@ struct wtc_par {
     unsigned char *arena;
     size_t used, cap;
     unsigned char *mem;      /* task frame: the unpacked TASK (args, results, buffers) */
+    size_t memsize;          /* ... its bytes */
+    int call;                /* index in wtcrt_rt.calls of the call running the par (its
+                                buffers bound its children's: common/check.c), -1: none */
     int base;                /* task frame: index of its first child in the original par */
     int outstanding;         /* remote children whose RESULT has not arrived */
     /* while the par closes (dynamic and steal modes) */
@@ -217,6 +237,7 @@ typedef struct wtcrt_rt {
     const wtc_program *prog;
     MPI_Comm comm;
     int rank, nranks;
+    long pid;                /* getpid() at start: a fork()ed child differs */
     wtcrt_opts opt;
     int started, finished;
     /* the current region */
@@ -224,6 +245,9 @@ typedef struct wtcrt_rt {
     const wtcrt_mode_ops *ops;
     wtcp_roles roles;
     int warned_masters;
+    /* the calls the runtime started on this rank, innermost last (common/check.c) */
+    struct wtcrt_call { const wtc_fn *fn; const void *args; } *calls;
+    int ncalls, capcalls;
     /* par frames of this rank */
     wtc_par **frames;
     int nframes, capframes;
@@ -283,6 +307,7 @@ wtcrt_msg *wtcrt_try_recv(int src, int tag);
 wtcrt_msg *wtcrt_try_recv_quick(void);
 int wtcrt_set_state(int state);
 void wtcrt_die(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
+int wtcrt_forked(void);
 double wtcrt_yield_seconds(int host_ranks);
 void wtcrt_backoff(int *us);
 void wtcrt_backoff_end(int *us);
@@ -311,6 +336,8 @@ int wtcrt_serve(void);
 int wtcrt_master_of(int worker);
 
 /* mpi/par.c */
+void wtcrt_call_push(const wtc_fn *fn, const void *args);
+void wtcrt_call_pop(void);
 wtc_par *wtcrt_frame_push(wtc_ctx ctx);
 void wtcrt_run_local(wtc_par *p, int i);
 void wtcrt_send_task(wtc_par *p, int dest, int first, int count, int lo, int hi);

@@ -32,6 +32,8 @@ wtc_par *wtcrt_frame_push(wtc_ctx ctx)
     p->nch = 0;
     p->used = 0;
     p->mem = NULL;
+    p->memsize = 0;
+    p->call = -1;
     p->base = 0;
     p->outstanding = 0;
     p->closing = 0;
@@ -59,6 +61,7 @@ static size_t arena_alloc(wtc_par *p, size_t n)
 wtc_par *wtc_par_open(wtc_ctx ctx, int cond, const wtc_site *site)
 {
     (void)site; /* the predictor's advice uses it */
+    wtc_par *p;
     if (!rt.in_region)
         return NULL;
     if (rt.ops->poll) /* thieves are answered at every par, below the cut-off too */
@@ -68,7 +71,42 @@ wtc_par *wtc_par_open(wtc_ctx ctx, int cond, const wtc_site *site)
     if (rt.ops->mode->ranges && ctx.hi - ctx.lo <= 1)
         return NULL;
     ctx.frame = rt.nframes;
-    return wtcrt_frame_push(ctx);
+    p = wtcrt_frame_push(ctx);
+    p->call = rt.ncalls - 1;
+    return p;
+}
+
+/* A call the runtime starts on this rank (its buffers bound those of the children it
+   spawns: check_child) / its end. */
+void wtcrt_call_push(const wtc_fn *fn, const void *args)
+{
+    if (rt.ncalls == rt.capcalls) {
+        int cap = rt.capcalls ? 2 * rt.capcalls : 64;
+        struct wtcrt_call *c = realloc(rt.calls, (size_t)cap * sizeof *c);
+        if (!c)
+            wtcrt_die("out of memory");
+        rt.calls = c;
+        rt.capcalls = cap;
+    }
+    rt.calls[rt.ncalls].fn = fn;
+    rt.calls[rt.ncalls++].args = args;
+}
+
+void wtcrt_call_pop(void)
+{
+    rt.ncalls--;
+}
+
+/* Child i's element counts against the buffers of the call that spawns it: a count
+   that reaches past them stops the program (common/check.c). Checked before every
+   TASK (a wtcc --check build checks every spawn in the generated code). */
+static void check_child(const wtc_par *p, int i)
+{
+    const struct wtcrt_call *c;
+    if (p->call < 0)
+        return;
+    c = &rt.calls[p->call];
+    wtcrt_check_inside(c->fn, c->args, p->ch[i].fn, WTCRT_ARGS(p, i), NULL);
 }
 
 void wtc_spawn(wtc_par *p, const wtc_fn *fn, const void *args, void *dest, int dest_kind,
@@ -109,7 +147,9 @@ static void run_local_ctx(wtc_par *p, int i, wtc_ctx c)
 {
     wtcrt_child ch = p->ch[i]; /* copy: p->ch is stable, but keep the frame read-only */
     void *ret = WTCRT_RET(p, i);
+    wtcrt_call_push(ch.fn, WTCRT_ARGS(p, i));
     ch.fn->run_par(c, WTCRT_ARGS(p, i), ret);
+    wtcrt_call_pop();
     if (ch.dest)
         wtcrt_kind_store(ch.dest, ch.dest_kind, ch.dest_size, ret, ch.fn->ret_kind,
                          ch.fn->ret_size);
@@ -144,6 +184,7 @@ void wtcrt_send_task(wtc_par *p, int dest, int first, int count, int lo, int hi)
     if (!counts)
         wtcrt_die("out of memory");
     for (int i = first; i < first + count; i++) {
+        check_child(p, i);
         p->ch[i].fn->counts(WTCRT_ARGS(p, i), counts);
         n += wtcrt_task_child_bytes(p->ch[i].fn, counts);
     }
@@ -236,7 +277,7 @@ typedef struct task_child {
 } task_child;
 
 /* Unpacks a TASK's children into one allocation; returns it (to free). */
-static unsigned char *task_unpack(wtcrt_msg *m, task_child *tc)
+static unsigned char *task_unpack(wtcrt_msg *m, task_child *tc, size_t *size)
 {
     const wtcrt_hdr *h = WTCRT_HDR(m);
     const unsigned char *q = WTCRT_PAYLOAD(m), *end = m->buf + m->len;
@@ -273,6 +314,7 @@ static unsigned char *task_unpack(wtcrt_msg *m, task_child *tc)
         wtcrt_die("TASK of %zu bytes has %td unexpected bytes", m->len, end - q);
     if (!(mem = malloc(total ? total : 1)))
         wtcrt_die("out of memory (%zu bytes)", total);
+    *size = total;
     /* pass 2: copy args, counts, in: buffers; point the args at the local buffers */
     q = WTCRT_PAYLOAD(m);
     for (int i = 0; i < h->count; i++) {
@@ -291,6 +333,7 @@ static unsigned char *task_unpack(wtcrt_msg *m, task_child *tc)
         for (int b = 0; b < fn->nbufs; b++) {
             unsigned long nb = wtcrt_buf_bytes(fn, b, tc[i].counts[b]);
             wtcrt_buf_set(fn, tc[i].args, b, mem + off);
+            wtcrt_unpacked_add(mem + off, nb);
             if (fn->bufs[b].in && nb) {
                 memcpy(mem + off, q, nb);
                 q += nb;
@@ -337,9 +380,10 @@ void wtcrt_run_task(wtcrt_msg *m)
     int parent = m->src, old;
     task_child one, *tc = h.count == 1 ? &one : malloc((size_t)h.count * sizeof *tc);
     unsigned char *mem;
+    size_t memsize;
     if (h.count < 1 || !tc)
         wtcrt_die("bad TASK (%d children)", h.count);
-    mem = task_unpack(m, tc);
+    mem = task_unpack(m, tc, &memsize);
     wtcrt_msg_free(m);
     old = wtcrt_set_state(WTCRT_S_COMPUTE);
     for (int i = 0; i < h.count; i++) {
@@ -348,10 +392,13 @@ void wtcrt_run_task(wtcrt_msg *m)
             c.lo = rt.rank;
             c.hi = rt.rank + 1;
         }
+        wtcrt_call_push(tc[i].fn, tc[i].args);
         tc[i].fn->run_par(c, tc[i].args, tc[i].ret);
+        wtcrt_call_pop();
     }
     rt.st.calls_run += h.count;
     task_reply(&h, parent, tc);
+    wtcrt_unpacked_forget(mem, memsize);
     free(mem);
     if (tc != &one)
         free(tc);
@@ -372,7 +419,7 @@ wtc_par *wtcrt_task_frame(wtcrt_msg *m)
         wtcrt_die("bad TASK (%d children)", h.count);
     p = wtcrt_frame_push(c);
     p->base = h.want;
-    p->mem = task_unpack(m, tc);
+    p->mem = task_unpack(m, tc, &p->memsize);
     wtcrt_msg_free(m);
     if (p->capch < h.count) {
         p->capch = h.count;
@@ -436,6 +483,7 @@ void wtcrt_task_frame_reply(wtc_par *p, int parent, const wtcrt_hdr *th)
     *WTCRT_HDR(m) = *th;
     WTCRT_HDR(m)->nbytes = (long long)n;
     wtcrt_send(parent, WTCRT_RESULT, m);
+    wtcrt_unpacked_forget(p->mem, p->memsize);
     free(p->mem);
     p->mem = NULL;
 }

@@ -91,6 +91,9 @@ static size_t snapshot_size(void)
 /* Rank 0: decides the region's parameters and sends REGION_BEGIN to every rank. */
 void wtcrt_region_begin(const wtc_fn *fn)
 {
+    /* what main printed goes out before any rank can print or abort (stdout is fully
+       buffered: mpi/single.c) */
+    fflush(stdout);
     int mode = wtcrt_mode_of(fn);
     /* batch 0: the mode's default (dynamic: 1; steal: half the pending children) */
     int par[4] = { mode, masters_of(fn, mode), rt.opt.batch > 0 ? rt.opt.batch : 0, 0 };
@@ -137,10 +140,11 @@ void wtcrt_region_end(void)
     rt.in_region = 0;
 }
 
-/* May a region start here? Only rank 0, outside a region, with other ranks. */
+/* May a region start here? Only rank 0, outside a region, with other ranks, not in a
+   child of fork() (its recursive calls run sequentially: MPI is the parent's). */
 static int region_possible(void)
 {
-    return rt.started && rt.rank == 0 && !rt.in_region && rt.nranks > 1;
+    return rt.started && rt.rank == 0 && !rt.in_region && rt.nranks > 1 && !wtcrt_forked();
 }
 
 void wtc_call(const wtc_fn *fn, void *args, void *ret)
@@ -153,7 +157,9 @@ void wtc_call(const wtc_fn *fn, void *args, void *ret)
     wtcrt_region_begin(fn);
     if (rt.ops->mode->ranges)
         c.hi = rt.nranks;
+    wtcrt_call_push(fn, args);
     fn->run_par(c, args, ret);
+    wtcrt_call_pop();
     wtcrt_region_end();
 }
 
@@ -193,5 +199,6 @@ int wtcrt_serve(void)
         else
             rt.ops->worker();
         rt.in_region = 0;
+        fflush(stdout); /* what recursive code printed here, before main goes on */
     }
 }

@@ -1,6 +1,7 @@
 /* mpi/transport.c - the MPI runtime's core: start-up and exit, message transport with
    nonblocking sends and sleeping polls, states for --wtc-stats / --wtc-trace. */
 #include <errno.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,11 +20,13 @@ wtcrt_rt wtcrt_g;
 #define WTCRT_SLEEP_MAX_US 100 /* back-off ceiling; WTC_SLEEP_MAX_US overrides */
 #define WTCRT_SLEEP_MAX_BELL_US 1000 /* the same when every rank can ring (one host) */
 #define WTCRT_BELL_TASK_BYTES 1024 /* a receiver rings the parent of bigger TASKs */
+#define WTCRT_MSG_CHUNK ((size_t)1 << 30) /* bytes per MPI call; WTC_MSG_CHUNK overrides */
 
 /* Prints a runtime error and stops every rank. */
 void wtcrt_die(const char *fmt, ...)
 {
     va_list ap;
+    fflush(stdout); /* what the program printed comes before the error */
     fprintf(stderr, "wtc: rank %d: fatal: ", rt.rank);
     va_start(ap, fmt);
     vfprintf(stderr, fmt, ap);
@@ -32,6 +35,12 @@ void wtcrt_die(const char *fmt, ...)
     fflush(NULL);
     wtcrt_mpi_abort(2);
     exit(2);
+}
+
+/* A call's element count reaches past its buffer (common/check.c): stops every rank. */
+void wtcrt_check_fail(const char *msg)
+{
+    wtcrt_die("%s", msg);
 }
 
 /* Allocation that cannot fail silently. */
@@ -79,7 +88,7 @@ void wtcrt_msg_free(wtcrt_msg *m)
     rt.pool = m;
 }
 
-static void send_any(int dest, int tag, wtcrt_msg *m, int sync);
+static int send_any(int dest, int tag, wtcrt_msg *m, int sync);
 
 /* Sends m (MPI_Isend); the buffer returns to the pool when the send completes. */
 void wtcrt_send(int dest, int tag, wtcrt_msg *m)
@@ -93,40 +102,85 @@ void wtcrt_send_sync(int dest, int tag, wtcrt_msg *m)
     send_any(dest, tag, m, 1);
 }
 
-static void send_any(int dest, int tag, wtcrt_msg *m, int sync)
+/* The largest piece one MPI call carries (doc/runtime.md "Messages over 2 GiB"):
+   1 GiB, or WTC_MSG_CHUNK bytes (at least a header; for tests of the pieces). */
+static size_t chunk_bytes(void)
 {
-    if (m->len > (size_t)0x7fffffff)
-        wtcrt_die("message of %zu bytes is larger than 2 GiB", m->len);
-    WTCRT_HDR(m)->kind = tag;
+    static size_t chunk;
+    if (!chunk) {
+        const char *s = getenv("WTC_MSG_CHUNK");
+        long long v = s && *s ? atoll(s) : 0;
+        chunk = WTCRT_MSG_CHUNK;
+        if (v > 0)
+            chunk = v < WTCRT_HDR_SIZE ? WTCRT_HDR_SIZE : v > INT_MAX ? INT_MAX : (size_t)v;
+    }
+    return chunk;
+}
+
+/* Remembers request r of message m (one per piece); m goes back to the pool when its
+   last piece has left (msg_release). */
+static void add_request(MPI_Request r, wtcrt_msg *m)
+{
     if (rt.nreqs == rt.capreqs) {
         rt.capreqs = rt.capreqs ? 2 * rt.capreqs : 64;
         rt.reqs = xrealloc(rt.reqs, (size_t)rt.capreqs * sizeof *rt.reqs);
         rt.reqmsg = xrealloc(rt.reqmsg, (size_t)rt.capreqs * sizeof *rt.reqmsg);
     }
-    if (sync)
-        MPI_Issend(m->buf, (int)m->len, MPI_BYTE, dest, tag, rt.comm, &rt.reqs[rt.nreqs]);
-    else
-        MPI_Isend(m->buf, (int)m->len, MPI_BYTE, dest, tag, rt.comm, &rt.reqs[rt.nreqs]);
-    wtcrt_bell_ring(dest);
+    rt.reqs[rt.nreqs] = r;
     rt.reqmsg[rt.nreqs++] = m;
+    m->refs++;
+}
+
+/* One piece of a message has left: the message is freed with its last. */
+static void msg_release(wtcrt_msg *m)
+{
+    if (--m->refs == 0)
+        wtcrt_msg_free(m);
+}
+
+/* Sends m in pieces of at most chunk_bytes() (one piece below that), all with the same
+   tag: MPI does not let messages of one sender and tag overtake each other, and the
+   receiver takes the rest right after the first piece (recv_probed), so the pieces
+   arrive as one message. Returns the number of pieces (requests added). */
+static int send_any(int dest, int tag, wtcrt_msg *m, int sync)
+{
+    size_t chunk = chunk_bytes(), off = 0;
+    int n = 0;
+    WTCRT_HDR(m)->kind = tag;
+    WTCRT_HDR(m)->nbytes = (long long)(m->len - WTCRT_HDR_SIZE); /* the receiver's total */
+    m->refs = 0;
+    do {
+        size_t len = m->len - off < chunk ? m->len - off : chunk;
+        MPI_Request r;
+        if (sync)
+            MPI_Issend(m->buf + off, (int)len, MPI_BYTE, dest, tag, rt.comm, &r);
+        else
+            MPI_Isend(m->buf + off, (int)len, MPI_BYTE, dest, tag, rt.comm, &r);
+        add_request(r, m);
+        off += len;
+        n++;
+    } while (off < m->len);
+    wtcrt_bell_ring(dest);
     rt.st.msgs++;
     rt.st.bytes += (long long)m->len;
+    return n;
 }
 
 /* Sends a TASK: like wtcrt_send, but wtcrt_sync_tasks will wait for it. */
 void wtcrt_send_task_msg(int dest, wtcrt_msg *m)
 {
-    int i = rt.nreqs;
-    wtcrt_send(dest, WTCRT_TASK, m);
-    if (rt.ntasks == rt.captasks) {
-        rt.captasks = rt.captasks ? 2 * rt.captasks : 16;
-        rt.treqs = xrealloc(rt.treqs, (size_t)rt.captasks * sizeof *rt.treqs);
-        rt.tmsgs = xrealloc(rt.tmsgs, (size_t)rt.captasks * sizeof *rt.tmsgs);
+    int n = send_any(dest, WTCRT_TASK, m, 0);
+    /* move its requests from the general list to the TASK list */
+    for (int i = rt.nreqs - n; i < rt.nreqs; i++) {
+        if (rt.ntasks == rt.captasks) {
+            rt.captasks = rt.captasks ? 2 * rt.captasks : 16;
+            rt.treqs = xrealloc(rt.treqs, (size_t)rt.captasks * sizeof *rt.treqs);
+            rt.tmsgs = xrealloc(rt.tmsgs, (size_t)rt.captasks * sizeof *rt.tmsgs);
+        }
+        rt.treqs[rt.ntasks] = rt.reqs[i];
+        rt.tmsgs[rt.ntasks++] = rt.reqmsg[i];
     }
-    /* move the request from the general list to the TASK list */
-    rt.treqs[rt.ntasks] = rt.reqs[i];
-    rt.tmsgs[rt.ntasks++] = rt.reqmsg[i];
-    rt.nreqs--;
+    rt.nreqs -= n;
 }
 
 /* Waits until every TASK sent so far has left. With MPICH/UCX a TASK above the eager
@@ -140,7 +194,7 @@ void wtcrt_sync_tasks(void)
         int done = 0;
         MPI_Test(&rt.treqs[rt.ntasks - 1], &done, MPI_STATUS_IGNORE);
         if (done) {
-            wtcrt_msg_free(rt.tmsgs[--rt.ntasks]);
+            msg_release(rt.tmsgs[--rt.ntasks]);
             wtcrt_backoff_end(&us);
         } else {
             wtcrt_backoff(&us);
@@ -157,7 +211,7 @@ void wtcrt_progress(void)
         int done = 0;
         MPI_Test(&rt.reqs[i], &done, MPI_STATUS_IGNORE);
         if (done) {
-            wtcrt_msg_free(rt.reqmsg[i]);
+            msg_release(rt.reqmsg[i]);
             rt.nreqs--;
             rt.reqs[i] = rt.reqs[rt.nreqs];
             rt.reqmsg[i] = rt.reqmsg[rt.nreqs];
@@ -173,7 +227,7 @@ void wtcrt_flush_sends(void)
     /* MPI_Wait one by one: gcc warns about MPI_STATUSES_IGNORE in MPI_Waitall */
     for (int i = 0; i < rt.nreqs; i++) {
         MPI_Wait(&rt.reqs[i], MPI_STATUS_IGNORE);
-        wtcrt_msg_free(rt.reqmsg[i]);
+        msg_release(rt.reqmsg[i]);
     }
     rt.nreqs = 0;
 }
@@ -256,10 +310,30 @@ static int probe(int src, int tag, MPI_Status *st)
     return flag;
 }
 
-/* Receives the message that probe found. */
+/* Receives the pieces after the first of a message sent in pieces (send_any): they
+   come from the same sender with the same tag, and nothing of that sender and tag can
+   come between them. */
+static void recv_rest(wtcrt_msg *m, size_t got)
+{
+    while (got < m->len) {
+        size_t want = m->len - got;
+        MPI_Status st;
+        int n;
+        MPI_Recv(m->buf + got, want > INT_MAX ? INT_MAX : (int)want, MPI_BYTE, m->src,
+                 m->tag, rt.comm, &st);
+        MPI_Get_count(&st, MPI_BYTE, &n);
+        if (n <= 0)
+            wtcrt_die("empty piece of a %zu-byte message (tag %d) from rank %d", m->len,
+                      m->tag, m->src);
+        got += (size_t)n;
+    }
+}
+
+/* Receives the message that probe found (all its pieces). */
 static wtcrt_msg *recv_probed(const MPI_Status *st)
 {
     int n;
+    long long total;
     wtcrt_msg *m;
     MPI_Get_count(st, MPI_BYTE, &n);
     if (n < WTCRT_HDR_SIZE)
@@ -269,8 +343,20 @@ static wtcrt_msg *recv_probed(const MPI_Status *st)
     MPI_Recv(m->buf, n, MPI_BYTE, st->MPI_SOURCE, st->MPI_TAG, rt.comm, MPI_STATUS_IGNORE);
     m->src = st->MPI_SOURCE;
     m->tag = st->MPI_TAG;
+    total = WTCRT_HDR(m)->nbytes;
+    if (total < (long long)n - WTCRT_HDR_SIZE)
+        wtcrt_die("message of %d bytes (tag %d) from rank %d says %lld", n, m->tag, m->src,
+                  total);
+    if (total > (long long)n - WTCRT_HDR_SIZE) {
+        m->len = WTCRT_HDR_SIZE + (size_t)total;
+        if (m->cap < m->len) {
+            m->buf = xrealloc(m->buf, m->len);
+            m->cap = m->len;
+        }
+        recv_rest(m, (size_t)n);
+    }
     /* a big TASK's parent waits for the send to complete (wtcrt_sync_tasks) */
-    if (m->tag == WTCRT_TASK && n > WTCRT_BELL_TASK_BYTES)
+    if (m->tag == WTCRT_TASK && m->len > WTCRT_BELL_TASK_BYTES)
         wtcrt_bell_ring(m->src);
     return m;
 }
@@ -459,6 +545,7 @@ static int finish(int status)
         }
     }
     wtcrt_flush_sends();
+    fflush(NULL); /* every rank's output is out before MPI_Finalize */
     wtcrt_mpi_end();
     wtcrt_bell_fini();
     return status;
@@ -469,17 +556,26 @@ static int finish(int status)
 static void on_exit_handler(int status, void *arg)
 {
     (void)arg;
-    if (rt.finished || !rt.started)
+    if (rt.finished || !rt.started || wtcrt_forked())
         return;
     if (rt.rank == 0 && !rt.in_region) {
         fflush(stdout);
         finish(status);
         return;
     }
+    fflush(stdout);
     fprintf(stderr, "wtc: rank %d: exit(%d) called inside a parallel region; "
                     "aborting all ranks\n", rt.rank, status);
     fflush(NULL);
     wtcrt_mpi_abort(status ? status : 1);
+}
+
+/* 1 in a child of fork() made by the user's program: the MPI state (and the
+   doorbell) belong to the parent, so the child ends as a plain process and touches
+   nothing of MPI (MPI_Finalize there died of SIGABRT and took the parent with it). */
+int wtcrt_forked(void)
+{
+    return rt.pid != 0 && getpid() != rt.pid;
 }
 
 /* Checks the options against the number of ranks; 0 or -1 with err set. */
@@ -546,9 +642,11 @@ int wtc_start(int argc, char **argv, const wtc_program *prog)
 {
     char err[512];
     int status, ok;
+    rt.pid = getpid();
     wtcrt_mpi_start(&argc, &argv);
     rt.prog = prog;
     ok = prog->abi_version == WTC_ABI_VERSION;
+    wtcrt_checking = ok && prog->check;
     if (!ok)
         snprintf(err, sizeof err, "wtc: error: program built for ABI %d, runtime is ABI %d",
                  prog->abi_version, WTC_ABI_VERSION);
@@ -573,6 +671,8 @@ int wtc_start(int argc, char **argv, const wtc_program *prog)
         status = prog->user_main(argc, argv);
     else
         status = wtcrt_serve();
+    if (wtcrt_forked())
+        return status; /* a child of fork() returned from main: a plain process */
     fflush(stdout);
     return finish(status);
 }

@@ -166,6 +166,14 @@ static void *xmalloc(size_t n)
     return p;
 }
 
+/* A call's element count reaches past its buffer (common/check.c). */
+void wtcrt_check_fail(const char *msg)
+{
+    fflush(stdout);
+    fprintf(stderr, "wtc predict: error: %s\n", msg);
+    exit(2);
+}
+
 static void *xrealloc(void *p, size_t n)
 {
     p = realloc(p, n ? n : 1);
@@ -1169,6 +1177,7 @@ int wtc_start(int argc, char **argv, const wtc_program *prog)
                 prog->abi_version, WTC_ABI_VERSION);
         return 2;
     }
+    wtcrt_checking = prog->check;
     if (sim_opts_parse(&argc, argv, &R.opt, err, sizeof err) < 0) {
         fprintf(stderr, "%s: error: %s (--wtc-help for usage)\n", argv[0], err);
         return 2;

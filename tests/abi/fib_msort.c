@@ -88,7 +88,7 @@ static void __wtc_run_par_msort(wtc_ctx c, void *v, void *r)
 static void __wtc_run_seq_msort(void *v, void *r)
 { __wtc_args_msort *a = v; (void)r; __wtc_seq_msort(a->a, a->n); }
 static const wtc_buf __wtc_bufs_msort[] = {
-    { __builtin_offsetof(__wtc_args_msort, a), sizeof(int), 1, 1 } };
+    { __builtin_offsetof(__wtc_args_msort, a), sizeof(int), 1, 1, "a", "n" } };
 static const wtc_fn __wtc_fn_msort = {
     "msort", 1, WTC_MODE_SIMPLE, 1, 1, sizeof(__wtc_args_msort), 0, WTC_K_OTHER,
     1, __wtc_bufs_msort, __wtc_counts_msort, __wtc_run_par_msort, __wtc_run_seq_msort };
@@ -190,6 +190,6 @@ static const wtc_global __wtc_globals[] = {
     { &scale, sizeof(scale), "scale" }, { &farm_work, sizeof(farm_work), "farm_work" } };
 static const wtc_program __wtc_program = {
     WTC_ABI_VERSION, "fib_msort.wtc", __wtc_fns, 3, __wtc_globals, 2,
-    __wtc_user_main, WTC_MODE_DEFAULT, 0 };
+    __wtc_user_main, WTC_MODE_DEFAULT, 0, 0 };
 
 int main(int argc, char **argv) { return wtc_start(argc, argv, &__wtc_program); }

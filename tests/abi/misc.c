@@ -302,7 +302,7 @@ static void __wtc_run_par_fill(wtc_ctx c, void *v, void *r)
 static void __wtc_run_seq_fill(void *v, void *r)
 { __wtc_args_fill *a = v; (void)r; __wtc_seq_fill(a->out, a->lo, a->hi); }
 static const wtc_buf __wtc_bufs_fill[] = {
-    { __builtin_offsetof(__wtc_args_fill, out), sizeof(double), 0, 1 } };
+    { __builtin_offsetof(__wtc_args_fill, out), sizeof(double), 0, 1, "out", "hi - lo" } };
 static const wtc_fn __wtc_fn_fill = {
     "fill", 5, WTC_MODE_SIMPLE, 1, 1, sizeof(__wtc_args_fill), 0, WTC_K_OTHER,
     1, __wtc_bufs_fill, __wtc_counts_fill, __wtc_run_par_fill, __wtc_run_seq_fill };
@@ -393,6 +393,6 @@ static const wtc_global __wtc_globals[] = {
     { &weight, sizeof(weight), "weight" }, { data, sizeof(data), "data" } };
 static const wtc_program __wtc_program = {
     WTC_ABI_VERSION, "misc.wtc", __wtc_fns, 6, __wtc_globals, 2,
-    __wtc_user_main, WTC_MODE_DEFAULT, 0 };
+    __wtc_user_main, WTC_MODE_DEFAULT, 0, 0 };
 
 int main(int argc, char **argv) { return wtc_start(argc, argv, &__wtc_program); }

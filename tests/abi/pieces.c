@@ -1,0 +1,87 @@
+/* The transport's pieces (doc/runtime.md "Messages over 2 GiB"), against the runtime's
+   internal calls: rank 0 sends messages of several sizes with WTC_MSG_CHUNK set; rank 1
+   looks at the first piece with a plain MPI_Probe (it must be at most the chunk: the
+   message really travels in pieces), then receives it with wtcrt_recv and checks its
+   length and every byte. A message of one piece, one of exactly two, and one whose last
+   piece is short; two messages back to back with the same tag must not mix.
+   Prints "pieces OK" on rank 1 (and nothing else). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "wtcrt.h"
+
+#define TAG 77
+
+static unsigned char byte_at(size_t i, int salt)
+{
+    return (unsigned char)((i * 2654435761u >> 7) + (unsigned)salt);
+}
+
+static wtcrt_msg *make(size_t payload, int salt)
+{
+    wtcrt_msg *m = wtcrt_msg_new(payload);
+    for (size_t i = 0; i < payload; i++)
+        WTCRT_PAYLOAD(m)[i] = byte_at(i, salt);
+    WTCRT_HDR(m)->want = salt;
+    return m;
+}
+
+static int check(size_t payload, int salt, long chunk)
+{
+    MPI_Status st;
+    int n;
+    wtcrt_msg *m;
+    MPI_Probe(0, TAG, wtcrt_g.comm, &st);
+    MPI_Get_count(&st, MPI_BYTE, &n);
+    if (n > chunk || (WTCRT_HDR_SIZE + payload > (size_t)chunk && n != chunk)) {
+        printf("first piece of %d bytes, chunk %ld\n", n, chunk);
+        return 1;
+    }
+    m = wtcrt_recv(0, TAG);
+    if (m->len != WTCRT_HDR_SIZE + payload || WTCRT_HDR(m)->want != salt) {
+        printf("message of %zu bytes (salt %d), want %zu (salt %d)\n", m->len,
+               WTCRT_HDR(m)->want, WTCRT_HDR_SIZE + payload, salt);
+        return 1;
+    }
+    for (size_t i = 0; i < payload; i++)
+        if (WTCRT_PAYLOAD(m)[i] != byte_at(i, salt)) {
+            printf("byte %zu of message %d wrong\n", i, salt);
+            return 1;
+        }
+    wtcrt_msg_free(m);
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    const char *s = getenv("WTC_MSG_CHUNK");
+    long chunk = s ? atol(s) : 0;
+    size_t sizes[5];
+    int bad = 0;
+    MPI_Init(&argc, &argv);
+    wtcrt_g.comm = MPI_COMM_WORLD;
+    MPI_Comm_rank(MPI_COMM_WORLD, &wtcrt_g.rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &wtcrt_g.nranks);
+    if (chunk < WTCRT_HDR_SIZE || wtcrt_g.nranks != 2) {
+        fprintf(stderr, "pieces: needs -n 2 and WTC_MSG_CHUNK >= %d\n", WTCRT_HDR_SIZE);
+        MPI_Abort(MPI_COMM_WORLD, 2);
+    }
+    sizes[0] = (size_t)chunk - WTCRT_HDR_SIZE;         /* one piece */
+    sizes[1] = 2 * (size_t)chunk - WTCRT_HDR_SIZE;     /* exactly two */
+    sizes[2] = 37 * (size_t)chunk + 11;                /* a short last piece */
+    sizes[3] = 1;
+    sizes[4] = 5 * (size_t)chunk;
+    for (int k = 0; k < 5; k++) {
+        if (wtcrt_g.rank == 0)
+            wtcrt_send(1, TAG, make(sizes[k], k));
+    }
+    if (wtcrt_g.rank == 0)
+        wtcrt_flush_sends();
+    else
+        for (int k = 0; k < 5 && !bad; k++)
+            bad = check(sizes[k], k, chunk);
+    if (wtcrt_g.rank == 1 && !bad)
+        printf("pieces OK\n");
+    MPI_Finalize();
+    return bad;
+}

@@ -1,0 +1,77 @@
+#!/bin/sh
+# Element counts larger than their buffers (doc/wtcc.md "Checking element counts"):
+# tests/unit/rt_counts.wtc in each of its cases, built normally and with wtcc --check,
+# at -n 1..3. A case that must be caught stops with status 2 and one error naming the
+# call's file:line (where there is one), the function and the argument, before any
+# memory is corrupted; the correct program runs in both builds. Then every sample and
+# every tests/run program built with --check prints its expected output (no false
+# alarm) at -n 1 and 3.
+. "$(dirname "$0")/rt_lib.inc"
+
+src=tests/unit/rt_counts.wtc
+bin/wtcc --no-predict "$src" -o "$RT_OUT/counts" || { echo "[FAIL] build"; exit 1; }
+bin/wtcc --check "$src" -o "$RT_OUT/counts_chk" || { echo "[FAIL] build --check"; exit 1; }
+[ -x "$RT_OUT/counts_chk.predict" ] || rt_fail "--check builds the predictor too"
+
+# expect BUILD CASE NP caught|runs [TEXT]: caught = status 2, exactly one error that
+# contains "call of fill: argument 'a' (out: a[m])" and TEXT, the program's output not
+# printed; runs = status 0 and "CASE: OK"
+expect() {
+    b=$1 c=$2 np=$3 what=$4 text=${5:-}
+    rt_run "$np" "$RT_OUT/$b" "$c" 10000
+    label="$b $c -n $np: $what"
+    if [ "$what" = runs ]; then
+        rt_expect "$label" 0 "$c: OK"
+        return
+    fi
+    n=$(grep -c "fatal: .*call of fill: argument 'a' (out: a\[m\]) has" "$RT_STDERR")
+    if [ "$RT_RC" != 2 ]; then rt_fail "$label" "exit status $RT_RC, want 2"
+    elif [ "$n" != 1 ]; then rt_fail "$label" "$n error lines, want 1"
+    elif [ -n "$text" ] && ! grep -q "fatal: .*$text" "$RT_STDERR"; then
+        rt_fail "$label" "the error does not say '$text'"
+    elif grep -q "$c: " "$RT_STDOUT"; then rt_fail "$label" "the program went on"
+    else rt_pass "$label"; fi
+}
+
+for np in 1 2 3; do
+    for b in counts counts_chk; do
+        expect $b ok $np runs
+        expect $b root-heap $np caught "rt_counts.wtc:66: call of fill: .* has 10001 elements (40004 bytes), but only 40000 bytes"
+        expect $b root-array $np caught "rt_counts.wtc:68: call of fill: .*1001 elements"
+    done
+    # the last child has one element too many: seen where it is sent (-n 2, 3), and by
+    # --check wherever it runs
+    if [ $np = 1 ]; then expect counts child 1 runs
+    else expect counts child $np caught "of the calling fill's argument 'a' (out: a\[m\] = 10000 elements)"; fi
+    expect counts_chk child $np caught "rt_counts.wtc:37: call of fill"
+    # the root's count is too large for a block malloc'ed elsewhere: only --check
+    expect counts heap-only $np runs
+    expect counts_chk heap-only $np caught "rt_counts.wtc:75: .*heap block of 40008 bytes"
+done
+# the predictor of a --check build checks too
+RT_RC=0
+timeout "$RT_TIMEOUT" "$RT_OUT/counts_chk.predict" heap-only 10000 --wtc-procs=1,2 \
+    >"$RT_STDOUT" 2>"$RT_STDERR" || RT_RC=$?
+if [ "$RT_RC" = 2 ] && grep -q "wtc predict: error: .*call of fill" "$RT_STDERR"
+then rt_pass "the --check predictor stops too"
+else rt_fail "the --check predictor stops too" "rc=$RT_RC"; fi
+
+# no false alarm: the samples and tests/run programs with --check
+for s in samples/*.wtc tests/run/*.wtc; do
+    x=$(basename "$s" .wtc) d=$(dirname "$s")
+    args= flags=
+    [ -f "$d/$x.args" ] && args=$(cat "$d/$x.args")
+    [ -f "$d/$x.flags" ] && flags=$(cat "$d/$x.flags")
+    # shellcheck disable=SC2086
+    if ! bin/wtcc --check --no-predict $flags "$s" -o "$RT_OUT/chk_$x" >"$RT_STDERR" 2>&1; then
+        rt_fail "--check build of $s"
+        continue
+    fi
+    for np in 1 3; do
+        # shellcheck disable=SC2086
+        rt_run $np "$RT_OUT/chk_$x" $args
+        rt_expect "--check $s -n $np" 0 "$(cat "$d/$x.out")"
+    done
+done
+
+rt_summary

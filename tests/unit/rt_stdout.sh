@@ -1,0 +1,49 @@
+#!/bin/sh
+# stdout of the MPI program: fully buffered when it is not a terminal, as the C library
+# would have it (MPI_Init left it unbuffered: a write per line), and flushed in order
+# before the program ends, whichever way: return from main, exit() in main, exit()
+# inside a region (which aborts every rank), at -n 1 (no MPI) to 4.
+. "$(dirname "$0")/rt_lib.inc"
+
+prog=$RT_OUT/rt_stdout
+bin/wtcc --no-predict tests/unit/rt_stdout.wtc -o "$prog" || { echo "[FAIL] build"; exit 1; }
+
+N=20000
+# check LABEL WANT_RC LINES_AFTER: stdout is start, buffering full, line 0..N-1, the sum,
+# then LINES_AFTER more numbered lines, each exactly once and in order
+check() {
+    label=$1 want_rc=$2 after=$3
+    got=$(awk -v n=$N -v after="$after" '
+        BEGIN { i = 0 }
+        NR == 1 { ok = $0 == "start"; next }
+        NR == 2 { if ($0 != "buffering full") { print "buffering: " $0; bad = 1 }; next }
+        /^sum / { if ($2 != 5000050000 || i != n) bad = 1; sums++; next }
+        { if ($0 != "line " i) { print "line " NR ": " $0; bad = 1; exit } i++ }
+        END { if (!bad && ok && sums == 1 && i == n + after) print "ok"
+              else if (!bad) print "lines " i ", sums " sums }' "$RT_STDOUT")
+    if [ "$RT_RC" != "$want_rc" ]; then
+        rt_fail "$label" "exit status $RT_RC, want $want_rc"
+    elif [ "$got" != ok ]; then
+        rt_fail "$label" "$got"
+    else
+        rt_pass "$label"
+    fi
+}
+
+for np in 1 2 3 4; do
+    rt_run $np "$prog" $N return
+    check "return from main at -n $np" 0 $N
+    rt_run $np "$prog" $N exit
+    check "exit(3) in main at -n $np" 3 $N
+done
+# exit() inside a region aborts (-n 1: a plain exit): every line printed before is out
+for np in 1 2 3; do
+    rt_run $np "$prog" $N abort
+    check "exit(5) inside a region at -n $np" 5 $N
+done
+# a pipe as well as a file
+RT_RC=0
+timeout "$RT_TIMEOUT" mpiexec -n 2 "$prog" $N return 2>"$RT_STDERR" | cat >"$RT_STDOUT"
+check "into a pipe at -n 2" 0 $N
+
+rt_summary
