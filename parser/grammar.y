@@ -217,17 +217,20 @@ static Member *member_append(Member *a, Member *b);
 %type <node> external_declaration function_definition static_assert_declaration
 %type <node> for_init function_body par_head
 %type <vec> argument_list initializer_list block_items init_declarator_list
+%type <vec> implicit_declarator_list
 %type <vec> generic_assoc_list
 %type <specs> declaration_specifiers ds_notype ds_typed ds_typedef ds_other
-%type <specs> type_specifier decl_specs_pushed alignment_specifier
+%type <specs> type_specifier decl_specs_pushed alignment_specifier implicit_specs_pushed
+%type <specs> no_specs_pushed
 %type <type> type_name struct_or_union_specifier enum_specifier struct_head enum_head
 %type <node> array_size
 %type <ival> struct_or_union type_qualifier type_qualifier_list scope_open proto_open
 %type <dtor> declarator direct_declarator nested_declarator nested_direct
+%type <dtor> implicit_declarator implicit_direct
 %type <dtor> abstract_declarator direct_abstract_declarator pointer
 %type <plist> parameter_type_list parameter_list
 %type <param> parameter_declaration
-%type <decl> init_declarator declarator_declared
+%type <decl> init_declarator declarator_declared implicit_init_declarator implicit_declared
 %type <member> struct_declaration_list struct_declaration struct_declarator_list
 %type <member> struct_declarator
 %type <clause> fn_clauses clause
@@ -237,7 +240,7 @@ static Member *member_append(Member *a, Member *b);
 
 %destructor { sym_pop_to($$ - 1); } scope_open proto_open
 %destructor { sym_pop_to($$->level - 1); } fn_head
-%destructor { spec_pop_to($$->depth - 1); } decl_specs_pushed
+%destructor { spec_pop_to($$->depth - 1); } decl_specs_pushed implicit_specs_pushed no_specs_pushed
 %destructor { sym_pop_to(sym_level() - 1); } par_head
 
 %%
@@ -467,6 +470,8 @@ declaration
             { $$ = mk_declaration(@$, $1, NULL); spec_pop(); }
     | decl_specs_pushed init_declarator_list ';'
             { $$ = mk_declaration(@$, $1, $2); spec_pop(); }
+    | implicit_specs_pushed implicit_declarator_list ';'
+            { $$ = mk_declaration(@$, $1, $2); spec_pop(); }
     | static_assert_declaration
     | LABEL_KW label_list ';'   { $$ = mk(ND_DECLARATION, @$); }
     ;
@@ -485,6 +490,44 @@ static_assert_declaration
 
 decl_specs_pushed
     : declaration_specifiers    { spec_push($1); $$ = $1; }
+    ;
+
+/* Implicit int (gnu11 accepts it with a warning: "static x = 3;", "register r;"):
+   specifiers without a type, then a declarator that cannot start with a typedef name
+   (after "const", a typedef name is the type). */
+implicit_specs_pushed
+    : ds_notype                 { spec_push($1); $$ = $1; }
+    ;
+
+implicit_declarator_list
+    : implicit_init_declarator                          { $$ = vec_push(vec_new(), $1); }
+    | implicit_declarator_list ',' init_declarator      { $$ = vec_push($1, $3); }
+    ;
+
+implicit_init_declarator
+    : implicit_declared
+    | implicit_declared '=' initializer
+            { $$ = $1; $$->init = $3; $$->span.end = @3.end;
+              if ($$->kind == DK_VAR && $$->is_global) $$->is_defined = true; }
+    ;
+
+implicit_declared
+    : implicit_declarator       { $$ = declare(spec_top(), $1, @$); }
+    | implicit_declarator ASM   { $$ = declare(spec_top(), $1, @$); }
+    ;
+
+implicit_declarator
+    : pointer direct_declarator         { $$ = dtor_pointer($2, $1->top, $1->hole); }
+    | implicit_direct
+    ;
+
+implicit_direct
+    : IDENT                                         { $$ = dtor_name(@$, $1); }
+    | '(' nested_declarator ')'                     { $$ = $2; }
+    | implicit_direct '[' array_size ']'            { $$ = dtor_array($1, $3); }
+    | implicit_direct proto_open parameter_type_list ')'
+                                                    { sym_pop_to($2 - 1); $$ = dtor_func($1, $3); }
+    | implicit_direct proto_open ')'                { sym_pop_to($2 - 1); $$ = dtor_func($1, NULL); }
     ;
 
 /* Specifiers with a typedef name as the type, or with keyword type specifiers, or
@@ -683,6 +726,7 @@ array_size
     : %empty                                        { $$ = NULL; }
     | assignment_expression                         { $$ = $1; }
     | '*'                                           { $$ = NULL; }
+    | type_qualifier_list '*'                       { $$ = NULL; }
     | type_qualifier_list                           { $$ = NULL; }
     | type_qualifier_list assignment_expression     { $$ = $2; }
     | STATIC assignment_expression                  { $$ = $2; }
@@ -751,9 +795,11 @@ initializer_list
     | initializer_list ',' designation initializer  { $$ = vec_push($1, $4); }
     ;
 
+/* GNU also keeps the obsolete forms "[2] 7" (no '=') and "x: 1". */
 designation
     : designator_list '='
-    | IDENT ':'
+    | array_designator
+    | any_ident ':'
     ;
 
 designator_list
@@ -762,9 +808,13 @@ designator_list
     ;
 
 designator
+    : array_designator
+    | '.' any_ident
+    ;
+
+array_designator
     : '[' constant_expression ']'
     | '[' constant_expression ELLIPSIS constant_expression ']'
-    | '.' any_ident
     ;
 
 /* ---- statements ----------------------------------------------------------- */
@@ -782,6 +832,8 @@ statement
 
 labeled_statement
     : IDENT ':' statement       { $$ = mk(ND_LABEL, @$); $$->name = $1; $$->body = $3; seal($$); }
+    | TYPEDEF_NAME ':' statement    /* labels have a name space of their own */
+            { $$ = mk(ND_LABEL, @$); $$->name = $1; $$->body = $3; seal($$); }
     | CASE constant_expression ':' statement
             { $$ = mk_un(ND_CASE, @$, $2); $$->body = $4; seal($$); }
     | CASE constant_expression ELLIPSIS constant_expression ':' statement
@@ -870,6 +922,13 @@ function_definition
    the clauses and the body). */
 fn_head
     : decl_specs_pushed declarator      { $$ = begin_function($1, $2, @$, @2); }
+    | implicit_specs_pushed implicit_declarator { $$ = begin_function($1, $2, @$, @2); }
+    | no_specs_pushed implicit_declarator       { $$ = begin_function($1, $2, @$, @2); }
+    ;
+
+/* "f() { ... }": implicit int without any specifier (only a function definition). */
+no_specs_pushed
+    : %empty                    { $$ = specs_new(@$); spec_push($$); }
     ;
 
 fn_clauses

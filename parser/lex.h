@@ -28,6 +28,9 @@ void lex_stop(void);           /* make every further token end-of-file */
 void lex_reset_brackets(void);
 bool lex_open_bracket(int skip, char *kind, Loc *loc);
 
+/* hints.c: the standard header that declares the type name 'name', or NULL. */
+const char *lex_std_header(const char *name);
+
 /* diag.c: the text of line 'line' of 'file' (without newline), or NULL. Cached. */
 const char *diag_source_line(const char *file, int line, int *len);
 
