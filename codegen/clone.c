@@ -329,14 +329,11 @@ void clone_emit_par(Cg *cg, RecFn *f)
         emit_clone(cg, f, R_PAR);
 }
 
-/* An ordinary function with its par statements rewritten (and main renamed). */
+/* An ordinary function with its par statements rewritten. */
 void clone_emit_ordinary(Cg *cg, Node *def)
 {
     Render r = {cg, NULL, R_ORD, {0}, 0, NULL};
     render(def->func->body, &r);
-    if (cg->main_fd && def->func == cg->main_fd)
-        edits_add(&r.ed, def->func->name_span.start, def->func->name_span.end,
-                  "__wtc_user_main");
     cg_emit_line(cg, def->span.start);
     fprintf(cg->out, "%s\n", edits_apply(cg, &r.ed, def->span.start, def->span.end));
 }
