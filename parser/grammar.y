@@ -97,6 +97,7 @@ static Vec g_items;
 static Specs **spec_stack;
 static int spec_depth, spec_cap;
 static bool depth_reported;
+static bool recursive_noted; /* the note on 'recursive' as a keyword was shown */
 static Loc g_last_loc; /* of the last token read */
 
 static Node *mk(NodeKind k, WtcLoc l);
@@ -1120,6 +1121,12 @@ static int yyreport_syntax_error(const yypcontext_t *ctx)
     yysymbol_kind_t la = yypcontext_token(ctx);
     const WtcLoc *l = yypcontext_location(ctx);
     char msg[600], what[300] = "";
+    const char *tname;
+    Loc tloc;
+    if (lex_unknown_type_before(&tname, &tloc)) { /* "FILE *f = 0;" without <stdio.h> */
+        lex_report_unknown_type(tloc, tname);
+        return 0;
+    }
     expected_text(ctx, what, sizeof what);
     if (la != YYSYMBOL_YYEMPTY)
         snprintf(msg, sizeof msg, "syntax error, unexpected %s%s", token_desc(la, l), what);
@@ -1510,6 +1517,10 @@ static void check_not_recursive(Specs *s)
 {
     if (s->recursive) {
         diag_error(s->recursive_loc, "'recursive' may only mark a function definition");
+        if (!recursive_noted)
+            diag_note(s->recursive_loc, "in a .wtc file 'recursive' followed by a declaration "
+                      "is the Work-Time C keyword; elsewhere it is an ordinary name");
+        recursive_noted = true;
         s->recursive = false; /* once per declaration */
     }
 }
@@ -1821,6 +1832,7 @@ TranslationUnit *parse_translation_unit(const char *path, const char *text, int 
     g_items = (Vec){0};
     spec_depth = 0;
     depth_reported = false;
+    recursive_noted = false;
     int before = diag_error_count();
     sym_init();
     lex_init(path, copy, len);

@@ -2,6 +2,7 @@
  * "unknown type name 'uint32_t'": "did you forget '#include <stdint.h>'?". */
 #include <string.h>
 
+#include "diag.h"
 #include "lex.h"
 
 static const struct {
@@ -29,6 +30,15 @@ static const struct {
     {"pthread_t", "pthread.h"}, {"pthread_mutex_t", "pthread.h"}, {"ssize_t", "sys/types.h"},
     {"off_t", "sys/types.h"}, {"pid_t", "sys/types.h"}, {"MPI_Comm", "mpi.h"},
 };
+
+void lex_report_unknown_type(Loc loc, const char *name)
+{
+    diag_error(loc, "unknown type name '%s'", name);
+    const char *hdr = lex_std_header(name);
+    if (hdr)
+        diag_note(loc, "'%s' is defined in header '<%s>'; did you forget '#include <%s>'?",
+                  name, hdr, hdr);
+}
 
 const char *lex_std_header(const char *name)
 {

@@ -28,8 +28,13 @@ void lex_stop(void);           /* make every further token end-of-file */
 void lex_reset_brackets(void);
 bool lex_open_bracket(int skip, char *kind, Loc *loc);
 
-/* hints.c: the standard header that declares the type name 'name', or NULL. */
+/* hints.c: the standard header that declares the type name 'name', or NULL; gcc's
+   "unknown type name 'name'" with that header as a hint. */
 const char *lex_std_header(const char *name);
+void lex_report_unknown_type(Loc loc, const char *name);
+/* lexer.l: did the tokens read so far end a statement's "T *x" with T no declared
+   name, the last token being the one that is a syntax error? Then T and its place. */
+bool lex_unknown_type_before(const char **name, Loc *loc);
 
 /* diag.c: the text of line 'line' of 'file' (without newline), or NULL. Cached. */
 const char *diag_source_line(const char *file, int line, int *len);
