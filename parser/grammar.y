@@ -1112,6 +1112,20 @@ static int expected_text(const yypcontext_t *ctx, char *out, size_t size)
     return np;
 }
 
+/* "f(...) {" where a function cannot start: inside a block or a struct whose '}' is
+   missing. Says so and points at the '{' left open; false when it is not the case. */
+static bool function_inside_braces(yysymbol_kind_t la, const WtcLoc *l)
+{
+    char kind;
+    Loc open;
+    if (la != YYTRANSLATE('{') || lex_handed_kind(1) != ')' || !lex_open_bracket(1, &kind, &open) ||
+        kind != '{')
+        return false;
+    diag_error(l->loc, "function definition is not allowed here (is a '}' missing before it?)");
+    diag_note(open, "to match this '{'");
+    return true;
+}
+
 static int yyreport_syntax_error(const yypcontext_t *ctx)
 {
     if (lex_fatal())
@@ -1127,6 +1141,8 @@ static int yyreport_syntax_error(const yypcontext_t *ctx)
         lex_report_unknown_type(tloc, tname);
         return 0;
     }
+    if (function_inside_braces(la, l))
+        return 0;
     expected_text(ctx, what, sizeof what);
     if (la != YYSYMBOL_YYEMPTY)
         snprintf(msg, sizeof msg, "syntax error, unexpected %s%s", token_desc(la, l), what);

@@ -35,6 +35,8 @@ void lex_report_unknown_type(Loc loc, const char *name);
 /* lexer.l: did the tokens read so far end a statement's "T *x" with T no declared
    name, the last token being the one that is a syntax error? Then T and its place. */
 bool lex_unknown_type_before(const char **name, Loc *loc);
+/* The kind of the i-th last token handed to the grammar (0: the last), or -1. */
+int lex_handed_kind(unsigned i);
 
 /* diag.c: the text of line 'line' of 'file' (without newline), or NULL. Cached. */
 const char *diag_source_line(const char *file, int line, int *len);
