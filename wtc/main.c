@@ -21,18 +21,25 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* Can 'path' be read as a regular file? Prints the error when not. */
+/* Can 'path' be read as a regular file? Prints the error when not. O_NONBLOCK: opening
+   a FIFO would otherwise wait for a writer, and the preprocessor would wait again. */
 static bool check_input(const char *path)
 {
     struct stat st;
-    int fd = open(path, O_RDONLY);
+    int fd = open(path, O_RDONLY | O_NONBLOCK);
     if (fd < 0 || fstat(fd, &st) != 0) {
         drv_error("cannot open '%s': %s", path, strerror(errno));
+        if (fd >= 0)
+            close(fd);
         return false;
     }
     close(fd);
     if (S_ISDIR(st.st_mode)) {
         drv_error("'%s' is a directory", path);
+        return false;
+    }
+    if (!S_ISREG(st.st_mode)) {
+        drv_error("'%s' is not a regular file", path);
         return false;
     }
     return true;
