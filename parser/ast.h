@@ -301,6 +301,10 @@ char *type_to_c(const TranslationUnit *tu, Type *t, const char *name);
 /* The source text of a span, as an arena string. */
 char *span_text(const TranslationUnit *tu, Span s);
 
+/* Run fn(arg) on a thread whose stack holds a walk of the deepest tree the parser
+   accepts (AST_MAX_DEPTH levels; parser/deep.c); returns what fn returned. */
+int ast_run_deep(int (*fn)(void *), void *arg);
+
 /* Debug dump (wtcc --dump-ast). */
 void ast_dump(const TranslationUnit *tu, FILE *out);
 

@@ -33,7 +33,7 @@ int lex_token(YYSTYPE *lval, WtcLoc *lloc);
 #include "symtab.h"
 
 /* Nested parentheses/statements beyond this make bison report "nesting too deep". */
-#define YYMAXDEPTH 40000
+#define YYMAXDEPTH 2000000
 #define YYINITDEPTH 1000
 #define DTOR_MAX_DERIVED 1000 /* pointers/arrays/functions in one declarator */
 

@@ -15,8 +15,8 @@ typedef struct WtcLoc {
 } WtcLoc;
 
 /* Limits that keep hostile input from exhausting the C stack. */
-#define LEX_MAX_BRACKETS 1000 /* open (, [, { at once */
-#define AST_MAX_DEPTH 4000    /* nesting depth of an expression/statement tree */
+#define LEX_MAX_BRACKETS 10000 /* open (, [, { at once */
+#define AST_MAX_DEPTH 100000   /* nesting depth of an expression/statement tree */
 
 /* lexer.l */
 void lex_init(const char *user_path, const char *text, int len);

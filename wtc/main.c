@@ -214,6 +214,17 @@ static int compile(const DrvOptions *o, Paths *p)
     return o->emit_c ? emit_c(p) : drv_build_and_install(o, p);
 }
 
+typedef struct Job {
+    const DrvOptions *o;
+    Paths *p;
+} Job;
+
+static int compile_job(void *job)
+{
+    Job *j = job;
+    return compile(j->o, j->p);
+}
+
 /* -v: the version and the runtime directory, like gcc -v's first lines. */
 static void print_banner(const Paths *p)
 {
@@ -238,7 +249,8 @@ int main(int argc, char **argv)
         print_banner(&p);
     tmp_init(o.keep_temps);
     diag_set_exit_hook(tmp_cleanup);
-    st = compile(&o, &p);
+    Job job = {&o, &p};
+    st = ast_run_deep(compile_job, &job); /* walks of deep trees need a deep stack */
     tmp_cleanup();
     return st;
 }
