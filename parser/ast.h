@@ -281,8 +281,10 @@ typedef struct TranslationUnit {
    stderr through diag.h. Never returns NULL; check tu->nerrors. */
 TranslationUnit *parse_translation_unit(const char *path, const char *text, int len);
 
-/* Arena allocation (zeroed), never freed. */
+/* Arena allocation (zeroed), never freed by the compiler. ast_reset frees it all, for a
+   program that parses many inputs (the fuzz target): call sym_reset first. */
 void *ast_alloc(size_t size);
+void ast_reset(void);
 char *ast_strndup(const char *s, size_t n);
 
 /* Node constructors used by the grammar. */

@@ -221,6 +221,11 @@ void diag_fatal_noloc(const char *fmt, ...)
     nerrors++;
 }
 
+void diag_reset(void)
+{
+    nerrors = nwarnings = 0;
+}
+
 int diag_error_count(void)
 {
     return nerrors;
