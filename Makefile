@@ -103,7 +103,7 @@ deps:
 
 bin/wtcc: $(WTCC_OBJ)
 	@mkdir -p bin
-	$(CC) $(CFLAGS_ALL) -o $@ $^ -lm
+	$(CC) $(CFLAGS_ALL) -o $@ $^ -lm -pthread
 
 $(B)/parser/grammar.tab.c $(B)/parser/grammar.tab.h: parser/grammar.y
 	@mkdir -p $(B)/parser

@@ -435,16 +435,15 @@ void clone_emit_par(Cg *cg, RecFn *f)
         emit_clone(cg, f, R_PAR);
 }
 
-/* An ordinary function with its par statements rewritten (and main renamed). */
+/* An ordinary function with its par statements rewritten. */
 void clone_emit_ordinary(Cg *cg, Node *def)
 {
     Render r = {cg, NULL, R_ORD, {0}, 0, NULL, NULL, false};
     render(def->func->body, &r);
     if (cg->main_fd && def->func == cg->main_fd) {
         Node *body = def->func->body;
-        edits_add(&r.ed, def->func->name_span.start, def->func->name_span.end,
-                  "__wtc_user_main");
-        /* reaching main's '}' returns 0 (C11 5.1.2.2.3), but not once it is renamed */
+        /* reaching main's '}' returns 0 (C11 5.1.2.2.3), but not once it is renamed (by
+           the macro at the top of the generated file) */
         if (type_strip_typedefs(def->func->decl->type->base)->kind == TY_INT)
             edits_add(&r.ed, body->span.end - 1, body->span.end - 1, " return 0; ");
     }

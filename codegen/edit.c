@@ -160,6 +160,9 @@ void cg_lines_init(const TranslationUnit *tu)
 {
     int cap = 1024;
     nlines = 0;
+    free(line_start); /* of the previous unit, when there was one */
+    free(line_file);
+    free(line_no);
     line_start = malloc(sizeof(int) * (size_t)cap);
     line_file = malloc(sizeof(char *) * (size_t)cap);
     line_no = malloc(sizeof(int) * (size_t)cap);

@@ -194,6 +194,9 @@ int cg_generate(TranslationUnit *tu, const CgOptions *opt, FILE *out)
        place no longer depends on how much runtime code the linker put before it, and
        prog and prog.predict run it at the same offsets within a page. */
     fputs("__asm__(\".text\\n\\t.balign 4096\");\n", out);
+    /* The user's main becomes __wtc_user_main everywhere: its definition, a prototype,
+       a use of its address (the runtime's main, below, calls it). */
+    fputs("#define main __wtc_user_main\n", out);
     int pos = 0;
     for (int i = 0; i < tu->nitems; i++) {
         Node *n = tu->items[i];
@@ -215,6 +218,7 @@ int cg_generate(TranslationUnit *tu, const CgOptions *opt, FILE *out)
         cg_emit_line(&cg, pos);
     }
     copy_text(&cg, pos, tu->len);
+    fputs("\n#undef main\n", out);
     program_emit_tables(&cg);
     if (ferror(out)) {
         diag_fatal_noloc("cannot write the generated C");

@@ -46,6 +46,15 @@ void *ast_alloc(size_t size)
     return p;
 }
 
+void ast_reset(void)
+{
+    while (arena) {
+        Chunk *next = arena->next;
+        free(arena);
+        arena = next;
+    }
+}
+
 char *ast_strndup(const char *s, size_t n)
 {
     char *p = ast_alloc(n + 1);

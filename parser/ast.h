@@ -281,8 +281,10 @@ typedef struct TranslationUnit {
    stderr through diag.h. Never returns NULL; check tu->nerrors. */
 TranslationUnit *parse_translation_unit(const char *path, const char *text, int len);
 
-/* Arena allocation (zeroed), never freed. */
+/* Arena allocation (zeroed), never freed by the compiler. ast_reset frees it all, for a
+   program that parses many inputs (the fuzz target): call sym_reset first. */
 void *ast_alloc(size_t size);
+void ast_reset(void);
 char *ast_strndup(const char *s, size_t n);
 
 /* Node constructors used by the grammar. */
@@ -300,6 +302,10 @@ bool type_is_scalar_or_struct(Type *t);
 char *type_to_c(const TranslationUnit *tu, Type *t, const char *name);
 /* The source text of a span, as an arena string (a NUL byte in a literal becomes \000). */
 char *span_text(const TranslationUnit *tu, Span s);
+
+/* Run fn(arg) on a thread whose stack holds a walk of the deepest tree the parser
+   accepts (AST_MAX_DEPTH levels; parser/deep.c); returns what fn returned. */
+int ast_run_deep(int (*fn)(void *), void *arg);
 
 /* Debug dump (wtcc --dump-ast). */
 void ast_dump(const TranslationUnit *tu, FILE *out);

@@ -3,10 +3,13 @@
  * A diagnostic is "file:line:col: error: message", then the original source line and a
  * caret under the column. The line comes from the file named by the location (read
  * once and kept), so what is shown is what the user wrote, not the preprocessed text. */
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "diag.h"
 #include "lex.h"
@@ -27,10 +30,30 @@ typedef struct SrcFile {
 
 static SrcFile *src_files;
 
-/* Read a whole file; NULL if it cannot be read. */
+/* A source file larger than this is not shown in diagnostics (a line marker may name
+   any file: "#line 1 \"/dev/zero\"" or a 2 GB file must not stall the compiler). */
+#define DIAG_MAX_SOURCE (256L << 20)
+
+/* Open 'name' for reading if it is a regular file of a size we show. O_NONBLOCK: a FIFO
+   named by a line marker is refused at once instead of waiting for a writer. */
+static FILE *open_source(const char *name)
+{
+    struct stat st;
+    int fd = open(name, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0)
+        return NULL;
+    FILE *f = NULL;
+    if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size <= DIAG_MAX_SOURCE)
+        f = fdopen(fd, "rb");
+    if (!f)
+        close(fd);
+    return f;
+}
+
+/* Read a whole file (bounded by DIAG_MAX_SOURCE); NULL if it cannot be read. */
 static char *read_file(const char *name, long *len)
 {
-    FILE *f = fopen(name, "rb");
+    FILE *f = open_source(name);
     if (!f)
         return NULL;
     size_t cap = 65536, n = 0;
@@ -38,6 +61,11 @@ static char *read_file(const char *name, long *len)
     size_t got;
     while (buf && (got = fread(buf + n, 1, cap - n, f)) > 0) {
         n += got;
+        if (n > (size_t)DIAG_MAX_SOURCE) { /* it grew since fstat */
+            free(buf);
+            buf = NULL;
+            break;
+        }
         if (n == cap) {
             cap *= 2;
             char *nb = realloc(buf, cap);
@@ -191,6 +219,11 @@ void diag_fatal_noloc(const char *fmt, ...)
     fputc('\n', stderr);
     va_end(ap);
     nerrors++;
+}
+
+void diag_reset(void)
+{
+    nerrors = nwarnings = 0;
 }
 
 int diag_error_count(void)

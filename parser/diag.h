@@ -17,6 +17,8 @@ void diag_note(Loc loc, const char *fmt, ...) __attribute__((format(printf, 2, 3
 void diag_fatal_noloc(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 int diag_error_count(void);
+/* Start counting errors and warnings afresh (a program that checks many inputs). */
+void diag_reset(void);
 int diag_warning_count(void);
 
 /* Called before exit(1) on too many errors, so the driver can remove temporary files. */

@@ -33,7 +33,7 @@ int lex_token(YYSTYPE *lval, WtcLoc *lloc);
 #include "symtab.h"
 
 /* Nested parentheses/statements beyond this make bison report "nesting too deep". */
-#define YYMAXDEPTH 40000
+#define YYMAXDEPTH 2000000
 #define YYINITDEPTH 1000
 #define DTOR_MAX_DERIVED 1000 /* pointers/arrays/functions in one declarator */
 
@@ -97,6 +97,7 @@ static Vec g_items;
 static Specs **spec_stack;
 static int spec_depth, spec_cap;
 static bool depth_reported;
+static bool recursive_noted; /* the note on 'recursive' as a keyword was shown */
 static Loc g_last_loc; /* of the last token read */
 
 static Node *mk(NodeKind k, WtcLoc l);
@@ -217,17 +218,20 @@ static Member *member_append(Member *a, Member *b);
 %type <node> external_declaration function_definition static_assert_declaration
 %type <node> for_init function_body par_head
 %type <vec> argument_list initializer_list block_items init_declarator_list
+%type <vec> implicit_declarator_list
 %type <vec> generic_assoc_list
 %type <specs> declaration_specifiers ds_notype ds_typed ds_typedef ds_other
-%type <specs> type_specifier decl_specs_pushed alignment_specifier
+%type <specs> type_specifier decl_specs_pushed alignment_specifier implicit_specs_pushed
+%type <specs> no_specs_pushed
 %type <type> type_name struct_or_union_specifier enum_specifier struct_head enum_head
 %type <node> array_size
 %type <ival> struct_or_union type_qualifier type_qualifier_list scope_open proto_open
 %type <dtor> declarator direct_declarator nested_declarator nested_direct
+%type <dtor> implicit_declarator implicit_direct
 %type <dtor> abstract_declarator direct_abstract_declarator pointer
 %type <plist> parameter_type_list parameter_list
 %type <param> parameter_declaration
-%type <decl> init_declarator declarator_declared
+%type <decl> init_declarator declarator_declared implicit_init_declarator implicit_declared
 %type <member> struct_declaration_list struct_declaration struct_declarator_list
 %type <member> struct_declarator
 %type <clause> fn_clauses clause
@@ -237,7 +241,7 @@ static Member *member_append(Member *a, Member *b);
 
 %destructor { sym_pop_to($$ - 1); } scope_open proto_open
 %destructor { sym_pop_to($$->level - 1); } fn_head
-%destructor { spec_pop_to($$->depth - 1); } decl_specs_pushed
+%destructor { spec_pop_to($$->depth - 1); } decl_specs_pushed implicit_specs_pushed no_specs_pushed
 %destructor { sym_pop_to(sym_level() - 1); } par_head
 
 %%
@@ -467,6 +471,8 @@ declaration
             { $$ = mk_declaration(@$, $1, NULL); spec_pop(); }
     | decl_specs_pushed init_declarator_list ';'
             { $$ = mk_declaration(@$, $1, $2); spec_pop(); }
+    | implicit_specs_pushed implicit_declarator_list ';'
+            { $$ = mk_declaration(@$, $1, $2); spec_pop(); }
     | static_assert_declaration
     | LABEL_KW label_list ';'   { $$ = mk(ND_DECLARATION, @$); }
     ;
@@ -485,6 +491,44 @@ static_assert_declaration
 
 decl_specs_pushed
     : declaration_specifiers    { spec_push($1); $$ = $1; }
+    ;
+
+/* Implicit int (gnu11 accepts it with a warning: "static x = 3;", "register r;"):
+   specifiers without a type, then a declarator that cannot start with a typedef name
+   (after "const", a typedef name is the type). */
+implicit_specs_pushed
+    : ds_notype                 { spec_push($1); $$ = $1; }
+    ;
+
+implicit_declarator_list
+    : implicit_init_declarator                          { $$ = vec_push(vec_new(), $1); }
+    | implicit_declarator_list ',' init_declarator      { $$ = vec_push($1, $3); }
+    ;
+
+implicit_init_declarator
+    : implicit_declared
+    | implicit_declared '=' initializer
+            { $$ = $1; $$->init = $3; $$->span.end = @3.end;
+              if ($$->kind == DK_VAR && $$->is_global) $$->is_defined = true; }
+    ;
+
+implicit_declared
+    : implicit_declarator       { $$ = declare(spec_top(), $1, @$); }
+    | implicit_declarator ASM   { $$ = declare(spec_top(), $1, @$); }
+    ;
+
+implicit_declarator
+    : pointer direct_declarator         { $$ = dtor_pointer($2, $1->top, $1->hole); }
+    | implicit_direct
+    ;
+
+implicit_direct
+    : IDENT                                         { $$ = dtor_name(@$, $1); }
+    | '(' nested_declarator ')'                     { $$ = $2; }
+    | implicit_direct '[' array_size ']'            { $$ = dtor_array($1, $3); }
+    | implicit_direct proto_open parameter_type_list ')'
+                                                    { sym_pop_to($2 - 1); $$ = dtor_func($1, $3); }
+    | implicit_direct proto_open ')'                { sym_pop_to($2 - 1); $$ = dtor_func($1, NULL); }
     ;
 
 /* Specifiers with a typedef name as the type, or with keyword type specifiers, or
@@ -683,6 +727,7 @@ array_size
     : %empty                                        { $$ = NULL; }
     | assignment_expression                         { $$ = $1; }
     | '*'                                           { $$ = NULL; }
+    | type_qualifier_list '*'                       { $$ = NULL; }
     | type_qualifier_list                           { $$ = NULL; }
     | type_qualifier_list assignment_expression     { $$ = $2; }
     | STATIC assignment_expression                  { $$ = $2; }
@@ -751,9 +796,11 @@ initializer_list
     | initializer_list ',' designation initializer  { $$ = vec_push($1, $4); }
     ;
 
+/* GNU also keeps the obsolete forms "[2] 7" (no '=') and "x: 1". */
 designation
     : designator_list '='
-    | IDENT ':'
+    | array_designator
+    | any_ident ':'
     ;
 
 designator_list
@@ -762,9 +809,13 @@ designator_list
     ;
 
 designator
+    : array_designator
+    | '.' any_ident
+    ;
+
+array_designator
     : '[' constant_expression ']'
     | '[' constant_expression ELLIPSIS constant_expression ']'
-    | '.' any_ident
     ;
 
 /* ---- statements ----------------------------------------------------------- */
@@ -782,6 +833,8 @@ statement
 
 labeled_statement
     : IDENT ':' statement       { $$ = mk(ND_LABEL, @$); $$->name = $1; $$->body = $3; seal($$); }
+    | TYPEDEF_NAME ':' statement    /* labels have a name space of their own */
+            { $$ = mk(ND_LABEL, @$); $$->name = $1; $$->body = $3; seal($$); }
     | CASE constant_expression ':' statement
             { $$ = mk_un(ND_CASE, @$, $2); $$->body = $4; seal($$); }
     | CASE constant_expression ELLIPSIS constant_expression ':' statement
@@ -870,6 +923,13 @@ function_definition
    the clauses and the body). */
 fn_head
     : decl_specs_pushed declarator      { $$ = begin_function($1, $2, @$, @2); }
+    | implicit_specs_pushed implicit_declarator { $$ = begin_function($1, $2, @$, @2); }
+    | no_specs_pushed implicit_declarator       { $$ = begin_function($1, $2, @$, @2); }
+    ;
+
+/* "f() { ... }": implicit int without any specifier (only a function definition). */
+no_specs_pushed
+    : %empty                    { $$ = specs_new(@$); spec_push($$); }
     ;
 
 fn_clauses
@@ -1052,6 +1112,20 @@ static int expected_text(const yypcontext_t *ctx, char *out, size_t size)
     return np;
 }
 
+/* "f(...) {" where a function cannot start: inside a block or a struct whose '}' is
+   missing. Says so and points at the '{' left open; false when it is not the case. */
+static bool function_inside_braces(yysymbol_kind_t la, const WtcLoc *l)
+{
+    char kind;
+    Loc open;
+    if (la != YYTRANSLATE('{') || lex_handed_kind(1) != ')' || !lex_open_bracket(1, &kind, &open) ||
+        kind != '{')
+        return false;
+    diag_error(l->loc, "function definition is not allowed here (is a '}' missing before it?)");
+    diag_note(open, "to match this '{'");
+    return true;
+}
+
 static int yyreport_syntax_error(const yypcontext_t *ctx)
 {
     if (lex_fatal())
@@ -1061,6 +1135,14 @@ static int yyreport_syntax_error(const yypcontext_t *ctx)
     yysymbol_kind_t la = yypcontext_token(ctx);
     const WtcLoc *l = yypcontext_location(ctx);
     char msg[600], what[300] = "";
+    const char *tname;
+    Loc tloc;
+    if (lex_unknown_type_before(&tname, &tloc)) { /* "FILE *f = 0;" without <stdio.h> */
+        lex_report_unknown_type(tloc, tname);
+        return 0;
+    }
+    if (function_inside_braces(la, l))
+        return 0;
     expected_text(ctx, what, sizeof what);
     if (la != YYSYMBOL_YYEMPTY)
         snprintf(msg, sizeof msg, "syntax error, unexpected %s%s", token_desc(la, l), what);
@@ -1451,6 +1533,10 @@ static void check_not_recursive(Specs *s)
 {
     if (s->recursive) {
         diag_error(s->recursive_loc, "'recursive' may only mark a function definition");
+        if (!recursive_noted)
+            diag_note(s->recursive_loc, "in a .wtc file 'recursive' followed by a declaration "
+                      "is the Work-Time C keyword; elsewhere it is an ordinary name");
+        recursive_noted = true;
         s->recursive = false; /* once per declaration */
     }
 }
@@ -1762,6 +1848,7 @@ TranslationUnit *parse_translation_unit(const char *path, const char *text, int 
     g_items = (Vec){0};
     spec_depth = 0;
     depth_reported = false;
+    recursive_noted = false;
     int before = diag_error_count();
     sym_init();
     lex_init(path, copy, len);

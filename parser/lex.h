@@ -15,8 +15,8 @@ typedef struct WtcLoc {
 } WtcLoc;
 
 /* Limits that keep hostile input from exhausting the C stack. */
-#define LEX_MAX_BRACKETS 1000 /* open (, [, { at once */
-#define AST_MAX_DEPTH 4000    /* nesting depth of an expression/statement tree */
+#define LEX_MAX_BRACKETS 10000 /* open (, [, { at once */
+#define AST_MAX_DEPTH 100000   /* nesting depth of an expression/statement tree */
 
 /* lexer.l */
 void lex_init(const char *user_path, const char *text, int len);
@@ -27,6 +27,16 @@ void lex_stop(void);           /* make every further token end-of-file */
 /* Forget open brackets (after error recovery at file scope, where none can be open). */
 void lex_reset_brackets(void);
 bool lex_open_bracket(int skip, char *kind, Loc *loc);
+
+/* hints.c: the standard header that declares the type name 'name', or NULL; gcc's
+   "unknown type name 'name'" with that header as a hint. */
+const char *lex_std_header(const char *name);
+void lex_report_unknown_type(Loc loc, const char *name);
+/* lexer.l: did the tokens read so far end a statement's "T *x" with T no declared
+   name, the last token being the one that is a syntax error? Then T and its place. */
+bool lex_unknown_type_before(const char **name, Loc *loc);
+/* The kind of the i-th last token handed to the grammar (0: the last), or -1. */
+int lex_handed_kind(unsigned i);
 
 /* diag.c: the text of line 'line' of 'file' (without newline), or NULL. Cached. */
 const char *diag_source_line(const char *file, int line, int *len);

@@ -153,6 +153,15 @@ static void bind_builtin_typedef(const char *name)
     bind(d->name, NS_ORD, d, 0);
 }
 
+void sym_reset(void)
+{
+    free(str_tab);
+    str_tab = NULL;
+    str_cap = str_count = 0;
+    free(slots);
+    slots = NULL;
+}
+
 void sym_init(void)
 {
     free(slots);

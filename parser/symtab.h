@@ -15,6 +15,8 @@ const char *sym_intern(const char *s, size_t n);
 
 /* Reset the table and bind the builtin typedef names (__builtin_va_list, ...). */
 void sym_init(void);
+/* Forget every interned string (before ast_reset frees them; the fuzz target). */
+void sym_reset(void);
 
 /* Open a scope; returns its level (file scope is 0). 'proto' marks a function
    prototype scope (tags first seen there are bound at the enclosing scope). */

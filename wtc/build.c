@@ -48,6 +48,9 @@ static void push_compile_flags(StrList *cmd, const DrvOptions *o, const Paths *p
     sl_push(cmd, "-std=gnu11");
     sl_push(cmd, "-falign-functions=32");
     sl_push(cmd, "-falign-loops=64");
+    /* main is renamed by a macro (codegen/program.c): messages point at the user's
+       line, not at the macro's definition in the generated file */
+    sl_push(cmd, "-ftrack-macro-expansion=0");
     sl_push(cmd, drv_format("-I%s/include", p->libdir));
     sl_append(cmd, &o->cpp_flags);
     drv_push_opt_flags(cmd, o);

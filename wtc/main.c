@@ -21,18 +21,25 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* Can 'path' be read as a regular file? Prints the error when not. */
+/* Can 'path' be read as a regular file? Prints the error when not. O_NONBLOCK: opening
+   a FIFO would otherwise wait for a writer, and the preprocessor would wait again. */
 static bool check_input(const char *path)
 {
     struct stat st;
-    int fd = open(path, O_RDONLY);
+    int fd = open(path, O_RDONLY | O_NONBLOCK);
     if (fd < 0 || fstat(fd, &st) != 0) {
         drv_error("cannot open '%s': %s", path, strerror(errno));
+        if (fd >= 0)
+            close(fd);
         return false;
     }
     close(fd);
     if (S_ISDIR(st.st_mode)) {
         drv_error("'%s' is a directory", path);
+        return false;
+    }
+    if (!S_ISREG(st.st_mode)) {
+        drv_error("'%s' is not a regular file", path);
         return false;
     }
     return true;
@@ -207,6 +214,17 @@ static int compile(const DrvOptions *o, Paths *p)
     return o->emit_c ? emit_c(p) : drv_build_and_install(o, p);
 }
 
+typedef struct Job {
+    const DrvOptions *o;
+    Paths *p;
+} Job;
+
+static int compile_job(void *job)
+{
+    Job *j = job;
+    return compile(j->o, j->p);
+}
+
 /* -v: the version and the runtime directory, like gcc -v's first lines. */
 static void print_banner(const Paths *p)
 {
@@ -231,7 +249,8 @@ int main(int argc, char **argv)
         print_banner(&p);
     tmp_init(o.keep_temps);
     diag_set_exit_hook(tmp_cleanup);
-    st = compile(&o, &p);
+    Job job = {&o, &p};
+    st = ast_run_deep(compile_job, &job); /* walks of deep trees need a deep stack */
     tmp_cleanup();
     return st;
 }

@@ -18,5 +18,5 @@ WARN="-Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Werror"
 $CC -std=gnu11 -O1 -g $SAN -Wall -Werror -Wno-unused-function -Iparser -I"$B" -c -o "$B/grammar.tab.o" "$B/grammar.tab.c"
 $CC -std=gnu11 -O1 -g $SAN -Wall -Werror -Wno-unused-function -Iparser -I"$B" -c -o "$B/lexer.yy.o" "$B/lexer.yy.c"
 $CC -std=gnu11 -O1 -g $SAN $WARN -Iparser -I"$B" -o "tests/out/$OUT" \
-    parser/ast.c parser/type.c parser/symtab.c parser/diag.c tests/unit/parse_dump.c \
-    "$B/grammar.tab.o" "$B/lexer.yy.o" -lm
+    parser/ast.c parser/type.c parser/symtab.c parser/diag.c parser/hints.c parser/deep.c tests/unit/parse_dump.c \
+    "$B/grammar.tab.o" "$B/lexer.yy.o" -lm -pthread

@@ -107,6 +107,25 @@ static void dump_spans(const TranslationUnit *tu)
     }
 }
 
+typedef struct Job {
+    const char *user, *file;
+    bool quiet, spans;
+    char *text;
+    long len;
+} Job;
+
+/* Parse and print, on the deep stack (parser/deep.c). */
+static int run(void *p)
+{
+    Job *j = p;
+    TranslationUnit *tu = parse_translation_unit(j->user ? j->user : j->file, j->text, (int)j->len);
+    if (j->spans)
+        dump_spans(tu);
+    else if (!j->quiet)
+        ast_dump(tu, stdout);
+    return tu->nerrors ? 1 : 0;
+}
+
 int main(int argc, char **argv)
 {
     const char *user = NULL, *file = NULL;
@@ -131,10 +150,8 @@ int main(int argc, char **argv)
         diag_fatal_noloc("cannot read %s", file);
         return 2;
     }
-    TranslationUnit *tu = parse_translation_unit(user ? user : file, text, (int)len);
-    if (spans)
-        dump_spans(tu);
-    else if (!quiet)
-        ast_dump(tu, stdout);
-    return tu->nerrors ? 1 : 0;
+    Job j = {user, file, quiet, spans, text, len};
+    int st = ast_run_deep(run, &j);
+    fflush(stdout);
+    return st;
 }
