@@ -110,7 +110,10 @@ static void render_par(Render *r, Node *n)
     if (!spawning)
         head = cg_fmt("for (int %s = (", v);
     else if (r->flavor == R_PAR)
-        head = cg_fmt("{ wtc_par *%s = wtc_par_open(__wtc_c, (%s)); for (int %s = (", frame,
+        /* --wtc-depth=D (wtc_cut_depth >= 0) replaces the cond: for one run, which then
+           is not evaluated at all */
+        head = cg_fmt("{ wtc_par *%s = wtc_par_open(__wtc_c, wtc_cut_depth >= 0 ? "
+                      "__wtc_c.depth < wtc_cut_depth : (%s)); for (int %s = (", frame,
                       cond_text(cg, r->f), v);
     else
         head = cg_fmt("{ wtc_par *%s = wtc_region_open(&__wtc_fn_%s); for (int %s = (", frame,

@@ -13,7 +13,7 @@
 #ifndef WTC_ABI_H
 #define WTC_ABI_H
 
-#define WTC_ABI_VERSION 1
+#define WTC_ABI_VERSION 2
 
 enum { WTC_MODE_DEFAULT = 0, WTC_MODE_SIMPLE = 1, WTC_MODE_DYNAMIC = 2, WTC_MODE_STEAL = 3 };
 
@@ -103,6 +103,11 @@ typedef struct wtc_program {
    generated code defines it when compiled with -DWTC_LIBDIR (wtcc does so for the
    predictor, which looks for the calibrated machines/host.conf there). */
 extern const char *const wtc_libdir;
+
+/* The launch option --wtc-depth=D (both runtimes): D, or -1 when not given. The
+   generated code passes 'wtc_depth < D' to wtc_par_open instead of evaluating the
+   function's cond: when it is >= 0 (ABI 2). */
+extern int wtc_cut_depth;
 
 /* A par statement being executed. Opaque: owned by the runtime. */
 typedef struct wtc_par wtc_par;

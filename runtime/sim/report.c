@@ -11,6 +11,7 @@
 
 typedef struct row {
     sim_setting s;
+    int di;               /* index in sim_opts.depth, -1: the recorded cut-off */
     sim_result r;
 } row;
 
@@ -22,16 +23,17 @@ typedef struct rows {
 } rows;
 
 /* Adds setting s unless rows from..n-1 (those of its mode and P) hold it already. */
-static void add_row(rows *R, sim_setting s, int from)
+static void add_row(rows *R, sim_setting s, int di, int from)
 {
     for (int i = from; i < R->n; i++)
-        if (!memcmp(&R->v[i].s, &s, sizeof s))
+        if (!memcmp(&R->v[i].s, &s, sizeof s) && R->v[i].di == di)
             return; /* the same setting after a reduction of its masters */
     if (R->n == R->cap)
         R->v = realloc(R->v, (size_t)(R->cap = R->cap ? 2 * R->cap : 64) * sizeof *R->v);
     if (!R->v)
         exit(2);
     memset(&R->v[R->n], 0, sizeof R->v[R->n]);
+    R->v[R->n].di = di;
     R->v[R->n++].s = s;
 }
 
@@ -53,10 +55,12 @@ static void note_reduced(rows *R, const wtcp_mode *mode, int P, const sim_opts *
 
 /* Every (mode, procs, masters, batch) asked for, once: P = 1 once per mode; masters
    and batches multiply the settings of a mode with masters (dynamic) only; masters
-   >= P are reduced to P - 1 as the runtime reduces them (the core's wtcp_masters). */
+   >= P are reduced to P - 1 as the runtime reduces them (the core's wtcp_masters).
+   With --wtc-depth, all of it once per depth. */
 static void settings(const sim_opts *o, rows *R)
 {
     memset(R, 0, sizeof *R);
+    for (int di = o->ndepth ? 0 : -1; di < o->ndepth; di++)
     for (int id = 1; id <= SIM_NMODES; id++) {
         const wtcp_mode *mode = wtcp_mode_get(id);
         if (!o->modes[id] || !mode)
@@ -72,9 +76,9 @@ static void settings(const sim_opts *o, rows *R)
                         s.masters = wtcp_masters(mode, P, o->masters[im], &red);
                         s.batch = o->batch[ib];
                     }
-                    add_row(R, s, from);
+                    add_row(R, s, di, from);
                 }
-            if (lists)
+            if (lists && di <= 0)
                 note_reduced(R, mode, P, o);
         }
     }
@@ -202,11 +206,22 @@ static void print_advice(FILE *out, const sim_tree *t, const sim_machine *m, int
 
 /* ---- the three formats --------------------------------------------------------------- */
 
-static void print_table(FILE *out, const row *v, int n, double t1)
+/* The cut-off depth of row x ("" without --wtc-depth), as a column. */
+static const char *depth_col(const sim_opts *o, const row *x, const char *fmt, char *buf,
+                             size_t n)
 {
-    fprintf(out, "\n%-8s %5s %7s %5s %12s %8s %6s %8s %8s %6s %8s %8s %6s\n", "mode", "procs",
+    buf[0] = 0;
+    if (o->ndepth)
+        snprintf(buf, n, fmt, o->depth[x->di]);
+    return buf;
+}
+
+static void print_table(FILE *out, const sim_opts *o, const row *v, int n, double t1)
+{
+    char dc[32];
+    fprintf(out, "\n%-8s %5s %7s %5s %12s %8s %6s %8s %8s %6s %8s %8s %6s%s\n", "mode", "procs",
             "masters", "batch", "predicted_s", "speedup", "eff", "master%", "compute%",
-            "comm%", "wmaster%", "wchild%", "idle%");
+            "comm%", "wmaster%", "wchild%", "idle%", o->ndepth ? "  depth" : "");
     for (int i = 0; i < n; i++) {
         const sim_result *r = &v[i].r;
         char ms[16], bs[16], mu[16];
@@ -217,25 +232,29 @@ static void print_table(FILE *out, const row *v, int n, double t1)
         else
             snprintf(bs, sizeof bs, dyn ? "half" : "-");
         snprintf(mu, sizeof mu, dyn ? "%.1f" : "-", master_util(r));
-        fprintf(out, "%-8s %5d %7s %5s %12.6f %8.2f %6.2f %8s %8.1f %6.1f %8.1f %8.1f %6.1f\n",
+        fprintf(out, "%-8s %5d %7s %5s %12.6f %8.2f %6.2f %8s %8.1f %6.1f %8.1f %8.1f %6.1f%s\n",
                 mode_name(v[i].s.mode), v[i].s.procs, ms, bs, r->time, t1 / r->time,
                 t1 / r->time / v[i].s.procs, mu, share(r, r->compute), share(r, r->comm),
-                share(r, r->wait_master), share(r, r->wait_children), share(r, r->idle));
+                share(r, r->wait_master), share(r, r->wait_children), share(r, r->idle),
+                depth_col(o, &v[i], " %6d", dc, sizeof dc));
     }
 }
 
-static void print_csv(FILE *out, const row *v, int n, double t1)
+static void print_csv(FILE *out, const sim_opts *o, const row *v, int n, double t1)
 {
+    char dc[32];
     fprintf(out, "mode,procs,masters,batch,predicted_s,speedup,efficiency,master_util,"
-                 "compute,comm,wait_master,wait_children,idle,messages,bytes,regions_s\n");
+                 "compute,comm,wait_master,wait_children,idle,messages,bytes,regions_s%s\n",
+            o->ndepth ? ",depth" : "");
     for (int i = 0; i < n; i++) {
         const sim_result *r = &v[i].r;
-        fprintf(out, "%s,%d,%d,%d,%.9g,%.6g,%.6g,%.4g,%.4g,%.4g,%.4g,%.4g,%.4g,%lld,%lld,%.9g\n",
+        fprintf(out, "%s,%d,%d,%d,%.9g,%.6g,%.6g,%.4g,%.4g,%.4g,%.4g,%.4g,%.4g,%lld,%lld,%.9g%s\n",
                 mode_name(v[i].s.mode), v[i].s.procs, v[i].s.masters, v[i].s.batch, r->time,
                 t1 / r->time, t1 / r->time / v[i].s.procs, master_util(r) / 100,
                 share(r, r->compute) / 100, share(r, r->comm) / 100,
                 share(r, r->wait_master) / 100, share(r, r->wait_children) / 100,
-                share(r, r->idle) / 100, r->messages, r->bytes, r->regions);
+                share(r, r->idle) / 100, r->messages, r->bytes, r->regions,
+                depth_col(o, &v[i], ",%d", dc, sizeof dc));
     }
 }
 
@@ -253,10 +272,11 @@ static void json_str(FILE *out, const char *s)
     fputc('"', out);
 }
 
-static void print_json(FILE *out, const rows *R, double t1, int best,
+static void print_json(FILE *out, const sim_opts *o, const rows *R, double t1, int best,
                        const sim_machine *m, const sim_sampling *smp, const char *program,
                        double msgs_per_s)
 {
+    char dc[32];
     const row *v = R->v;
     int n = R->n;
     fprintf(out, "{\n  \"program\": ");
@@ -287,22 +307,24 @@ static void print_json(FILE *out, const rows *R, double t1, int best,
                      "\"efficiency\": %.6g, \"master_util\": %.4g, \"compute\": %.4g, \"comm\": %.4g, "
                      "\"wait_master\": %.4g, \"wait_children\": %.4g, \"idle\": %.4g, "
                      "\"messages\": %lld, \"bytes\": %lld, \"remote_calls\": %lld, "
-                     "\"grants\": %lld, \"local_after_refusal\": %lld, \"steals\": %lld}%s\n",
+                     "\"grants\": %lld, \"local_after_refusal\": %lld, \"steals\": %lld%s}%s\n",
                 mode_name(v[i].s.mode), v[i].s.procs, v[i].s.masters, v[i].s.batch, r->time,
                 r->regions, t1 / r->time, t1 / r->time / v[i].s.procs, master_util(r) / 100,
                 share(r, r->compute) / 100, share(r, r->comm) / 100,
                 share(r, r->wait_master) / 100, share(r, r->wait_children) / 100,
                 share(r, r->idle) / 100, r->messages, r->bytes, r->remote_calls, r->grants,
-                r->refusals, r->steals, i + 1 < n ? "," : "");
+                r->refusals, r->steals, depth_col(o, &v[i], ", \"depth\": %d", dc, sizeof dc),
+                i + 1 < n ? "," : "");
     }
     fprintf(out, "  ],\n  \"masters_reduced\": ");
     json_str(out, R->notes);
     fprintf(out, ",\n  \"best\": ");
     if (best >= 0)
         fprintf(out, "{\"mode\": \"%s\", \"procs\": %d, \"masters\": %d, \"batch\": %d, "
-                     "\"predicted_s\": %.9g}\n}\n",
+                     "\"predicted_s\": %.9g%s}\n}\n",
                 mode_name(v[best].s.mode), v[best].s.procs, v[best].s.masters,
-                v[best].s.batch, v[best].r.time);
+                v[best].s.batch, v[best].r.time,
+                depth_col(o, &v[best], ", \"depth\": %d", dc, sizeof dc));
     else
         fprintf(out, "null\n}\n");
 }
@@ -361,9 +383,11 @@ static const char *batch_name(int T, char *buf, size_t n)
    setting of the table is simulated again with batches 4, 16, ..., 4096; prints the
    best if it gains 5 % or more (a farm of tiny tasks: Mandelbrot 1024x1024 at P = 3
    ran 0.449 s with batch 1 and 0.291 s with 4096). Returns the simulating time. */
-static double print_batch_advice(FILE *out, const sim_tree *t, const sim_machine *m,
-                                 const sim_opts *o, const row *v, int n, long long *events)
+static double print_batch_advice(FILE *out, const sim_tree *t0, const sim_tree *cuts,
+                                 const sim_machine *m, const sim_opts *o, const row *v, int n,
+                                 long long *events)
 {
+    const sim_tree *t;
     char bs[32];
     int bd = -1, bestT;
     double w0 = wtcrt_now(), base, best;
@@ -375,6 +399,7 @@ static double print_batch_advice(FILE *out, const sim_tree *t, const sim_machine
             bd = i;
     if (bd < 0)
         return 0;
+    t = v[bd].di >= 0 ? &cuts[v[bd].di] : t0;
     base = best = v[bd].r.time;
     bestT = v[bd].s.batch;
     for (int T = 4; T <= 4096; T *= 4) {
@@ -424,8 +449,8 @@ static FILE *decisions_open(int n)
 }
 
 /* Simulates every setting; returns the best (-1: none) and the simulating time. */
-static int simulate(sim_tree *t, const sim_machine *m, rows *R, double *wall,
-                    long long *events, int *maxP)
+static int simulate(sim_tree *t, sim_tree *cuts, const sim_machine *m, rows *R,
+                    double *wall, long long *events, int *maxP)
 {
     FILE *log = decisions_open(R->n);
     int best = -1;
@@ -433,7 +458,7 @@ static int simulate(sim_tree *t, const sim_machine *m, rows *R, double *wall,
         row *x = &R->v[i];
         double w0 = wtcrt_now();
         wtcp_log_open(log);
-        if (sim_run(t, m, x->s, &x->r) < 0)
+        if (sim_run(x->di >= 0 ? &cuts[x->di] : t, m, x->s, &x->r) < 0)
             x->r.time = NAN;
         wtcp_log_open(NULL);
         *wall += wtcrt_now() - w0;
@@ -448,44 +473,65 @@ static int simulate(sim_tree *t, const sim_machine *m, rows *R, double *wall,
     return best;
 }
 
-void sim_report(FILE *out, sim_tree *t, const sim_machine *m, const sim_opts *o,
-                const sim_sampling *smp, const char *program)
+/* The best row of each P of the list, for the profile's --wtc-auto table. */
+static void best_per_procs(const sim_opts *o, const rows *R, sim_best *b)
 {
+    for (int ip = 0; ip < o->nprocs; ip++) {
+        int bi = -1;
+        for (int i = 0; i < R->n; i++)
+            if (R->v[i].s.procs == o->procs[ip] && !isnan(R->v[i].r.time) &&
+                (bi < 0 || R->v[i].r.time < R->v[bi].r.time))
+                bi = i;
+        b[ip].s = bi >= 0 ? R->v[bi].s : (sim_setting){ SIM_SIMPLE, o->procs[ip], 0, 0 };
+        b[ip].depth = bi >= 0 && R->v[bi].di >= 0 ? o->depth[R->v[bi].di] : -1;
+        b[ip].time = bi >= 0 ? R->v[bi].r.time : NAN;
+    }
+}
+
+void sim_report(FILE *out, sim_tree *t, const sim_machine *m, const sim_opts *o,
+                const sim_sampling *smp, const char *program, sim_tree *cuts,
+                sim_best *bestp)
+{
+    char dc[32];
     rows R;
     int best, maxP = 1;
     double t1 = seq_time(t, m), wall = 0;
     long long events = 0;
     settings(o, &R);
-    best = simulate(t, m, &R, &wall, &events, &maxP);
+    best = simulate(t, cuts, m, &R, &wall, &events, &maxP);
+    if (bestp)
+        best_per_procs(o, &R, bestp);
     const row *v = R.v;
     int n = R.n;
     double rate = wall > 0 ? events / wall : 0;
     if (o->format == SIM_FMT_CSV) {
-        print_csv(out, v, n, t1);
+        print_csv(out, o, v, n, t1);
         if (R.notes[0])
             fprintf(stderr, "wtc predict: masters reduced to P - 1: %s\n", R.notes);
     } else if (o->format == SIM_FMT_JSON) {
-        print_json(out, &R, t1, best, m, smp, program, rate);
+        print_json(out, o, &R, t1, best, m, smp, program, rate);
     } else {
         print_head(out, t, m, smp, program, t1);
-        print_table(out, v, n, t1);
+        print_table(out, o, v, n, t1);
         if (R.notes[0])
             fprintf(out, "(masters reduced to P - 1, at least one worker, as the runtime "
                          "does: %s)\n", R.notes);
         if (best >= 0)
-            fprintf(out, "\nbest: %s, %d procs%s%.0d%s%.0d: %.6f s (speedup %.2f)\n",
+            fprintf(out, "\nbest: %s, %d procs%s%.0d%s%.0d%s: %.6f s (speedup %.2f)\n",
                     mode_name(v[best].s.mode), v[best].s.procs,
                     v[best].s.masters ? ", masters " : "", v[best].s.masters,
                     v[best].s.masters ? ", batch " : "",
-                    v[best].s.masters ? v[best].s.batch : 0, v[best].r.time,
+                    v[best].s.masters ? v[best].s.batch : 0,
+                    depth_col(o, &v[best], ", depth %d", dc, sizeof dc), v[best].r.time,
                     t1 / v[best].r.time);
         print_advice(out, t, m, maxP);
-        wall += print_batch_advice(out, t, m, o, v, n, &events);
+        wall += print_batch_advice(out, t, cuts, m, o, v, n, &events);
         rate = wall > 0 ? events / wall : 0;
         fprintf(out, "\nsimulator: %lld messages in %.3f s (%.2f million messages/s)\n",
                 events, wall, rate / 1e6);
-        fprintf(out, "prediction took %.3f s (running and recording the program %.3f s, "
-                     "simulating %.3f s)\n", smp->rec_seconds + wall, smp->rec_seconds, wall);
+        fprintf(out, "prediction took %.3f s (%s %.3f s, simulating %.3f s)\n",
+                smp->rec_seconds + wall, o->profile ? "reading the profile"
+                : "running and recording the program", smp->rec_seconds, wall);
     }
     free(R.v);
 }

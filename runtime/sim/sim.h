@@ -203,6 +203,10 @@ typedef struct sim_opts {
     int replicate;             /* subtree replication: the largest replication factor
                                   (--wtc-replicate=on|off|N; on = SIM_REPLICATE_ON) */
     int help;
+    int depth[SIM_MAXLIST], ndepth; /* --wtc-depth=LIST (0 values: the program's cond:) */
+    const char *save_profile;  /* --wtc-save-profile=FILE */
+    const char *profile;       /* --wtc-profile=FILE: predict from it, no run */
+    int recording;             /* an option of the recording was given */
 } sim_opts;
 
 #define SIM_REPLICATE_ON 16
@@ -234,8 +238,36 @@ typedef struct sim_sampling {
     double rec_seconds;        /* the recording's own time (program, sampling) */
 } sim_sampling;
 
-/* Prints the predictions of every setting asked for, the best one and the advice. */
+/* The best setting found for one P (the table --wtc-auto reads). */
+typedef struct sim_best {
+    sim_setting s;
+    int depth;                 /* --wtc-depth, -1: the program's cond: */
+    double time;               /* predicted, s */
+} sim_best;
+
+/* Prints the predictions of every setting asked for, the best one and the advice.
+   cuts: NULL, or the tree cut at each o->depth[] (sim_tree_cut); best: NULL, or
+   o->nprocs entries that receive the best setting of each P. */
 void sim_report(FILE *out, sim_tree *t, const sim_machine *m, const sim_opts *o,
-                const sim_sampling *smp, const char *program);
+                const sim_sampling *smp, const char *program, sim_tree *cuts,
+                sim_best *best);
+
+/* ---- cut-off depths and profiles (sim/cut.c, sim/profile.c) ------------------------------ */
+
+/* Builds in out (sim_tree_finish done) the tree that recording with every cond:
+   replaced by wtc_depth < D would give, from t (finished) recorded deeper. -1 when t
+   was cut above D somewhere (then it cannot tell). */
+int sim_tree_cut(const sim_tree *t, int D, sim_tree *out);
+
+struct wtc_program;
+/* Writes the profile (tmp + rename): t, s, the depth it was recorded to (-1: the
+   program's cond:), and nbest rows of best settings computed on machine m (mspec: how
+   it was named). 0, or -1 with err set. */
+int sim_profile_save(const char *path, const struct wtc_program *prog, const sim_tree *t,
+                     const sim_sampling *s, int rec_depth, const sim_best *best, int nbest,
+                     const sim_machine *m, const char *mspec, char *err, size_t errsz);
+/* Reads a profile of prog into t (finished) and s. 0, or -1 with err set. */
+int sim_profile_load(const char *path, const struct wtc_program *prog, sim_tree *t,
+                     sim_sampling *s, int *rec_depth, char *err, size_t errsz);
 
 #endif
