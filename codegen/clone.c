@@ -113,11 +113,11 @@ static void render_par(Render *r, Node *n)
         /* --wtc-depth=D (wtc_cut_depth >= 0) replaces the cond: for one run, which then
            is not evaluated at all */
         head = cg_fmt("{ wtc_par *%s = wtc_par_open(__wtc_c, wtc_cut_depth >= 0 ? "
-                      "__wtc_c.depth < wtc_cut_depth : (%s)); for (int %s = (", frame,
-                      cond_text(cg, r->f), v);
+                      "__wtc_c.depth < wtc_cut_depth : (%s), %d); for (int %s = (", frame,
+                      cond_text(cg, r->f), n->loc.line, v);
     else
-        head = cg_fmt("{ wtc_par *%s = wtc_region_open(&__wtc_fn_%s); for (int %s = (", frame,
-                      first_spawned(cg, n->body)->name, v);
+        head = cg_fmt("{ wtc_par *%s = wtc_region_open(&__wtc_fn_%s, %d); for (int %s = (",
+                      frame, first_spawned(cg, n->body)->name, n->loc.line, v);
     edits_add(&r->ed, n->span.start, n->lhs->span.start, head);
     edits_add(&r->ed, n->kw_to.start, n->kw_to.end, cg_fmt("), %s = (", hi));
     edits_add(&r->ed, n->kw_do.start, n->kw_do.end, cg_fmt("); %s <= %s; %s++)", v, hi, v));

@@ -122,15 +122,17 @@ int wtc_start(int argc, char **argv, const wtc_program *prog);
 void wtc_call(const wtc_fn *fn, void *args, void *ret);
 
 /* At a par statement with spawn points inside a parallel clone: 'cond' is the value of
-   the function's cond: clause. Returns NULL when the spawned calls are to run as plain
+   the function's cond: clause; 'line' is the par's line in the program's source file
+   (wtc_program.source; the predictor's profile keeps it). Returns NULL when the spawned calls are to run as plain
    sequential calls (the generated code then calls the __wtc_seq_ clones directly), or a
    frame to pass to wtc_spawn and wtc_par_close. */
-wtc_par *wtc_par_open(wtc_ctx ctx, int cond);
+wtc_par *wtc_par_open(wtc_ctx ctx, int cond, int line);
 
 /* At a par statement with spawn points in ordinary code: starts a parallel region whose
    children are the spawned calls; 'first' is the first function spawned in the body
-   (it gives the region's mode). Returns NULL as wtc_par_open does. */
-wtc_par *wtc_region_open(const wtc_fn *first);
+   (it gives the region's mode); 'line' as for wtc_par_open. Returns NULL as
+   wtc_par_open does. */
+wtc_par *wtc_region_open(const wtc_fn *first, int line);
 
 /* A spawn point: records a deferred call. 'args' is copied (it may be a temporary).
    Pointer members of args must stay valid until wtc_par_close. 'dest' is where the

@@ -160,10 +160,11 @@ void wtc_call(const wtc_fn *fn, void *args, void *ret)
     wtcrt_region_end();
 }
 
-wtc_par *wtc_region_open(const wtc_fn *first)
+wtc_par *wtc_region_open(const wtc_fn *first, int line)
 {
     wtc_ctx c = { -1, 0, 1, 0 }; /* the spawned calls get depth 0 */
     wtc_par *p;
+    (void)line; /* the predictor's */
     if (!region_possible())
         return NULL;
     wtcrt_region_begin(first);

@@ -30,6 +30,7 @@ static int copy_pars(const sim_tree *t, int i, int ni, int D, int *map, sim_tree
         first = sim_tree_add_nodes(out, pp->nchild);
         np = sim_tree_add_par(out, ni, pp->t_before, first, pp->nchild, cond);
         out->pars[np].t_spawn = pp->t_spawn;
+        out->pars[np].line = pp->line;
         for (int k = 0; k < pp->nchild; k++) {
             int c = pp->first_child + k;
             if (cond) {

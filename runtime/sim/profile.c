@@ -31,8 +31,8 @@ static void write_body(FILE *f, const sim_tree *t, const sim_sampling *s, int re
     fprintf(f, "pars %d\n", t->npars);
     for (int i = 0; i < t->npars; i++) {
         const sim_par *p = &t->pars[i];
-        fprintf(f, "%a %d %d %d %d %a\n", p->t_before, p->first_child, p->nchild, p->cond,
-                p->next, p->t_spawn);
+        fprintf(f, "%a %d %d %d %d %a %d\n", p->t_before, p->first_child, p->nchild, p->cond,
+                p->next, p->t_spawn, p->line);
     }
     fprintf(f, "regions %d\n", t->nregions);
     for (int i = 0; i < t->nregions; i++)
@@ -168,7 +168,8 @@ static void read_tree(cur *c, sim_tree *t)
         t->pars = realloc(t->pars, (size_t)(i + 1) * sizeof *t->pars);
         if (!t->pars)
             exit(2);
-        t->pars[i] = (sim_par){ tb, first, nch, cond, next, get_double(c) };
+        t->pars[i] = (sim_par){ tb, first, nch, cond, next, get_double(c), 0 };
+        t->pars[i].line = (int)get_long(c);
         t->npars = t->cappars = (int)i + 1;
     }
     for (long i = 0; i < n && !c->bad; i++)

@@ -39,6 +39,7 @@ struct wtc_par {
     int cond;
     int depth;          /* wtc_depth of the call executing the par */
     int region;         /* opened by wtc_region_open: its close ends the region */
+    int line;           /* of the par statement in the source */
     rec_child *ch;
     int nch, capch;
     unsigned char *arena;
@@ -409,7 +410,7 @@ static void call_pop(void)
     R.tree.nodes[c->node].t_after = leaf_time(c->seg, wtcrt_now());
 }
 
-static wtc_par *frame_push(int cond, int depth, int region)
+static wtc_par *frame_push(int cond, int depth, int region, int line)
 {
     wtc_par *p;
     if (R.nframes == R.capframes) {
@@ -426,6 +427,7 @@ static wtc_par *frame_push(int cond, int depth, int region)
     p->cond = cond;
     p->depth = depth;
     p->region = region;
+    p->line = line;
     p->nch = 0;
     p->used = 0;
     p->grow_s = 0;
@@ -747,20 +749,20 @@ void wtc_call(const wtc_fn *fn, void *args, void *ret)
     region_end(root);
 }
 
-wtc_par *wtc_par_open(wtc_ctx ctx, int cond)
+wtc_par *wtc_par_open(wtc_ctx ctx, int cond, int line)
 {
     if (!R.in_region || R.ncalls == 0)
         return NULL;
     /* a frame even when cond is false: the spawns become leaf tasks */
-    return frame_push(cond != 0, ctx.depth, 0);
+    return frame_push(cond != 0, ctx.depth, 0, line);
 }
 
-wtc_par *wtc_region_open(const wtc_fn *first)
+wtc_par *wtc_region_open(const wtc_fn *first, int line)
 {
     if (R.in_region || !R.started)
         return NULL;
     region_begin(first, NULL, -1);
-    return frame_push(1, -1, 1);
+    return frame_push(1, -1, 1, line);
 }
 
 void wtc_spawn(wtc_par *p, const wtc_fn *fn, const void *args, void *dest, int dest_kind,
@@ -954,6 +956,7 @@ void wtc_par_close(wtc_par *p)
     first = sim_tree_add_nodes(&R.tree, p->nch);
     np = sim_tree_add_par(&R.tree, cnode, t_before - t_spawn, first, p->nch, p->cond);
     R.tree.pars[np].t_spawn = t_spawn;
+    R.tree.pars[np].line = p->line;
     rep = replicable(p, weight);
     for (int i = 0; i < p->nch; i++) {
         if (rep && i > 0) {
@@ -1124,7 +1127,7 @@ static void measure_spawn_cost(void)
 {
     static const wtc_fn dummy = { .name = "spawn", .args_size = 16 };
     unsigned char args[16] = { 0 };
-    wtc_par *p = frame_push(1, 0, 0);
+    wtc_par *p = frame_push(1, 0, 0, 0);
     double best = 0;
     for (int rep = 0; rep < 3; rep++) {
         double t0;

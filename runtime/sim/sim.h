@@ -71,6 +71,7 @@ typedef struct sim_par {
     double t_spawn;       /* spawning the children (arena, args copies): computed before
                              them only where the runtime opens the par, not at P = 1 nor
                              in a simple-mode range of one rank (doc/predictor.md 1) */
+    int line;             /* the par's line in the program's source, 0: unknown */
 } sim_par;
 
 /* One parallel region: a root call run on rank 0. */

@@ -57,7 +57,7 @@ int sim_tree_add_par(sim_tree *t, int caller, double t_before, int first_child,
 {
     int p = t->npars, *link;
     t->pars = grow(t->pars, t->npars, &t->cappars, 1, sizeof *t->pars);
-    t->pars[p] = (sim_par){ t_before, first_child, nchild, cond, -1, 0 };
+    t->pars[p] = (sim_par){ t_before, first_child, nchild, cond, -1, 0, 0 };
     t->npars++;
     /* append at the end of the caller's list (short: a call has few pars) */
     for (link = &t->nodes[caller].first_par; *link >= 0; link = &t->pars[*link].next)
