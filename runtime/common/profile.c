@@ -91,7 +91,7 @@ const char *wtcrt_profile_open(const char *path, char *text, size_t len,
 {
     char *end, *body, name[512];
     unsigned long long sum, fp;
-    int ver;
+    int ver = 0;
     if (len < 16 || strncmp(text, WTCRT_PROFILE_MAGIC " ", sizeof WTCRT_PROFILE_MAGIC) != 0) {
         snprintf(err, errsz, "%s: not a wtc profile (it does not start with '"
                  WTCRT_PROFILE_MAGIC "')", path);
@@ -99,9 +99,9 @@ const char *wtcrt_profile_open(const char *path, char *text, size_t len,
     }
     if (sscanf(text + sizeof WTCRT_PROFILE_MAGIC, "%d", &ver) != 1 ||
         ver != WTCRT_PROFILE_VERSION) {
-        snprintf(err, errsz, "%s: profile format version %s, this runtime reads version %d "
-                 "(save the profile again with this prog.predict)", path,
-                 ver > 0 ? "other" : "unknown", WTCRT_PROFILE_VERSION);
+        snprintf(err, errsz, "%s: profile format version %d, this runtime reads version %d "
+                 "(save the profile again with this prog.predict)", path, ver,
+                 WTCRT_PROFILE_VERSION);
         return NULL;
     }
     /* the last line: "end <checksum of every byte before it>" */
@@ -134,8 +134,8 @@ const char *wtcrt_profile_open(const char *path, char *text, size_t len,
     return strchr(body, '\n') + 1;
 }
 
-/* The 'auto' section: "auto <n> <machine name>" then n lines
-   "best P mode masters batch depth predicted_s". */
+/* The 'auto' section: "auto <n> <machine name>", "spec <how it was named>", then n
+   lines "best P mode masters batch depth predicted_s". */
 int wtcrt_profile_auto(const char *path, const wtc_program *prog, int P, const char *machine,
                        wtcrt_auto *a, char *err, size_t errsz)
 {
