@@ -134,7 +134,8 @@ static int parse_depths(const char *s, sim_opts *o, char *err, size_t errsz)
         if ((o->depth[o->ndepth++] = wtcrt_parse_depth(tok)) < 0)
             break;
     }
-    if (o->ndepth == 0 || o->depth[o->ndepth - 1] < 0 || s[strlen(s) - 1] == ',')
+    if (o->ndepth == 0 || o->depth[o->ndepth - 1] < 0 || s[0] == ',' ||
+        s[strlen(s) - 1] == ',' || strstr(s, ",,"))
         return fail(err, errsz, "--wtc-depth: bad list '%s' (depths >= 0 separated by "
                     "commas)", s);
     return 0;

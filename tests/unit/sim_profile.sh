@@ -49,6 +49,12 @@ timeout 60 $D/nqueens.predict --wtc-depth=5 --wtc-profile=$D/nq.prof >/dev/null 
 rc=$?
 [ $rc = 2 ] && grep -q 'wtc-depth=5: the recording (to depth 3) was cut above' $D/e.txt \
     && pass "a depth beyond the recording is refused" || bad "depth 5: status $rc: $(cat $D/e.txt)"
+ok=1
+for l in ,1 1, 1,,2 -1 x 1,2x; do
+    timeout 60 $D/nqueens.predict --wtc-depth=$l --wtc-procs=2 11 >/dev/null 2>$D/e.txt
+    [ $? = 2 ] && grep -q "bad list '$l'" $D/e.txt || { ok=0; bad "--wtc-depth=$l: $(cat $D/e.txt)"; }
+done
+[ $ok = 1 ] && pass "bad --wtc-depth lists refused (,1 1, 1,,2 -1 x 1,2x)"
 # recording options and program arguments do not go with a profile
 timeout 60 $D/nqueens.predict --wtc-profile=$D/nq.prof 11 >/dev/null 2>$D/e.txt
 [ $? = 2 ] && grep -q 'program arguments' $D/e.txt && pass "arguments with --wtc-profile refused" \
