@@ -132,6 +132,15 @@ for np in 2 3; do
         && pass "--wtc-auto at -n $np runs the table's best ($got)" \
         || bad "--wtc-auto at -n $np: status $rc, chose '$got', best '$best': $(cat $D/e.txt)"
 done
+# another machine's table without running the program: read, predict, save again
+timeout 60 $D/nqueens.predict --wtc-procs=2 --wtc-depth=1,2,3 --wtc-machine=loopback-default \
+    --wtc-profile=$D/auto.prof --wtc-save-profile=$D/loop.prof >/dev/null 2>$D/e.txt
+timeout 60 mpiexec -n 2 $D/nqueens --wtc-auto=$D/loop.prof --wtc-machine=loopback-default 12 \
+    >$D/o.txt 2>$D/e.txt
+[ $? = 0 ] && grep -q '^wtc: auto from .*(machine loopback-default), P = 2' $D/e.txt &&
+    grep -q '= 14200 OK' $D/o.txt \
+    && pass "a profile saved again for another machine: --wtc-auto --wtc-machine=loopback-default" \
+    || bad "re-saved profile: $(cat $D/e.txt)"
 autobad() { # label, np, pattern, options...
     label=$1 np=$2 pat=$3; shift 3
     timeout 60 mpiexec -n $np $D/nqueens "$@" 12 >$D/o.txt 2>$D/e.txt
