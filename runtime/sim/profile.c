@@ -159,15 +159,14 @@ static void read_tree(cur *c, sim_tree *t)
     expect(c, "pars");
     if ((np = get_long(c)) < 0 || np > (1L << 30) || c->bad)
         return (void)(c->bad = 1);
+    if (!(t->pars = malloc((size_t)(np ? np : 1) * sizeof *t->pars)))
+        exit(2);
     for (long i = 0; i < np && !c->bad; i++) {
         double tb = get_double(c);
         int first = (int)get_long(c), nch = (int)get_long(c), cond = (int)get_long(c);
         int next = (int)get_long(c);
         if (first < 1 || nch < 0 || first > n - nch || next < -1 || next >= np)
             c->bad = 1;
-        t->pars = realloc(t->pars, (size_t)(i + 1) * sizeof *t->pars);
-        if (!t->pars)
-            exit(2);
         t->pars[i] = (sim_par){ tb, first, nch, cond, next, get_double(c), 0 };
         t->pars[i].line = (int)get_long(c);
         t->npars = t->cappars = (int)i + 1;

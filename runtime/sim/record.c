@@ -995,24 +995,28 @@ static void restore_stdout(void)
     }
 }
 
-/* The trees cut at each --wtc-depth (NULL without); exits when t cannot give one. */
-static sim_tree *cut_trees(const sim_tree *t, int rec_depth)
+/* The trees cut at each --wtc-depth into *cuts (NULL without); -1 when t cannot give
+   one (said on stderr). */
+static int cut_trees(const sim_tree *t, int rec_depth, sim_tree **cuts)
 {
-    sim_tree *cuts;
+    *cuts = NULL;
     if (R.opt.ndepth == 0)
-        return NULL;
-    cuts = xmalloc((size_t)R.opt.ndepth * sizeof *cuts);
+        return 0;
+    *cuts = xmalloc((size_t)R.opt.ndepth * sizeof **cuts);
     for (int i = 0; i < R.opt.ndepth; i++)
-        if (sim_tree_cut(t, R.opt.depth[i], &cuts[i]) < 0) {
+        if (sim_tree_cut(t, R.opt.depth[i], &(*cuts)[i]) < 0) {
             char rd[64] = "with the program's cond:";
             if (rec_depth >= 0)
                 snprintf(rd, sizeof rd, "to depth %d", rec_depth);
             fprintf(stderr, "wtc predict: --wtc-depth=%d: the recording (%s) was cut above "
                     "that depth; record with --wtc-depth=%d or deeper\n", R.opt.depth[i], rd,
                     R.opt.depth[i]);
-            exit(2);
+            while (--i >= 0)
+                sim_tree_free(&(*cuts)[i]);
+            free(*cuts);
+            return -1;
         }
-    return cuts;
+    return 0;
 }
 
 /* Simulates and reports the recording t (and saves it with --wtc-save-profile). */
@@ -1026,7 +1030,8 @@ static int predict(sim_tree *t, const sim_sampling *smp, int rec_depth)
         fprintf(stderr, "wtc predict: %s\n", err);
         return 2;
     }
-    cuts = cut_trees(t, rec_depth);
+    if (cut_trees(t, rec_depth, &cuts) < 0)
+        return 2;
     if (R.opt.save_profile)
         best = xmalloc((size_t)R.opt.nprocs * sizeof *best);
     sim_report(stdout, t, &m, &R.opt, smp, R.prog->source, cuts, best);
@@ -1078,8 +1083,11 @@ static void finish(void)
     sim_tree_finish(&R.tree);
     R.smp.replicate = R.opt.replicate;
     R.smp.rec_seconds = wtcrt_now() - R.t_start;
-    if ((rc = predict(&R.tree, &R.smp, wtc_cut_depth)) != 0)
-        exit(rc);
+    /* finish may run from an atexit handler, where exit() is undefined */
+    if ((rc = predict(&R.tree, &R.smp, wtc_cut_depth)) != 0) {
+        fflush(NULL);
+        _exit(rc);
+    }
 }
 
 static void at_exit(void)
