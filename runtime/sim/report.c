@@ -520,7 +520,7 @@ void sim_report(FILE *out, sim_tree *t, const sim_machine *m, const sim_opts *o,
             fprintf(out, "\nbest: %s, %d procs%s%.0d%s%.0d%s: %.6f s (speedup %.2f)\n",
                     mode_name(v[best].s.mode), v[best].s.procs,
                     v[best].s.masters ? ", masters " : "", v[best].s.masters,
-                    v[best].s.masters ? ", batch " : "",
+                    !v[best].s.masters ? "" : v[best].s.batch ? ", batch " : ", batch half",
                     v[best].s.masters ? v[best].s.batch : 0,
                     depth_col(o, &v[best], ", depth %d", dc, sizeof dc), v[best].r.time,
                     t1 / v[best].r.time);
