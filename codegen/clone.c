@@ -137,8 +137,11 @@ static void render_par(Render *r, Node *n)
     if (!spawning)
         head = cg_fmt("for (int %s = (", v);
     else if (r->flavor == R_PAR)
-        head = cg_fmt("{ %swtc_par *%s = wtc_par_open(__wtc_c, (%s), &__wtc_s_%d); "
-                      "for (int %s = (", site_decl(n->loc, k), frame, cond_text(cg, r->f), k, v);
+        /* --wtc-depth=D (wtc_cut_depth >= 0) replaces the cond: for one run, which then
+           is not evaluated at all */
+        head = cg_fmt("{ %swtc_par *%s = wtc_par_open(__wtc_c, wtc_cut_depth >= 0 ? "
+                      "__wtc_c.depth < wtc_cut_depth : (%s), &__wtc_s_%d); for (int %s = (",
+                      site_decl(n->loc, k), frame, cond_text(cg, r->f), k, v);
     else
         head = cg_fmt("{ %swtc_par *%s = wtc_region_open(&__wtc_fn_%s, &__wtc_s_%d); "
                       "for (int %s = (", site_decl(n->loc, k), frame,

@@ -115,6 +115,11 @@ typedef struct wtc_site {
     int line, col;           /* of the keyword par, 1-based */
 } wtc_site;
 
+/* The launch option --wtc-depth=D (both runtimes): D, or -1 when not given. The
+   generated code passes 'wtc_depth < D' to wtc_par_open instead of evaluating the
+   function's cond: when it is >= 0 (ABI 2). */
+extern int wtc_cut_depth;
+
 /* A par statement being executed. Opaque: owned by the runtime. */
 typedef struct wtc_par wtc_par;
 
@@ -156,7 +161,8 @@ void wtc_check_spawn(const wtc_fn *pf, const void *pargs, const wtc_fn *cf,
                      const void *cargs, const char *where);
 
 /* At a par statement with spawn points inside a parallel clone: 'cond' is the value of
-   the function's cond: clause. Returns NULL when the spawned calls are to run as plain
+   the function's cond: clause; 'line' is the par's line in the program's source file
+   (wtc_program.source; the predictor's profile keeps it). Returns NULL when the spawned calls are to run as plain
    sequential calls (the generated code then calls the __wtc_seq_ clones directly), or a
    frame to pass to wtc_spawn and wtc_par_close. 'site' is the par's place in the source. */
 wtc_par *wtc_par_open(wtc_ctx ctx, int cond, const wtc_site *site);

@@ -9,7 +9,7 @@
 
 #define WTCRT_KNOWN_OPTS \
     "--wtc-mode=simple|dynamic|steal, --wtc-masters=M, --wtc-batch=T, --wtc-stats, " \
-    "--wtc-trace=FILE, --wtc-help"
+    "--wtc-trace=FILE, --wtc-depth=D, --wtc-auto=PROFILE, --wtc-machine=M, --wtc-help"
 
 const char wtcrt_usage[] =
     "usage: mpiexec -n P ./prog [--wtc-OPTION ...] [program arguments]\n"
@@ -27,6 +27,10 @@ const char wtcrt_usage[] =
     "                             and steal regions have no masters and ignore it\n"
     "  --wtc-batch=T              children per task message: dynamic T, steal up to\n"
     "                             T (default: the bigger half of the pending ones)\n"
+    "  --wtc-depth=D              every cond: replaced by wtc_depth < D for this run\n"
+    "  --wtc-auto=PROFILE         mode, masters, batch and depth for this P from a\n"
+    "                             profile saved by prog.predict --wtc-save-profile\n"
+    "  --wtc-machine=M            with --wtc-auto: the machine its table must be for\n"
     "  --wtc-stats                print, per rank, where the time went (stderr)\n"
     "  --wtc-trace=FILE           write a timeline for chrome://tracing or Perfetto\n"
     "  --wtc-help                 print this text and stop\n"
@@ -34,6 +38,9 @@ const char wtcrt_usage[] =
     "Without mpiexec (or with -n 1) the program runs sequentially. Its predictor,\n"
     "prog.predict, tells the run time for each setting beforehand (--wtc-help there).\n"
     "See doc/runtime.md.\n";
+
+/* --wtc-depth=D of this run (wtc_abi.h), -1: each function's cond: */
+int wtc_cut_depth = -1;
 
 /* Monotonic clock in seconds. */
 double wtcrt_now(void)
@@ -87,6 +94,16 @@ int wtcrt_source_masters(const wtc_program *prog, const wtc_fn *fn)
                                       : fn->masters > 0 ? fn->masters : 1;
 }
 
+/* A cut-off depth: a decimal int >= 0 (at most 100000), or -1. */
+int wtcrt_parse_depth(const char *s)
+{
+    int v;
+    if (s && strcmp(s, "0") == 0)
+        return 0;
+    v = wtcrt_parse_positive(s);
+    return v > 100000 ? -1 : v;
+}
+
 /* The value after "name=" in arg, or NULL when arg is not that option. */
 static const char *opt_value(const char *arg, const char *name)
 {
@@ -119,6 +136,17 @@ static int opt_one(const char *arg, wtcrt_opts *o, char *err, size_t errsz)
         if (!*v)
             goto bad_value;
         o->trace = v;
+    } else if ((v = opt_value(arg, "--wtc-depth"))) {
+        if ((o->depth = wtcrt_parse_depth(v)) < 0)
+            goto bad_value;
+    } else if ((v = opt_value(arg, "--wtc-auto"))) {
+        if (!*v)
+            goto bad_value;
+        o->autof = v;
+    } else if ((v = opt_value(arg, "--wtc-machine"))) {
+        if (!*v)
+            goto bad_value;
+        o->machine = v;
     } else if (strcmp(arg, "--wtc-stats") == 0) {
         o->stats = 1;
     } else if (strcmp(arg, "--wtc-help") == 0) {
@@ -134,8 +162,9 @@ bad_value:
         v = "";
     snprintf(err, errsz, "wtc: error: bad value in '%s' (%s)", arg,
              strncmp(arg, "--wtc-mode", 10) == 0 ? "expected simple, dynamic or steal"
-             : strncmp(arg, "--wtc-trace", 11) == 0 ? "expected a file name"
-             : "expected a positive integer");
+             : strncmp(arg, "--wtc-depth", 11) == 0 ? "expected an integer >= 0"
+             : strncmp(arg, "--wtc-masters", 13) == 0 || strncmp(arg, "--wtc-batch", 11) == 0
+               ? "expected a positive integer" : "expected a file name");
     return -1;
 }
 
@@ -144,6 +173,7 @@ int wtcrt_opts_parse(int *argc, char **argv, wtcrt_opts *o, char *err, size_t er
 {
     int i, j = 1;
     memset(o, 0, sizeof *o);
+    o->depth = -1;
     err[0] = 0;
     for (i = 1; i < *argc; i++) {
         if (strncmp(argv[i], "--wtc-", 6) != 0) {
@@ -156,5 +186,10 @@ int wtcrt_opts_parse(int *argc, char **argv, wtcrt_opts *o, char *err, size_t er
     if (*argc > 0)
         *argc = j;
     argv[*argc] = NULL;
+    if (o->machine && !o->autof) {
+        snprintf(err, errsz, "wtc: error: --wtc-machine needs --wtc-auto=PROFILE (the "
+                 "program runs on the machine it is on)");
+        return -1;
+    }
     return 0;
 }

@@ -81,6 +81,9 @@ typedef struct wtcrt_opts {
     int stats;         /* --wtc-stats */
     const char *trace; /* --wtc-trace=FILE, NULL when not given */
     int help;          /* --wtc-help: print wtcrt_usage and stop */
+    int depth;         /* --wtc-depth=D: every cond replaced by wtc_depth < D; -1 if not */
+    const char *autof; /* --wtc-auto=PROFILE: the setting from a saved profile, or NULL */
+    const char *machine; /* --wtc-machine=M with --wtc-auto: the table's machine */
 } wtcrt_opts;
 
 /* The text --wtc-help prints. */
@@ -91,11 +94,38 @@ extern const char wtcrt_usage[];
 int wtcrt_opts_parse(int *argc, char **argv, wtcrt_opts *o, char *err, size_t errsz);
 /* Parses a positive decimal int; returns -1 on garbage, overflow or a value < 1. */
 int wtcrt_parse_positive(const char *s);
+/* Parses a cut-off depth (--wtc-depth): a decimal int >= 0, else -1. */
+int wtcrt_parse_depth(const char *s);
 const char *wtcrt_mode_name(int mode);
 /* A region's mode and masters as the program was built (wtcc --mode, else the mode:
    of fn, its outermost function), before any --wtc- option. */
 int wtcrt_source_mode(const wtc_program *prog, const wtc_fn *fn);
 int wtcrt_source_masters(const wtc_program *prog, const wtc_fn *fn);
+
+/* ---- profiles (common/profile.c, doc/predictor.md "Profiles") --------------------- */
+#define WTCRT_PROFILE_MAGIC "wtc-profile"
+#define WTCRT_PROFILE_VERSION 1
+/* One row of a profile's table of best settings (what --wtc-auto runs). */
+typedef struct wtcrt_auto {
+    int procs, mode, masters, batch; /* masters, batch: 0 = not given */
+    int depth;                       /* --wtc-depth, -1: the program's cond: */
+    double predicted;                /* the predicted time of the whole program, s */
+    char machine[256];               /* the machine the table was computed for */
+} wtcrt_auto;
+/* FNV-1a 64 of n bytes. */
+unsigned long long wtcrt_checksum(const void *p, size_t n);
+/* A hash of what a recording depends on in the program (names, sizes, buffers). */
+unsigned long long wtcrt_program_fingerprint(const wtc_program *prog);
+/* The whole file, NUL-terminated (len without it); NULL with err set. */
+char *wtcrt_read_file(const char *path, size_t *len, char *err, size_t errsz);
+/* Checks version, checksum and program of a profile read into text (modified: the
+   end line is cut off); returns its body or NULL with err set. */
+const char *wtcrt_profile_open(const char *path, char *text, size_t len,
+                               const wtc_program *prog, char *err, size_t errsz);
+/* The best setting for P ranks from a profile's table (machine: NULL or the name the
+   table must have been computed for). 0, or -1 with err set. */
+int wtcrt_profile_auto(const char *path, const wtc_program *prog, int P, const char *machine,
+                       wtcrt_auto *a, char *err, size_t errsz);
 
 /* ---- results: C conversion between arithmetic kinds (ABI WTC_K_*) ----------------- */
 /* Stores the value at src (src_kind, src_size bytes, any alignment) into dest as C

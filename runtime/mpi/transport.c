@@ -578,9 +578,48 @@ int wtcrt_forked(void)
     return rt.pid != 0 && getpid() != rt.pid;
 }
 
+/* --wtc-auto=PROFILE: takes mode, masters, batch and depth for this P from the
+   profile's table (every rank reads it, as every rank parses argv); rank 0 says what
+   it chose, on one line. 0 or -1 with err set. */
+static int opts_auto(char *err, size_t errsz)
+{
+    wtcrt_auto a;
+    char how[128];
+    int n;
+    if (rt.opt.mode || rt.opt.masters || rt.opt.batch || rt.opt.depth >= 0) {
+        snprintf(err, errsz, "wtc: error: --wtc-auto chooses mode, masters, batch and depth; "
+                 "give none of them with it");
+        return -1;
+    }
+    if (wtcrt_profile_auto(rt.opt.autof, rt.prog, rt.nranks, rt.opt.machine, &a, err + 12,
+                           errsz - 12) < 0) {
+        memcpy(err, "wtc: error: ", 12);
+        return -1;
+    }
+    rt.opt.mode = a.mode;
+    rt.opt.masters = a.mode == WTC_MODE_DYNAMIC && rt.nranks > 1 ? a.masters : 0;
+    rt.opt.batch = a.batch;
+    rt.opt.depth = a.depth;
+    /* the choice as the options that would run it by hand */
+    n = snprintf(how, sizeof how, "--wtc-mode=%s", wtcrt_mode_name(a.mode));
+    if (rt.opt.masters)
+        n += snprintf(how + n, sizeof how - n, " --wtc-masters=%d", rt.opt.masters);
+    if (a.batch)
+        n += snprintf(how + n, sizeof how - n, " --wtc-batch=%d", a.batch);
+    if (a.depth >= 0)
+        snprintf(how + n, sizeof how - n, " --wtc-depth=%d", a.depth);
+    if (rt.rank == 0)
+        fprintf(stderr, "wtc: auto from %s (machine %s), P = %d: %s, predicted %.6f s\n",
+                rt.opt.autof, a.machine, rt.nranks, how, a.predicted);
+    return 0;
+}
+
 /* Checks the options against the number of ranks; 0 or -1 with err set. */
 static int opts_check(char *err, size_t errsz)
 {
+    if (rt.opt.autof && opts_auto(err, errsz) < 0)
+        return -1;
+    wtc_cut_depth = rt.opt.depth;
     if (rt.opt.masters && rt.nranks > 1 && rt.opt.masters >= rt.nranks) {
         snprintf(err, errsz, "wtc: error: --wtc-masters=%d needs at least %ld ranks "
                  "(running on %d): at least one rank must be a worker",

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "wtcrt.h"
 #include "sim.h"
 #include "proto.h"
 
@@ -48,6 +49,11 @@ const char sim_usage[] =
     "  --wtc-stats            for one setting: the per-rank table of the program's\n"
     "                         --wtc-stats for the predicted run, after the report\n"
     "  --wtc-plot=FILE.svg    plot the predicted speed-up against P (SVG)\n"
+    "  --wtc-depth=LIST       cut-off depths: every cond: replaced by wtc_depth < D,\n"
+    "                         each D simulated (recorded once, to the largest D)\n"
+    "  --wtc-save-profile=FILE  also write the recording, and the best setting per P\n"
+    "                         (for the program's --wtc-auto), to FILE\n"
+    "  --wtc-profile=FILE     predict from a saved profile: the program does not run\n"
     "  --wtc-help             print this text and stop\n"
     "\n"
     "Environment: WTC_PREDICT_MEM_MB (memory for captured leaf inputs, default 1024),\n"
@@ -160,6 +166,25 @@ static int parse_vary(const char *s, sim_opts *o, char *err, size_t errsz)
     return 0;
 }
 
+/* --wtc-depth=LIST: cut-off depths >= 0 (wtcrt_parse_depth), each simulated. */
+static int parse_depths(const char *s, sim_opts *o, char *err, size_t errsz)
+{
+    char buf[512], *tok, *save;
+    snprintf(buf, sizeof buf, "%s", s);
+    o->ndepth = 0;
+    for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        if (o->ndepth == SIM_MAXLIST)
+            return fail(err, errsz, "--wtc-depth: more than %d values", SIM_MAXLIST);
+        if ((o->depth[o->ndepth++] = wtcrt_parse_depth(tok)) < 0)
+            break;
+    }
+    if (o->ndepth == 0 || o->depth[o->ndepth - 1] < 0 || s[0] == ',' ||
+        s[strlen(s) - 1] == ',' || strstr(s, ",,"))
+        return fail(err, errsz, "--wtc-depth: bad list '%s' (depths >= 0 separated by "
+                    "commas)", s);
+    return 0;
+}
+
 /* One option "--wtc-NAME=VALUE" (or a flag); seen_sample guards N|all vs PCT. */
 static int parse_one(const char *a, sim_opts *o, int *seen_sample, char *err, size_t errsz)
 {
@@ -189,6 +214,12 @@ static int parse_one(const char *a, sim_opts *o, int *seen_sample, char *err, si
         return parse_modes(v, o, err, errsz);
     if (strcmp(name, "--wtc-vary") == 0)
         return parse_vary(v, o, err, errsz);
+    if (strcmp(name, "--wtc-depth") == 0)
+        return parse_depths(v, o, err, errsz);
+    if (strcmp(name, "--wtc-save-profile") == 0 || strcmp(name, "--wtc-profile") == 0) {
+        *(name[6] == 's' ? &o->save_profile : &o->profile) = v;
+        return 0;
+    }
     if (strcmp(name, "--wtc-machine") == 0) {
         o->machine = v;
         return 0;
@@ -254,7 +285,8 @@ static int parse_one(const char *a, sim_opts *o, int *seen_sample, char *err, si
     return fail(err, errsz, "unknown option %s (prog.predict accepts --wtc-procs, "
                 "--wtc-masters, --wtc-batch, --wtc-modes, --wtc-machine, --wtc-sample, "
                 "--wtc-error, --wtc-replicate, --wtc-vary, --wtc-format, --wtc-trace, "
-                "--wtc-stats, --wtc-plot, --wtc-help)", name);
+                "--wtc-stats, --wtc-plot, --wtc-depth, --wtc-profile, --wtc-save-profile, "
+                "--wtc-help)", name);
 }
 
 int sim_opts_parse(int *argc, char **argv, sim_opts *o, char *err, size_t errsz)
@@ -268,7 +300,14 @@ int sim_opts_parse(int *argc, char **argv, sim_opts *o, char *err, size_t errsz)
         }
         if (parse_one(argv[i], o, &seen_sample, err, errsz) < 0)
             return -1;
+        o->recording |= strncmp(argv[i], "--wtc-sample", 12) == 0 ||
+                        strncmp(argv[i], "--wtc-error", 11) == 0 ||
+                        strncmp(argv[i], "--wtc-replicate", 15) == 0;
     }
+    if (o->profile && (o->recording || out > 1))
+        return fail(err, errsz, "--wtc-profile: the program does not run, so %s would "
+                    "not be used (they belong to the recording)", out > 1
+                    ? "program arguments" : "--wtc-sample, --wtc-error and --wtc-replicate");
     if (o->nvary && (o->trace || o->stats || o->plot))
         return fail(err, errsz, "%s shows the predictions of one machine: it cannot be "
                     "combined with --wtc-vary", o->trace ? "--wtc-trace" : o->stats ?

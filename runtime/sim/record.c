@@ -1037,13 +1037,87 @@ static void restore_stdout(void)
     }
 }
 
+/* The trees cut at each --wtc-depth into *cuts (NULL without); -1 when t cannot give
+   one (said on stderr). */
+static int cut_trees(const sim_tree *t, int rec_depth, sim_tree **cuts)
+{
+    *cuts = NULL;
+    if (R.opt.ndepth == 0)
+        return 0;
+    *cuts = xmalloc((size_t)R.opt.ndepth * sizeof **cuts);
+    for (int i = 0; i < R.opt.ndepth; i++)
+        if (sim_tree_cut_depth(t, R.opt.depth[i], &(*cuts)[i]) < 0) {
+            char rd[64] = "with the program's cond:";
+            if (rec_depth >= 0)
+                snprintf(rd, sizeof rd, "to depth %d", rec_depth);
+            fprintf(stderr, "wtc predict: --wtc-depth=%d: the recording (%s) was cut above "
+                    "that depth; record with --wtc-depth=%d or deeper\n", R.opt.depth[i], rd,
+                    R.opt.depth[i]);
+            while (--i >= 0)
+                sim_tree_free(&(*cuts)[i]);
+            free(*cuts);
+            return -1;
+        }
+    return 0;
+}
+
+/* Simulates and reports the recording t (and saves it with --wtc-save-profile).
+   Returns 0, or -1 when the report or a file asked for could not be made (said on
+   stderr). */
+static int predict(sim_tree *t, const sim_sampling *smp, int rec_depth)
+{
+    sim_machine m;
+    char err[1024];
+    sim_tree *cuts;
+    sim_best *best = NULL;
+    int rc;
+    if (sim_machine_find(R.opt.machine, &m, err, sizeof err) < 0) {
+        fprintf(stderr, "wtc predict: %s\n", err);
+        return -1;
+    }
+    if (cut_trees(t, rec_depth, &cuts) < 0)
+        return -1;
+    if (R.opt.save_profile)
+        best = xmalloc((size_t)R.opt.nprocs * sizeof *best);
+    rc = sim_report(stdout, t, &m, &R.opt, smp, R.prog->source, cuts, best);
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        fprintf(stderr, "wtc predict: error: cannot write the report: %s\n", strerror(errno));
+        rc = -1;
+    }
+    if (R.opt.save_profile &&
+        sim_profile_save(R.opt.save_profile, R.prog, t, smp, rec_depth, best, R.opt.nprocs,
+                         &m, R.opt.machine, err, sizeof err) < 0) {
+        fprintf(stderr, "wtc predict: %s\n", err);
+        rc = -1;
+    }
+    for (int i = 0; cuts && i < R.opt.ndepth; i++)
+        sim_tree_free(&cuts[i]);
+    free(cuts);
+    free(best);
+    return rc;
+}
+
+/* --wtc-profile=FILE: predicts from a saved recording; the program does not run. */
+static int predict_from_profile(void)
+{
+    char err[1024];
+    sim_tree t;
+    sim_sampling smp;
+    int rec_depth, rc;
+    if (sim_profile_load(R.opt.profile, R.prog, &t, &smp, &rec_depth, err, sizeof err) < 0) {
+        fprintf(stderr, "wtc predict: %s\n", err);
+        return 2;
+    }
+    smp.rec_seconds = wtcrt_now() - R.t_start; /* the report says what it was */
+    rc = predict(&t, &smp, rec_depth);
+    sim_tree_free(&t);
+    return rc < 0 ? 2 : 0;
+}
+
 /* Restores stdout and writes the report there; -1 when it (or an output file asked for)
    could not be written. */
 static int finish(void)
 {
-    sim_machine m;
-    char err[1024];
-    int rc;
     if (R.reported)
         return 0;
     R.reported = 1;
@@ -1052,22 +1126,13 @@ static int finish(void)
     if (R.in_region)
         fprintf(stderr, "wtc predict: the program exited inside a parallel region; "
                         "that region is not predicted\n");
-    if (sim_machine_find(R.opt.machine, &m, err, sizeof err) < 0) {
-        fprintf(stderr, "wtc predict: %s\n", err);
-        return -1;
-    }
     R.smp.mode = R.opt.sample;
     R.smp.n = R.opt.sample_n;
     R.smp.pct = R.opt.error_pct;
     sim_tree_finish(&R.tree);
     R.smp.replicate = R.opt.replicate;
     R.smp.rec_seconds = wtcrt_now() - R.t_start;
-    rc = sim_report(stdout, &R.tree, &m, &R.opt, &R.smp, R.prog->source);
-    if (fflush(stdout) != 0 || ferror(stdout)) {
-        fprintf(stderr, "wtc predict: error: cannot write the report: %s\n", strerror(errno));
-        return -1;
-    }
-    return rc;
+    return predict(&R.tree, &R.smp, wtc_cut_depth);
 }
 
 /* The program called exit(): the report is still written (and its failure shows). */
@@ -1204,6 +1269,12 @@ int wtc_start(int argc, char **argv, const wtc_program *prog)
             return 2;
         }
     }
+    if (R.opt.profile)
+        return predict_from_profile();
+    /* --wtc-depth=LIST: recorded to the deepest, the others are cut from it (cut.c) */
+    for (int i = 0; i < R.opt.ndepth; i++)
+        if (R.opt.depth[i] > wtc_cut_depth)
+            wtc_cut_depth = R.opt.depth[i];
     fflush(stdout);
     R.saved_stdout = dup(1);
     devnull = open("/dev/null", O_WRONLY);

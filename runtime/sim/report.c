@@ -15,20 +15,23 @@ typedef sim_row row;
 typedef struct rows {
     row *v;
     int n, cap;
+    int dcol;             /* --wtc-depth: a depth column */
     char notes[1024];
 } rows;
 
 /* Adds setting s unless rows from..n-1 (those of its mode and P) hold it already. */
-static void add_row(rows *R, sim_setting s, int from)
+static void add_row(rows *R, sim_setting s, int di, int depth, int from)
 {
     for (int i = from; i < R->n; i++)
-        if (!memcmp(&R->v[i].s, &s, sizeof s))
+        if (!memcmp(&R->v[i].s, &s, sizeof s) && R->v[i].di == di)
             return; /* the same setting after a reduction of its masters */
     if (R->n == R->cap)
         R->v = realloc(R->v, (size_t)(R->cap = R->cap ? 2 * R->cap : 64) * sizeof *R->v);
     if (!R->v)
         exit(2);
     memset(&R->v[R->n], 0, sizeof R->v[R->n]);
+    R->v[R->n].di = di;
+    R->v[R->n].depth = depth;
     R->v[R->n++].s = s;
 }
 
@@ -50,10 +53,13 @@ static void note_reduced(rows *R, const wtcp_mode *mode, int P, const sim_opts *
 
 /* Every (mode, procs, masters, batch) asked for, once: P = 1 once per mode; masters
    and batches multiply the settings of a mode with masters (dynamic) only; masters
-   >= P are reduced to P - 1 as the runtime reduces them (the core's wtcp_masters). */
+   >= P are reduced to P - 1 as the runtime reduces them (the core's wtcp_masters).
+   With --wtc-depth, all of it once per depth. */
 static void settings(const sim_opts *o, rows *R)
 {
     memset(R, 0, sizeof *R);
+    R->dcol = o->ndepth > 0;
+    for (int di = o->ndepth ? 0 : -1; di < o->ndepth; di++)
     for (int id = 1; id <= SIM_NMODES; id++) {
         const wtcp_mode *mode = wtcp_mode_get(id);
         if (!o->modes[id] || !mode)
@@ -69,9 +75,9 @@ static void settings(const sim_opts *o, rows *R)
                         s.masters = wtcp_masters(mode, P, o->masters[im], &red);
                         s.batch = o->batch[ib];
                     }
-                    add_row(R, s, from);
+                    add_row(R, s, di, di >= 0 ? o->depth[di] : -1, from);
                 }
-            if (lists)
+            if (lists && di <= 0)
                 note_reduced(R, mode, P, o);
         }
     }
@@ -218,11 +224,21 @@ static void print_advice(FILE *out, const sim_tree *t, const sim_machine *m, int
 
 /* ---- the three formats --------------------------------------------------------------- */
 
-static void print_table(FILE *out, const row *v, int n, double t1)
+/* The cut-off depth of row x ("" without --wtc-depth: dcol 0), as a column. */
+static const char *depth_col(int dcol, const row *x, const char *fmt, char *buf, size_t n)
 {
-    fprintf(out, "\n%-8s %5s %7s %5s %12s %8s %6s %8s %8s %6s %8s %8s %6s\n", "mode", "procs",
+    buf[0] = 0;
+    if (dcol)
+        snprintf(buf, n, fmt, x->depth);
+    return buf;
+}
+
+static void print_table(FILE *out, int dcol, const row *v, int n, double t1)
+{
+    char dc[32];
+    fprintf(out, "\n%-8s %5s %7s %5s %12s %8s %6s %8s %8s %6s %8s %8s %6s%s\n", "mode", "procs",
             "masters", "batch", "predicted_s", "speedup", "eff", "master%", "compute%",
-            "comm%", "wmaster%", "wchild%", "idle%");
+            "comm%", "wmaster%", "wchild%", "idle%", dcol ? "  depth" : "");
     for (int i = 0; i < n; i++) {
         const sim_result *r = &v[i].r;
         char ms[16], bs[16], mu[16];
@@ -233,30 +249,33 @@ static void print_table(FILE *out, const row *v, int n, double t1)
         else
             snprintf(bs, sizeof bs, dyn ? "half" : "-");
         snprintf(mu, sizeof mu, dyn ? "%.1f" : "-", master_util(r));
-        fprintf(out, "%-8s %5d %7s %5s %12.6f %8.2f %6.2f %8s %8.1f %6.1f %8.1f %8.1f %6.1f\n",
+        fprintf(out, "%-8s %5d %7s %5s %12.6f %8.2f %6.2f %8s %8.1f %6.1f %8.1f %8.1f %6.1f%s\n",
                 mode_name(v[i].s.mode), v[i].s.procs, ms, bs, r->time, t1 / r->time,
                 t1 / r->time / v[i].s.procs, mu, share(r, r->compute), share(r, r->comm),
-                share(r, r->wait_master), share(r, r->wait_children), share(r, r->idle));
+                share(r, r->wait_master), share(r, r->wait_children), share(r, r->idle),
+                depth_col(dcol, &v[i], " %6d", dc, sizeof dc));
     }
 }
 
 /* The CSV; 'head' (the --wtc-vary keys' columns, "L,") starts the header line when not
    NULL, 'pre' (their values, "5e-05,") every row. */
-static void print_csv(FILE *out, const row *v, int n, double t1, const char *head,
+static void print_csv(FILE *out, int dcol, const row *v, int n, double t1, const char *head,
                       const char *pre)
 {
+    char dc[32];
     if (head)
         fprintf(out, "%smode,procs,masters,batch,predicted_s,speedup,efficiency,master_util,"
-                     "compute,comm,wait_master,wait_children,idle,messages,bytes,regions_s\n",
-                head);
+                     "compute,comm,wait_master,wait_children,idle,messages,bytes,regions_s%s\n",
+                head, dcol ? ",depth" : "");
     for (int i = 0; i < n; i++) {
         const sim_result *r = &v[i].r;
-        fprintf(out, "%s%s,%d,%d,%d,%.9g,%.6g,%.6g,%.4g,%.4g,%.4g,%.4g,%.4g,%.4g,%lld,%lld,%.9g\n",
+        fprintf(out, "%s%s,%d,%d,%d,%.9g,%.6g,%.6g,%.4g,%.4g,%.4g,%.4g,%.4g,%.4g,%lld,%lld,%.9g%s\n",
                 pre, mode_name(v[i].s.mode), v[i].s.procs, v[i].s.masters, v[i].s.batch, r->time,
                 t1 / r->time, t1 / r->time / v[i].s.procs, master_util(r) / 100,
                 share(r, r->compute) / 100, share(r, r->comm) / 100,
                 share(r, r->wait_master) / 100, share(r, r->wait_children) / 100,
-                share(r, r->idle) / 100, r->messages, r->bytes, r->regions);
+                share(r, r->idle) / 100, r->messages, r->bytes, r->regions,
+                depth_col(dcol, &v[i], ",%d", dc, sizeof dc));
     }
 }
 
@@ -275,8 +294,10 @@ static void json_str(FILE *out, const char *s)
 }
 
 /* The settings array's entries, each indented by 'ind'. */
-static void json_settings(FILE *out, const row *v, int n, double t1, const char *ind)
+static void json_settings(FILE *out, int dcol, const row *v, int n, double t1,
+                          const char *ind)
 {
+    char dc[32];
     for (int i = 0; i < n; i++) {
         const sim_result *r = &v[i].r;
         fprintf(out, "%s{\"mode\": \"%s\", \"procs\": %d, \"masters\": %d, \"batch\": %d, "
@@ -284,24 +305,27 @@ static void json_settings(FILE *out, const row *v, int n, double t1, const char 
                      "\"efficiency\": %.6g, \"master_util\": %.4g, \"compute\": %.4g, \"comm\": %.4g, "
                      "\"wait_master\": %.4g, \"wait_children\": %.4g, \"idle\": %.4g, "
                      "\"messages\": %lld, \"bytes\": %lld, \"remote_calls\": %lld, "
-                     "\"grants\": %lld, \"local_after_refusal\": %lld, \"steals\": %lld}%s\n",
+                     "\"grants\": %lld, \"local_after_refusal\": %lld, \"steals\": %lld%s}%s\n",
                 ind, mode_name(v[i].s.mode), v[i].s.procs, v[i].s.masters, v[i].s.batch, r->time,
                 r->regions, t1 / r->time, t1 / r->time / v[i].s.procs, master_util(r) / 100,
                 share(r, r->compute) / 100, share(r, r->comm) / 100,
                 share(r, r->wait_master) / 100, share(r, r->wait_children) / 100,
                 share(r, r->idle) / 100, r->messages, r->bytes, r->remote_calls, r->grants,
-                r->refusals, r->steals, i + 1 < n ? "," : "");
+                r->refusals, r->steals, depth_col(dcol, &v[i], ", \"depth\": %d", dc, sizeof dc),
+                i + 1 < n ? "," : "");
     }
 }
 
 /* The best setting as a JSON object, or null. */
-static void json_best(FILE *out, const row *v, int best)
+static void json_best(FILE *out, int dcol, const row *v, int best)
 {
+    char dc[32];
     if (best >= 0)
         fprintf(out, "{\"mode\": \"%s\", \"procs\": %d, \"masters\": %d, \"batch\": %d, "
-                     "\"predicted_s\": %.9g}",
+                     "\"predicted_s\": %.9g%s}",
                 mode_name(v[best].s.mode), v[best].s.procs, v[best].s.masters,
-                v[best].s.batch, v[best].r.time);
+                v[best].s.batch, v[best].r.time,
+                depth_col(dcol, &v[best], ", \"depth\": %d", dc, sizeof dc));
     else
         fprintf(out, "null");
 }
@@ -337,16 +361,16 @@ static void print_json(FILE *out, const rows *R, double t1, int best,
                  "\"leaf_tasks\": %ld},\n", smp->replicate, smp->repl_subtrees,
             smp->repl_calls, smp->repl_leaves);
     fprintf(out, "  \"simulator_messages_per_s\": %.6g,\n  \"settings\": [\n", msgs_per_s);
-    json_settings(out, R->v, R->n, t1, "    ");
+    json_settings(out, R->dcol, R->v, R->n, t1, "    ");
     fprintf(out, "  ],\n  \"masters_reduced\": ");
     json_str(out, R->notes);
     fprintf(out, ",\n  \"best\": ");
-    json_best(out, R->v, best);
+    json_best(out, R->dcol, R->v, best);
     fprintf(out, "\n}\n");
 }
 
 /* "best: dynamic, 8 procs, masters 1, batch half: 0.12 s (speedup 5.00)". */
-static void print_best(FILE *out, const row *b, double t1)
+static void print_best(FILE *out, int dcol, const row *b, double t1)
 {
     char bs[16];
     fprintf(out, "\nbest: %s, %d procs", mode_name(b->s.mode), b->s.procs);
@@ -354,6 +378,8 @@ static void print_best(FILE *out, const row *b, double t1)
         snprintf(bs, sizeof bs, b->s.batch > 0 ? "%d" : "half", b->s.batch);
         fprintf(out, ", masters %d, batch %s", b->s.masters, bs);
     }
+    if (dcol)
+        fprintf(out, ", depth %d", b->depth);
     fprintf(out, ": %.6f s (speedup %.2f)\n", b->r.time, t1 / b->r.time);
 }
 
@@ -418,7 +444,7 @@ static FILE *decisions_open(int n)
 }
 
 /* Simulates every setting; returns the best (-1: none) and the simulating time. */
-static int simulate(sim_tree *t, const sim_machine *m, rows *R, double *wall,
+static int simulate(sim_tree *t, sim_tree *cuts, const sim_machine *m, rows *R, double *wall,
                     long long *events, int *maxP, int log_ok)
 {
     FILE *log = log_ok ? decisions_open(R->n) : NULL;
@@ -427,7 +453,7 @@ static int simulate(sim_tree *t, const sim_machine *m, rows *R, double *wall,
         row *x = &R->v[i];
         double w0 = wtcrt_now();
         wtcp_log_open(log);
-        if (sim_run(t, m, x->s, &x->r) < 0)
+        if (sim_run(x->di >= 0 ? &cuts[x->di] : t, m, x->s, &x->r) < 0)
             x->r.time = NAN;
         wtcp_log_open(NULL);
         *wall += wtcrt_now() - w0;
@@ -501,12 +527,14 @@ static int find_row(const rows *R, int mode, int P, int masters, int batch)
     const wtcp_mode *md = wtcp_mode_get(mode);
     int red, M = md->masters && P > 1 ? wtcp_masters(md, P, masters, &red) : 0;
     int T = md->masters && P > 1 ? batch : 0;
+    int bi = -1; /* with --wtc-depth, the setting's best depth */
     for (int i = 0; i < R->n; i++) {
         const sim_setting *s = &R->v[i].s;
-        if (s->mode == mode && s->procs == P && s->masters == M && s->batch == T)
-            return i;
+        if (s->mode == mode && s->procs == P && s->masters == M && s->batch == T &&
+            (bi < 0 || isnan(R->v[bi].r.time) || R->v[i].r.time < R->v[bi].r.time))
+            bi = i;
     }
-    return -1;
+    return bi;
 }
 
 /* One line per mode, and per masters (and batch) value asked for in dynamic mode: the
@@ -672,8 +700,8 @@ static void json_vary_values(FILE *out, const sim_opts *o, const double *val)
 /* --wtc-vary: the settings asked for, simulated on the machine of every combination of
    the values (one recording for all); the table gives the best setting per combination,
    CSV and JSON every setting, with the values in front. */
-static void report_vary(FILE *out, sim_tree *t, const sim_machine *m, const sim_opts *o,
-                        const sim_sampling *smp, const char *program)
+static void report_vary(FILE *out, sim_tree *t, sim_tree *cuts, const sim_machine *m,
+                        const sim_opts *o, const sim_sampling *smp, const char *program)
 {
     rows R;
     long nc = vary_count(o);
@@ -702,19 +730,19 @@ static void report_vary(FILE *out, sim_tree *t, const sim_machine *m, const sim_
         sim_machine mv;
         vary_machine(o, c, m, &mv, val);
         double t1 = seq_time(t, &mv);
-        int best = simulate(t, &mv, &R, &wall, &events, &maxP, 0);
+        int best = simulate(t, cuts, &mv, &R, &wall, &events, &maxP, 0);
         if (o->format == SIM_FMT_CSV) {
             len = 0;
             for (int k = 0; k < o->nvary; k++)
                 len += snprintf(pre + len, sizeof pre - len, "%.9g,", val[k]);
-            print_csv(out, R.v, R.n, t1, c ? NULL : head, pre);
+            print_csv(out, R.dcol, R.v, R.n, t1, c ? NULL : head, pre);
         } else if (o->format == SIM_FMT_JSON) {
             fprintf(out, "    {");
             json_vary_values(out, o, val);
             fprintf(out, "\"sequential_s\": %.9g, \"best\": ", t1);
-            json_best(out, R.v, best);
+            json_best(out, R.dcol, R.v, best);
             fprintf(out, ", \"settings\": [\n");
-            json_settings(out, R.v, R.n, t1, "      ");
+            json_settings(out, R.dcol, R.v, R.n, t1, "      ");
             fprintf(out, "    ]}%s\n", c + 1 < nc ? "," : "");
         } else {
             vary_table_row(out, o, val, &R, best, t1);
@@ -740,47 +768,70 @@ static void report_vary(FILE *out, sim_tree *t, const sim_machine *m, const sim_
     free(R.v);
 }
 
+/* The best row of each P of the list, for the profile's --wtc-auto table. */
+static void best_per_procs(const sim_opts *o, const rows *R, sim_best *b)
+{
+    for (int ip = 0; ip < o->nprocs; ip++) {
+        int bi = -1;
+        for (int i = 0; i < R->n; i++)
+            if (R->v[i].s.procs == o->procs[ip] && !isnan(R->v[i].r.time) &&
+                (bi < 0 || R->v[i].r.time < R->v[bi].r.time))
+                bi = i;
+        b[ip].s = bi >= 0 ? R->v[bi].s : (sim_setting){ SIM_SIMPLE, o->procs[ip], 0, 0 };
+        b[ip].depth = bi >= 0 ? R->v[bi].depth : -1;
+        b[ip].time = bi >= 0 ? R->v[bi].r.time : NAN;
+    }
+}
+
 int sim_report(FILE *out, sim_tree *t, const sim_machine *m, const sim_opts *o,
-               const sim_sampling *smp, const char *program)
+               const sim_sampling *smp, const char *program, sim_tree *cuts,
+               sim_best *bestp)
 {
     rows R;
     int best, maxP = 1, rc = 0;
     double t1 = seq_time(t, m), wall = 0;
     long long events = 0;
     if (o->nvary) {
-        report_vary(out, t, m, o, smp, program);
+        report_vary(out, t, cuts, m, o, smp, program);
         return 0;
     }
     settings(o, &R);
-    best = simulate(t, m, &R, &wall, &events, &maxP, 1);
+    best = simulate(t, cuts, m, &R, &wall, &events, &maxP, 1);
+    if (bestp)
+        best_per_procs(o, &R, bestp);
     const row *v = R.v;
     int n = R.n;
     double rate = wall > 0 ? events / wall : 0;
     if (o->format == SIM_FMT_CSV) {
-        print_csv(out, v, n, t1, "", "");
+        print_csv(out, R.dcol, v, n, t1, "", "");
         if (R.notes[0])
             fprintf(stderr, "wtc predict: masters reduced to P - 1: %s\n", R.notes);
     } else if (o->format == SIM_FMT_JSON) {
         print_json(out, &R, t1, best, m, smp, program, rate);
     } else {
         print_head(out, t, m, smp, program, t1);
-        print_table(out, v, n, t1);
+        print_table(out, R.dcol, v, n, t1);
         if (R.notes[0])
             fprintf(out, "(masters reduced to P - 1, at least one worker, as the runtime "
                          "does: %s)\n", R.notes);
         if (best >= 0)
-            print_best(out, &v[best], t1);
-        wall += sim_notes(out, t, m, o, v, n, best, program, &events);
+            print_best(out, R.dcol, &v[best], t1);
+        /* with a --wtc-depth sweep the table itself compares cut-offs; the notes
+           re-simulate the recorded tree, so they are for the program's own cond: */
+        if (!R.dcol)
+            wall += sim_notes(out, t, m, o, v, n, best, program, &events);
         print_advice(out, t, m, maxP);
         rate = wall > 0 ? events / wall : 0;
         fprintf(out, "\nsimulator: %lld messages in %.3f s (%.2f million messages/s)\n",
                 events, wall, rate / 1e6);
-        fprintf(out, "prediction took %.3f s (running and recording the program %.3f s, "
-                     "simulating %.3f s)\n", smp->rec_seconds + wall, smp->rec_seconds, wall);
+        fprintf(out, "prediction took %.3f s (%s %.3f s, simulating %.3f s)\n",
+                smp->rec_seconds + wall, o->profile ? "reading the profile"
+                : "running and recording the program", smp->rec_seconds, wall);
     }
     /* the options name one setting when these are asked for (sim_opts_parse) */
     if ((o->trace || o->stats) && n == 1 &&
-        report_timeline(o->format == SIM_FMT_TABLE ? out : stderr, t, m, o, &v[0]) < 0)
+        report_timeline(o->format == SIM_FMT_TABLE ? out : stderr,
+                        v[0].di >= 0 ? &cuts[v[0].di] : t, m, o, &v[0]) < 0)
         rc = -1;
     if (o->plot && report_plot(&R, o, t1, best, m, program) < 0)
         rc = -1;

@@ -280,6 +280,10 @@ typedef struct sim_opts {
     sim_vary vary[SIM_MAXVARY];/* --wtc-vary=KEY:V1,V2,...: what-if sweeps */
     int nvary;
     int help;
+    int depth[SIM_MAXLIST], ndepth; /* --wtc-depth=LIST (0 values: the program's cond:) */
+    const char *save_profile;  /* --wtc-save-profile=FILE */
+    const char *profile;       /* --wtc-profile=FILE: predict from it, no run */
+    int recording;             /* an option of the recording was given */
 } sim_opts;
 
 #define SIM_REPLICATE_ON 16
@@ -342,6 +346,8 @@ int sim_plot_write(const char *path, const sim_plot *p);
 /* One setting of the report and its prediction. */
 typedef struct sim_row {
     sim_setting s;
+    int di;               /* index in sim_opts.depth, -1: the recorded cut-off */
+    int depth;            /* that depth (--wtc-depth), -1: the recorded cut-off */
     sim_result r;
 } sim_row;
 
@@ -351,10 +357,38 @@ typedef struct sim_row {
 double sim_notes(FILE *out, const sim_tree *t, const sim_machine *m, const sim_opts *o,
                  const sim_row *v, int n, int best, const char *program, long long *events);
 
+/* The best setting found for one P (the table --wtc-auto reads). */
+typedef struct sim_best {
+    sim_setting s;
+    int depth;                 /* --wtc-depth, -1: the program's cond: */
+    double time;               /* predicted, s */
+} sim_best;
+
 /* Prints the predictions of every setting asked for, the best one and the advice; writes
-   the trace, the per-rank table and the plot asked for. Returns 0, or -1 when one of
-   those could not be made (a message on stderr). */
+   the trace, the per-rank table and the plot asked for. cuts: NULL, or the tree cut at
+   each o->depth[] (sim_tree_cut_depth); best: NULL, or o->nprocs entries that receive the
+   best setting of each P. Returns 0, or -1 when one of those could not be made (a message
+   on stderr). */
 int sim_report(FILE *out, sim_tree *t, const sim_machine *m, const sim_opts *o,
-               const sim_sampling *smp, const char *program);
+               const sim_sampling *smp, const char *program, sim_tree *cuts,
+               sim_best *best);
+
+/* ---- cut-off depths and profiles (sim/cut.c, sim/profile.c) ------------------------------ */
+
+/* Builds in out (sim_tree_finish done) the tree that recording with every cond:
+   replaced by wtc_depth < D would give, from t (finished) recorded deeper. -1 when t
+   was cut above D somewhere (then it cannot tell). */
+int sim_tree_cut_depth(const sim_tree *t, int D, sim_tree *out);
+
+struct wtc_program;
+/* Writes the profile (tmp + rename): t, s, the depth it was recorded to (-1: the
+   program's cond:), and nbest rows of best settings computed on machine m (mspec: how
+   it was named). 0, or -1 with err set. */
+int sim_profile_save(const char *path, const struct wtc_program *prog, const sim_tree *t,
+                     const sim_sampling *s, int rec_depth, const sim_best *best, int nbest,
+                     const sim_machine *m, const char *mspec, char *err, size_t errsz);
+/* Reads a profile of prog into t (finished) and s. 0, or -1 with err set. */
+int sim_profile_load(const char *path, const struct wtc_program *prog, sim_tree *t,
+                     sim_sampling *s, int *rec_depth, char *err, size_t errsz);
 
 #endif

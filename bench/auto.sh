@@ -1,0 +1,104 @@
+#!/bin/sh
+# bench/auto.sh - does --wtc-auto pick a good setting? For each program it saves a
+# profile with the predictor's table of best settings at P = 2 (every mode, cut-off
+# depths WTC_AUTO_DEPTHS, on this host's calibrated machine), runs
+# `mpiexec -n 2 ./prog --wtc-auto=PROFILE`, then runs every setting of the table by hand
+# and compares the parallel part (the "TIME name seconds" line): auto against the best
+# setting measured. Not a test: it prints figures (doc/predictor.md, "--wtc-auto").
+#
+#   sh bench/auto.sh                      the samples and bench/balance programs
+#   sh bench/auto.sh fib msort            only these (samples first, then bench/balance)
+#   WTC_BENCH_RUNS=5 ...                  median of 5 runs (default 3)
+#   WTC_AUTO_DEPTHS=2,4,6 ...             the depths swept (default 1,2,3,4,6,8)
+#   WTC_AUTO_MACHINE=FILE ...             a machine file instead of calibrating
+#
+# Settings tried by hand: simple, dynamic with 1 master (one worker at -n 2) and steal,
+# each at every depth; batch: the runtime's default (the table is computed for it).
+
+cd "$(dirname "$0")/.." || exit 2
+RUNS=${WTC_BENCH_RUNS:-3}
+DEPTHS=${WTC_AUTO_DEPTHS:-1,2,3,4,6,8}
+TMO=120
+[ -x bin/wtcc ] && [ -x bin/wtc-calibrate ] || { echo "auto: run make first" >&2; exit 2; }
+D=$(mktemp -d "${TMPDIR:-/tmp}/wtc-auto.XXXXXX") || exit 2
+trap 'rm -rf "$D"' EXIT
+trap 'exit 130' INT TERM
+
+MACH=${WTC_AUTO_MACHINE:-}
+if [ -z "$MACH" ]; then
+    MACH=$D/host.conf
+    echo "auto: calibrating this host (bin/wtc-calibrate -n 2) ..."
+    timeout 600 mpiexec -n 2 bin/wtc-calibrate -o "$MACH" >"$D/calibrate.log" 2>&1 ||
+        { echo "auto: calibration failed:" >&2; cat "$D/calibrate.log" >&2; exit 1; }
+fi
+
+# args NAME: sizes that run 0.2-1 s on one core (those of bench/validate)
+args() {
+    case $1 in
+    fib | b_fib) echo 41 ;; mandel | b_mandel) echo 1024 1024 ;; nqueens | b_nqueens) echo 14 ;;
+    msort | qsort | b_msort | b_qsort_lomuto | b_qsort_hoare | b_cilksort) echo 4000000 ;;
+    points) echo 40000000 ;; b_uts) echo "" ;;
+    esac
+}
+
+# once BIN ARGS...: the TIME line's seconds of one run at -n 2, or "fail"
+once() {
+    timeout -k 5 $TMO mpiexec -n 2 "$@" >"$D/out" 2>"$D/err" </dev/null
+    st=$?
+    if [ $st -ne 0 ] || grep -q BAD "$D/out" || ! grep -q '^TIME ' "$D/err"; then
+        echo fail
+    else
+        awk '/^TIME / { print $3 }' "$D/err"
+    fi
+}
+
+# med FILE: the median of its lines ("fail" if any failed)
+med() {
+    if grep -q fail "$1"; then echo fail; return; fi
+    sort -n "$1" | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'
+}
+
+ALL="fib mandel msort nqueens points qsort b_fib b_mandel b_msort b_nqueens b_qsort_lomuto b_qsort_hoare b_cilksort b_uts"
+[ $# -gt 0 ] && ALL=$(for p in "$@"; do case " $ALL " in *" $p "*) echo $p ;; *" b_$p "*) echo b_$p ;; *) echo "auto: no program $p" >&2; exit 2 ;; esac; done)
+echo "auto: $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg), median of $RUNS runs, depths $DEPTHS, machine $MACH"
+printf '%-16s %-34s %9s %9s  %-26s %7s\n' program "auto's choice" "auto s" "best s" "best setting" "auto/best"
+worst=0
+for p in $ALL; do
+    case $p in b_*) src=bench/balance/${p#b_}.wtc ;; *) src=samples/$p.wtc ;; esac
+    bin/wtcc -O2 "$src" -o "$D/$p" -lm >"$D/build.log" 2>&1 || { echo "$p: build failed"; cat "$D/build.log"; continue; }
+    a=$(args "$p")
+    # shellcheck disable=SC2086 # the arguments are words
+    timeout 600 "$D/$p.predict" --wtc-procs=2 --wtc-masters=1 --wtc-depth="$DEPTHS" \
+        --wtc-machine="$MACH" --wtc-save-profile="$D/$p.prof" $a >"$D/pred.txt" 2>"$D/pred.err" ||
+        { echo "$p: prediction failed: $(head -2 "$D/pred.err")"; continue; }
+    : >"$D/t.auto"
+    for m in simple dynamic steal; do for d in $(echo "$DEPTHS" | tr , ' '); do : >"$D/t.$m.$d"; done; done
+    i=0
+    while [ $i -lt "$RUNS" ]; do # the settings take turns within a round
+        # shellcheck disable=SC2086
+        once "$D/$p" --wtc-auto="$D/$p.prof" $a >>"$D/t.auto"
+        [ $i = 0 ] && choice=$(sed -n 's/^wtc: auto from .*P = 2: \(.*\), predicted.*/\1/p' "$D/err")
+        for m in simple dynamic steal; do
+            for d in $(echo "$DEPTHS" | tr , ' '); do
+                # shellcheck disable=SC2086
+                once "$D/$p" --wtc-mode=$m --wtc-depth=$d $a >>"$D/t.$m.$d"
+            done
+        done
+        i=$((i + 1))
+    done
+    ta=$(med "$D/t.auto")
+    best= bs=
+    for m in simple dynamic steal; do
+        for d in $(echo "$DEPTHS" | tr , ' '); do
+            t=$(med "$D/t.$m.$d")
+            [ "$t" = fail ] && continue
+            if [ -z "$best" ] || awk -v a="$t" -v b="$best" 'BEGIN { exit !(a < b) }'; then
+                best=$t bs="$m depth $d"
+            fi
+        done
+    done
+    r=$(awk -v a="$ta" -v b="$best" 'BEGIN { if (a == "fail" || b == "") print "fail"; else printf "%.3f", a / b }')
+    printf '%-16s %-34s %9s %9s  %-26s %7s\n' "$p" "$(echo "$choice" | sed 's/--wtc-//g')" "$ta" "$best" "$bs" "$r"
+    [ "$r" != fail ] && worst=$(awk -v w="$worst" -v r="$r" 'BEGIN { print (r > w ? r : w) }')
+done
+echo "auto: worst auto/best $worst (target: within 1.05)"
