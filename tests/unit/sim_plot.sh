@@ -15,7 +15,7 @@ fi
 F=$OUT/plot_fib
 bin/wtcc samples/fib.wtc -o $F || { bad "wtcc fib.wtc"; exit 1; }
 rm -f $OUT/plot.svg $OUT/plot.png
-timeout 120 $F.predict --wtc-machine=cluster-10gbe --wtc-plot=$OUT/plot.svg 27 \
+timeout 120 $F.predict --wtc-machine=ethernet-10g-mpich --wtc-plot=$OUT/plot.svg 27 \
     >$OUT/plot.out 2>$OUT/plot.err; rc=$?
 [ $rc = 0 ] && [ -s $OUT/plot.svg ] && pass "--wtc-plot wrote an SVG" || bad "status $rc: $(cat $OUT/plot.err)"
 ls $OUT/plot.svg.tmp* >/dev/null 2>&1 && bad "temporary file left" || pass "no temporary file left"
@@ -23,7 +23,7 @@ ls $OUT/plot.svg.tmp* >/dev/null 2>&1 && bad "temporary file left" || pass "no t
 # what the picture says
 has() { grep -q -- "$1" $OUT/plot.svg && pass "$2" || bad "$2: no '$1' in the SVG"; }
 has '>fib.wtc: predicted speed-up<' "title with the program's name"
-has 'on machine cluster-10gbe' "subtitle with the machine"
+has 'on machine ethernet-10g-mpich' "subtitle with the machine"
 has '>processors P (log scale)<' "x axis label"
 has '>speed-up (sequential time / predicted time)<' "y axis label"
 has '>simple<' "legend: simple"
