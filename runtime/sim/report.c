@@ -320,6 +320,10 @@ static void print_head(FILE *out, const sim_tree *t, const sim_machine *m,
         fprintf(out, "replicated: %ld subtrees (%ld calls, %ld leaf tasks) copied from an "
                      "executed sibling (--wtc-replicate limit %d)\n",
                 smp->repl_subtrees, smp->repl_calls, smp->repl_leaves, smp->replicate);
+    if (smp->repl_checked > 0)
+        fprintf(out, "  (siblings checked at %ld pars by running child 1 too: %ld differed by "
+                     "over 20 %% (largest %.0f %%); copies alternate between the two there)\n",
+                smp->repl_checked, smp->repl_unequal, 100 * smp->repl_maxdiff);
     if (smp->leaves == 0)
         return;
     if (smp->executed >= smp->leaves)
@@ -339,9 +343,9 @@ static void print_head(FILE *out, const sim_tree *t, const sim_machine *m,
                      "was sampled on its own)\n",
                 smp->chunks);
     if (smp->preempted > 0)
-        fprintf(out, "  (%ld sampled leaf task%s interrupted by another process: %s CPU "
-                     "time was used)\n", smp->preempted, smp->preempted == 1 ? " was" : "s were",
-                smp->preempted == 1 ? "its" : "their");
+        fprintf(out, "  (%ld timed piece%s of work (leaf tasks, calls' own segments, main) "
+                     "interrupted by another process: %s CPU time was used)\n", smp->preempted,
+                smp->preempted == 1 ? " was" : "s were", smp->preempted == 1 ? "its" : "their");
     if (smp->dear > 0)
         fprintf(out, "  (%ld of the leaf tasks ran in place: copying their inputs for "
                      "sampling costs half of running them or more)\n", smp->dear);

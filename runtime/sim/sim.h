@@ -228,9 +228,11 @@ typedef struct sim_sampling {
     int chunks;                /* sampled in this many chunks (memory bound) */
     long in_place;             /* leaves run in place because they write out: buffers */
     long dear;                 /* ... because copying their inputs costs too much */
-    long preempted;            /* sampled leaves timed by CPU time: another process ran */
+    long preempted;            /* timings by CPU time: another process ran */
     int replicate;             /* the --wtc-replicate limit (0: off) */
     long repl_subtrees, repl_calls, repl_leaves; /* replicas and what they hold */
+    long repl_checked, repl_unequal; /* pars whose child 1 was run to check child 0 */
+    double repl_maxdiff;       /* ... and the largest difference of the two, a fraction */
     double rec_seconds;        /* the recording's own time (program, sampling) */
 } sim_sampling;
 
