@@ -343,9 +343,10 @@ static void print_head(FILE *out, const sim_tree *t, const sim_machine *m,
                      "was sampled on its own)\n",
                 smp->chunks);
     if (smp->preempted > 0)
-        fprintf(out, "  (%ld timed piece%s of work (leaf tasks, calls' own segments, main) "
+        fprintf(out, "  (%ld timed piece%s of work (leaf tasks, calls' own segments, main) %s "
                      "interrupted by another process: %s CPU time was used)\n", smp->preempted,
-                smp->preempted == 1 ? " was" : "s were", smp->preempted == 1 ? "its" : "their");
+                smp->preempted == 1 ? "" : "s", smp->preempted == 1 ? "was" : "were",
+                smp->preempted == 1 ? "its" : "their");
     if (smp->dear > 0)
         fprintf(out, "  (%ld of the leaf tasks ran in place: copying their inputs for "
                      "sampling costs half of running them or more)\n", smp->dear);
