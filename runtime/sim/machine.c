@@ -82,11 +82,11 @@ const char *sim_machine_preset(const char *name)
 
 /* The keys, in file order, with where each lives in sim_machine. */
 enum { K_NAME, K_L, K_G, K_OSA, K_OSB, K_OS, K_ORA, K_ORB, K_OR, K_S, K_TM, K_CPU,
-       K_WY, K_WW, K_TC, K_CONT, K_CORES, K_WYO, K_N };
+       K_WY, K_WW, K_TC, K_CONT, K_CORES, K_WYO, K_PROCS, K_N };
 #define K_REQUIRED K_CORES /* the keys from K_CORES on are optional */
 static const char *const key_names[K_N] = {
     "name", "L", "G", "o_sa", "o_sb", "O_s", "o_ra", "o_rb", "O_r", "S", "t_m", "cpu_ratio",
-    "w_yield", "w_wake", "t_child", "contention", "cores", "w_yield_over"
+    "w_yield", "w_wake", "t_child", "contention", "cores", "w_yield_over", "procs"
 };
 
 static double *key_slot(sim_machine *m, int k)
@@ -94,7 +94,7 @@ static double *key_slot(sim_machine *m, int k)
     double *slots[K_N] = { NULL, &m->L, &m->G, &m->o_sa, &m->o_sb, &m->O_s, &m->o_ra,
                            &m->o_rb, &m->O_r, &m->S, &m->t_m, &m->cpu_ratio,
                            &m->w_yield, &m->w_wake, &m->t_child, &m->contention,
-                           &m->cores, &m->w_yield_over };
+                           &m->cores, &m->w_yield_over, &m->procs };
     return slots[k];
 }
 

@@ -477,6 +477,10 @@ void sim_report(FILE *out, sim_tree *t, const sim_machine *m, const sim_opts *o,
         if (R.notes[0])
             fprintf(out, "(masters reduced to P - 1, at least one worker, as the runtime "
                          "does: %s)\n", R.notes);
+        if (m->procs > 0 && maxP > m->procs)
+            fprintf(out, "(the machine file was calibrated up to P = %.0f: its per-rank "
+                         "overheads o_sb, o_rb are extrapolated to P = %d; calibrate with "
+                         "mpiexec -n %d)\n", m->procs, maxP, maxP);
         if (best >= 0)
             fprintf(out, "\nbest: %s, %d procs%s%.0d%s%.0d: %.6f s (speedup %.2f)\n",
                     mode_name(v[best].s.mode), v[best].s.procs,

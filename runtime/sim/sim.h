@@ -33,6 +33,7 @@ typedef struct sim_machine {
     double contention;         /* computing slows by this factor when 2+ ranks compute */
     double cores;              /* optional: cores per host, 0 = a core for every rank */
     double w_yield_over;       /* optional: w_yield when P > cores (default w_yield) */
+    double procs;              /* optional: the largest P calibrated at (0: unknown) */
     char name[128];
     char source[512];          /* where it was read from (for the report) */
 } sim_machine;
