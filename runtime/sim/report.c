@@ -347,6 +347,12 @@ static void print_head(FILE *out, const sim_tree *t, const sim_machine *m,
                      "interrupted by another process: %s CPU time was used)\n", smp->preempted,
                 smp->preempted == 1 ? "" : "s", smp->preempted == 1 ? "was" : "were",
                 smp->preempted == 1 ? "its" : "their");
+    if (smp->pass1 > 0)
+        fprintf(out, "  (the %ld leaf tasks run from their captures were timed twice: %.6f s and "
+                     "%.6f s in all, spread %.1f %%; %ld pairs over 10 %% and 20 us apart kept the smaller)\n",
+                smp->executed - smp->in_place - smp->dear, smp->pass1, smp->pass2,
+                100 * fabs(smp->pass2 - smp->pass1) / fmin(smp->pass1, smp->pass2),
+                smp->outliers);
     if (smp->dear > 0)
         fprintf(out, "  (%ld of the leaf tasks ran in place: copying their inputs for "
                      "sampling costs half of running them or more)\n", smp->dear);
