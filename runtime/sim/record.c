@@ -1086,9 +1086,9 @@ void wtc_par_close(wtc_par *p)
         } else if (rep && i > 0) {
             make_replica(p, i, first + i, first, witness ? -1 : first + 1);
         } else if (i == 0 && rep) {
-            double t0 = wtcrt_now();
+            stamp t0 = stamp_now(); /* CPU time if disturbed: the choice must not depend on the load */
             run_child(p, 0, first, weight * p->nch, witness);
-            rep = wtcrt_now() - t0 >= SIM_REPLICATE_MIN_S;
+            rep = stamp_since(t0) >= SIM_REPLICATE_MIN_S;
             if (rep) /* the caller and every call above it read data replicas did not compute */
                 for (int k = 0; k < R.ncalls; k++)
                     info(R.calls[k].node)->taint = 1;

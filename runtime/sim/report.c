@@ -322,7 +322,8 @@ static void print_head(FILE *out, const sim_tree *t, const sim_machine *m,
                 smp->repl_subtrees, smp->repl_calls, smp->repl_leaves, smp->replicate);
     if (smp->repl_checked > 0)
         fprintf(out, "  (siblings checked at %ld pars by running child 1 too: %ld differed by "
-                     "over 20 %% (largest %.0f %%); copies alternate between the two there)\n",
+                     "over 20 %% (largest %.0f %%), where further siblings copy the two "
+                     "alternately)\n",
                 smp->repl_checked, smp->repl_unequal, 100 * smp->repl_maxdiff);
     if (smp->leaves == 0)
         return;
