@@ -118,7 +118,7 @@ static struct {
     int region_first;   /* first node of the current region */
     double t_start;     /* when wtc_start began (the prediction's own time) */
     double timer_cost;  /* what one pair of clock reads adds to a timed interval */
-    double cpu_cost;    /* the same for the thread's CPU clock */
+    double cpu_cost;    /* the same for the process's CPU clock */
     double spawn_cost;  /* one wtc_spawn into a grown frame (measured at start) */
     fn_probe *probe;    /* per leaf function: is capturing its inputs worth it? */
     int nprobe, capprobe;
@@ -222,7 +222,7 @@ static leaf_cap *capture(const wtc_fn *fn, const void *args)
 /* A sampled leaf's time stands for many leaves, so one that another process
    interrupted would spread its wait over them: n-queens 14 was predicted 30-50 % slow
    in about one run out of ten (95 sampled leaves, each worth 14; one preempted for a
-   few ms). When the wall time w exceeds the thread's CPU time (c1 - c0, less both
+   few ms). When the wall time w exceeds the process's CPU time (c1 - c0, less both
    clocks' read costs) by SIM_PREEMPT_S and by a fifth, the CPU time is the leaf's. */
 #define SIM_PREEMPT_S 20e-6
 
