@@ -6,7 +6,8 @@
 #                 among MPI_OTHERS (mpicc.mpich mpicc.openmpi)
 #   make check-openmpi  the samples with Open MPI (fetched into build/ if missing)
 #   make demo     build, then run a sample in both modes and its predictor
-#   make check    run the whole test suite; the last line is "N passed, N failed"
+#   make check    run the whole test suite (installs librsvg2-bin's rsvg-convert, for the
+#                 plot test); the last line is "N passed, N failed"
 #   make install PREFIX=/usr/local
 #   make calibrate measure this machine into lib/wtc/machines/host.conf (predictor default);
 #                 CALIBRATE_NP=P calibrates at P ranks (the P the predictions are for)
@@ -151,6 +152,7 @@ demo: all
 	@sh tools/demo.sh
 
 check: all
+	@sh tools/ensure-deps.sh check
 	@sh tests/run.sh
 
 # The samples under Open MPI's mpiexec, all modes, -n 1-5; Open MPI is fetched into

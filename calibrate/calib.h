@@ -27,4 +27,11 @@ int calib_fit_overhead(const double *p, const double *c, int n, double *a, doubl
    time (cpu / wall, each rank of the pair) below this. */
 #define CALIB_BUSY_SHARE 0.9
 
+/* A master's time to answer one request (t_m): the REQ/GRANT round trip minus the
+   network part (2 L + G k, k = 100 bytes) and the asking worker's own send and receive
+   overheads o_s, o_r; at least the master's own receive and send (o_r + o_s). On a
+   loaded host the fitted intercepts can come out negative: they count as 0, so t_m is
+   never negative (the machine-file parser refuses a negative one). */
+double calib_master_time(double rtt, double L, double G, double o_s, double o_r);
+
 #endif

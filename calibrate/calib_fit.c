@@ -61,3 +61,12 @@ int calib_fit_overhead(const double *p, const double *c, int n, double *a, doubl
     }
     return flags;
 }
+
+double calib_master_time(double rtt, double L, double G, double o_s, double o_r)
+{
+    double t;
+    o_s = o_s > 0 ? o_s : 0;
+    o_r = o_r > 0 ? o_r : 0;
+    t = rtt - 2 * L - G * 100 - o_s - o_r;
+    return t > o_s + o_r ? t : o_s + o_r;
+}

@@ -172,6 +172,8 @@ static double measure_rtt(MPI_Comm c, int me, char *buf, int k)
 /* above glibc's largest mmap threshold (32 MB): every buffer is fresh memory, as a big
    TASK's is in the runtime (smaller ones get reused heap memory after the first) */
 static const double big_sizes[NBIG] = { 40 << 20, 80 << 20, 160 << 20, 320 << 20 };
+/* --quick (seconds, for 'make demo'): the two smaller sizes, medians of 3 */
+static int nbig = NBIG, big_reps = 5;
 
 static volatile int sink;
 
@@ -179,11 +181,12 @@ static volatile int sink;
    rank 0 packs (wtcrt_msg_new: fresh memory above 64 KiB, and a copy), sends it with
    wtcrt_send_task_msg and waits in wtcrt_sync_tasks until it has left (transfer: the
    receiver wakes on the doorbell and receives it); rank 1 waits in wtcrt_recv, then
-   unpacks (a copy into fresh memory, as the children's buffers are). Medians of 5. */
+   unpacks (a copy into fresh memory, as the children's buffers are). Medians of
+   big_reps (at most 5). */
 static void big_one(int me, const char *src, int k, double *pk, double *tr, double *up)
 {
     double a[5], b[5], c[5], r;
-    for (int rep = 0; rep < 5; rep++) {
+    for (int rep = 0; rep < big_reps; rep++) {
         sleepy_barrier(MPI_COMM_WORLD); /* ranks spinning in MPI_Barrier would take the cores */
         if (me == 0) {
             double t0 = now(), t1;
@@ -206,12 +209,12 @@ static void big_one(int me, const char *src, int k, double *pk, double *tr, doub
         }
     }
     if (me == 1) {
-        r = wtcrt_median(c, 5);
+        r = wtcrt_median(c, big_reps);
         MPI_Send(&r, 1, MPI_DOUBLE, 0, 12, MPI_COMM_WORLD);
     } else if (me == 0) {
         MPI_Recv(&r, 1, MPI_DOUBLE, 1, 12, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-        *pk = wtcrt_median(a, 5);
-        *tr = wtcrt_median(b, 5);
+        *pk = wtcrt_median(a, big_reps);
+        *tr = wtcrt_median(b, big_reps);
         *up = r;
     }
 }
@@ -221,20 +224,20 @@ static void big_one(int me, const char *src, int k, double *pk, double *tr, doub
 static void measure_big(int me, double *O_s, double *G, double *O_r)
 {
     double pk[NBIG], tr[NBIG], up[NBIG], a;
-    char *src = me == 0 ? malloc((size_t)big_sizes[NBIG - 1]) : NULL;
+    char *src = me == 0 ? malloc((size_t)big_sizes[nbig - 1]) : NULL;
     if (src)
-        memset(src, 1, (size_t)big_sizes[NBIG - 1]);
-    for (int i = 0; i < NBIG; i++)
+        memset(src, 1, (size_t)big_sizes[nbig - 1]);
+    for (int i = 0; i < nbig; i++)
         big_one(me, src, (int)big_sizes[i], &pk[i], &tr[i], &up[i]);
     free(src);
     if (me != 0)
         return;
-    calib_fit_line(big_sizes, pk, NBIG, &a, O_s);
-    calib_fit_line(big_sizes, tr, NBIG, &a, G);
-    calib_fit_line(big_sizes, up, NBIG, &a, O_r);
+    calib_fit_line(big_sizes, pk, nbig, &a, O_s);
+    calib_fit_line(big_sizes, tr, nbig, &a, G);
+    calib_fit_line(big_sizes, up, nbig, &a, O_r);
     if (verbose)
-        printf("  320 MB: pack %.3g s, transfer %.3g s, unpack %.3g s\n", pk[NBIG - 1],
-               tr[NBIG - 1], up[NBIG - 1]);
+        printf("  %.0f MB: pack %.3g s, transfer %.3g s, unpack %.3g s\n",
+               big_sizes[nbig - 1] / (1 << 20), pk[nbig - 1], tr[nbig - 1], up[nbig - 1]);
 }
 
 typedef struct fit {
@@ -247,7 +250,24 @@ typedef struct fit {
     int floor_L, floor_tm, busy_contention;
     double raw_L, raw_tm, raw_contention;
     double share_start, share_cont; /* cpu_share before measuring, and around contention */
+    int rpn; /* ranks on rank 0's node when the job spans several nodes, else 0 */
 } fit;
+
+/* The job's placement: how many ranks share rank 0's node, and on how many nodes the
+   job runs (the predictor's ranks_per_node; one node: 0, every rank on it). */
+static int ranks_per_node(void)
+{
+    MPI_Comm node;
+    int mine, first, nodes, here;
+    MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
+    MPI_Comm_size(node, &mine);
+    MPI_Comm_rank(node, &here);
+    first = here == 0;
+    MPI_Allreduce(&first, &nodes, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    MPI_Bcast(&mine, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    MPI_Comm_free(&node);
+    return nodes > 1 ? mine : 0;
+}
 
 /* One ping-pong of 48-byte messages (ranks 0 and 1 of rt.comm): rank 0 computes 'gap'
    seconds, sends and rings the doorbell as wtcrt_send does, then waits for the answer
@@ -414,7 +434,7 @@ static double measure_contention(int me)
     int n = 1 << 19;
     unsigned *a = calloc((size_t)n, sizeof *a);
     double alone[5], both[5], r = 0;
-    for (int rep = 0; rep < 5; rep++) {
+    for (int rep = 0; rep < big_reps; rep++) {
         sleepy_barrier(MPI_COMM_WORLD); /* ranks spinning in MPI_Barrier would take the cores */
         if (me == 0)
             alone[rep] = kernel(a, n);
@@ -566,8 +586,12 @@ static int write_file(const char *path, const char *name, const fit *f, const ov
                                : f->raw_contention < 0 ? "floor: the fit gave less" : "measured");
     if (f->busy_contention || f->raw_contention < 0)
         fprintf(o, "# contention: the measurement gave %.1f %%\n", 100 * f->raw_contention);
-    fprintf(o, "# this host's cores; with more ranks than that the yield phase is short\n"
+    fprintf(o, "# this host's cores; with more ranks than that the yield phase is short and\n"
+               "# the ranks share the cores\n"
                "cores = %d\nw_yield_over = %.6g\n", f->cores, f->w_yield_over);
+    if (f->rpn > 0) /* L and G above are those of ranks 0 and 1, wherever they ran */
+        fprintf(o, "# the job ran on several nodes, %d ranks on rank 0's\n"
+                   "ranks_per_node = %d\n", f->rpn, f->rpn);
     if (fflush(o) != 0 || fsync(fileno(o)) != 0 || fclose(o) != 0) {
         unlink(tmp);
         return -1;
@@ -593,8 +617,11 @@ static const char *parse_args(int argc, char **argv, int me, const char **name)
             out = argv[++i];
         else if (strncmp(argv[i], "--name=", 7) == 0 && argv[i][7])
             *name = argv[i] + 7;
-        else if (strcmp(argv[i], "--quick") == 0)
+        else if (strcmp(argv[i], "--quick") == 0) {
             reps = 30;
+            nbig = 2;
+            big_reps = 3;
+        }
         else if (strcmp(argv[i], "-v") == 0)
             verbose = 1;
         else {
@@ -664,6 +691,7 @@ int main(int argc, char **argv)
         return 2;
     }
     memset(&f, 0, sizeof f);
+    f.rpn = ranks_per_node();
     buf = calloc(1, 1 << 22);
     busy_check(me);
     share_reduce();
@@ -695,10 +723,9 @@ int main(int argc, char **argv)
         double rtt = request_rtt(me, P, buf);
         if (me == 0) {
             double o_s = f.cs[f.np - 1] + f.O_s * 48, o_r = f.cr[f.np - 1] + f.O_r * 52;
-            f.t_m = f.raw_tm = rtt - 2 * f.L - f.G * 100 - o_s - o_r;
-            f.floor_tm = f.t_m < o_s + o_r;
-            if (f.floor_tm) /* at least the master's own receive and send */
-                f.t_m = o_s + o_r;
+            f.t_m = calib_master_time(rtt, f.L, f.G, o_s, o_r);
+            f.raw_tm = rtt - 2 * f.L - f.G * 100 - (o_s > 0 ? o_s : 0) - (o_r > 0 ? o_r : 0);
+            f.floor_tm = f.t_m > f.raw_tm;
         }
     }
     sleepy_barrier(MPI_COMM_WORLD);

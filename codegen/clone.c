@@ -98,6 +98,24 @@ static RecFn *first_spawned(const Cg *cg, Node *n)
 
 static void render(Node *n, void *data);
 
+/* The static wtc_site of par number k at loc: "static const wtc_site __wtc_s_k = {...};"
+   (the file named as the diagnostics name it, as a C string). */
+static char *site_decl(Loc loc, int k)
+{
+    Str b = {0};
+    str_printf(&b, "static const wtc_site __wtc_s_%d = { \"", k);
+    for (const char *c = loc.file ? loc.file : ""; *c; c++) {
+        if (*c == '"' || *c == '\\')
+            str_printf(&b, "\\%c", *c);
+        else if ((unsigned char)*c < 0x20 || (unsigned char)*c >= 0x7f)
+            str_printf(&b, "\\%03o", (unsigned char)*c);
+        else
+            str_printf(&b, "%c", *c);
+    }
+    str_printf(&b, "\", %d, %d }; ", loc.line, loc.col);
+    return b.s;
+}
+
 /* par var = lo to hi do body */
 static void render_par(Render *r, Node *n)
 {
@@ -111,11 +129,12 @@ static void render_par(Render *r, Node *n)
     if (!spawning)
         head = cg_fmt("for (int %s = (", v);
     else if (r->flavor == R_PAR)
-        head = cg_fmt("{ wtc_par *%s = wtc_par_open(__wtc_c, (%s)); for (int %s = (", frame,
-                      cond_text(cg, r->f), v);
+        head = cg_fmt("{ %swtc_par *%s = wtc_par_open(__wtc_c, (%s), &__wtc_s_%d); "
+                      "for (int %s = (", site_decl(n->loc, k), frame, cond_text(cg, r->f), k, v);
     else
-        head = cg_fmt("{ wtc_par *%s = wtc_region_open(&__wtc_fn_%s); for (int %s = (", frame,
-                      first_spawned(cg, n->body)->name, v);
+        head = cg_fmt("{ %swtc_par *%s = wtc_region_open(&__wtc_fn_%s, &__wtc_s_%d); "
+                      "for (int %s = (", site_decl(n->loc, k), frame,
+                      first_spawned(cg, n->body)->name, k, v);
     edits_add(&r->ed, n->span.start, n->lhs->span.start, head);
     edits_add(&r->ed, n->kw_to.start, n->kw_to.end, cg_fmt("), %s = (", hi));
     edits_add(&r->ed, n->kw_do.start, n->kw_do.end, cg_fmt("); %s <= %s; %s++)", v, hi, v));

@@ -13,7 +13,7 @@
 #ifndef WTC_ABI_H
 #define WTC_ABI_H
 
-#define WTC_ABI_VERSION 1
+#define WTC_ABI_VERSION 2
 
 enum { WTC_MODE_DEFAULT = 0, WTC_MODE_SIMPLE = 1, WTC_MODE_DYNAMIC = 2, WTC_MODE_STEAL = 3 };
 
@@ -104,6 +104,14 @@ typedef struct wtc_program {
    predictor, which looks for the calibrated machines/host.conf there). */
 extern const char *const wtc_libdir;
 
+/* Where a par statement with spawn points is in the source: one static object per par
+   (generated), so its address identifies the par. The predictor's advice names it as
+   a compiler note does ("file:line:col: note: ..."). */
+typedef struct wtc_site {
+    const char *file;        /* as the compiler's diagnostics name it */
+    int line, col;           /* of the keyword par, 1-based */
+} wtc_site;
+
 /* A par statement being executed. Opaque: owned by the runtime. */
 typedef struct wtc_par wtc_par;
 
@@ -119,13 +127,13 @@ void wtc_call(const wtc_fn *fn, void *args, void *ret);
 /* At a par statement with spawn points inside a parallel clone: 'cond' is the value of
    the function's cond: clause. Returns NULL when the spawned calls are to run as plain
    sequential calls (the generated code then calls the __wtc_seq_ clones directly), or a
-   frame to pass to wtc_spawn and wtc_par_close. */
-wtc_par *wtc_par_open(wtc_ctx ctx, int cond);
+   frame to pass to wtc_spawn and wtc_par_close. 'site' is the par's place in the source. */
+wtc_par *wtc_par_open(wtc_ctx ctx, int cond, const wtc_site *site);
 
 /* At a par statement with spawn points in ordinary code: starts a parallel region whose
    children are the spawned calls; 'first' is the first function spawned in the body
    (it gives the region's mode). Returns NULL as wtc_par_open does. */
-wtc_par *wtc_region_open(const wtc_fn *first);
+wtc_par *wtc_region_open(const wtc_fn *first, const wtc_site *site);
 
 /* A spawn point: records a deferred call. 'args' is copied (it may be a temporary).
    Pointer members of args must stay valid until wtc_par_close. 'dest' is where the

@@ -1,8 +1,13 @@
 #!/bin/sh
 # Install the system packages wtcc needs when they are missing (Debian/Ubuntu).
 # Called by every make target, so a fresh machine needs nothing but 'make'.
+#   sh tools/ensure-deps.sh          what the build needs
+#   sh tools/ensure-deps.sh check    also what the tests use: rsvg-convert (librsvg2-bin),
+#                                    which renders the predictor's --wtc-plot SVG
 set -e
 missing=""
+[ "${1:-}" = check ] && ! command -v rsvg-convert >/dev/null 2>&1 &&
+    missing="$missing librsvg2-bin"
 command -v mpicc >/dev/null 2>&1 || missing="$missing mpich libmpich-dev"
 command -v mpiexec >/dev/null 2>&1 || missing="$missing mpich"
 command -v flex >/dev/null 2>&1 || missing="$missing flex"

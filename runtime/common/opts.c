@@ -5,6 +5,7 @@
 #include <string.h>
 #include <time.h>
 #include "wtcrt.h"
+#include "proto.h"
 
 #define WTCRT_KNOWN_OPTS \
     "--wtc-mode=simple|dynamic|steal, --wtc-masters=M, --wtc-batch=T, --wtc-stats, " \
@@ -71,6 +72,19 @@ int wtcrt_parse_positive(const char *s)
 const char *wtcrt_mode_name(int mode)
 {
     return mode == WTC_MODE_DYNAMIC ? "dynamic" : mode == WTC_MODE_STEAL ? "steal" : "simple";
+}
+
+int wtcrt_source_mode(const wtc_program *prog, const wtc_fn *fn)
+{
+    if (prog->mode_override != WTC_MODE_DEFAULT)
+        return prog->mode_override;
+    return wtcp_mode_get(fn->mode) ? fn->mode : WTC_MODE_SIMPLE;
+}
+
+int wtcrt_source_masters(const wtc_program *prog, const wtc_fn *fn)
+{
+    return prog->masters_override > 0 ? prog->masters_override
+                                      : fn->masters > 0 ? fn->masters : 1;
 }
 
 /* The value after "name=" in arg, or NULL when arg is not that option. */

@@ -29,13 +29,31 @@ static void stats_row(FILE *f, const char *who, const char *role, const wtcrt_st
             s->msgs, s->bytes, s->granted, s->refused);
 }
 
-/* Prints per-rank rows, then the average over the ranks that were workers. */
+/* Adds (op 0), keeps the smaller (op 1) or the larger (op 2) of each field of x into a. */
+static void stats_fold(wtcrt_stats *a, const wtcrt_stats *x, int op)
+{
+#define FOLD(v) (a->v = op == 0 ? a->v + x->v : op == 1 ? (x->v < a->v ? x->v : a->v) \
+                                                      : (x->v > a->v ? x->v : a->v))
+    for (int k = 0; k < WTCRT_NSTATES; k++)
+        FOLD(t[k]);
+    FOLD(calls_run);
+    FOLD(calls_sent);
+    FOLD(msgs);
+    FOLD(bytes);
+    FOLD(granted);
+    FOLD(refused);
+#undef FOLD
+}
+
+/* Prints per-rank rows, then the minimum, maximum and average over the ranks that were
+   workers (the program's table and the predictor's, doc/predictor.md). */
 void wtcrt_stats_print(FILE *f, const wtcrt_stats *s, int nranks, const char *title)
 {
-    wtcrt_stats avg;
+    wtcrt_stats sum, lo, hi;
     int nw = 0;
     char who[16];
-    memset(&avg, 0, sizeof avg);
+    memset(&sum, 0, sizeof sum);
+    lo = hi = sum;
     fprintf(f, "wtc stats: %s\n", title);
     fprintf(f, "%-6s %-6s %9s %9s %9s %9s %9s %9s %8s %8s %8s %11s %7s %7s\n", "rank", "role",
             "compute", "wait-mst", "wait-chld", "idle", "mst-busy", "mst-idle", "calls-in",
@@ -45,26 +63,24 @@ void wtcrt_stats_print(FILE *f, const wtcrt_stats *s, int nranks, const char *ti
         stats_row(f, who, role_name(&s[r]), &s[r]);
         if (s[r].master && !s[r].worker)
             continue;
-        nw++;
-        for (int k = 0; k < WTCRT_NSTATES; k++)
-            avg.t[k] += s[r].t[k];
-        avg.calls_run += s[r].calls_run;
-        avg.calls_sent += s[r].calls_sent;
-        avg.msgs += s[r].msgs;
-        avg.bytes += s[r].bytes;
-        avg.granted += s[r].granted;
-        avg.refused += s[r].refused;
+        if (nw++ == 0)
+            lo = hi = s[r];
+        stats_fold(&sum, &s[r], 0);
+        stats_fold(&lo, &s[r], 1);
+        stats_fold(&hi, &s[r], 2);
     }
     if (nw > 0) {
         for (int k = 0; k < WTCRT_NSTATES; k++)
-            avg.t[k] /= nw;
-        avg.calls_run /= nw;
-        avg.calls_sent /= nw;
-        avg.msgs /= nw;
-        avg.bytes /= nw;
-        avg.granted /= nw;
-        avg.refused /= nw;
-        stats_row(f, "avg", "worker", &avg);
+            sum.t[k] /= nw;
+        sum.calls_run /= nw;
+        sum.calls_sent /= nw;
+        sum.msgs /= nw;
+        sum.bytes /= nw;
+        sum.granted /= nw;
+        sum.refused /= nw;
+        stats_row(f, "min", "worker", &lo);
+        stats_row(f, "max", "worker", &hi);
+        stats_row(f, "avg", "worker", &sum);
     }
     fprintf(f, "(seconds; calls-in: calls run for another rank; msgs/bytes: sent; "
                "granted/refused: masters count workers granted and requests left standing, "
@@ -77,13 +93,28 @@ void wtcrt_stats_print(FILE *f, const wtcrt_stats *s, int nranks, const char *ti
                     1e3 * s[r].steal_wait_max);
 }
 
+/* The characters of a JSON string (quotes, backslashes and controls escaped). */
+static void json_chars(FILE *f, const char *s)
+{
+    for (; *s; s++) {
+        if (*s == '"' || *s == '\\')
+            fprintf(f, "\\%c", *s);
+        else if ((unsigned char)*s < 0x20)
+            fprintf(f, "\\u%04x", (unsigned)(unsigned char)*s);
+        else
+            fputc(*s, f);
+    }
+}
+
 /* Writes the JSON document to an open file. */
-static void trace_body(FILE *f, int nranks, wtcrt_event *const *ev, const long *nev,
-                       const wtcrt_stats *s)
+static void trace_body(FILE *f, const char *name, int nranks, wtcrt_event *const *ev,
+                       const long *nev, const wtcrt_stats *s)
 {
     fprintf(f, "{\"displayTimeUnit\":\"ms\",\"traceEvents\":[\n");
     fprintf(f, "{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":0,\"tid\":0,"
-               "\"args\":{\"name\":\"wtc program\"}}");
+               "\"args\":{\"name\":\"");
+    json_chars(f, name);
+    fprintf(f, "\"}}");
     for (int r = 0; r < nranks; r++) {
         fprintf(f, ",\n{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":0,\"tid\":%d,"
                    "\"args\":{\"name\":\"rank %d (%s)\"}}", r, r, role_name(&s[r]));
@@ -125,21 +156,23 @@ int wtcrt_trace_check(const char *path)
     return 0;
 }
 
-/* Writes the trace to a temporary file beside path, then renames it into place. */
-int wtcrt_trace_write(const char *path, int nranks, wtcrt_event *const *ev,
-                      const long *nev, const wtcrt_stats *s)
+/* Writes a file through body(f, ctx) into a temporary file beside path, then renames
+   it into place: a reader never sees half a file. */
+int wtcrt_write_atomic(const char *path, void (*body)(FILE *f, const void *ctx),
+                       const void *ctx)
 {
     char tmp[4096];
     FILE *f;
     int err;
     if (trace_tmp(path, tmp, sizeof tmp) < 0 || !(f = fopen(tmp, "w")))
         return -1;
-    trace_body(f, nranks, ev, nev, s);
+    errno = 0;
+    body(f, ctx);
     err = ferror(f);
     if (fclose(f) != 0 || err) {
+        err = errno ? errno : EIO;
         remove(tmp);
-        if (!errno)
-            errno = EIO;
+        errno = err;
         return -1;
     }
     if (rename(tmp, path) != 0) {
@@ -149,4 +182,25 @@ int wtcrt_trace_write(const char *path, int nranks, wtcrt_event *const *ev,
         return -1;
     }
     return 0;
+}
+
+typedef struct trace_args {
+    const char *name;
+    int nranks;
+    wtcrt_event *const *ev;
+    const long *nev;
+    const wtcrt_stats *s;
+} trace_args;
+
+static void trace_file(FILE *f, const void *ctx)
+{
+    const trace_args *a = ctx;
+    trace_body(f, a->name, a->nranks, a->ev, a->nev, a->s);
+}
+
+int wtcrt_trace_write(const char *path, const char *name, int nranks,
+                      wtcrt_event *const *ev, const long *nev, const wtcrt_stats *s)
+{
+    trace_args a = { name, nranks, ev, nev, s };
+    return wtcrt_write_atomic(path, trace_file, &a);
 }

@@ -76,6 +76,10 @@ int wtcrt_opts_parse(int *argc, char **argv, wtcrt_opts *o, char *err, size_t er
 /* Parses a positive decimal int; returns -1 on garbage, overflow or a value < 1. */
 int wtcrt_parse_positive(const char *s);
 const char *wtcrt_mode_name(int mode);
+/* A region's mode and masters as the program was built (wtcc --mode, else the mode:
+   of fn, its outermost function), before any --wtc- option. */
+int wtcrt_source_mode(const wtc_program *prog, const wtc_fn *fn);
+int wtcrt_source_masters(const wtc_program *prog, const wtc_fn *fn);
 
 /* ---- results: C conversion between arithmetic kinds (ABI WTC_K_*) ----------------- */
 /* Stores the value at src (src_kind, src_size bytes, any alignment) into dest as C
@@ -108,8 +112,13 @@ typedef struct wtcrt_stats {
     double steal_wait_max;   /* ... the longest one */
 } wtcrt_stats;
 
-/* Prints the --wtc-stats table of all ranks and the average over workers. */
+/* Prints the --wtc-stats table of all ranks and the minimum, maximum and average over
+   the workers (the program's --wtc-stats and the predictor's, one place). */
 void wtcrt_stats_print(FILE *f, const wtcrt_stats *s, int nranks, const char *title);
+
+/* Trace events kept per rank (the program's and the predicted): later changes of state
+   are not traced, the lane's last state is closed when the buffer fills. */
+#define WTCRT_MAX_EVENTS (1L << 22)
 
 /* One trace event: ts in microseconds, ph 'B' or 'E'. */
 typedef struct wtcrt_event {
@@ -123,10 +132,16 @@ typedef struct wtcrt_event {
    or -1 with errno set. */
 int wtcrt_trace_check(const char *path);
 
-/* Writes Chrome trace-event JSON, one lane per rank, atomically (temp file + rename).
-   Returns 0, or -1 with errno set. */
-int wtcrt_trace_write(const char *path, int nranks, wtcrt_event *const *ev,
-                      const long *nev, const wtcrt_stats *s);
+/* Writes Chrome trace-event JSON, one lane per rank, atomically (temp file + rename);
+   'name' names the process (the program's run, or the predicted one). Returns 0, or -1
+   with errno set. */
+int wtcrt_trace_write(const char *path, const char *name, int nranks,
+                      wtcrt_event *const *ev, const long *nev, const wtcrt_stats *s);
+
+/* Writes a file through body(f, ctx) into a temporary file beside path, then renames it
+   into place (traces, the predictor's plots). Returns 0, or -1 with errno set. */
+int wtcrt_write_atomic(const char *path, void (*body)(FILE *f, const void *ctx),
+                       const void *ctx);
 
 /* Monotonic clock, seconds. */
 double wtcrt_now(void);

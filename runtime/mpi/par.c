@@ -56,8 +56,9 @@ static size_t arena_alloc(wtc_par *p, size_t n)
     return off;
 }
 
-wtc_par *wtc_par_open(wtc_ctx ctx, int cond)
+wtc_par *wtc_par_open(wtc_ctx ctx, int cond, const wtc_site *site)
 {
+    (void)site; /* the predictor's advice uses it */
     if (!rt.in_region)
         return NULL;
     if (rt.ops->poll) /* thieves are answered at every par, below the cut-off too */

@@ -24,9 +24,7 @@ int wtcrt_mode_of(const wtc_fn *fn)
 {
     if (rt.opt.mode != WTC_MODE_DEFAULT)
         return rt.opt.mode;
-    if (rt.prog->mode_override != WTC_MODE_DEFAULT)
-        return rt.prog->mode_override;
-    return wtcp_mode_get(fn->mode) ? fn->mode : WTC_MODE_SIMPLE;
+    return wtcrt_source_mode(rt.prog, fn);
 }
 
 /* Masters of a region: --wtc-masters (checked at start), else wtcc --mode's M, else
@@ -35,8 +33,7 @@ static int masters_of(const wtc_fn *fn, int mode)
 {
     int m = rt.opt.masters, reduced;
     if (!m)
-        m = rt.prog->masters_override > 0 ? rt.prog->masters_override
-                                          : fn->masters > 0 ? fn->masters : 1;
+        m = wtcrt_source_masters(rt.prog, fn);
     int got = wtcp_masters(wtcp_mode_get(mode), rt.nranks, m, &reduced);
     if (reduced && !rt.warned_masters) {
         fprintf(stderr, "wtc: warning: %s asks for %d masters but only %d rank%s can "
@@ -160,8 +157,9 @@ void wtc_call(const wtc_fn *fn, void *args, void *ret)
     wtcrt_region_end();
 }
 
-wtc_par *wtc_region_open(const wtc_fn *first)
+wtc_par *wtc_region_open(const wtc_fn *first, const wtc_site *site)
 {
+    (void)site; /* the predictor's advice uses it */
     wtc_ctx c = { -1, 0, 1, 0 }; /* the spawned calls get depth 0 */
     wtc_par *p;
     if (!region_possible())

@@ -19,7 +19,6 @@ wtcrt_rt wtcrt_g;
 #define WTCRT_SLEEP_MAX_US 100 /* back-off ceiling; WTC_SLEEP_MAX_US overrides */
 #define WTCRT_SLEEP_MAX_BELL_US 1000 /* the same when every rank can ring (one host) */
 #define WTCRT_BELL_TASK_BYTES 1024 /* a receiver rings the parent of bigger TASKs */
-#define WTCRT_MAX_EVENTS (1L << 22) /* per rank; later transitions are not traced */
 
 /* Prints a runtime error and stops every rank. */
 void wtcrt_die(const char *fmt, ...)
@@ -408,7 +407,7 @@ static int stats_gather(void)
                  P > 1 ? "s" : "", rt.st.wall);
         wtcrt_stats_print(stderr, s, P, title);
     }
-    if (rt.opt.trace && wtcrt_trace_write(rt.opt.trace, P, ev, nev, s) < 0) {
+    if (rt.opt.trace && wtcrt_trace_write(rt.opt.trace, "wtc program", P, ev, nev, s) < 0) {
         fprintf(stderr, "wtc: error: --wtc-trace=%s: cannot write it: %s\n", rt.opt.trace,
                 strerror(errno));
         failed = 1;

@@ -130,7 +130,55 @@ static void post(sim *S, int to, int kind, double t)
     eng_heap_push(S, t, i);
 }
 
-/* Sends a message: the sender pays o_s; it arrives L + G*k after (a synchronous one
+/* ---- the machine: nodes, network ports, cores (doc/predictor.md section 4) ------------ */
+
+static int node_of(const sim *S, int rid)
+{
+    return rid / S->rpn;
+}
+
+/* Rank rid's CPU work of d seconds from t: where its node has more ranks than cores, a
+   share of the node's cores; 'urgent' work (a message's overheads, which a waking rank
+   does first: the kernel favours it) takes one at once, computing waits for one. Returns
+   when it is done. */
+static double cpu(sim *S, int rid, double t, double d, int urgent)
+{
+    if (!S->cores || !S->cores[node_of(S, rid)].units)
+        return t + d;
+    return eng_res_book(&S->cores[node_of(S, rid)], S->now, t, d, urgent);
+}
+
+/* The latency between two ranks: L across nodes, L_intra within one. */
+static double latency(const sim *S, int from, int to)
+{
+    return node_of(S, from) == node_of(S, to) ? S->m->L_intra : S->m->L;
+}
+
+/* k bytes leave 'from' at t (its send overhead done) for 'to'. Within a node they take
+   L_intra + G_intra*k. Across nodes they occupy the sender's outgoing port for G*k
+   (LogGP's gap per byte: a node sends one message at a time, at the link's bandwidth),
+   then, L later, the receiver's incoming port for G*k; the last byte is there when the
+   second booking ends (L + G*k after t when both ports are free). *left: when the last
+   byte has left the sender. Returns the arrival. */
+static double wire(sim *S, int from, int to, double t, double k, double *left)
+{
+    const sim_machine *m = S->m;
+    int nf = node_of(S, from), nt = node_of(S, to);
+    double g = m->G * k, e1;
+    if (nf == nt) {
+        *left = t + m->G_intra * k;
+        return *left + m->L_intra;
+    }
+    if (!S->port_out || g <= 0) {
+        *left = t + g;
+        return *left + m->L;
+    }
+    e1 = eng_res_book(&S->port_out[nf], S->now, t, g, 0);
+    *left = e1;
+    return eng_res_book(&S->port_in[nt], S->now, e1 - g + m->L, g, 0);
+}
+
+/* Sends a message: the sender pays o_s; it arrives after the wire (a synchronous one
    only announces itself after L; the data follows when the receiver takes it). MPI's
    non-overtaking rule matters for REGION_BEGIN only: nothing overtakes it. */
 msg *eng_send(sim *S, int from, int to, int kind, double bytes)
@@ -138,8 +186,14 @@ msg *eng_send(sim *S, int from, int to, int kind, double bytes)
     rank *r = &S->r[from];
     int i = eng_msg_new(S);
     msg *m = &S->msgs[i];
-    double o = sim_o_send(S->m, S->P, bytes);
-    r->t += o;
+    double o = sim_o_send(S->m, S->P, bytes), left;
+    wtcrt_stats *st = eng_stats(S, from);
+    if (st) {
+        st->msgs++;
+        st->bytes += (long long)bytes;
+    }
+    eng_mark(S, from, 0);
+    r->t = cpu(S, from, r->t, o, 1);
     if (from >= S->W) /* a master */
         r->busy += o;
     else
@@ -150,7 +204,7 @@ msg *eng_send(sim *S, int from, int to, int kind, double bytes)
     m->kind = kind;
     m->bytes = bytes;
     m->sync = bytes > S->m->S;
-    m->arr = r->t + S->m->L + (m->sync ? 0 : S->m->G * bytes);
+    m->arr = m->sync ? r->t + latency(S, from, to) : wire(S, from, to, r->t, bytes, &left);
     if (kind == M_BEGIN)
         S->begin_arr[to] = m->arr;
     else if (m->arr < S->begin_arr[to])
@@ -182,7 +236,7 @@ double eng_notice(const sim *S, double t_w, double a, int asleep)
 double eng_yield_phase(const sim *S)
 {
     const sim_machine *m = S->m;
-    return m->cores > 0 && S->P > m->cores ? m->w_yield_over : m->w_yield;
+    return m->cores > 0 && S->rpn > m->cores ? m->w_yield_over : m->w_yield;
 }
 
 void eng_timer(sim *S, int rid, double t)
@@ -195,17 +249,30 @@ void eng_receive(sim *S, int rid, int i, double *wait)
     rank *r = &S->r[rid];
     msg *m = &S->msgs[i];
     double t0 = r->t, o;
-    if (m->arr > r->t)
+    wtcrt_stats *st = eng_stats(S, rid);
+    if (m->arr > r->t) {
+        eng_mark(S, rid, 1);
         r->t = eng_notice(S, r->t, m->arr, r->asleep);
+    }
+    /* a worker without frames receives while idle, as the runtime's (a TASK is
+       unpacked before its children compute) */
+    eng_mark(S, rid, rid < S->W && r->depth == 0);
     r->asleep = 0;
-    if (m->sync && m->kind == M_TASK) /* its sender learns it went: CTS back, data out */
-        post(S, m->src, M_DONE, r->t + S->m->L + S->m->G * m->bytes);
-    if (m->sync) /* rendezvous: clear-to-send back, then the data */
-        r->t += 2 * S->m->L + S->m->G * m->bytes;
+    if (st && m->kind == M_TASK) {
+        st->calls_run += m->c;
+        S->tl->st[m->src].calls_sent += m->c;
+    }
+    if (m->sync) { /* rendezvous: clear-to-send back, then the data */
+        double left, arr = wire(S, m->src, rid, r->t + latency(S, rid, m->src), m->bytes,
+                                &left);
+        if (m->kind == M_TASK) /* its sender learns it went when the data has left */
+            post(S, m->src, M_DONE, left);
+        r->t = arr;
+    }
     if (wait)
         *wait += r->t - t0;
     o = sim_o_recv(S->m, S->P, m->bytes);
-    r->t += o;
+    r->t = cpu(S, rid, r->t, o, 1);
     if (rid >= S->W)
         r->busy += o;
     else
@@ -235,8 +302,10 @@ void eng_send_done_taken(sim *S, int rid, int i, double *wait)
 {
     rank *r = &S->r[rid];
     double t0 = r->t;
-    if (S->msgs[i].arr > r->t)
+    if (S->msgs[i].arr > r->t) {
+        eng_mark(S, rid, wait != &r->comm); /* waiting for its TASK sends: computing */
         r->t = eng_notice(S, r->t, S->msgs[i].arr, 0);
+    }
     if (wait)
         *wait += r->t - t0;
     r->sync_pending--;
@@ -284,12 +353,40 @@ int eng_arrived(sim *S, int rid)
         if (r->t <= r->tick_t)
             return 1;
     }
-    if (S->nh == 0 || S->h[0].t > (r->inflight ? r->t : r->t - S->m->L))
+    if (S->nh == 0 || S->h[0].t > (r->inflight ? r->t : r->t - S->lmin))
         return 1;
     post(S, rid, M_TICK, r->t);
     r->tick = 1;
     r->tick_t = r->t;
     return 0;
+}
+
+/* ---- the timeline ------------------------------------------------------------------------ */
+
+void eng_mark_state(sim *S, int rid, int waiting)
+{
+    int st;
+    if (rid >= S->W)
+        st = waiting ? WTCRT_S_MASTER_IDLE : WTCRT_S_MASTER_BUSY;
+    else if (!waiting)
+        st = WTCRT_S_COMPUTE;
+    else
+        st = S->r[rid].depth > 0 ? WTCRT_S_WAIT_CHILDREN : WTCRT_S_IDLE;
+    sim_timeline_mark(S->tl, rid, st, S->tl->base + S->r[rid].t);
+}
+
+/* The region has ended at T on rank 0: every other rank waits from its clock on (no
+   REGION_END is delivered to it), then is idle between regions; rank 0 goes on with
+   main. */
+static void mark_region_end(sim *S, double T)
+{
+    if (!S->tl)
+        return;
+    for (int i = 1; i < S->P; i++) {
+        eng_mark(S, i, 1);
+        sim_timeline_mark(S->tl, i, WTCRT_S_IDLE, S->tl->base + T);
+    }
+    sim_timeline_mark(S->tl, 0, WTCRT_S_COMPUTE, S->tl->base + T);
 }
 
 /* ---- frames and calls ------------------------------------------------------------------ */
@@ -311,7 +408,8 @@ frame *eng_push(sim *S, int rid, int type)
 void eng_compute(sim *S, int rid, double host_seconds)
 {
     double d = host_seconds * S->inv_cpu;
-    S->r[rid].t += d;
+    eng_mark(S, rid, 0);
+    S->r[rid].t = cpu(S, rid, S->r[rid].t, d, 0);
     S->r[rid].compute += d;
 }
 
@@ -519,6 +617,50 @@ static void sim_free(sim *S)
     free(S->stamp);
     free(S->nstanding);
     free(S->begin_arr);
+    for (int n = 0; n < S->nnodes; n++) {
+        if (S->port_out) {
+            eng_res_free(&S->port_out[n]);
+            eng_res_free(&S->port_in[n]);
+        }
+        if (S->cores)
+            eng_res_free(&S->cores[n]);
+    }
+    free(S->port_out);
+    free(S->port_in);
+    free(S->cores);
+}
+
+static int ranks_on(const sim *S, int node)
+{
+    int left = S->P - node * S->rpn;
+    return left < S->rpn ? left : S->rpn;
+}
+
+/* The nodes of the machine file: ports when there are several, shared cores where a
+   node holds more ranks than it has cores. */
+static void machine_setup(sim *S)
+{
+    const sim_machine *m = S->m;
+    int over = 0;
+    S->rpn = m->ranks_per_node >= 1 && m->ranks_per_node < S->P ? (int)m->ranks_per_node
+                                                                  : S->P;
+    S->nnodes = (S->P + S->rpn - 1) / S->rpn;
+    S->lmin = S->nnodes > 1 && m->L < m->L_intra ? m->L : m->L_intra;
+    if (S->nnodes > 1 && m->G > 0) {
+        S->port_out = eng_xrealloc(NULL, (size_t)S->nnodes * sizeof *S->port_out);
+        S->port_in = eng_xrealloc(NULL, (size_t)S->nnodes * sizeof *S->port_in);
+        for (int n = 0; n < S->nnodes; n++) {
+            eng_res_init(&S->port_out[n], 1);
+            eng_res_init(&S->port_in[n], 1);
+        }
+    }
+    for (int n = 0; n < S->nnodes; n++)
+        over |= m->cores >= 1 && ranks_on(S, n) > m->cores;
+    if (!over)
+        return;
+    S->cores = eng_xrealloc(NULL, (size_t)S->nnodes * sizeof *S->cores);
+    for (int n = 0; n < S->nnodes; n++)
+        eng_res_init(&S->cores[n], ranks_on(S, n) > m->cores ? (int)m->cores : 0);
 }
 
 /* The roles of a setting: masters as the runtime takes them (reduced to P - 1). */
@@ -562,6 +704,7 @@ static int sim_setup(sim *S, const sim_tree *t, const sim_machine *m, sim_settin
         S->inv_cpu *= 1 + m->contention;
     S->begin_arr = eng_xrealloc(NULL, (size_t)S->P * sizeof *S->begin_arr);
     memset(S->begin_arr, 0, (size_t)S->P * sizeof *S->begin_arr);
+    machine_setup(S);
     return S->ops->setup ? S->ops->setup(S) : 0;
 }
 
@@ -582,8 +725,8 @@ static void sim_collect(sim *S, double T)
     res->time += T;
 }
 
-int sim_run_region(const sim_tree *t, int region, const sim_machine *m, sim_setting s,
-                   sim_result *res)
+static int run_region(const sim_tree *t, int region, const sim_machine *m, sim_setting s,
+                      sim_result *res, sim_timeline *tl)
 {
     sim S;
     int root = t->regions[region].root;
@@ -591,6 +734,7 @@ int sim_run_region(const sim_tree *t, int region, const sim_machine *m, sim_sett
         sim_free(&S);
         return -1;
     }
+    S.tl = tl;
     if (S.P == 1) { /* one processor: the sequential clones, no messages */
         eng_compute(&S, 0, t->seq[root]);
         sim_collect(&S, S.r[0].t);
@@ -604,6 +748,7 @@ int sim_run_region(const sim_tree *t, int region, const sim_machine *m, sim_sett
     /* after rank 0 ends the region, deliver what arrives before that moment, so the
        other ranks' accounts cover the same span */
     while (!S.error && S.nh > 0 && (!S.done || S.h[0].t <= S.r[0].t)) {
+        S.now = S.h[0].t;
         int i = heap_pop(&S);
         msg *mm = &S.msgs[i];
         rank *r = &S.r[mm->dst];
@@ -624,23 +769,54 @@ int sim_run_region(const sim_tree *t, int region, const sim_machine *m, sim_sett
     }
     if (!S.done && !S.error)
         eng_internal(&S, "deadlock (no message left to deliver)", 0);
+    mark_region_end(&S, S.r[0].t);
     sim_collect(&S, S.r[0].t);
     sim_free(&S);
     return S.error ? -1 : 0;
 }
 
+int sim_run_region(const sim_tree *t, int region, const sim_machine *m, sim_setting s,
+                   sim_result *res)
+{
+    return run_region(t, region, m, s, res, NULL);
+}
+
+/* The roles of the setting on the timeline's lanes (the table's role column). */
+static void timeline_roles(sim_timeline *tl, wtcp_roles roles)
+{
+    for (int i = 0; i < tl->P; i++) {
+        if (i >= roles.W)
+            tl->st[i].master = 1;
+        else
+            tl->st[i].worker = 1;
+    }
+}
+
 int sim_run(const sim_tree *t, const sim_machine *m, sim_setting s, sim_result *r)
+{
+    return sim_run_timeline(t, m, s, r, NULL);
+}
+
+int sim_run_timeline(const sim_tree *t, const sim_machine *m, sim_setting s,
+                     sim_result *r, sim_timeline *tl)
 {
     const wtcp_mode *mode;
     wtcp_roles roles;
     memset(r, 0, sizeof *r);
-    if (roles_of(s, &mode, &roles) < 0)
+    if (roles_of(s, &mode, &roles) < 0 || (tl && tl->P != roles.P))
         return -1;
     r->nworkers = roles.W;
     r->nmasters = roles.M;
-    for (int g = 0; g < t->nregions; g++)
-        if (sim_run_region(t, g, m, s, r) < 0)
+    if (tl)
+        timeline_roles(tl, roles);
+    for (int g = 0; g < t->nregions; g++) {
+        if (tl) /* on the program's clock: after main's own time before the region */
+            tl->base = t->regions[g].main_at / m->cpu_ratio + r->time;
+        if (run_region(t, g, m, s, r, tl) < 0)
             return -1;
+    }
+    if (tl)
+        sim_timeline_close(tl, r->time + t->main_time / m->cpu_ratio);
     /* main's own time: computing on rank 0, idle elsewhere */
     r->regions = r->time;
     r->time += t->main_time / m->cpu_ratio;

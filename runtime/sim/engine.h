@@ -11,6 +11,7 @@
 
 #include "sim.h"
 #include "proto.h"
+#include "wtcrt.h"
 
 #define HDR 48.0 /* the message header of doc/runtime.md */
 
@@ -83,6 +84,20 @@ typedef struct hent {
 
 typedef struct sim sim;
 
+/* A resource of 'units' identical units booked in processing order (sim/resource.c):
+   segment i is [t[i], t[i+1]) with b[i] units in use; the last one is free for ever. */
+typedef struct eng_res {
+    double *t;
+    int *b;
+    int n, cap, lo, units;
+} eng_res;
+
+void eng_res_init(eng_res *r, int units);
+void eng_res_free(eng_res *r);
+/* Books d of one unit's time from t0 on, in the free time (every segment when force),
+   nothing before 'now' being kept; returns when the d has been had. */
+double eng_res_book(eng_res *r, double now, double t0, double d, int force);
+
 /* A mode's executor: what the engine asks of it. */
 typedef struct sim_ops {
     int id;                                          /* WTC_MODE_* = SIM_* */
@@ -123,6 +138,14 @@ struct sim {
     long long *stamp, stand_clock; /* when each request began to stand (the order) */
     int *nstanding;       /* standing requests per master */
     double *begin_arr;    /* arrival of REGION_BEGIN at each rank */
+    sim_timeline *tl;     /* the predicted timeline and per-rank counters, or NULL */
+    /* the machine's nodes (doc/predictor.md section 4): ranks_per_node ranks each, in
+       rank order; a network port per node and direction when there are several nodes
+       (NULL: none), the cores of a node shared when it has more ranks than cores */
+    int rpn, nnodes;
+    eng_res *port_out, *port_in, *cores;
+    double now;           /* the time of the last event popped */
+    double lmin;          /* the smallest latency between two ranks */
     int done, error;
     sim_result *res;
 };
@@ -157,6 +180,21 @@ void eng_send_done_taken(sim *S, int rid, int i, double *wait);
 /* Whether every message arriving by the rank's clock is in its inbox; 0: an M_TICK is
    on its way, the rank waits for it. */
 int eng_arrived(sim *S, int rid);
+
+/* The timeline (sim/timeline.c): from the rank's clock on it works (waiting 0: computes,
+   or a master serves) or waits (1: for RESULTs with frames open, else idle; a master is
+   idle). Every advance of a rank's clock is marked first, so the lanes cover the run. */
+void eng_mark_state(sim *S, int rid, int waiting);
+static inline void eng_mark(sim *S, int rid, int waiting)
+{
+    if (S->tl) /* the simulations of the report keep no timeline: one test */
+        eng_mark_state(S, rid, waiting);
+}
+/* The per-rank counters of --wtc-stats, NULL when no timeline is kept. */
+static inline wtcrt_stats *eng_stats(sim *S, int rid)
+{
+    return S->tl ? &S->tl->st[rid] : NULL;
+}
 
 frame *eng_push(sim *S, int rid, int type);
 void eng_compute(sim *S, int rid, double host_seconds);

@@ -37,7 +37,9 @@ static const char preset_ethernet[] =
     "w_yield = 10e-6\n"
     "w_wake = 50e-6\n"
     "t_child = 0.5e-6\n"
-    "contention = 0\n";
+    "contention = 0\n"
+    "# one rank per node: each node's Ethernet port sends and receives one message at a time\n"
+    "ranks_per_node = 1\n";
 
 static const char preset_loopback[] =
     "# A guess for MPICH 4 (ch4, shared memory) with every rank on one host, for when\n"
@@ -64,10 +66,151 @@ static const char preset_loopback[] =
     "t_child = 0.15e-6\n"
     "contention = 0.1\n";
 
+static const char preset_10g[] =
+    "# 10 Gb/s Ethernet, MPI over kernel TCP (MPICH family), one rank per node.\n"
+    "# Published ping-pong (OSU 5.6.1, 10 runs, AWS c5n.18xlarge, TCP, whose one flow is\n"
+    "# capped at 10 Gb/s; github.com/JiaweiZhuang/aws-mpi-benchmark,\n"
+    "# notebooks/pt2pt_summary.ipynb): osu_latency 0 B 34.7 us (Intel MPI 2019 over TCP,\n"
+    "# MPICH-based), osu_bw 1177 MB/s; MPICH 3.3 osu_bibw 2343 MB/s = 2 x 1172 (full\n"
+    "# duplex). Our split of the 34.7 us: o_s = o_r = 5 us (the socket calls), L = 24.7 us.\n"
+    "# All times in seconds.\n"
+    "name = ethernet-10g-mpich\n"
+    "L = 24.7e-6\n"
+    "G = 0.85e-9\n"
+    "o_sa = 5e-6\n"
+    "o_sb = 0.01e-6\n"
+    "O_s = 0.1e-9\n"
+    "o_ra = 5e-6\n"
+    "o_rb = 0.01e-6\n"
+    "O_r = 0.1e-9\n"
+    "# MPICH's eager limit over TCP\n"
+    "S = 65536\n"
+    "t_m = 10e-6\n"
+    "cpu_ratio = 1\n"
+    "# the wtcc runtime: across nodes no doorbell rings, a sleeper polls every 100 us\n"
+    "w_yield = 100e-6\n"
+    "w_wake = 50e-6\n"
+    "t_child = 0.15e-6\n"
+    "contention = 0\n"
+    "ranks_per_node = 1\n"
+    "# for ranks_per_node > 1: shared memory, 0.35 us (osu_latency over libfabric shm,\n"
+    "# github.com/ofiwg/libfabric pull 8680) and 4 MiB in ~0.52 ms (MPICH ch4 shm, inter-NUMA,\n"
+    "# github.com/pmodels/mpich pull 7150): 0.125 ns/B\n"
+    "L_intra = 0.35e-6\n"
+    "G_intra = 0.125e-9\n";
+
+static const char preset_25g[] =
+    "# 25 Gb/s Ethernet, Open MPI over kernel TCP, one rank per node.\n"
+    "# The link: iperf3 over 24 Gb/s between two AWS c5.18xlarge (25 Gb/s) instances\n"
+    "# (github.com/open-mpi/ompi issue 6521, Open MPI 4.0.0): G = 1 / 3 GB/s. The kernel's TCP\n"
+    "# path, not the link, sets the latency: as in ethernet-10g-mpich (osu_latency 34.7 us,\n"
+    "# github.com/JiaweiZhuang/aws-mpi-benchmark), split o_s = o_r = 5 us, L = 24.7 us.\n"
+    "# All times in seconds.\n"
+    "name = ethernet-25g-openmpi\n"
+    "L = 24.7e-6\n"
+    "G = 0.333e-9\n"
+    "o_sa = 5e-6\n"
+    "o_sb = 0.01e-6\n"
+    "O_s = 0.1e-9\n"
+    "o_ra = 5e-6\n"
+    "o_rb = 0.01e-6\n"
+    "O_r = 0.1e-9\n"
+    "# Open MPI's TCP eager limit (btl_tcp_eager_limit)\n"
+    "S = 65536\n"
+    "t_m = 10e-6\n"
+    "cpu_ratio = 1\n"
+    "# the wtcc runtime: across nodes no doorbell rings, a sleeper polls every 100 us\n"
+    "w_yield = 100e-6\n"
+    "w_wake = 50e-6\n"
+    "t_child = 0.15e-6\n"
+    "contention = 0\n"
+    "ranks_per_node = 1\n"
+    "# for ranks_per_node > 1: shared memory, 0.35 us (osu_latency over libfabric shm,\n"
+    "# github.com/ofiwg/libfabric pull 8680) and 4 MiB in ~0.52 ms (MPICH ch4 shm, inter-NUMA,\n"
+    "# github.com/pmodels/mpich pull 7150): 0.125 ns/B\n"
+    "L_intra = 0.35e-6\n"
+    "G_intra = 0.125e-9\n";
+
+static const char preset_100g[] =
+    "# 100 Gb/s Ethernet with OS bypass (AWS EFA over libfabric), Intel MPI 2019 (MPICH-based),\n"
+    "# one rank per node. Published ping-pong (OSU 5.6.1, 10 runs, AWS c5n.18xlarge;\n"
+    "# github.com/JiaweiZhuang/aws-mpi-benchmark, notebooks/pt2pt_summary.ipynb):\n"
+    "# osu_latency 0 B 16.1 us, 8 KiB 22.5 us, 16 KiB 59.7 us (the eager limit is between),\n"
+    "# osu_bw 9146 MB/s at 1 MiB. Our split of the 16.1 us: o_s = o_r = 2 us, L = 12.1 us.\n"
+    "# All times in seconds.\n"
+    "name = ethernet-100g-efa\n"
+    "L = 12.1e-6\n"
+    "G = 0.109e-9\n"
+    "o_sa = 2e-6\n"
+    "o_sb = 0.01e-6\n"
+    "O_s = 0.05e-9\n"
+    "o_ra = 2e-6\n"
+    "o_rb = 0.01e-6\n"
+    "O_r = 0.05e-9\n"
+    "S = 8192\n"
+    "t_m = 4e-6\n"
+    "cpu_ratio = 1\n"
+    "# the wtcc runtime: across nodes no doorbell rings, a sleeper polls every 100 us\n"
+    "w_yield = 100e-6\n"
+    "w_wake = 50e-6\n"
+    "t_child = 0.15e-6\n"
+    "contention = 0\n"
+    "ranks_per_node = 1\n"
+    "# for ranks_per_node > 1: shared memory, 0.35 us (osu_latency over libfabric shm,\n"
+    "# github.com/ofiwg/libfabric pull 8680) and 4 MiB in ~0.52 ms (MPICH ch4 shm, inter-NUMA,\n"
+    "# github.com/pmodels/mpich pull 7150): 0.125 ns/B\n"
+    "L_intra = 0.35e-6\n"
+    "G_intra = 0.125e-9\n";
+
+static const char preset_hdr[] =
+    "# InfiniBand HDR (200 Gb/s), Open MPI with UCX (NVIDIA HPC-X), one rank per node.\n"
+    "# Published figures of Azure HBv3 (HDR, non-blocking fat tree; \"HBv3-series VM\n"
+    "# performance\", learn.microsoft.com / docs.azure.cn): MPI latency 1.2 us (1 byte,\n"
+    "# osu_latency), 192 Gb/s one way (osu_bw; the page writes GB/s, which an HDR link cannot\n"
+    "# carry): G = 1 / 24 GB/s. Our split of the 1.2 us: o_s = o_r = 0.2 us, L = 0.8 us.\n"
+    "# All times in seconds.\n"
+    "name = infiniband-hdr-openmpi\n"
+    "L = 0.8e-6\n"
+    "G = 0.0417e-9\n"
+    "o_sa = 0.2e-6\n"
+    "o_sb = 0.001e-6\n"
+    "O_s = 0.02e-9\n"
+    "o_ra = 0.2e-6\n"
+    "o_rb = 0.001e-6\n"
+    "O_r = 0.02e-9\n"
+    "# UCX switches to rendezvous around 8-16 KiB\n"
+    "S = 16384\n"
+    "t_m = 0.5e-6\n"
+    "cpu_ratio = 1\n"
+    "# the wtcc runtime: across nodes no doorbell rings, a sleeper polls every 100 us\n"
+    "w_yield = 100e-6\n"
+    "w_wake = 50e-6\n"
+    "t_child = 0.15e-6\n"
+    "contention = 0\n"
+    "ranks_per_node = 1\n"
+    "# for ranks_per_node > 1: shared memory, 0.35 us (osu_latency over libfabric shm,\n"
+    "# github.com/ofiwg/libfabric pull 8680) and 4 MiB in ~0.52 ms (MPICH ch4 shm, inter-NUMA,\n"
+    "# github.com/pmodels/mpich pull 7150): 0.125 ns/B\n"
+    "L_intra = 0.35e-6\n"
+    "G_intra = 0.125e-9\n";
+
 static const struct { const char *name, *text; } presets[] = {
     { "ethernet-mpich-2004", preset_ethernet },
     { "loopback-default", preset_loopback },
+    { "ethernet-10g-mpich", preset_10g },
+    { "ethernet-25g-openmpi", preset_25g },
+    { "ethernet-100g-efa", preset_100g },
+    { "infiniband-hdr-openmpi", preset_hdr },
 };
+
+void sim_machine_preset_names(char *buf, size_t size)
+{
+    size_t n = 0;
+    if (size)
+        buf[0] = 0;
+    for (size_t i = 0; i < sizeof presets / sizeof presets[0] && n < size; i++)
+        n += (size_t)snprintf(buf + n, size - n, "%s%s", i ? ", " : "", presets[i].name);
+}
 
 const char *sim_machine_preset(const char *name)
 {
@@ -80,13 +223,40 @@ const char *sim_machine_preset(const char *name)
     return NULL;
 }
 
-/* The keys, in file order, with where each lives in sim_machine. */
+/* The keys, in file order, with where each lives in sim_machine and the range a real
+   machine can have (a value outside it is a typo or a unit slip: 1e308 s/B printed inf
+   predictions, cpu_ratio = 1e-300 300-digit times). */
 enum { K_NAME, K_L, K_G, K_OSA, K_OSB, K_OS, K_ORA, K_ORB, K_OR, K_S, K_TM, K_CPU,
-       K_WY, K_WW, K_TC, K_CONT, K_CORES, K_WYO, K_PROCS, K_N };
+       K_WY, K_WW, K_TC, K_CONT, K_CORES, K_WYO, K_RPN, K_LI, K_GI, K_PROCS, K_N };
 #define K_REQUIRED K_CORES /* the keys from K_CORES on are optional */
-static const char *const key_names[K_N] = {
-    "name", "L", "G", "o_sa", "o_sb", "O_s", "o_ra", "o_rb", "O_r", "S", "t_m", "cpu_ratio",
-    "w_yield", "w_wake", "t_child", "contention", "cores", "w_yield_over", "procs"
+static const struct {
+    const char *name;
+    double lo, hi;    /* the physical range, both ends included */
+    int integer;      /* a count */
+    const char *unit; /* for the message */
+} keys[K_N] = {
+    { "name", 0, 0, 0, "" },
+    { "L", 0, 1, 0, "s" },
+    { "G", 0, 1e-3, 0, "s per byte" },
+    { "o_sa", 0, 1, 0, "s" },
+    { "o_sb", 0, 0.1, 0, "s per rank" },
+    { "O_s", 0, 1e-3, 0, "s per byte" },
+    { "o_ra", 0, 1, 0, "s" },
+    { "o_rb", 0, 0.1, 0, "s per rank" },
+    { "O_r", 0, 1e-3, 0, "s per byte" },
+    { "S", 0, 1e15, 0, "bytes" },
+    { "t_m", 0, 10, 0, "s" },
+    { "cpu_ratio", 1e-6, 1e6, 0, "" },
+    { "w_yield", 0, 10, 0, "s" },
+    { "w_wake", 0, 10, 0, "s" },
+    { "t_child", 0, 1, 0, "s" },
+    { "contention", 0, 100, 0, "" },
+    { "cores", 0, 1e6, 1, "" },
+    { "w_yield_over", 0, 10, 0, "s" },
+    { "ranks_per_node", 0, 1e6, 1, "" },
+    { "L_intra", 0, 1, 0, "s" },
+    { "G_intra", 0, 1e-3, 0, "s per byte" },
+    { "procs", 0, 1e7, 1, "" },
 };
 
 static double *key_slot(sim_machine *m, int k)
@@ -94,7 +264,8 @@ static double *key_slot(sim_machine *m, int k)
     double *slots[K_N] = { NULL, &m->L, &m->G, &m->o_sa, &m->o_sb, &m->O_s, &m->o_ra,
                            &m->o_rb, &m->O_r, &m->S, &m->t_m, &m->cpu_ratio,
                            &m->w_yield, &m->w_wake, &m->t_child, &m->contention,
-                           &m->cores, &m->w_yield_over, &m->procs };
+                           &m->cores, &m->w_yield_over, &m->ranks_per_node, &m->L_intra,
+                           &m->G_intra, &m->procs };
     return slots[k];
 }
 
@@ -124,11 +295,42 @@ static char *trim(char *s)
     return s;
 }
 
+/* The value of number key k: a finite number within the key's physical range (a count
+   for counts). The one check of a value, for machine files and --wtc-vary. */
+static int parse_value(const char *val, int k, double *v)
+{
+    char *end;
+    errno = 0;
+    *v = strtod(val, &end);
+    if (!*val || *end || (errno && errno != ERANGE) || !isfinite(*v) || *v < 0)
+        return -1;
+    if (*v < keys[k].lo || *v > keys[k].hi || (keys[k].integer && *v != floor(*v)))
+        return -1;
+    return 0;
+}
+
+/* What is wrong with a value that parse_value refused. */
+static const char *value_error(const char *val, int k)
+{
+    static char buf[256];
+    char *end;
+    double v;
+    errno = 0;
+    v = strtod(val, &end);
+    if (!*val || *end || (errno && errno != ERANGE) || !isfinite(v) || v < 0)
+        snprintf(buf, sizeof buf, "bad number '%.100s' for key '%s'", val, keys[k].name);
+    else
+        snprintf(buf, sizeof buf, "key '%s' = %.100s is outside %s%g to %g%s%s", keys[k].name,
+                 val, keys[k].integer ? "the whole numbers " : "", keys[k].lo, keys[k].hi,
+                 *keys[k].unit ? " " : "", keys[k].unit);
+    return buf;
+}
+
 /* key = value on one line (comment already removed). */
 static int parse_line(char *line, const char *file, int lineno, sim_machine *m,
                       int *seen, char *err, size_t errsz)
 {
-    char *eq = strchr(line, '='), *key, *val, *end;
+    char *eq = strchr(line, '='), *key, *val;
     int k;
     double v;
     if (!eq)
@@ -136,7 +338,7 @@ static int parse_line(char *line, const char *file, int lineno, sim_machine *m,
     *eq = 0;
     key = trim(line);
     val = trim(eq + 1);
-    for (k = 0; k < K_N && strcmp(key, key_names[k]) != 0; k++)
+    for (k = 0; k < K_N && strcmp(key, keys[k].name) != 0; k++)
         ;
     if (k == K_N)
         return fail(err, errsz, "%s:%d: unknown key '%s'", file, lineno, key);
@@ -149,13 +351,8 @@ static int parse_line(char *line, const char *file, int lineno, sim_machine *m,
         snprintf(m->name, sizeof m->name, "%s", val);
         return 0;
     }
-    errno = 0;
-    v = strtod(val, &end);
-    if (!*val || *end || errno || !isfinite(v) || v < 0)
-        return fail(err, errsz, "%s:%d: bad number '%s' for key '%s'", file, lineno, val,
-                    key);
-    if (k == K_CPU && v <= 0)
-        return fail(err, errsz, "%s:%d: key 'cpu_ratio' must be positive", file, lineno);
+    if (parse_value(val, k, &v) < 0)
+        return fail(err, errsz, "%s:%d: %s", file, lineno, value_error(val, k));
     *key_slot(m, k) = v;
     return 0;
 }
@@ -167,8 +364,8 @@ int sim_machine_parse(const char *text, const char *file, sim_machine *m, char *
     const char *p = text;
     memset(m, 0, sizeof *m);
     while (*p) {
-        const char *nl = strchr(p, '\n');
-        size_t len = nl ? (size_t)(nl - p) : strlen(p);
+        /* a line ends at LF, CRLF or CR (files from Windows and old Macs) */
+        size_t len = strcspn(p, "\r\n");
         char buf[1024], *line;
         lineno++;
         if (len >= sizeof buf)
@@ -180,13 +377,21 @@ int sim_machine_parse(const char *text, const char *file, sim_machine *m, char *
         line = trim(buf);
         if (*line && parse_line(line, file, lineno, m, seen, err, errsz) < 0)
             return -1;
-        p += len + (nl != NULL);
+        p += len;
+        if (*p == '\r' && p[1] == '\n')
+            p++;
+        if (*p)
+            p++;
     }
     for (int k = 0; k < K_REQUIRED; k++)
         if (!seen[k])
-            return fail(err, errsz, "%s: missing key '%s'", file, key_names[k]);
+            return fail(err, errsz, "%s: missing key '%s'", file, keys[k].name);
     if (!seen[K_WYO])
         m->w_yield_over = m->w_yield;
+    if (!seen[K_LI])
+        m->L_intra = m->L;
+    if (!seen[K_GI])
+        m->G_intra = m->G;
     snprintf(m->source, sizeof m->source, "%s", file);
     return 0;
 }
@@ -223,13 +428,52 @@ int sim_machine_load(const char *path, sim_machine *m, char *err, size_t errsz)
     return rc;
 }
 
+/* The number keys, for messages: "L, G, o_sa, ...". */
+const char *sim_machine_keys(void)
+{
+    static char buf[256];
+    int len = 0;
+    for (int k = 1; k < K_N && len < (int)sizeof buf; k++)
+        len += snprintf(buf + len, sizeof buf - len, "%s%s", k > 1 ? ", " : "", keys[k].name);
+    return buf;
+}
+
+/* The index of number key 'key', K_N when there is none. */
+static int number_key(const char *key)
+{
+    int k;
+    for (k = 1; k < K_N && strcmp(key, keys[k].name) != 0; k++)
+        ;
+    return k;
+}
+
+double sim_machine_get(const sim_machine *m, const char *key)
+{
+    int k = number_key(key);
+    return k < K_N ? *key_slot((sim_machine *)m, k) : NAN;
+}
+
+int sim_machine_set(sim_machine *m, const char *key, const char *val, char *err,
+                    size_t errsz)
+{
+    int k = number_key(key);
+    double v;
+    if (k == K_N)
+        return fail(err, errsz, "unknown machine key '%s' (%s)", key, sim_machine_keys());
+    if (parse_value(val, k, &v) < 0)
+        return fail(err, errsz, "%s", value_error(val, k));
+    if (m)
+        *key_slot(m, k) = v;
+    return 0;
+}
+
 void sim_machine_write(FILE *f, const sim_machine *m, const char *comment)
 {
     if (comment)
         fprintf(f, "%s", comment);
     fprintf(f, "name = %s\n", m->name);
     for (int k = 1; k < K_N; k++)
-        fprintf(f, "%s = %.6g\n", key_names[k], *key_slot((sim_machine *)m, k));
+        fprintf(f, "%s = %.6g\n", keys[k].name, *key_slot((sim_machine *)m, k));
 }
 
 /* ---- the extended LogGPS model ------------------------------------------------------ */

@@ -99,6 +99,8 @@ static void send_group(sim *S, int rid, int to)
     m->d = e;
     S->res->remote_calls += n;
     S->res->grants++;
+    if (eng_stats(S, rid)) /* the worker counts groups sent away, as the runtime's */
+        eng_stats(S, rid)->granted++;
     eng_log_task(S, f->par, f->end, n, to);
 }
 
@@ -127,6 +129,8 @@ static int on_grant(sim *S, int rid, const msg *g)
         } else {
             send_idle(S, rid, to);
             S->res->refusals++;
+            if (eng_stats(S, rid)) /* ... and grants given back */
+                eng_stats(S, rid)->refused++;
         }
     }
     r->grant_tail = g->b;
@@ -288,6 +292,8 @@ static int grant_own(sim *S, int mrank, int who, int want)
     if (g == 0)
         return 0;
     S->nidle[mid] -= g;
+    if (eng_stats(S, mrank)) /* a master counts the workers it grants */
+        eng_stats(S, mrank)->granted += g;
     m = eng_send(S, mrank, who, M_GRANT, HDR + 4.0 * g);
     m->a = (int)S->ngrants;
     m->b = g;
@@ -302,6 +308,8 @@ static void stand(sim *S, int mrank, int who, int want)
         S->nstanding[mrank - S->W]++;
     S->standing[who] = want;
     S->stamp[who] = ++S->stand_clock;
+    if (eng_stats(S, mrank)) /* ... and the requests left standing */
+        eng_stats(S, mrank)->refused++;
 }
 
 /* The request of worker 'who' for 'want' groups, having visited 'hops' masters: this

@@ -84,14 +84,26 @@ static void maybe_steal(sim *S, int rid)
     eng_send(S, rid, wtcp_victim(&r->rng, S->P, rid), M_STEAL, HDR);
     r->steal_out = 1;
     S->res->steals++;
+    if (eng_stats(S, rid))
+        eng_stats(S, rid)->steals++;
 }
 
 /* The answer to this rank's STEAL has been received: a TASK (work) or NOWORK. */
 static void answered(sim *S, int rid, int work)
 {
     rank *r = &S->r[rid];
+    wtcrt_stats *st = eng_stats(S, rid);
     r->steal_out = 0;
     r->steal_rtt = r->t - r->steal_t0;
+    if (st) { /* the thief counts, as the runtime's */
+        st->steal_wait += r->steal_rtt;
+        if (r->steal_rtt > st->steal_wait_max)
+            st->steal_wait_max = r->steal_rtt;
+        if (work)
+            st->granted++;
+        else
+            st->refused++;
+    }
     r->steal_fails = work ? 0 : r->steal_fails + 1;
 }
 
@@ -105,6 +117,7 @@ static void timer_popped(sim *S, int rid, int i, double *wait)
         if (wait)
             *wait += t - r->t;
         r->asleep = t > r->t + eng_yield_phase(S);
+        eng_mark(S, rid, 1);
         r->t = t;
     }
     if (--r->timers == 0)
@@ -257,11 +270,12 @@ static int serve_steal(sim *S, int rid)
     return !r->finished;
 }
 
-/* A STEAL that costs nothing would let idle ranks steal forever at one instant. */
+/* A STEAL that costs nothing would let idle ranks steal forever at one instant (the
+   smallest latency: L_intra = 0 between ranks of one node is enough). */
 static int setup(sim *S)
 {
     const sim_machine *m = S->m;
-    return m->L > 0 || m->o_sa > 0 || m->o_ra > 0 ? 0 : -1;
+    return S->lmin > 0 || m->o_sa > 0 || m->o_ra > 0 ? 0 : -1;
 }
 
 const sim_ops sim_steal_ops = {

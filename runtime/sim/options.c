@@ -20,8 +20,8 @@ const char sim_usage[] =
     "Runs the program once on this machine (its standard output is suppressed), records\n"
     "its recursion above the cut-off, times a sample of the leaf tasks below it, and\n"
     "simulates the runtime protocols on the target machine: the predicted run time,\n"
-    "speedup and efficiency of every setting, the best one, and advice on masters and\n"
-    "cut-off. It needs no MPI.\n"
+    "speedup and efficiency of every setting, the best one, and advice on cut-off, mode,\n"
+    "masters and batch as notes at the par statements. It needs no MPI.\n"
     "\n"
     "  --wtc-procs=LIST       processor counts (default 1,2,4,...,128)\n"
     "  --wtc-modes=LIST       of simple, dynamic, steal (default all three)\n"
@@ -38,7 +38,16 @@ const char sim_usage[] =
     "  --wtc-sample=N|all     time N leaf tasks spread over the run, or every one\n"
     "  --wtc-replicate=on|off|N  run one of a par's equal-sized subtrees and copy it to\n"
     "                         its siblings, up to N copies of a call (on: 16)\n"
+    "  --wtc-vary=KEY:V1,V2,...  what if machine key KEY (L, G, o_sa, cpu_ratio, t_m,\n"
+    "                         ...) had each of these values: the best setting per value\n"
+    "                         (csv, json: every setting); give it twice for a grid\n"
     "  --wtc-format=table|csv|json  the report's format (default table)\n"
+    "  --wtc-trace=FILE       for one setting: write the predicted run as the program's\n"
+    "                         --wtc-trace does (Chrome trace events, one lane per rank),\n"
+    "                         and print its per-rank table (as --wtc-stats)\n"
+    "  --wtc-stats            for one setting: the per-rank table of the program's\n"
+    "                         --wtc-stats for the predicted run, after the report\n"
+    "  --wtc-plot=FILE.svg    plot the predicted speed-up against P (SVG)\n"
     "  --wtc-help             print this text and stop\n"
     "\n"
     "Environment: WTC_PREDICT_MEM_MB (memory for captured leaf inputs, default 1024),\n"
@@ -116,6 +125,41 @@ static int parse_modes(const char *s, sim_opts *o, char *err, size_t errsz)
     return 0;
 }
 
+/* --wtc-vary=KEY:V1,V2,...: a machine key and its values, each checked as the machine
+   file's parser checks it (sim_machine_set). */
+static int parse_vary(const char *s, sim_opts *o, char *err, size_t errsz)
+{
+    const char *colon = strchr(s, ':');
+    char msg[512], *buf, *tok, *save;
+    sim_vary *v = &o->vary[o->nvary];
+    if (o->nvary == SIM_MAXVARY)
+        return fail(err, errsz, "--wtc-vary: at most %d keys", SIM_MAXVARY);
+    if (!colon || colon == s || (size_t)(colon - s) >= sizeof v->key || !colon[1])
+        return fail(err, errsz, "--wtc-vary: expected KEY:V1,V2,... (a machine key: %s), "
+                    "not '%s'", sim_machine_keys(), s);
+    snprintf(v->key, sizeof v->key, "%.*s", (int)(colon - s), s);
+    if (isnan(sim_machine_get(&(sim_machine){ 0 }, v->key)))
+        return fail(err, errsz, "--wtc-vary: unknown machine key '%s' (%s)", v->key,
+                    sim_machine_keys());
+    for (int i = 0; i < o->nvary; i++)
+        if (strcmp(o->vary[i].key, v->key) == 0)
+            return fail(err, errsz, "--wtc-vary: key '%s' given twice", v->key);
+    if (!(buf = strdup(colon + 1)))
+        return fail(err, errsz, "--wtc-vary: out of memory");
+    v->n = 0;
+    for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        if (v->n == SIM_MAXLIST)
+            return fail(err, errsz, "--wtc-vary: more than %d values", SIM_MAXLIST);
+        if (sim_machine_set(NULL, v->key, tok, msg, sizeof msg) < 0)
+            return fail(err, errsz, "--wtc-vary: %s", msg);
+        v->val[v->n++] = tok;
+    }
+    if (v->n == 0)
+        return fail(err, errsz, "--wtc-vary: no value for '%s'", v->key);
+    o->nvary++;
+    return 0;
+}
+
 /* One option "--wtc-NAME=VALUE" (or a flag); seen_sample guards N|all vs PCT. */
 static int parse_one(const char *a, sim_opts *o, int *seen_sample, char *err, size_t errsz)
 {
@@ -125,6 +169,12 @@ static int parse_one(const char *a, sim_opts *o, int *seen_sample, char *err, si
     snprintf(name, sizeof name, "%.*s", (int)(n < 60 ? n : 60), a);
     if (strcmp(name, "--wtc-help") == 0) {
         o->help = 1;
+        return 0;
+    }
+    if (strcmp(name, "--wtc-stats") == 0) {
+        if (eq)
+            return fail(err, errsz, "--wtc-stats takes no value");
+        o->stats = 1;
         return 0;
     }
     if (!eq || !*v)
@@ -137,8 +187,18 @@ static int parse_one(const char *a, sim_opts *o, int *seen_sample, char *err, si
         return parse_list(name, v, o->batch, &o->nbatch, 1 << 30, err, errsz);
     if (strcmp(name, "--wtc-modes") == 0 || strcmp(name, "--wtc-mode") == 0)
         return parse_modes(v, o, err, errsz);
+    if (strcmp(name, "--wtc-vary") == 0)
+        return parse_vary(v, o, err, errsz);
     if (strcmp(name, "--wtc-machine") == 0) {
         o->machine = v;
+        return 0;
+    }
+    if (strcmp(name, "--wtc-trace") == 0) {
+        o->trace = v;
+        return 0;
+    }
+    if (strcmp(name, "--wtc-plot") == 0) {
+        o->plot = v;
         return 0;
     }
     if (strcmp(name, "--wtc-format") == 0) {
@@ -193,12 +253,13 @@ static int parse_one(const char *a, sim_opts *o, int *seen_sample, char *err, si
     }
     return fail(err, errsz, "unknown option %s (prog.predict accepts --wtc-procs, "
                 "--wtc-masters, --wtc-batch, --wtc-modes, --wtc-machine, --wtc-sample, "
-                "--wtc-error, --wtc-replicate, --wtc-format, --wtc-help)", name);
+                "--wtc-error, --wtc-replicate, --wtc-vary, --wtc-format, --wtc-trace, "
+                "--wtc-stats, --wtc-plot, --wtc-help)", name);
 }
 
 int sim_opts_parse(int *argc, char **argv, sim_opts *o, char *err, size_t errsz)
 {
-    int out = 1, seen_sample = 0;
+    int out = 1, seen_sample = 0, n;
     defaults(o);
     for (int i = 1; i < *argc; i++) {
         if (strncmp(argv[i], "--wtc-", 6) != 0) {
@@ -208,6 +269,15 @@ int sim_opts_parse(int *argc, char **argv, sim_opts *o, char *err, size_t errsz)
         if (parse_one(argv[i], o, &seen_sample, err, errsz) < 0)
             return -1;
     }
+    if (o->nvary && (o->trace || o->stats || o->plot))
+        return fail(err, errsz, "%s shows the predictions of one machine: it cannot be "
+                    "combined with --wtc-vary", o->trace ? "--wtc-trace" : o->stats ?
+                    "--wtc-stats" : "--wtc-plot");
+    if ((o->trace || o->stats) && (n = sim_settings_count(o)) != 1)
+        return fail(err, errsz, "%s shows one predicted run, and these options name %d "
+                    "settings: give one --wtc-procs, one --wtc-modes and, for dynamic "
+                    "mode, one --wtc-masters and one --wtc-batch",
+                    o->trace ? "--wtc-trace" : "--wtc-stats", n);
     *argc = out;
     argv[out] = NULL;
     return 0;
@@ -247,9 +317,13 @@ static int find_named(const char *spec, sim_machine *m, char *err, size_t errsz)
             return sim_machine_load(path, m, err, errsz);
     }
     text = sim_machine_preset(spec);
-    if (!text)
-        return fail(err, errsz, "--wtc-machine: no machine file '%s' (and no preset of "
-                    "that name: ethernet-mpich-2004, loopback-default)", spec);
+    if (!text) {
+        char names[1024];
+        sim_machine_preset_names(names, sizeof names);
+        return fail(err, errsz, "--wtc-machine: no machine file '%s' here%s%s%s (and no "
+                    "preset of that name; presets: %s)", spec, lib && *lib ? " nor in " : "",
+                    lib && *lib ? lib : "", lib && *lib ? "/machines" : "", names);
+    }
     if (sim_machine_parse(text, spec, m, err, errsz) < 0)
         return -1;
     snprintf(m->source, sizeof m->source, "built-in preset %s", m->name);

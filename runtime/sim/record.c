@@ -37,6 +37,7 @@ typedef struct rec_child {
 } rec_child;
 
 struct wtc_par {
+    const wtc_site *site; /* the par statement (NULL: not known) */
     int cond;
     int depth;          /* wtc_depth of the call executing the par */
     int region;         /* opened by wtc_region_open: its close ends the region */
@@ -122,6 +123,8 @@ static struct {
     double spawn_cost;  /* one wtc_spawn into a grown frame (measured at start) */
     fn_probe *probe;    /* per leaf function: is capturing its inputs worth it? */
     int nprobe, capprobe;
+    const wtc_site **site_of; /* the ABI's site of each tree site (same index) */
+    const wtc_fn *region_fn;  /* the outermost function of the current region */
 } R;
 
 /* The time a leaf (or a segment of a call) took between clock reads t0 and t1, less
@@ -470,7 +473,24 @@ static void call_pop(void)
     R.tree.nodes[c->node].t_after = stamp_since(c->seg);
 }
 
-static wtc_par *frame_push(int cond, int depth, int region)
+/* The index of a par site in the tree (added when first seen; -1 for NULL). The sites
+   are few (one per par statement): the last one found is tried first. */
+static int site_index(const wtc_site *site)
+{
+    static int last = -1;
+    if (!site)
+        return -1;
+    if (last >= 0 && R.site_of[last] == site)
+        return last;
+    for (last = 0; last < R.tree.nsites; last++)
+        if (R.site_of[last] == site)
+            return last;
+    R.site_of = xrealloc(R.site_of, (size_t)(R.tree.nsites + 1) * sizeof *R.site_of);
+    R.site_of[R.tree.nsites] = site;
+    return last = sim_tree_add_site(&R.tree, site->file, site->line, site->col);
+}
+
+static wtc_par *frame_push(const wtc_site *site, int cond, int depth, int region)
 {
     wtc_par *p;
     if (R.nframes == R.capframes) {
@@ -484,6 +504,7 @@ static wtc_par *frame_push(int cond, int depth, int region)
         memset(R.frames[R.nframes], 0, sizeof *p);
     }
     p = R.frames[R.nframes++];
+    p->site = site;
     p->cond = cond;
     p->depth = depth;
     p->region = region;
@@ -499,6 +520,7 @@ static void region_begin(const wtc_fn *root_fn, const void *args, int depth)
     int node;
     R.tree.main_time += stamp_since(R.mark);
     R.in_region = 1;
+    R.region_fn = root_fn;
     node = sim_tree_add_nodes(&R.tree, 1);
     R.region_first = node;
     R.nrepl = 0;
@@ -672,6 +694,7 @@ static void copy_subtree(int src, int dst)
         int f = sim_tree_add_nodes(&R.tree, q.nchild);
         int np = sim_tree_add_par(&R.tree, dst, q.t_before, f, q.nchild, q.cond);
         R.tree.pars[np].t_spawn = q.t_spawn;
+        R.tree.pars[np].site = q.site;
         for (int c = 0; c < q.nchild; c++) {
             sim_node *s = &R.tree.nodes[q.first_child + c], *d = &R.tree.nodes[f + c];
             d->depth = s->depth;
@@ -839,7 +862,9 @@ static void region_end(int root)
     fix_tainted();
     debug_dump("after");
     do_replicas();
-    sim_tree_add_region(&R.tree, root, region_begin_bytes());
+    int g = sim_tree_add_region(&R.tree, root, region_begin_bytes());
+    R.tree.regions[g].mode = wtcrt_source_mode(R.prog, R.region_fn);
+    R.tree.regions[g].masters = wtcrt_source_masters(R.prog, R.region_fn);
     R.in_region = 0;
     R.mark = stamp_now();
 }
@@ -859,20 +884,20 @@ void wtc_call(const wtc_fn *fn, void *args, void *ret)
     region_end(root);
 }
 
-wtc_par *wtc_par_open(wtc_ctx ctx, int cond)
+wtc_par *wtc_par_open(wtc_ctx ctx, int cond, const wtc_site *site)
 {
     if (!R.in_region || R.ncalls == 0)
         return NULL;
     /* a frame even when cond is false: the spawns become leaf tasks */
-    return frame_push(cond != 0, ctx.depth, 0);
+    return frame_push(site, cond != 0, ctx.depth, 0);
 }
 
-wtc_par *wtc_region_open(const wtc_fn *first)
+wtc_par *wtc_region_open(const wtc_fn *first, const wtc_site *site)
 {
     if (R.in_region || !R.started)
         return NULL;
     region_begin(first, NULL, -1);
-    return frame_push(1, -1, 1);
+    return frame_push(site, 1, -1, 1);
 }
 
 void wtc_spawn(wtc_par *p, const wtc_fn *fn, const void *args, void *dest, int dest_kind,
@@ -1076,6 +1101,7 @@ void wtc_par_close(wtc_par *p)
     first = sim_tree_add_nodes(&R.tree, p->nch);
     np = sim_tree_add_par(&R.tree, cnode, t_before - t_spawn, first, p->nch, p->cond);
     R.tree.pars[np].t_spawn = t_spawn;
+    R.tree.pars[np].site = site_index(p->site);
     rep = replicable(p, weight);
     for (int i = 0; i < p->nch; i++) {
         if (rep && i == 1 && !witness) {
@@ -1119,11 +1145,13 @@ static void restore_stdout(void)
     }
 }
 
-/* Restores stdout and writes the report there; -1 when it could not be written. */
+/* Restores stdout and writes the report there; -1 when it (or an output file asked for)
+   could not be written. */
 static int finish(void)
 {
     sim_machine m;
     char err[1024];
+    int rc;
     if (R.reported)
         return 0;
     R.reported = 1;
@@ -1142,19 +1170,21 @@ static int finish(void)
     sim_tree_finish(&R.tree);
     R.smp.replicate = R.opt.replicate;
     R.smp.rec_seconds = wtcrt_now() - R.t_start;
-    sim_report(stdout, &R.tree, &m, &R.opt, &R.smp, R.prog->source);
+    rc = sim_report(stdout, &R.tree, &m, &R.opt, &R.smp, R.prog->source);
     if (fflush(stdout) != 0 || ferror(stdout)) {
         fprintf(stderr, "wtc predict: error: cannot write the report: %s\n", strerror(errno));
         return -1;
     }
-    return 0;
+    return rc;
 }
 
 /* The program called exit(): the report is still written (and its failure shows). */
 static void at_exit(void)
 {
-    if (R.started && !R.reported && finish() < 0)
+    if (R.started && !R.reported && finish() < 0) {
+        fflush(NULL);
         _exit(2);
+    }
 }
 
 /* WTC_DECISIONS=FILE: checked before the run, so that a path that cannot be written
@@ -1217,7 +1247,7 @@ static void measure_spawn_cost(void)
 {
     static const wtc_fn dummy = { .name = "spawn", .args_size = 16 };
     unsigned char args[16] = { 0 };
-    wtc_par *p = frame_push(1, 0, 0);
+    wtc_par *p = frame_push(NULL, 1, 0, 0);
     double best = 0;
     for (int rep = 0; rep < 3; rep++) {
         double t0;
@@ -1272,6 +1302,15 @@ int wtc_start(int argc, char **argv, const wtc_program *prog)
     }
     if (decisions_check(argv[0]) < 0)
         return 2;
+    /* files asked for are checked before the run, as the program checks its trace */
+    for (int i = 0; i < 2; i++) {
+        const char *path = i ? R.opt.plot : R.opt.trace;
+        if (path && wtcrt_trace_check(path) < 0) {
+            fprintf(stderr, "%s: error: %s=%s: cannot write it: %s\n", argv[0],
+                    i ? "--wtc-plot" : "--wtc-trace", path, strerror(errno));
+            return 2;
+        }
+    }
     fflush(stdout);
     R.saved_stdout = dup(1);
     devnull = open("/dev/null", O_WRONLY);

@@ -9,10 +9,7 @@
 #include "sim.h"
 #include "proto.h"
 
-typedef struct row {
-    sim_setting s;
-    sim_result r;
-} row;
+typedef sim_row row;
 
 /* The settings asked for; notes says which masters were reduced to P - 1. */
 typedef struct rows {
@@ -80,6 +77,16 @@ static void settings(const sim_opts *o, rows *R)
     }
 }
 
+int sim_settings_count(const sim_opts *o)
+{
+    rows R;
+    int n;
+    settings(o, &R);
+    n = R.n;
+    free(R.v);
+    return n;
+}
+
 static double seq_time(const sim_tree *t, const sim_machine *m)
 {
     double s = t->main_time;
@@ -121,6 +128,7 @@ typedef struct cut {
     long n[MAXDEPTH + 2];
     int fa;                   /* the recorded cut-off */
     double tsa;
+    int site;                 /* its par (sim_tree.sites), -1 unknown */
     int maxd;
 } cut;
 
@@ -129,6 +137,7 @@ static void cut_info(const sim_tree *t, const sim_machine *m, cut *c)
 {
     memset(c, 0, sizeof *c);
     c->maxd = -1;
+    c->site = -1;
     for (int i = 0; i < t->nnodes; i++)
         for (int p = t->nodes[i].first_par; p >= 0; p = t->pars[p].next) {
             const sim_par *pp = &t->pars[p];
@@ -146,8 +155,10 @@ static void cut_info(const sim_tree *t, const sim_machine *m, cut *c)
                 if (ts > c->ts[d])
                     c->ts[d] = ts;
                 if (!t->spawns[ch]) {
-                    if (pp->nchild > c->fa)
+                    if (pp->nchild > c->fa) {
                         c->fa = pp->nchild;
+                        c->site = pp->site;
+                    }
                     if (ts > c->tsa)
                         c->tsa = ts;
                 }
@@ -174,8 +185,13 @@ static void print_advice(FILE *out, const sim_tree *t, const sim_machine *m, int
     }
     double need = sim_advice_min_ts(c.fa, P - 1, m->t_m);
     int M = min_masters(P, c.tsa, c.fa, m->t_m);
-    fprintf(out, "  recorded cut-off: branching factor f = %d, largest subtree below it "
-                 "t_s = %.4g s\n", c.fa, c.tsa);
+    if (c.site >= 0)
+        fprintf(out, "  recorded cut-off at %s:%d:%d:", t->sites[c.site].file,
+                t->sites[c.site].line, t->sites[c.site].col);
+    else
+        fprintf(out, "  recorded cut-off:");
+    fprintf(out, " branching factor f = %d, largest subtree below it t_s = %.4g s\n", c.fa,
+            c.tsa);
     fprintf(out, "  at P = %d one master keeps up with w = %d workers if "
                  "(f-1) w / t_s <= 1/t_m, i.e. t_s >= %.4g s: %s\n",
             P, P - 1, need, c.tsa >= need ? "it does" : "it does NOT");
@@ -224,14 +240,19 @@ static void print_table(FILE *out, const row *v, int n, double t1)
     }
 }
 
-static void print_csv(FILE *out, const row *v, int n, double t1)
+/* The CSV; 'head' (the --wtc-vary keys' columns, "L,") starts the header line when not
+   NULL, 'pre' (their values, "5e-05,") every row. */
+static void print_csv(FILE *out, const row *v, int n, double t1, const char *head,
+                      const char *pre)
 {
-    fprintf(out, "mode,procs,masters,batch,predicted_s,speedup,efficiency,master_util,"
-                 "compute,comm,wait_master,wait_children,idle,messages,bytes,regions_s\n");
+    if (head)
+        fprintf(out, "%smode,procs,masters,batch,predicted_s,speedup,efficiency,master_util,"
+                     "compute,comm,wait_master,wait_children,idle,messages,bytes,regions_s\n",
+                head);
     for (int i = 0; i < n; i++) {
         const sim_result *r = &v[i].r;
-        fprintf(out, "%s,%d,%d,%d,%.9g,%.6g,%.6g,%.4g,%.4g,%.4g,%.4g,%.4g,%.4g,%lld,%lld,%.9g\n",
-                mode_name(v[i].s.mode), v[i].s.procs, v[i].s.masters, v[i].s.batch, r->time,
+        fprintf(out, "%s%s,%d,%d,%d,%.9g,%.6g,%.6g,%.4g,%.4g,%.4g,%.4g,%.4g,%.4g,%lld,%lld,%.9g\n",
+                pre, mode_name(v[i].s.mode), v[i].s.procs, v[i].s.masters, v[i].s.batch, r->time,
                 t1 / r->time, t1 / r->time / v[i].s.procs, master_util(r) / 100,
                 share(r, r->compute) / 100, share(r, r->comm) / 100,
                 share(r, r->wait_master) / 100, share(r, r->wait_children) / 100,
@@ -253,12 +274,41 @@ static void json_str(FILE *out, const char *s)
     fputc('"', out);
 }
 
-static void print_json(FILE *out, const rows *R, double t1, int best,
-                       const sim_machine *m, const sim_sampling *smp, const char *program,
-                       double msgs_per_s)
+/* The settings array's entries, each indented by 'ind'. */
+static void json_settings(FILE *out, const row *v, int n, double t1, const char *ind)
 {
-    const row *v = R->v;
-    int n = R->n;
+    for (int i = 0; i < n; i++) {
+        const sim_result *r = &v[i].r;
+        fprintf(out, "%s{\"mode\": \"%s\", \"procs\": %d, \"masters\": %d, \"batch\": %d, "
+                     "\"predicted_s\": %.9g, \"regions_s\": %.9g, \"speedup\": %.6g, "
+                     "\"efficiency\": %.6g, \"master_util\": %.4g, \"compute\": %.4g, \"comm\": %.4g, "
+                     "\"wait_master\": %.4g, \"wait_children\": %.4g, \"idle\": %.4g, "
+                     "\"messages\": %lld, \"bytes\": %lld, \"remote_calls\": %lld, "
+                     "\"grants\": %lld, \"local_after_refusal\": %lld, \"steals\": %lld}%s\n",
+                ind, mode_name(v[i].s.mode), v[i].s.procs, v[i].s.masters, v[i].s.batch, r->time,
+                r->regions, t1 / r->time, t1 / r->time / v[i].s.procs, master_util(r) / 100,
+                share(r, r->compute) / 100, share(r, r->comm) / 100,
+                share(r, r->wait_master) / 100, share(r, r->wait_children) / 100,
+                share(r, r->idle) / 100, r->messages, r->bytes, r->remote_calls, r->grants,
+                r->refusals, r->steals, i + 1 < n ? "," : "");
+    }
+}
+
+/* The best setting as a JSON object, or null. */
+static void json_best(FILE *out, const row *v, int best)
+{
+    if (best >= 0)
+        fprintf(out, "{\"mode\": \"%s\", \"procs\": %d, \"masters\": %d, \"batch\": %d, "
+                     "\"predicted_s\": %.9g}",
+                mode_name(v[best].s.mode), v[best].s.procs, v[best].s.masters,
+                v[best].s.batch, v[best].r.time);
+    else
+        fprintf(out, "null");
+}
+
+/* "program" and "machine", the first members of the JSON object. */
+static void json_program(FILE *out, const sim_machine *m, const char *program)
+{
     fprintf(out, "{\n  \"program\": ");
     json_str(out, program ? program : "");
     fprintf(out, ",\n  \"machine\": {\"name\": ");
@@ -270,6 +320,13 @@ static void print_json(FILE *out, const rows *R, double t1, int best,
                  "\"cpu_ratio\": %g},\n",
             m->L, m->G, m->o_sa, m->o_sb, m->O_s, m->o_ra, m->o_rb, m->O_r, m->S, m->t_m,
             m->cpu_ratio);
+}
+
+static void print_json(FILE *out, const rows *R, double t1, int best,
+                       const sim_machine *m, const sim_sampling *smp, const char *program,
+                       double msgs_per_s)
+{
+    json_program(out, m, program);
     fprintf(out, "  \"sequential_s\": %.9g,\n  \"sampling\": {\"leaf_tasks\": %ld, "
                  "\"executed\": %ld, \"leaf_time_s\": %.9g, \"error_lo\": %.6g, "
                  "\"error_hi\": %.6g},\n",
@@ -280,31 +337,24 @@ static void print_json(FILE *out, const rows *R, double t1, int best,
                  "\"leaf_tasks\": %ld},\n", smp->replicate, smp->repl_subtrees,
             smp->repl_calls, smp->repl_leaves);
     fprintf(out, "  \"simulator_messages_per_s\": %.6g,\n  \"settings\": [\n", msgs_per_s);
-    for (int i = 0; i < n; i++) {
-        const sim_result *r = &v[i].r;
-        fprintf(out, "    {\"mode\": \"%s\", \"procs\": %d, \"masters\": %d, \"batch\": %d, "
-                     "\"predicted_s\": %.9g, \"regions_s\": %.9g, \"speedup\": %.6g, "
-                     "\"efficiency\": %.6g, \"master_util\": %.4g, \"compute\": %.4g, \"comm\": %.4g, "
-                     "\"wait_master\": %.4g, \"wait_children\": %.4g, \"idle\": %.4g, "
-                     "\"messages\": %lld, \"bytes\": %lld, \"remote_calls\": %lld, "
-                     "\"grants\": %lld, \"local_after_refusal\": %lld, \"steals\": %lld}%s\n",
-                mode_name(v[i].s.mode), v[i].s.procs, v[i].s.masters, v[i].s.batch, r->time,
-                r->regions, t1 / r->time, t1 / r->time / v[i].s.procs, master_util(r) / 100,
-                share(r, r->compute) / 100, share(r, r->comm) / 100,
-                share(r, r->wait_master) / 100, share(r, r->wait_children) / 100,
-                share(r, r->idle) / 100, r->messages, r->bytes, r->remote_calls, r->grants,
-                r->refusals, r->steals, i + 1 < n ? "," : "");
-    }
+    json_settings(out, R->v, R->n, t1, "    ");
     fprintf(out, "  ],\n  \"masters_reduced\": ");
     json_str(out, R->notes);
     fprintf(out, ",\n  \"best\": ");
-    if (best >= 0)
-        fprintf(out, "{\"mode\": \"%s\", \"procs\": %d, \"masters\": %d, \"batch\": %d, "
-                     "\"predicted_s\": %.9g}\n}\n",
-                mode_name(v[best].s.mode), v[best].s.procs, v[best].s.masters,
-                v[best].s.batch, v[best].r.time);
-    else
-        fprintf(out, "null\n}\n");
+    json_best(out, R->v, best);
+    fprintf(out, "\n}\n");
+}
+
+/* "best: dynamic, 8 procs, masters 1, batch half: 0.12 s (speedup 5.00)". */
+static void print_best(FILE *out, const row *b, double t1)
+{
+    char bs[16];
+    fprintf(out, "\nbest: %s, %d procs", mode_name(b->s.mode), b->s.procs);
+    if (has_masters(&b->s)) {
+        snprintf(bs, sizeof bs, b->s.batch > 0 ? "%d" : "half", b->s.batch);
+        fprintf(out, ", masters %d, batch %s", b->s.masters, bs);
+    }
+    fprintf(out, ": %.6f s (speedup %.2f)\n", b->r.time, t1 / b->r.time);
 }
 
 static void print_head(FILE *out, const sim_tree *t, const sim_machine *m,
@@ -359,62 +409,6 @@ static void print_head(FILE *out, const sim_tree *t, const sim_machine *m,
                      "sampling costs half of running them or more)\n", smp->dear);
 }
 
-/* "batch T", or "the default batch (half)" for 0. */
-static const char *batch_name(int T, char *buf, size_t n)
-{
-    if (T > 0)
-        snprintf(buf, n, "batch %d", T);
-    else
-        snprintf(buf, n, "the default batch (half)");
-    return buf;
-}
-
-/* Batch advice: when the user left --wtc-batch alone (one value), the best dynamic
-   setting of the table is simulated again with batches 4, 16, ..., 4096; prints the
-   best if it gains 5 % or more (a farm of tiny tasks: Mandelbrot 1024x1024 at P = 3
-   ran 0.449 s with batch 1 and 0.291 s with 4096). Returns the simulating time. */
-static double print_batch_advice(FILE *out, const sim_tree *t, const sim_machine *m,
-                                 const sim_opts *o, const row *v, int n, long long *events)
-{
-    char bs[32];
-    int bd = -1, bestT;
-    double w0 = wtcrt_now(), base, best;
-    if (o->nbatch != 1)
-        return 0;
-    for (int i = 0; i < n; i++)
-        if (has_masters(&v[i].s) && !isnan(v[i].r.time) &&
-            (bd < 0 || v[i].r.time < v[bd].r.time))
-            bd = i;
-    if (bd < 0)
-        return 0;
-    base = best = v[bd].r.time;
-    bestT = v[bd].s.batch;
-    for (int T = 4; T <= 4096; T *= 4) {
-        sim_setting s = v[bd].s;
-        sim_result r;
-        if (T == s.batch)
-            continue;
-        s.batch = T;
-        if (sim_run(t, m, s, &r) == 0) {
-            *events += r.events;
-            if (r.time < best) {
-                best = r.time;
-                bestT = T;
-            }
-        }
-    }
-    fprintf(out, "  batch, at the best dynamic setting (P = %d, M = %d): ", v[bd].s.procs,
-            v[bd].s.masters);
-    if (best <= 0.95 * base)
-        fprintf(out, "--wtc-batch=%d is predicted %.6f s against %.6f s with %s "
-                     "(%.2fx)\n", bestT, best, base, batch_name(v[bd].s.batch, bs, sizeof bs),
-                base / best);
-    else
-        fprintf(out, "%s is within 5 %% of the best of 4, 16, ..., 4096\n",
-                batch_name(v[bd].s.batch, bs, sizeof bs));
-    return wtcrt_now() - w0;
-}
-
 /* WTC_DECISIONS=FILE: the decision log of the simulation, for one setting only (the
    lines of different settings would mix). NULL when not asked for or not possible. */
 static FILE *decisions_open(int n)
@@ -437,9 +431,9 @@ static FILE *decisions_open(int n)
 
 /* Simulates every setting; returns the best (-1: none) and the simulating time. */
 static int simulate(sim_tree *t, const sim_machine *m, rows *R, double *wall,
-                    long long *events, int *maxP)
+                    long long *events, int *maxP, int log_ok)
 {
-    FILE *log = decisions_open(R->n);
+    FILE *log = log_ok ? decisions_open(R->n) : NULL;
     int best = -1;
     for (int i = 0; i < R->n; i++) {
         row *x = &R->v[i];
@@ -460,20 +454,322 @@ static int simulate(sim_tree *t, const sim_machine *m, rows *R, double *wall,
     return best;
 }
 
-void sim_report(FILE *out, sim_tree *t, const sim_machine *m, const sim_opts *o,
-                const sim_sampling *smp, const char *program)
+/* ---- the predicted run of one setting: --wtc-trace and --wtc-stats ---------------- */
+
+/* "simple mode, 2 ranks" / "dynamic mode, 4 ranks, 1 master, batch 8". */
+static void setting_words(const sim_setting *s, char *buf, size_t n)
+{
+    int len = snprintf(buf, n, "%s mode, %d rank%s", mode_name(s->mode), s->procs,
+                       s->procs == 1 ? "" : "s");
+    if (has_masters(s) && len < (int)n)
+        len += snprintf(buf + len, n - len, ", %d master%s", s->masters,
+                        s->masters == 1 ? "" : "s");
+    if (has_masters(s) && s->batch > 0 && len < (int)n)
+        snprintf(buf + len, n - len, ", batch %d", s->batch);
+}
+
+/* Simulates the one setting again keeping its timeline; prints the per-rank table and
+   writes the trace asked for with the program's own code. Returns -1 when the trace could not be
+   written. */
+static int report_timeline(FILE *out, const sim_tree *t, const sim_machine *m,
+                           const sim_opts *o, const row *x)
+{
+    sim_timeline tl;
+    sim_result r;
+    char words[128], title[512];
+    int rc = 0;
+    setting_words(&x->s, words, sizeof words);
+    sim_timeline_init(&tl, x->s.procs, o->trace != NULL);
+    if (isnan(x->r.time) || sim_run_timeline(t, m, x->s, &r, &tl) < 0) {
+        fprintf(stderr, "wtc predict: %s cannot be simulated: no trace or stats\n", words);
+        sim_timeline_free(&tl);
+        return -1;
+    }
+    /* --wtc-stats, or --wtc-trace: the report of a traced run shows its breakdown too */
+    snprintf(title, sizeof title, "predicted run on %s: %s, %.4f s from start to exit",
+             m->name, words, r.time);
+    fputc('\n', out);
+    wtcrt_stats_print(out, tl.st, tl.P, title);
+    snprintf(title, sizeof title, "wtc prediction: %s on %s", words, m->name);
+    if (o->trace && wtcrt_trace_write(o->trace, title, tl.P, tl.ev, tl.nev, tl.st) < 0) {
+        fprintf(stderr, "wtc predict: cannot write the trace %s: %s\n", o->trace,
+                strerror(errno));
+        rc = -1;
+    }
+    sim_timeline_free(&tl);
+    return rc;
+}
+
+/* ---- --wtc-plot: predicted speed-up against P ----------------------------------------- */
+
+static int cmp_int(const void *a, const void *b)
+{
+    return (*(const int *)a > *(const int *)b) - (*(const int *)a < *(const int *)b);
+}
+
+/* The row of (mode, P, masters as the runtime takes them, batch), -1 when absent. */
+static int find_row(const rows *R, int mode, int P, int masters, int batch)
+{
+    const wtcp_mode *md = wtcp_mode_get(mode);
+    int red, M = md->masters && P > 1 ? wtcp_masters(md, P, masters, &red) : 0;
+    int T = md->masters && P > 1 ? batch : 0;
+    for (int i = 0; i < R->n; i++) {
+        const sim_setting *s = &R->v[i].s;
+        if (s->mode == mode && s->procs == P && s->masters == M && s->batch == T)
+            return i;
+    }
+    return -1;
+}
+
+/* One line per mode, and per masters (and batch) value asked for in dynamic mode: the
+   speed-up t1 / predicted at every P (P = 1 is the same row for all of a mode's lines). */
+static int plot_series(const rows *R, const sim_opts *o, double t1, int best,
+                       sim_plot_series *ps, int *bs, int *bp, double *xy)
+{
+    int procs[SIM_MAXLIST], ns = 0;
+    memcpy(procs, o->procs, sizeof procs);
+    qsort(procs, (size_t)o->nprocs, sizeof procs[0], cmp_int);
+    *bs = *bp = -1;
+    for (int id = 1; id <= SIM_NMODES; id++) {
+        const wtcp_mode *md = wtcp_mode_get(id);
+        int nm = md && md->masters ? o->nmasters : 1, nb = md && md->masters ? o->nbatch : 1;
+        if (!o->modes[id] || !md)
+            continue;
+        for (int im = 0; im < nm; im++)
+            for (int ib = 0; ib < nb; ib++) {
+                sim_plot_series *x = &ps[ns];
+                int len = snprintf(x->label, sizeof x->label, "%s", md->name);
+                if (md->masters)
+                    len += snprintf(x->label + len, sizeof x->label - len, ", %d master%s",
+                                    o->masters[im], o->masters[im] == 1 ? "" : "s");
+                if (md->masters && nb > 1)
+                    snprintf(x->label + len, sizeof x->label - len, ", batch %d",
+                             o->batch[ib]);
+                x->x = xy;
+                x->y = xy + o->nprocs;
+                xy += 2 * o->nprocs;
+                x->n = 0;
+                for (int ip = 0; ip < o->nprocs; ip++) {
+                    int i = find_row(R, id, procs[ip], o->masters[im], o->batch[ib]);
+                    if (i < 0 || isnan(R->v[i].r.time) || !(R->v[i].r.time > 0))
+                        continue;
+                    if (i == best && *bs < 0) {
+                        *bs = ns;
+                        *bp = x->n;
+                    }
+                    x->x[x->n] = procs[ip];
+                    x->y[x->n++] = t1 / R->v[i].r.time;
+                }
+                if (x->n > 0)
+                    ns++;
+            }
+    }
+    return ns;
+}
+
+/* Writes the speed-up plot; -1 when it could not be written. */
+static int report_plot(const rows *R, const sim_opts *o, double t1, int best,
+                       const sim_machine *m, const char *program)
+{
+    int nmax = SIM_NMODES * o->nmasters * o->nbatch, rc;
+    sim_plot_series *ps = calloc((size_t)nmax, sizeof *ps);
+    double *xy = calloc((size_t)nmax * 2 * o->nprocs, sizeof *xy);
+    char title[256], sub[768], bl[160];
+    sim_plot p;
+    if (!ps || !xy) {
+        fprintf(stderr, "wtc predict: out of memory for the plot\n");
+        exit(2);
+    }
+    memset(&p, 0, sizeof p);
+    p.s = ps;
+    p.ns = plot_series(R, o, t1, best, ps, &p.best_series, &p.best_point, xy);
+    snprintf(title, sizeof title, "%s: predicted speed-up", program ? program : "program");
+    snprintf(sub, sizeof sub, "on machine %s (cpu_ratio %g); sequential time %.4g s",
+             m->name, m->cpu_ratio, t1);
+    p.title = title;
+    p.subtitle = sub;
+    p.xlabel = "processors P (log scale)";
+    p.ylabel = "speed-up (sequential time / predicted time)";
+    p.xlog = 1;
+    p.ideal = 1;
+    if (best >= 0) {
+        size_t len;
+        setting_words(&R->v[best].s, bl, sizeof bl);
+        len = strlen(bl);
+        snprintf(bl + len, sizeof bl - len, ": speed-up %.2f", t1 / R->v[best].r.time);
+        p.best_label = bl;
+    }
+    rc = sim_plot_write(o->plot, &p);
+    if (rc < 0)
+        fprintf(stderr, "wtc predict: cannot write the plot %s: %s\n", o->plot,
+                strerror(errno));
+    free(ps);
+    free(xy);
+    return rc;
+}
+
+/* ---- what-if sweeps (--wtc-vary) ----------------------------------------------------- */
+
+/* The number of value combinations of the --wtc-vary keys. */
+static long vary_count(const sim_opts *o)
+{
+    long n = 1;
+    for (int k = 0; k < o->nvary; k++)
+        n *= o->vary[k].n;
+    return n;
+}
+
+/* Machine m with the values of combination c (the first key varies slowest); val[k]
+   receives key k's value. */
+static void vary_machine(const sim_opts *o, long c, const sim_machine *m, sim_machine *mv,
+                         double *val)
+{
+    *mv = *m;
+    for (int k = o->nvary - 1; k >= 0; k--) {
+        const sim_vary *v = &o->vary[k];
+        const char *text = v->val[c % v->n];
+        c /= v->n;
+        sim_machine_set(mv, v->key, text, NULL, 0); /* checked when the option was parsed */
+        val[k] = strtod(text, NULL);
+    }
+}
+
+/* One row of the what-if table: the values, then the best setting and its time. */
+static void vary_table_row(FILE *out, const sim_opts *o, const double *val, const rows *R,
+                           int best, double t1)
+{
+    for (int k = 0; k < o->nvary; k++)
+        fprintf(out, "%*.6g ", (int)(strlen(o->vary[k].key) > 12 ? strlen(o->vary[k].key) : 12),
+                val[k]);
+    if (best < 0) {
+        fprintf(out, " (no setting could be simulated)\n");
+        return;
+    }
+    const row *b = &R->v[best];
+    char ms[16], bs[16];
+    int dyn = has_masters(&b->s);
+    snprintf(ms, sizeof ms, dyn ? "%d" : "-", b->s.masters);
+    if (dyn && b->s.batch > 0)
+        snprintf(bs, sizeof bs, "%d", b->s.batch);
+    else
+        snprintf(bs, sizeof bs, dyn ? "half" : "-");
+    fprintf(out, " %-8s %5d %7s %5s %12.6f %8.2f\n", mode_name(b->s.mode), b->s.procs, ms, bs,
+            b->r.time, t1 / b->r.time);
+}
+
+/* The header of the what-if table (with the machine's own values). */
+static void vary_table_head(FILE *out, const sim_opts *o, const sim_machine *m)
+{
+    fprintf(out, "\nwhat-if (--wtc-vary): the best of the settings asked for, per value of");
+    for (int k = 0; k < o->nvary; k++)
+        fprintf(out, "%s %s (the machine's: %g)", k ? " and" : "", o->vary[k].key,
+                sim_machine_get(m, o->vary[k].key));
+    fprintf(out, "\n");
+    for (int k = 0; k < o->nvary; k++)
+        fprintf(out, "%*s ", (int)(strlen(o->vary[k].key) > 12 ? strlen(o->vary[k].key) : 12),
+                o->vary[k].key);
+    fprintf(out, " %-8s %5s %7s %5s %12s %8s\n", "mode", "procs", "masters", "batch",
+            "predicted_s", "speedup");
+}
+
+/* The first members of a JSON prediction of the sweep: the values of its keys. */
+static void json_vary_values(FILE *out, const sim_opts *o, const double *val)
+{
+    for (int k = 0; k < o->nvary; k++) {
+        json_str(out, o->vary[k].key);
+        fprintf(out, ": %.9g, ", val[k]);
+    }
+}
+
+/* --wtc-vary: the settings asked for, simulated on the machine of every combination of
+   the values (one recording for all); the table gives the best setting per combination,
+   CSV and JSON every setting, with the values in front. */
+static void report_vary(FILE *out, sim_tree *t, const sim_machine *m, const sim_opts *o,
+                        const sim_sampling *smp, const char *program)
 {
     rows R;
-    int best, maxP = 1;
+    long nc = vary_count(o);
+    double wall = 0, val[SIM_MAXVARY];
+    long long events = 0;
+    int maxP = 1, len = 0;
+    char head[128] = "", pre[128];
+    settings(o, &R);
+    if (getenv("WTC_DECISIONS"))
+        fprintf(stderr, "wtc predict: WTC_DECISIONS ignored with --wtc-vary\n");
+    for (int k = 0; k < o->nvary; k++)
+        len += snprintf(head + len, sizeof head - len, "%s,", o->vary[k].key);
+    if (o->format == SIM_FMT_JSON) {
+        json_program(out, m, program);
+        fprintf(out, "  \"sequential_s\": %.9g,\n  \"vary\": [", seq_time(t, m));
+        for (int k = 0; k < o->nvary; k++) {
+            fprintf(out, k ? ", " : "");
+            json_str(out, o->vary[k].key);
+        }
+        fprintf(out, "],\n  \"predictions\": [\n");
+    } else if (o->format == SIM_FMT_TABLE) {
+        print_head(out, t, m, smp, program, seq_time(t, m));
+        vary_table_head(out, o, m);
+    }
+    for (long c = 0; c < nc; c++) {
+        sim_machine mv;
+        vary_machine(o, c, m, &mv, val);
+        double t1 = seq_time(t, &mv);
+        int best = simulate(t, &mv, &R, &wall, &events, &maxP, 0);
+        if (o->format == SIM_FMT_CSV) {
+            len = 0;
+            for (int k = 0; k < o->nvary; k++)
+                len += snprintf(pre + len, sizeof pre - len, "%.9g,", val[k]);
+            print_csv(out, R.v, R.n, t1, c ? NULL : head, pre);
+        } else if (o->format == SIM_FMT_JSON) {
+            fprintf(out, "    {");
+            json_vary_values(out, o, val);
+            fprintf(out, "\"sequential_s\": %.9g, \"best\": ", t1);
+            json_best(out, R.v, best);
+            fprintf(out, ", \"settings\": [\n");
+            json_settings(out, R.v, R.n, t1, "      ");
+            fprintf(out, "    ]}%s\n", c + 1 < nc ? "," : "");
+        } else {
+            vary_table_row(out, o, val, &R, best, t1);
+        }
+    }
+    if (o->format == SIM_FMT_JSON) {
+        fprintf(out, "  ],\n  \"masters_reduced\": ");
+        json_str(out, R.notes);
+        fprintf(out, "\n}\n");
+    } else if (R.notes[0]) {
+        if (o->format == SIM_FMT_CSV)
+            fprintf(stderr, "wtc predict: masters reduced to P - 1: %s\n", R.notes);
+        else
+            fprintf(out, "(masters reduced to P - 1, at least one worker, as the runtime "
+                         "does: %s)\n", R.notes);
+    }
+    if (o->format == SIM_FMT_TABLE) {
+        fprintf(out, "\nsimulator: %lld messages in %.3f s (%.2f million messages/s)\n",
+                events, wall, wall > 0 ? events / wall / 1e6 : 0);
+        fprintf(out, "prediction took %.3f s (running and recording the program once %.3f s, "
+                     "simulating %.3f s)\n", smp->rec_seconds + wall, smp->rec_seconds, wall);
+    }
+    free(R.v);
+}
+
+int sim_report(FILE *out, sim_tree *t, const sim_machine *m, const sim_opts *o,
+               const sim_sampling *smp, const char *program)
+{
+    rows R;
+    int best, maxP = 1, rc = 0;
     double t1 = seq_time(t, m), wall = 0;
     long long events = 0;
+    if (o->nvary) {
+        report_vary(out, t, m, o, smp, program);
+        return 0;
+    }
     settings(o, &R);
-    best = simulate(t, m, &R, &wall, &events, &maxP);
+    best = simulate(t, m, &R, &wall, &events, &maxP, 1);
     const row *v = R.v;
     int n = R.n;
     double rate = wall > 0 ? events / wall : 0;
     if (o->format == SIM_FMT_CSV) {
-        print_csv(out, v, n, t1);
+        print_csv(out, v, n, t1, "", "");
         if (R.notes[0])
             fprintf(stderr, "wtc predict: masters reduced to P - 1: %s\n", R.notes);
     } else if (o->format == SIM_FMT_JSON) {
@@ -489,19 +785,21 @@ void sim_report(FILE *out, sim_tree *t, const sim_machine *m, const sim_opts *o,
                          "overheads o_sb, o_rb are extrapolated to P = %d; calibrate with "
                          "mpiexec -n %d)\n", m->procs, maxP, maxP);
         if (best >= 0)
-            fprintf(out, "\nbest: %s, %d procs%s%.0d%s%.0d: %.6f s (speedup %.2f)\n",
-                    mode_name(v[best].s.mode), v[best].s.procs,
-                    v[best].s.masters ? ", masters " : "", v[best].s.masters,
-                    v[best].s.masters ? ", batch " : "",
-                    v[best].s.masters ? v[best].s.batch : 0, v[best].r.time,
-                    t1 / v[best].r.time);
+            print_best(out, &v[best], t1);
+        wall += sim_notes(out, t, m, o, v, n, best, program, &events);
         print_advice(out, t, m, maxP);
-        wall += print_batch_advice(out, t, m, o, v, n, &events);
         rate = wall > 0 ? events / wall : 0;
         fprintf(out, "\nsimulator: %lld messages in %.3f s (%.2f million messages/s)\n",
                 events, wall, rate / 1e6);
         fprintf(out, "prediction took %.3f s (running and recording the program %.3f s, "
                      "simulating %.3f s)\n", smp->rec_seconds + wall, smp->rec_seconds, wall);
     }
+    /* the options name one setting when these are asked for (sim_opts_parse) */
+    if ((o->trace || o->stats) && n == 1 &&
+        report_timeline(o->format == SIM_FMT_TABLE ? out : stderr, t, m, o, &v[0]) < 0)
+        rc = -1;
+    if (o->plot && report_plot(&R, o, t1, best, m, program) < 0)
+        rc = -1;
     free(R.v);
+    return rc;
 }

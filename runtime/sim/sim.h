@@ -33,6 +33,10 @@ typedef struct sim_machine {
     double contention;         /* computing slows by this factor when 2+ ranks compute */
     double cores;              /* optional: cores per host, 0 = a core for every rank */
     double w_yield_over;       /* optional: w_yield when P > cores (default w_yield) */
+    double ranks_per_node;     /* optional: ranks placed on each node in rank order (0: all
+                                  on one); nodes share nothing but the network */
+    double L_intra, G_intra;   /* optional: L and G between ranks of one node (default L,
+                                  G); such messages use no network port */
     double procs;              /* optional: the largest P calibrated at (0: unknown) */
     char name[128];
     char source[512];          /* where it was read from (for the report) */
@@ -47,6 +51,17 @@ int sim_machine_load(const char *path, sim_machine *m, char *err, size_t errsz);
 /* The compiled-in text of a shipped preset ("ethernet-mpich-2004", with or without
    ".conf"), or NULL. */
 const char *sim_machine_preset(const char *name);
+/* The names of the compiled-in presets, ", "-separated, into buf. */
+void sim_machine_preset_names(char *buf, size_t size);
+/* Sets number key 'key' (any key of a machine file but name) to the text 'val', checked
+   as the parser checks it (m NULL: only checks). Returns 0, or -1 with a message that
+   lists the keys when the key is unknown. */
+int sim_machine_set(sim_machine *m, const char *key, const char *val, char *err,
+                    size_t errsz);
+/* The value of number key 'key' in m (NaN when there is no such key). */
+double sim_machine_get(const sim_machine *m, const char *key);
+/* The number keys of a machine file, "L, G, o_sa, ...", for messages. */
+const char *sim_machine_keys(void);
 /* Writes m in machine-file syntax. */
 void sim_machine_write(FILE *f, const sim_machine *m, const char *comment);
 
@@ -72,12 +87,23 @@ typedef struct sim_par {
     double t_spawn;       /* spawning the children (arena, args copies): computed before
                              them only where the runtime opens the par, not at P = 1 nor
                              in a simple-mode range of one rank (doc/predictor.md 1) */
+    int site;             /* the par statement: index in sim_tree.sites, -1 unknown */
 } sim_par;
+
+/* A par statement in the source (wtc_site of wtc_abi.h), for the advice's notes. */
+typedef struct sim_site {
+    const char *file;
+    int line, col;
+} sim_site;
 
 /* One parallel region: a root call run on rank 0. */
 typedef struct sim_region {
     int root;
     unsigned begin_bytes; /* REGION_BEGIN payload: mode, masters, batch, globals */
+    double main_at;       /* main's own time before the region (host seconds; set by
+                             sim_tree_add_region from main_time): where the region
+                             starts on a predicted timeline */
+    int mode, masters;    /* the source's (wtcc --mode, else mode:); 0: not known */
 } sim_region;
 
 typedef struct sim_tree {
@@ -90,6 +116,8 @@ typedef struct sim_tree {
     double main_time;     /* host seconds of main outside regions */
     double *seq;          /* sequential time of each node's subtree (sim_tree_finish) */
     unsigned char *spawns;/* the subtree has a par with cond true (sim_tree_finish) */
+    sim_site *sites;
+    int nsites, capsites;
 } sim_tree;
 
 void sim_tree_init(sim_tree *t);
@@ -103,6 +131,13 @@ int sim_tree_add_par(sim_tree *t, int caller, double t_before, int first_child,
 int sim_tree_add_region(sim_tree *t, int root, unsigned begin_bytes);
 /* Computes seq[] (call after every time is known). */
 void sim_tree_finish(sim_tree *t);
+/* Appends a par site; returns its index. */
+int sim_tree_add_site(sim_tree *t, const char *file, int line, int col);
+/* A copy of t (finished) in which the pars of site 'site' called at depth >= depth run
+   their children sequentially (cond false): the program with a coarser cut-off there.
+   It shares t's nodes, regions and sites; free it with sim_tree_cut_free. */
+void sim_tree_cut(const sim_tree *t, int site, int depth, sim_tree *out);
+void sim_tree_cut_free(sim_tree *c);
 
 /* ---- the simulation ---------------------------------------------------------------- */
 
@@ -140,6 +175,34 @@ int sim_run(const sim_tree *t, const sim_machine *m, sim_setting s, sim_result *
 /* Simulates one region; r accumulates (time += the region's time on rank 0). */
 int sim_run_region(const sim_tree *t, int region, const sim_machine *m, sim_setting s,
                    sim_result *r);
+
+/* The predicted run of one setting as the program's --wtc-trace and --wtc-stats show
+   the real one (sim/timeline.c): per simulated rank its counters (wtcrt_stats, from
+   wtcrt.h) and, when traced, its changes of state on the program's clock. */
+struct wtcrt_stats;
+struct wtcrt_event;
+typedef struct sim_timeline {
+    int P;
+    int trace;                 /* keep the events (else only the counters) */
+    unsigned char *full;       /* per rank: WTCRT_MAX_EVENTS reached, the lane closed */
+    struct wtcrt_stats *st;    /* per rank */
+    struct wtcrt_event **ev;   /* per rank: B/E events, ts in microseconds */
+    long *nev, *capev;
+    int *state;                /* the state each rank is in (WTCRT_S_*) */
+    double *since;             /* ... since when (program seconds) */
+    double base;               /* the current region's time 0 on the program's clock */
+} sim_timeline;
+
+void sim_timeline_init(sim_timeline *tl, int P, int trace);
+void sim_timeline_free(sim_timeline *tl);
+/* Rank 'rank' is in 'state' from program time t on (a time before its last change is
+   taken as that change's: lanes stay ordered). */
+void sim_timeline_mark(sim_timeline *tl, int rank, int state, double t);
+/* Closes every lane at program time t (the end of the run). */
+void sim_timeline_close(sim_timeline *tl, double t);
+/* sim_run, also filling tl (NULL: none) with the predicted run of setting s. */
+int sim_run_timeline(const sim_tree *t, const sim_machine *m, sim_setting s,
+                     sim_result *r, sim_timeline *tl);
 
 /* Extended LogGPS (SPEC 5 item 4): send / receive overhead of k bytes on P ranks. */
 double sim_o_send(const sim_machine *m, int P, double k);
@@ -191,6 +254,15 @@ typedef struct sim_cutinfo {
 #define SIM_MAXLIST 64
 enum { SIM_SAMPLE_ERROR, SIM_SAMPLE_N, SIM_SAMPLE_ALL };
 
+/* --wtc-vary=KEY:V1,V2,...: predict with each value of a machine key in turn (two
+   such options: every pair). The values are kept as text, checked by sim_machine_set. */
+#define SIM_MAXVARY 2
+typedef struct sim_vary {
+    char key[32];
+    const char *val[SIM_MAXLIST];
+    int n;
+} sim_vary;
+
 typedef struct sim_opts {
     int procs[SIM_MAXLIST], nprocs;
     int masters[SIM_MAXLIST], nmasters;
@@ -203,10 +275,18 @@ typedef struct sim_opts {
     int format;                /* SIM_FMT_* */
     int replicate;             /* subtree replication: the largest replication factor
                                   (--wtc-replicate=on|off|N; on = SIM_REPLICATE_ON) */
+    const char *trace;         /* --wtc-trace=FILE: the predicted timeline (one setting) */
+    int stats;                 /* --wtc-stats: the predicted per-rank table (one setting) */
+    const char *plot;          /* --wtc-plot=FILE.svg: speed-up against P */
+    sim_vary vary[SIM_MAXVARY];/* --wtc-vary=KEY:V1,V2,...: what-if sweeps */
+    int nvary;
     int help;
 } sim_opts;
 
 #define SIM_REPLICATE_ON 16
+
+/* How many settings (rows of the report) the options name (sim/report.c). */
+int sim_settings_count(const sim_opts *o);
 
 /* Removes every --wtc-* option from argv (argv[argc] stays NULL) into o, with the
    defaults of SPEC 5 for what is not given. Returns 0, or -1 with a message in err. */
@@ -239,8 +319,47 @@ typedef struct sim_sampling {
     double rec_seconds;        /* the recording's own time (program, sampling) */
 } sim_sampling;
 
-/* Prints the predictions of every setting asked for, the best one and the advice. */
-void sim_report(FILE *out, sim_tree *t, const sim_machine *m, const sim_opts *o,
-                const sim_sampling *smp, const char *program);
+/* ---- plots (sim/plot.c) -------------------------------------------------------------- */
+
+/* One line of a plot: n points (x ascending), a legend label. */
+typedef struct sim_plot_series {
+    char label[64];
+    double *x, *y;
+    int n;
+} sim_plot_series;
+
+/* A plot of series against x: speed-up against P (log-scale x, the ideal line y = x)
+   today; a predicted time against a varied parameter is the same call with linear x,
+   no ideal line and its own labels. */
+typedef struct sim_plot {
+    const char *title, *subtitle, *xlabel, *ylabel;
+    int xlog;                  /* x on a log2 scale (processor counts) */
+    int ideal;                 /* draw y = x (perfect speed-up) */
+    const sim_plot_series *s;
+    int ns;
+    int best_series, best_point; /* the point marked as the best (-1: none) */
+    const char *best_label;    /* its label, after "best: " */
+} sim_plot;
+
+/* Writes p as a self-contained SVG file (atomically); 0, or -1 with errno set. */
+int sim_plot_write(const char *path, const sim_plot *p);
+
+/* One setting of the report and its prediction. */
+typedef struct sim_row {
+    sim_setting s;
+    sim_result r;
+} sim_row;
+
+/* Advice at source lines (sim/notes.c): "file:line:col: note: ..." for each change of
+   cut-off, mode, masters or batch predicted to gain 5 % or more over the table v[0..n-1]
+   (best: its best row). Returns the time spent simulating (events: messages added). */
+double sim_notes(FILE *out, const sim_tree *t, const sim_machine *m, const sim_opts *o,
+                 const sim_row *v, int n, int best, const char *program, long long *events);
+
+/* Prints the predictions of every setting asked for, the best one and the advice; writes
+   the trace, the per-rank table and the plot asked for. Returns 0, or -1 when one of
+   those could not be made (a message on stderr). */
+int sim_report(FILE *out, sim_tree *t, const sim_machine *m, const sim_opts *o,
+               const sim_sampling *smp, const char *program);
 
 #endif

@@ -36,7 +36,15 @@ void sim_tree_free(sim_tree *t)
     free(t->regions);
     free(t->seq);
     free(t->spawns);
+    free(t->sites);
     sim_tree_init(t);
+}
+
+int sim_tree_add_site(sim_tree *t, const char *file, int line, int col)
+{
+    t->sites = grow(t->sites, t->nsites, &t->capsites, 1, sizeof *t->sites);
+    t->sites[t->nsites] = (sim_site){ file, line, col };
+    return t->nsites++;
 }
 
 int sim_tree_add_nodes(sim_tree *t, int n)
@@ -57,7 +65,7 @@ int sim_tree_add_par(sim_tree *t, int caller, double t_before, int first_child,
 {
     int p = t->npars, *link;
     t->pars = grow(t->pars, t->npars, &t->cappars, 1, sizeof *t->pars);
-    t->pars[p] = (sim_par){ t_before, first_child, nchild, cond, -1, 0 };
+    t->pars[p] = (sim_par){ t_before, first_child, nchild, cond, -1, 0, -1 };
     t->npars++;
     /* append at the end of the caller's list (short: a call has few pars) */
     for (link = &t->nodes[caller].first_par; *link >= 0; link = &t->pars[*link].next)
@@ -69,8 +77,35 @@ int sim_tree_add_par(sim_tree *t, int caller, double t_before, int first_child,
 int sim_tree_add_region(sim_tree *t, int root, unsigned begin_bytes)
 {
     t->regions = grow(t->regions, t->nregions, &t->capregions, 1, sizeof *t->regions);
-    t->regions[t->nregions] = (sim_region){ root, begin_bytes };
+    t->regions[t->nregions] = (sim_region){ root, begin_bytes, t->main_time, 0, 0 };
     return t->nregions++;
+}
+
+void sim_tree_cut(const sim_tree *t, int site, int depth, sim_tree *out)
+{
+    *out = *t;
+    out->seq = NULL;
+    out->spawns = NULL;
+    out->pars = malloc((size_t)(t->npars ? t->npars : 1) * sizeof *t->pars);
+    if (!out->pars) {
+        fprintf(stderr, "wtc predict: out of memory\n");
+        exit(2);
+    }
+    memcpy(out->pars, t->pars, (size_t)t->npars * sizeof *t->pars);
+    for (int i = 0; i < t->nnodes; i++)
+        if (t->nodes[i].depth >= depth)
+            for (int p = t->nodes[i].first_par; p >= 0; p = t->pars[p].next)
+                if (t->pars[p].site == site)
+                    out->pars[p].cond = 0;
+    sim_tree_finish(out);
+}
+
+void sim_tree_cut_free(sim_tree *c)
+{
+    free(c->pars);
+    free(c->seq);
+    free(c->spawns);
+    memset(c, 0, sizeof *c);
 }
 
 /* Children have larger indices than their callers: one backward sweep suffices. */

@@ -30,7 +30,8 @@ static int __wtc_user_main(int argc, char **argv)
     long out[100], sum = 0;
     (void)argc; (void)argv;
     for (int rep = 0; rep < 2; rep++) { /* two regions: the warning comes once */
-        wtc_par *__wtc_p_1 = wtc_region_open(&__wtc_fn_sq);
+        static const wtc_site __wtc_s_1 = { "exit_main.c", 34, 9 };
+        wtc_par *__wtc_p_1 = wtc_region_open(&__wtc_fn_sq, &__wtc_s_1);
         for (int i = (0), __wtc_hi_1 = (99); i <= __wtc_hi_1; i++)
             if (__wtc_p_1) {
                 __wtc_args_sq __wtc_a = { i };

@@ -52,7 +52,8 @@ static long __wtc_par_fib(wtc_ctx __wtc_c, int n)
     long r[2];
     if (n < 2) return n * scale;
     {
-        wtc_par *__wtc_p_1 = wtc_par_open(__wtc_c, (n > 20));
+        static const wtc_site __wtc_s_1 = { "fib_msort.c", 56, 9 };
+        wtc_par *__wtc_p_1 = wtc_par_open(__wtc_c, (n > 20), &__wtc_s_1);
         for (int i = (0), __wtc_hi_1 = (1); i <= __wtc_hi_1; i++)
             if (__wtc_p_1) {
                 __wtc_args_fib __wtc_a = { n - 1 - i };
@@ -119,7 +120,8 @@ static void __wtc_par_msort(wtc_ctx __wtc_c, int *a, int n)
     if (n <= 1) return;
     m = n / 2; top[0] = 0; size[0] = m; top[1] = m; size[1] = n - m;
     {
-        wtc_par *__wtc_p_1 = wtc_par_open(__wtc_c, (n > 4096));
+        static const wtc_site __wtc_s_1 = { "fib_msort.c", 124, 9 };
+        wtc_par *__wtc_p_1 = wtc_par_open(__wtc_c, (n > 4096), &__wtc_s_1);
         for (int x = (0), __wtc_hi_1 = (1); x <= __wtc_hi_1; x++)
             if (__wtc_p_1) {
                 __wtc_args_msort __wtc_a = { &a[top[x]], size[x] };
@@ -167,7 +169,8 @@ static int __wtc_user_main(int argc, char **argv)
     {
         long out[5000];
         long tot = 0;
-        wtc_par *__wtc_p_1 = wtc_region_open(&__wtc_fn_sq);
+        static const wtc_site __wtc_s_1 = { "fib_msort.c", 173, 9 };
+        wtc_par *__wtc_p_1 = wtc_region_open(&__wtc_fn_sq, &__wtc_s_1);
         for (int i = (0), __wtc_hi_1 = (4999); i <= __wtc_hi_1; i++)
             if (__wtc_p_1) {
                 __wtc_args_sq __wtc_a = { i };

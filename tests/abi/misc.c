@@ -82,7 +82,8 @@ static int __wtc_par_tsum(wtc_ctx __wtc_c, int d, int id)
     int s = 0;
     if (d == 0) return (id % 13) * weight;
     {
-        wtc_par *__wtc_p_1 = wtc_par_open(__wtc_c, (d > 1));
+        static const wtc_site __wtc_s_1 = { "misc.c", 86, 9 };
+        wtc_par *__wtc_p_1 = wtc_par_open(__wtc_c, (d > 1), &__wtc_s_1);
         for (int i = (0), __wtc_hi_1 = (6); i <= __wtc_hi_1; i++)
             if (__wtc_p_1) {
                 __wtc_args_tsum __wtc_a = { d - 1, id * 7 + i };
@@ -154,7 +155,8 @@ static summary __wtc_par_summ(wtc_ctx __wtc_c, range r)
     if (r.hi - r.lo <= 1000) return summ_direct(r);
     h[0].lo = r.lo; h[0].hi = (r.lo + r.hi) / 2; h[1].lo = h[0].hi; h[1].hi = r.hi;
     {
-        wtc_par *__wtc_p_1 = wtc_par_open(__wtc_c, (r.hi - r.lo > 1000));
+        static const wtc_site __wtc_s_1 = { "misc.c", 159, 9 };
+        wtc_par *__wtc_p_1 = wtc_par_open(__wtc_c, (r.hi - r.lo > 1000), &__wtc_s_1);
         for (int i = (0), __wtc_hi_1 = (1); i <= __wtc_hi_1; i++)
             if (__wtc_p_1) {
                 __wtc_args_summ __wtc_a = { h[i] };
@@ -210,7 +212,8 @@ static long __wtc_par_chain(wtc_ctx __wtc_c, int n)
     long r[2];
     if (n == 0) return 0;
     {
-        wtc_par *__wtc_p_1 = wtc_par_open(__wtc_c, 1);
+        static const wtc_site __wtc_s_1 = { "misc.c", 216, 9 };
+        wtc_par *__wtc_p_1 = wtc_par_open(__wtc_c, 1, &__wtc_s_1);
         for (int i = (0), __wtc_hi_1 = (1); i <= __wtc_hi_1; i++)
             if (__wtc_p_1) {
                 if (i == 0) {
@@ -263,7 +266,8 @@ static long __wtc_par_nope(wtc_ctx __wtc_c, int n)
     long r[2];
     if (n < 2) return n;
     {
-        wtc_par *__wtc_p_1 = wtc_par_open(__wtc_c, (0));
+        static const wtc_site __wtc_s_1 = { "misc.c", 270, 9 };
+        wtc_par *__wtc_p_1 = wtc_par_open(__wtc_c, (0), &__wtc_s_1);
         for (int i = (0), __wtc_hi_1 = (1); i <= __wtc_hi_1; i++)
             if (__wtc_p_1) {
                 __wtc_args_nope __wtc_a = { n - 1 - i };
@@ -316,7 +320,8 @@ static void __wtc_par_fill(wtc_ctx __wtc_c, double *out, int lo, int hi)
     int mid = (lo + hi) / 2;
     if (hi - lo <= 64) { for (int i = lo; i < hi; i++) out[i - lo] = i * 0.5 + weight; return; }
     {
-        wtc_par *__wtc_p_1 = wtc_par_open(__wtc_c, (hi - lo > 64));
+        static const wtc_site __wtc_s_1 = { "misc.c", 324, 9 };
+        wtc_par *__wtc_p_1 = wtc_par_open(__wtc_c, (hi - lo > 64), &__wtc_s_1);
         for (int i = (0), __wtc_hi_1 = (1); i <= __wtc_hi_1; i++)
             if (__wtc_p_1) {
                 __wtc_args_fill __wtc_a = { i ? out + (mid - lo) : out, i ? mid : lo, i ? hi : mid };

@@ -14,7 +14,8 @@ cmp -s "$out/a.c" "$out/b.c" || fail "generated C differs between two runs"
 
 # 2. the shape: both clones, the descriptor, a par frame, a deferred spawn, main wrapper
 for pat in 'static long __wtc_seq_fib(int n)' 'static long __wtc_par_fib(wtc_ctx __wtc_c, int n)' \
-           'wtc_par_open(__wtc_c, (n > 20))' 'wtc_spawn(__wtc_p_1, &__wtc_fn_fib' \
+           'wtc_par_open(__wtc_c, (n > 20), &__wtc_s_1)' 'static const wtc_site __wtc_s_1 = { "samples/fib.wtc", 23, 5 };' \
+           'wtc_spawn(__wtc_p_1, &__wtc_fn_fib' \
            'static const wtc_fn __wtc_fn_fib = {' 'int __wtc_user_main(' \
            'return wtc_start(argc, argv, &__wtc_program);' '#line 18 "'; do
     grep -qF "$pat" "$out/a.c" || fail "generated C lacks: $pat"

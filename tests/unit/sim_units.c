@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "wtcrt.h"
 #include "sim.h"
 #include "calib.h"
 
@@ -73,6 +74,14 @@ static void fit(void)
     fl = calib_fit_overhead(p3, z3, 3, &a, &b);
     check("overhead fit: a negative constant becomes the floor 0, flagged",
           fl == (CALIB_SLOPE | CALIB_FLOOR) && a == 0 && near(b, 0.5e-6, 1e-12));
+    /* a loaded host: L = 669 us from the ping-pong, round trip 1.1 ms, negative fitted
+       intercepts; t_m was written as -445 us and the predictor refused the file */
+    check("t_m: round trip minus network and the worker's overheads",
+          near(calib_master_time(20e-6, 2e-6, 0, 1e-6, 1e-6), 14e-6, 1e-12));
+    check("t_m: at least the master's own overheads",
+          near(calib_master_time(5e-6, 2e-6, 0, 1e-6, 1e-6), 2e-6, 1e-12));
+    check("t_m: never negative when the fitted overheads are",
+          calib_master_time(1.1e-3, 669e-6, 2.2e-9, -3e-6, -2e-6) >= 0);
 }
 
 /* A complete file with one line replaced (or removed when repl is ""). */
@@ -115,7 +124,7 @@ static void parser(void)
     check("parser: cpu_ratio must be positive", strstr(err, "cpu_ratio") != NULL);
     parse_with("o_sb", "o_sb = -1", err);
     check("parser: negative numbers rejected", strstr(err, "bad number '-1'") != NULL);
-    parse_with("O_r", "O_r = 1\nO_r = 2", err);
+    parse_with("O_r", "O_r = 1e-9\nO_r = 2e-9", err);
     check("parser: a key given twice", strstr(err, "given twice") != NULL);
     parse_with("w_wake", "", err);
     check("parser: the waiting keys are required", strcmp(err, "t.conf: missing key 'w_wake'") == 0);
@@ -123,12 +132,65 @@ static void parser(void)
     check("parser: retired keys are unknown", strcmp(err, "t.conf:17: unknown key 'w_sleep'") == 0);
     parse_with("contention", "contention = x", err);
     check("parser: contention must be a number", strstr(err, "'contention'") != NULL);
+    /* values no machine has: a typo or a unit slip, never inf/nan predictions */
+    parse_with("G", "G = 1e308", err);
+    printf("  %s\n", err);
+    check("parser: G = 1e308 is out of range, named with file:line",
+          strcmp(err, "t.conf:5: key 'G' = 1e308 is outside 0 to 0.001 s per byte") == 0);
+    parse_with("cpu_ratio", "cpu_ratio = 1e-300", err);
+    printf("  %s\n", err);
+    check("parser: cpu_ratio = 1e-300 is out of range",
+          strstr(err, "t.conf:14: key 'cpu_ratio' = 1e-300 is outside") == err);
+    parse_with("L", "L = 1e999", err);
+    check("parser: an overflowing number is bad", strstr(err, "bad number '1e999'") != NULL);
+    parse_with("contention", "contention = 0.2\ncores = 2.5", err);
+    printf("  %s\n", err);
+    check("parser: cores is a whole number", strstr(err, "'cores' = 2.5 is outside the whole") != NULL);
+    parse_with("contention", "contention = 0.2\nranks_per_node = 8\nL_intra = 2e-7", err);
+    check("parser: ranks_per_node, L_intra are optional keys", parse_with("contention",
+          "contention = 0.2\nranks_per_node = 8\nL_intra = 2e-7", err) == 0);
+}
+
+/* The same file with LF, CRLF and CR line endings: the same machine. */
+static void line_endings(void)
+{
+    static const char *const ends[] = { "\n", "\r\n", "\r" };
+    char text[3][2048], err[256];
+    sim_machine m[3];
+    const char *body[] = { "# comment", "name = t", "L = 1e-6", "G = 1e-9", "o_sa = 1e-6",
+        "o_sb = 0", "O_s = 0", "o_ra = 1e-6", "o_rb = 0", "O_r = 0", "S = 1024",
+        "t_m = 1e-6", "cpu_ratio = 2", "w_yield = 1e-5", "w_wake = 1e-5", "t_child = 1e-7",
+        "contention = 0.2", "ranks_per_node = 4" };
+    for (int e = 0; e < 3; e++) {
+        text[e][0] = 0;
+        for (size_t i = 0; i < sizeof body / sizeof *body; i++) {
+            strcat(text[e], body[i]);
+            strcat(text[e], ends[e]);
+        }
+        err[0] = 0;
+        if (sim_machine_parse(text[e], "e.conf", &m[e], err, sizeof err) < 0)
+            printf("  %s\n", err);
+    }
+    check("parser: CRLF line endings", m[1].cpu_ratio == 2 && m[1].ranks_per_node == 4 &&
+          strcmp(m[1].name, "t") == 0);
+    check("parser: CR line endings", m[2].cpu_ratio == 2 && m[2].ranks_per_node == 4 &&
+          strcmp(m[2].name, "t") == 0 && m[0].L == m[2].L);
+    strcpy(text[0], "name = t\r\rL = x\r");
+    sim_machine_parse(text[0], "e.conf", &m[0], err, sizeof err);
+    check("parser: CR line numbers", strcmp(err, "e.conf:3: bad number 'x' for key 'L'") == 0);
 }
 
 static void presets(const char *dir)
 {
-    const char *names[] = { "ethernet-mpich-2004", "loopback-default" };
-    for (int i = 0; i < 2; i++) {
+    const char *names[] = { "ethernet-mpich-2004", "loopback-default", "ethernet-10g-mpich",
+                            "ethernet-25g-openmpi", "ethernet-100g-efa",
+                            "infiniband-hdr-openmpi" };
+    char list[1024];
+    sim_machine_preset_names(list, sizeof list);
+    check("presets: every shipped file is compiled in, and listed",
+          strcmp(list, "ethernet-mpich-2004, loopback-default, ethernet-10g-mpich, "
+                 "ethernet-25g-openmpi, ethernet-100g-efa, infiniband-hdr-openmpi") == 0);
+    for (int i = 0; i < (int)(sizeof names / sizeof *names); i++) {
         char path[1024], err[256], *text;
         sim_machine a, b;
         FILE *f;
@@ -201,11 +263,36 @@ static void sampling(void)
     check("bootstrap: fewer tasks, wider interval", b2.hi - b2.lo > b.hi - b.lo);
 }
 
+/* The predicted timeline keeps at most WTCRT_MAX_EVENTS events a lane, as the runtime
+   does, and still closes every B with an E; the counters go on to the end. */
+static void timeline_cap(void)
+{
+    sim_timeline tl;
+    long b = 0, e = 0, n = WTCRT_MAX_EVENTS / 2 + 10;
+    sim_timeline_init(&tl, 2, 1);
+    for (long i = 1; i <= n; i++) /* two events per change */
+        sim_timeline_mark(&tl, 0, i & 1 ? WTCRT_S_WAIT_CHILDREN : WTCRT_S_COMPUTE, i * 1e-6);
+    sim_timeline_mark(&tl, 1, WTCRT_S_COMPUTE, 0.5);
+    sim_timeline_close(&tl, 10);
+    for (long i = 0; i < tl.nev[0]; i++)
+        tl.ev[0][i].ph == 'B' ? b++ : e++;
+    check("timeline: at most WTCRT_MAX_EVENTS events on a lane, B and E balanced",
+          tl.nev[0] <= WTCRT_MAX_EVENTS && tl.nev[0] > WTCRT_MAX_EVENTS - 4 && b == e &&
+          tl.ev[0][tl.nev[0] - 1].ph == 'E');
+    check("timeline: a lane's states add up to the end, after the cap too",
+          near(tl.st[0].t[WTCRT_S_COMPUTE] + tl.st[0].t[WTCRT_S_WAIT_CHILDREN], 10, 1e-9) &&
+          near(tl.st[1].t[WTCRT_S_IDLE], 0.5, 1e-12) &&
+          near(tl.st[1].t[WTCRT_S_COMPUTE], 9.5, 1e-12) && tl.nev[1] == 4);
+    sim_timeline_free(&tl);
+}
+
 int main(int argc, char **argv)
 {
+    timeline_cap();
     advice();
     fit();
     parser();
+    line_endings();
     presets(argc > 1 ? argv[1] : "machines");
     sampling();
     printf("%s\n", failures ? "sim_units: FAILED" : "sim_units: ok");

@@ -1,0 +1,327 @@
+/* sim/notes.c - advice at source lines (doc/predictor.md 6.2, after Sugino et al.):
+ * every piece of advice names the par statement it is about, as a compiler note,
+ *   nqueens.wtc:39:5: note: cut-off too fine: ...
+ * and is a comparison of two predictions: the setting it recommends against the
+ * program as it stands, with the gain in seconds and percent. Nothing is printed for a
+ * gain under SIM_NOTE_GAIN. Three kinds:
+ *   cut-off  a par that spawns at several depths, cut at each of the SIM_NOTE_MAXCUTS
+ *            smaller depths (the recorded tree with cond false from that depth on:
+ *            sim_tree_cut), simulated again with the table's best masters and batch
+ *            per mode and P > 1; the best against the table's best;
+ *   setting  the table's best setting against the source's own mode and masters (and
+ *            the default batch) at the same P;
+ *   batch    a farm (the par with the most children): batches 4, 16, ..., 4096 at the
+ *            best dynamic setting, when --wtc-batch was not given. */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "wtcrt.h"
+#include "sim.h"
+#include "proto.h"
+
+#define SIM_NOTE_GAIN 0.05   /* advise for a predicted gain of 5 % or more */
+#define SIM_NOTE_MAXCUTS 8   /* cut-off depths tried per par (the nearest to the top) */
+
+typedef struct notes {
+    FILE *out;
+    const sim_tree *t;
+    const sim_machine *m;
+    const sim_row *v;     /* the table */
+    int n, best;
+    const char *program;
+    int printed;
+    double wall;          /* simulating time spent here */
+    long long *events;
+} notes;
+
+static void note(notes *N, int site, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/* "file:line:col: note: ..." at par site 'site' (the program's name when unknown). */
+static void note(notes *N, int site, const char *fmt, ...)
+{
+    va_list ap;
+    if (N->printed++ == 0)
+        fprintf(N->out, "\nadvice at source lines (predicted gains of %.0f %% or more):\n",
+                100 * SIM_NOTE_GAIN);
+    if (site >= 0 && site < N->t->nsites)
+        fprintf(N->out, "%s:%d:%d: note: ", N->t->sites[site].file, N->t->sites[site].line,
+                N->t->sites[site].col);
+    else
+        fprintf(N->out, "%s: note: ", N->program ? N->program : "program");
+    va_start(ap, fmt);
+    vfprintf(N->out, fmt, ap);
+    va_end(ap);
+    fputc('\n', N->out);
+}
+
+/* Simulates setting s on tree t; NaN when impossible. */
+static double predict(notes *N, const sim_tree *t, sim_setting s)
+{
+    sim_result r;
+    double w0 = wtcrt_now(), x;
+    x = sim_run(t, N->m, s, &r) == 0 ? r.time : NAN;
+    *N->events += r.events;
+    N->wall += wtcrt_now() - w0;
+    return x;
+}
+
+/* "dynamic, P = 8, M = 1, batch half" */
+static const char *setting_text(sim_setting s, char *buf, size_t n)
+{
+    const wtcp_mode *mode = wtcp_mode_get(s.mode);
+    int len = snprintf(buf, n, "%s, P = %d", mode->name, s.procs);
+    if (mode->masters && s.procs > 1) {
+        if (s.batch > 0)
+            snprintf(buf + len, n - len, ", M = %d, batch %d", s.masters, s.batch);
+        else
+            snprintf(buf + len, n - len, ", M = %d, batch half", s.masters);
+    }
+    return buf;
+}
+
+/* Whether 'better' gains enough over 'base' to be advised. */
+static int worth(double better, double base)
+{
+    return !isnan(better) && !isnan(base) && base > 0 && better <= (1 - SIM_NOTE_GAIN) * base;
+}
+
+/* The gain of 'better' over 'base': "0.012 s (35.2 %)". */
+static const char *gain_text(double better, double base, char *buf, size_t n)
+{
+    snprintf(buf, n, "%.6f s (%.1f %%)", base - better, 100 * (base - better) / base);
+    return buf;
+}
+
+/* ---- cut-off ------------------------------------------------------------------------- */
+
+/* The depths of the calls whose par of this site spawns (cond true): [*lo, *hi].
+   Returns 0 when the site never spawns. */
+static int site_depths(const sim_tree *t, int site, int *lo, int *hi)
+{
+    int any = 0;
+    for (int i = 0; i < t->nnodes; i++)
+        for (int p = t->nodes[i].first_par; p >= 0; p = t->pars[p].next)
+            if (t->pars[p].site == site && t->pars[p].cond) {
+                int d = t->nodes[i].depth;
+                if (!any || d < *lo)
+                    *lo = d;
+                if (!any || d > *hi)
+                    *hi = d;
+                any = 1;
+            }
+    return any;
+}
+
+/* Tasks spawned at depth >= d by site's pars, and their mean sequential time (host). */
+static long site_tasks(const sim_tree *t, int site, int d, double *mean)
+{
+    long n = 0;
+    double s = 0;
+    for (int i = 0; i < t->nnodes; i++)
+        if (t->nodes[i].depth >= d)
+            for (int p = t->nodes[i].first_par; p >= 0; p = t->pars[p].next)
+                if (t->pars[p].site == site && t->pars[p].cond)
+                    for (int c = 0; c < t->pars[p].nchild; c++, n++)
+                        s += t->seq[t->pars[p].first_child + c];
+    *mean = n ? s / n : 0;
+    return n;
+}
+
+/* Whether row i is worth simulating again with another cut-off: P > 1 (with one rank
+   the cut-off changes nothing) and the best masters and batch of its mode and P. */
+static int cut_row(const notes *N, int i)
+{
+    const sim_row *r = &N->v[i];
+    if (r->s.procs < 2 || isnan(r->r.time))
+        return 0;
+    for (int j = 0; j < N->n; j++)
+        if (N->v[j].s.mode == r->s.mode && N->v[j].s.procs == r->s.procs &&
+            N->v[j].r.time < r->r.time)
+            return 0;
+    return 1;
+}
+
+/* The best of the table's settings (those of cut_row) on tree c; its index in *at. */
+static double best_on(notes *N, const sim_tree *c, int *at)
+{
+    double b = NAN;
+    *at = -1;
+    for (int i = 0; i < N->n; i++) {
+        if (!cut_row(N, i))
+            continue;
+        double x = predict(N, c, N->v[i].s);
+        if (!isnan(x) && (isnan(b) || x < b)) {
+            b = x;
+            *at = i;
+        }
+    }
+    return b;
+}
+
+/* A par that spawns at depths lo..hi: would spawning only above depth d be faster? */
+static void note_cutoff(notes *N, int site)
+{
+    const sim_tree *t = N->t;
+    int lo = 0, hi = 0, bd = -1, bi = -1;
+    double base = N->v[N->best].r.time, bt = NAN;
+    char g[64], s1[96], s2[96];
+    if (!site_depths(t, site, &lo, &hi) || hi == lo)
+        return;
+    for (int d = lo + 1; d <= hi && d <= lo + SIM_NOTE_MAXCUTS; d++) {
+        sim_tree c;
+        int at;
+        sim_tree_cut(t, site, d, &c);
+        double x = best_on(N, &c, &at);
+        sim_tree_cut_free(&c);
+        if (!isnan(x) && (isnan(bt) || x < bt)) {
+            bt = x;
+            bd = d;
+            bi = at;
+        }
+    }
+    if (bd < 0 || !worth(bt, base))
+        return;
+    double mean;
+    long k = site_tasks(t, site, bd, &mean);
+    note(N, site, "cut-off too fine: this par spawns at depths %d to %d; %ld of its tasks "
+         "come from calls at depth %d or deeper (%.3g us each on average). "
+         "Spawning only above depth %d (cond: ... && wtc_depth < %d) is predicted %.6f s "
+         "(%s) against %.6f s as written (%s): %s faster",
+         lo, hi, k, bd, mean / N->m->cpu_ratio * 1e6, bd, bd, bt,
+         setting_text(N->v[bi].s, s1, sizeof s1), base,
+         setting_text(N->v[N->best].s, s2, sizeof s2), gain_text(bt, base, g, sizeof g));
+}
+
+/* ---- the setting --------------------------------------------------------------------- */
+
+/* The first par (with a known site) of region g's root. */
+static int region_site(const sim_tree *t, int g)
+{
+    for (int p = t->nodes[t->regions[g].root].first_par; p >= 0; p = t->pars[p].next)
+        if (t->pars[p].site >= 0)
+            return t->pars[p].site;
+    return -1;
+}
+
+/* The table's best against the source's mode and masters (default batch) at its P,
+   when every region has the same source setting. */
+static void note_setting(notes *N)
+{
+    const sim_tree *t = N->t;
+    const sim_row *b = &N->v[N->best];
+    int big = 0, red;
+    char g[64], s1[96], s2[96], what[160];
+    if (b->s.procs < 2 || t->nregions == 0)
+        return;
+    for (int i = 0; i < t->nregions; i++) {
+        if (!t->regions[i].mode || t->regions[i].mode != t->regions[0].mode ||
+            t->regions[i].masters != t->regions[0].masters)
+            return; /* regions differ: the source has no single setting to compare */
+        if (t->seq[t->regions[i].root] > t->seq[t->regions[big].root])
+            big = i;
+    }
+    const wtcp_mode *mode = wtcp_mode_get(t->regions[0].mode);
+    sim_setting d = { t->regions[0].mode, b->s.procs, 0, 0 };
+    if (!mode)
+        return;
+    if (mode->masters)
+        d.masters = wtcp_masters(mode, d.procs, t->regions[0].masters, &red);
+    double base = NAN;
+    for (int i = 0; i < N->n; i++)
+        if (!memcmp(&N->v[i].s, &d, sizeof d))
+            base = N->v[i].r.time;
+    if (isnan(base))
+        base = predict(N, t, d);
+    if (!worth(b->r.time, base))
+        return;
+    if (b->s.mode != d.mode && wtcp_mode_get(b->s.mode)->masters)
+        snprintf(what, sizeof what, "mode: 'mode: dynamic %d;' (or --wtc-mode=dynamic "
+                 "--wtc-masters=%d)", b->s.masters, b->s.masters);
+    else if (b->s.mode != d.mode)
+        snprintf(what, sizeof what, "mode: 'mode: %s;' (or --wtc-mode=%s)",
+                 wtcp_mode_get(b->s.mode)->name, wtcp_mode_get(b->s.mode)->name);
+    else if (b->s.masters != d.masters)
+        snprintf(what, sizeof what, "masters: 'mode: %s %d;' (or --wtc-masters=%d)",
+                 mode->name, b->s.masters, b->s.masters);
+    else
+        snprintf(what, sizeof what, "batch: --wtc-batch=%d", b->s.batch);
+    note(N, region_site(t, big), "%s is predicted %.6f s (%s) against %.6f s with the "
+         "source's setting (%s): %s faster", what, b->r.time,
+         setting_text(b->s, s1, sizeof s1), base, setting_text(d, s2, sizeof s2),
+         gain_text(b->r.time, base, g, sizeof g));
+}
+
+/* ---- batch (aggregation) ------------------------------------------------------------ */
+
+/* The par with the most children (a farm): its site, and the children in *nch. */
+static int farm_site(const sim_tree *t, int *nch)
+{
+    int site = -1;
+    *nch = 0;
+    for (int p = 0; p < t->npars; p++)
+        if (t->pars[p].cond && t->pars[p].site >= 0 && t->pars[p].nchild > *nch) {
+            *nch = t->pars[p].nchild;
+            site = t->pars[p].site;
+        }
+    return site;
+}
+
+/* When --wtc-batch was not given: batches 4, 16, ..., 4096 at the best dynamic setting
+   of the table (a farm of tiny tasks: Mandelbrot 1024x1024 at P = 3 ran 0.449 s with
+   batch 1 and 0.291 s with 4096). */
+static void note_batch(notes *N, const sim_opts *o)
+{
+    int bd = -1, bestT = 0, nch;
+    double base, best;
+    char g[64], s1[96], s2[96];
+    if (o->nbatch != 1)
+        return;
+    for (int i = 0; i < N->n; i++)
+        if (wtcp_mode_get(N->v[i].s.mode)->masters && N->v[i].s.procs > 1 &&
+            !isnan(N->v[i].r.time) && (bd < 0 || N->v[i].r.time < N->v[bd].r.time))
+            bd = i;
+    if (bd < 0)
+        return;
+    base = best = N->v[bd].r.time;
+    for (int T = 4; T <= 4096; T *= 4) {
+        sim_setting s = N->v[bd].s;
+        if (T == s.batch)
+            continue;
+        s.batch = T;
+        double x = predict(N, N->t, s);
+        if (!isnan(x) && x < best) {
+            best = x;
+            bestT = T;
+        }
+    }
+    if (!worth(best, base))
+        return;
+    int site = farm_site(N->t, &nch);
+    const sim_row *b = &N->v[N->best];
+    char other[160] = "";
+    if (b->r.time < best) /* another mode or P is better still: say so */
+        snprintf(other, sizeof other, " (the table's best, %s, is %.6f s)",
+                 setting_text(b->s, s2, sizeof s2), b->r.time);
+    note(N, site, "batch: --wtc-batch=%d (task messages of up to %d children; this par "
+         "has %d) is predicted %.6f s against %.6f s at the best dynamic setting (%s): "
+         "%s faster%s", bestT, bestT, nch, best, base, setting_text(N->v[bd].s, s1, sizeof s1),
+         gain_text(best, base, g, sizeof g), other);
+}
+
+double sim_notes(FILE *out, const sim_tree *t, const sim_machine *m, const sim_opts *o,
+                 const sim_row *v, int n, int best, const char *program, long long *events)
+{
+    notes N = { out, t, m, v, n, best, program, 0, 0, events };
+    if (best < 0)
+        return 0;
+    for (int s = 0; s < t->nsites; s++)
+        note_cutoff(&N, s);
+    note_setting(&N);
+    note_batch(&N, o);
+    if (!N.printed)
+        fprintf(out, "\nadvice at source lines: none (no change of cut-off, mode, masters "
+                     "or batch is predicted to gain %.0f %% or more)\n", 100 * SIM_NOTE_GAIN);
+    return N.wall;
+}
