@@ -9,7 +9,8 @@
 #   make check    run the whole test suite (installs librsvg2-bin's rsvg-convert, for the
 #                 plot test); the last line is "N passed, N failed"
 #   make install PREFIX=/usr/local
-#   make calibrate measure this machine into lib/wtc/machines/host.conf (predictor default)
+#   make calibrate measure this machine into lib/wtc/machines/host.conf (predictor default);
+#                 CALIBRATE_NP=P calibrates at P ranks (the P the predictions are for)
 #
 # The build tree has the install layout: bin/ and lib/wtc/ (runtimes, ABI header,
 # machine presets). bin/wtcc finds lib/wtc relative to its own location.
@@ -160,8 +161,11 @@ check-openmpi: all
 	@sh bench/openmpi.sh
 
 # Measure this machine once; predictors built by this wtcc then use it by default.
+# The per-rank overheads are fitted over p = 2, 4, ..., CALIBRATE_NP (3 or more values
+# of p: 8 ranks or more); a prediction beyond CALIBRATE_NP says it extrapolates.
+CALIBRATE_NP ?= 4
 calibrate: all
-	timeout 600 mpiexec -n 4 bin/wtc-calibrate -o $(LIBDIR)/machines/host.conf
+	timeout 600 mpiexec -n $(CALIBRATE_NP) bin/wtc-calibrate -o $(LIBDIR)/machines/host.conf
 
 # The compiler and runtimes under AddressSanitizer + UndefinedBehaviorSanitizer.
 # (gcc 12 under -fsanitize=undefined reports a false "null format string" for

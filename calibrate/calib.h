@@ -13,6 +13,20 @@ int calib_fit_line(const double *x, const double *y, int n, double *a, double *b
    when none is synchronous. */
 double calib_eager_limit(const double *sizes, const double *t, int n, double delay);
 
+/* What calib_fit_overhead could support (flags). */
+#define CALIB_SLOPE 1   /* the slope b was fitted (3 or more p, positive slope) */
+#define CALIB_FLOOR 2   /* the constant a came out negative and was set to 0 */
+
+/* The overhead of a message at p ranks, c(p) = a + b p, from the constants c[i] measured
+   at p[i] (n >= 1): the slope is fitted only from 3 or more values of p and when it
+   comes out positive (two points always fit a line: at p = 2, 4 the noise became
+   o_r = 39 us at P = 128); else b = 0 and a is the median of c. Returns the flags. */
+int calib_fit_overhead(const double *p, const double *c, int n, double *a, double *b);
+
+/* Whether the host is busy: the share of the wall time that a spinning rank got as CPU
+   time (cpu / wall, each rank of the pair) below this. */
+#define CALIB_BUSY_SHARE 0.9
+
 /* A master's time to answer one request (t_m): the REQ/GRANT round trip minus the
    network part (2 L + G k, k = 100 bytes) and the asking worker's own send and receive
    overheads o_s, o_r; at least the master's own receive and send (o_r + o_s). On a

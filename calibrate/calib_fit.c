@@ -1,4 +1,5 @@
 /* calib_fit.c - least squares and the eager-limit detection of bin/wtc-calibrate. */
+#include <string.h>
 #include "calib.h"
 
 int calib_fit_line(const double *x, const double *y, int n, double *a, double *b)
@@ -26,6 +27,39 @@ double calib_eager_limit(const double *sizes, const double *t, int n, double del
         if (t[i] > delay / 2)
             return i > 0 ? sizes[i - 1] : 0;
     return n > 0 ? sizes[n - 1] : 0;
+}
+
+/* The median of c[0..n), n <= 64 (a copy is sorted). */
+static double median64(const double *c, int n)
+{
+    double v[64];
+    if (n > 64)
+        n = 64;
+    memcpy(v, c, (size_t)n * sizeof *v);
+    for (int i = 1; i < n; i++)
+        for (int j = i; j > 0 && v[j] < v[j - 1]; j--) {
+            double t = v[j];
+            v[j] = v[j - 1];
+            v[j - 1] = t;
+        }
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+int calib_fit_overhead(const double *p, const double *c, int n, double *a, double *b)
+{
+    int flags = 0;
+    *b = 0;
+    if (n >= 3 && calib_fit_line(p, c, n, a, b) == 0 && *b > 0)
+        flags |= CALIB_SLOPE;
+    else {
+        *b = 0;
+        *a = n > 0 ? median64(c, n) : 0;
+    }
+    if (*a < 0) {
+        *a = 0;
+        flags |= CALIB_FLOOR;
+    }
+    return flags;
 }
 
 double calib_master_time(double rtt, double L, double G, double o_s, double o_r)

@@ -48,6 +48,45 @@ static void spin(double s)
         ;
 }
 
+/* This process's CPU time (-1 if the clock is missing). */
+static double cpu_now(void)
+{
+    struct timespec ts;
+    if (clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts) != 0)
+        return -1;
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* The smallest share of the wall time that a computing rank of the pair got as CPU
+   time, over every kernel and spin check so far (1: nobody else ran). */
+static double cpu_share = 1;
+
+static void note_share(double wall, double cpu0)
+{
+    double c = cpu_now();
+    if (cpu0 >= 0 && c >= 0 && wall > 0 && (c - cpu0) / wall < cpu_share)
+        cpu_share = (c - cpu0) / wall;
+}
+
+/* Ranks 0 and 1 spin 50 ms each, side by side, and note the CPU share they got: two
+   cores free for the pair, or a busy host. */
+static void busy_check(int me)
+{
+    if (me < 2) {
+        double c0 = cpu_now(), t0 = now();
+        spin(0.05);
+        note_share(now() - t0, c0);
+    }
+}
+
+/* Rank 0 learns the smallest share of every rank (collective). */
+static void share_reduce(void)
+{
+    double mine = cpu_share;
+    MPI_Allreduce(&mine, &cpu_share, 1, MPI_DOUBLE, MPI_MIN, MPI_COMM_WORLD);
+}
+
+
 /* Every rank waits here; idle ranks sleep between polls instead of spinning. */
 static void sleepy_barrier(MPI_Comm c)
 {
@@ -207,6 +246,10 @@ typedef struct fit {
     double O_s, O_r, L, G, S, t_m;
     double w_yield, w_yield_over, w_wake, t_child, contention;
     int cores;
+    /* what the data did not support: values set to a floor, and what was measured */
+    int floor_L, floor_tm, busy_contention;
+    double raw_L, raw_tm, raw_contention;
+    double share_start, share_cont; /* cpu_share before measuring, and around contention */
     int rpn; /* ranks on rank 0's node when the job spans several nodes, else 0 */
 } fit;
 
@@ -371,14 +414,16 @@ static double measure_child(void)
 /* A computing kernel of ~20 ms: integer hashing over a 2 MB array. */
 static double kernel(unsigned *a, int n)
 {
-    double t0 = now();
+    double c0 = cpu_now(), t0 = now(), t;
     unsigned x = 12345;
     for (int rep = 0; rep < 24; rep++)
         for (int i = 0; i < n; i++) {
             x = x * 1664525u + 1013904223u;
             a[(i * 7 + (x >> 20)) % n] += x;
         }
-    return now() - t0;
+    t = now() - t0;
+    note_share(t, c0);
+    return t;
 }
 
 /* How much slower a rank computes while rank 1 computes too than alone (both ranks of
@@ -397,11 +442,8 @@ static double measure_contention(int me)
         if (me <= 1)
             both[rep] = kernel(a, n);
     }
-    if (me == 0) {
+    if (me == 0)
         r = wtcrt_median(both, 5) / wtcrt_median(alone, 5) - 1;
-        if (r < 0)
-            r = 0;
-    }
     free(a);
     return r;
 }
@@ -427,6 +469,8 @@ static void at_p(MPI_Comm c, int me, int p, char *buf, fit *f)
     f->pp[f->np++] = p;
     if (p == 2) {
         calib_fit_line(sizes, net, NSIZES, &a, &b);
+        f->raw_L = a;
+        f->floor_L = a <= 1e-9;
         f->L = a > 1e-9 ? a : 1e-9;
         f->G = b > 0 ? b : 0;
     }
@@ -480,25 +524,71 @@ static double request_rtt(int me, int P, char *buf)
     return me == 0 ? wtcrt_median(v, reps) : 0;
 }
 
-static int write_file(const char *path, const char *name, const fit *f, double osa,
-                      double osb, double ora, double orb, int P)
+/* The overheads' fit (calib_fit_overhead) and what it could support. */
+typedef struct overheads {
+    double osa, osb, ora, orb;
+    int fs, fr;        /* CALIB_* flags of the send and the receive fit */
+} overheads;
+
+/* "measured", or why a value is a floor or was left out. */
+static const char *how(int floor)
+{
+    return floor ? "floor: the measurement gave less (see below)" : "measured";
+}
+
+/* The slope's comment: fitted, or not supported by the p measured. */
+static const char *slope_how(int flags, int np)
+{
+    if (flags & CALIB_SLOPE)
+        return "fitted over the p measured";
+    return np < 3 ? "not fitted: needs 3 or more p (mpiexec -n 8 or more)"
+                  : "not fitted: the slope came out negative (noise)";
+}
+
+/* The header: where and how the file was measured, and the host's load. */
+static void write_head(FILE *o, const fit *f, int P)
+{
+    fprintf(o, "# written by wtc-calibrate on %d ranks (p from 2 to %d, doubling); times in seconds\n"
+               "# 'measured': fitted from this run; 'floor': the fit gave less than the\n"
+               "# smallest meaningful value, which is written instead\n", P, P);
+    if (f->share_start < CALIB_BUSY_SHARE || f->share_cont < CALIB_BUSY_SHARE)
+        fprintf(o, "# WARNING: the host was busy: a computing rank got %.0f %% of the wall time "
+                   "as CPU time\n# (before measuring) and %.0f %% (around 'contention'); "
+                   "recalibrate when it is idle\n", 100 * f->share_start, 100 * f->share_cont);
+}
+
+static int write_file(const char *path, const char *name, const fit *f, const overheads *v,
+                      int P)
 {
     char tmp[4200];
     snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid());
     FILE *o = fopen(tmp, "w");
     if (!o)
         return -1;
-    fprintf(o, "# written by wtc-calibrate on %d ranks; all times in seconds\n"
-               "name = %s\nL = %.6g\nG = %.6g\no_sa = %.6g\no_sb = %.6g\nO_s = %.6g\n"
-               "o_ra = %.6g\no_rb = %.6g\nO_r = %.6g\nS = %.0f\nt_m = %.6g\ncpu_ratio = 1\n"
-               "# the runtime's waiting: yields for w_yield, then sleeps on the doorbell: w_wake\n"
+    write_head(o, f, P);
+    fprintf(o, "name = %s\nprocs = %d   # the largest p measured: beyond it o_sb, o_rb extrapolate\n"
+               "L = %.6g   # %s\nG = %.6g   # measured (big messages)\n"
+               "o_sa = %.6g   # %s\no_sb = %.6g   # %s\nO_s = %.6g   # measured\n"
+               "o_ra = %.6g   # %s\no_rb = %.6g   # %s\nO_r = %.6g   # measured\n"
+               "S = %.0f   # measured\nt_m = %.6g   # %s\ncpu_ratio = 1\n",
+            name, P, f->L, how(f->floor_L), f->G, v->osa, how(v->fs & CALIB_FLOOR), v->osb,
+            slope_how(v->fs, f->np), f->O_s, v->ora, how(v->fr & CALIB_FLOOR), v->orb,
+            slope_how(v->fr, f->np), f->O_r, f->S, f->t_m, how(f->floor_tm));
+    if (f->floor_L)
+        fprintf(o, "# L: the fit gave %.3g s\n", f->raw_L);
+    if (f->floor_tm)
+        fprintf(o, "# t_m: the fit gave %.3g s; the floor is the master's o_r + o_s\n", f->raw_tm);
+    fprintf(o, "# the runtime's waiting: yields for w_yield, then sleeps on the doorbell: w_wake\n"
                "# to wake up; t_child: its cost per child; computing slows by 'contention'\n"
-               "w_yield = %.6g\nw_wake = %.6g\nt_child = %.6g\ncontention = %.4f\n"
-               "# this host's cores; with more ranks than that the yield phase is short and\n"
+               "w_yield = %.6g\nw_wake = %.6g\nt_child = %.6g\ncontention = %.4f   # %s\n",
+            f->w_yield, f->w_wake, f->t_child, f->contention,
+            f->busy_contention ? "NOT measured: the host was busy, 0 written"
+                               : f->raw_contention < 0 ? "floor: the fit gave less" : "measured");
+    if (f->busy_contention || f->raw_contention < 0)
+        fprintf(o, "# contention: the measurement gave %.1f %%\n", 100 * f->raw_contention);
+    fprintf(o, "# this host's cores; with more ranks than that the yield phase is short and\n"
                "# the ranks share the cores\n"
-               "cores = %d\nw_yield_over = %.6g\n",
-            P, name, f->L, f->G, osa, osb, f->O_s, ora, orb, f->O_r, f->S, f->t_m,
-            f->w_yield, f->w_wake, f->t_child, f->contention, f->cores, f->w_yield_over);
+               "cores = %d\nw_yield_over = %.6g\n", f->cores, f->w_yield_over);
     if (f->rpn > 0) /* L and G above are those of ranks 0 and 1, wherever they ran */
         fprintf(o, "# the job ran on several nodes, %d ranks on rank 0's\n"
                    "ranks_per_node = %d\n", f->rpn, f->rpn);
@@ -546,32 +636,36 @@ static const char *parse_args(int argc, char **argv, int me, const char **name)
     return out;
 }
 
+/* A loud warning on stderr when the host was busy (the file says it too). */
+static void warn_busy(const fit *f)
+{
+    if (f->share_start >= CALIB_BUSY_SHARE && f->share_cont >= CALIB_BUSY_SHARE)
+        return;
+    fprintf(stderr, "wtc-calibrate: WARNING: the host is busy: a computing rank got only "
+                    "%.0f %% of the wall time as CPU time\n"
+                    "wtc-calibrate: WARNING: other processes take the cores; the times "
+                    "measured are theirs too%s\n"
+                    "wtc-calibrate: WARNING: recalibrate when the host is idle\n",
+            100 * (f->share_start < f->share_cont ? f->share_start : f->share_cont),
+            f->busy_contention ? "; contention was NOT measured (0 written)" : "");
+}
+
 static void fit_overheads(fit *f, int P, const char *out, const char *name)
 {
-    double osa, osb, ora, orb;
-    if (f->np >= 2) {
-        calib_fit_line(f->pp, f->cs, f->np, &osa, &osb);
-        calib_fit_line(f->pp, f->cr, f->np, &ora, &orb);
-    } else {
-        osa = f->cs[0];
-        ora = f->cr[0];
-        osb = orb = 0;
-    }
-    /* a negative slope is measurement noise: keep the mean as the constant */
-    if (osb < 0) { osa += osb * f->pp[f->np - 1] / 2; osb = 0; }
-    if (orb < 0) { ora += orb * f->pp[f->np - 1] / 2; orb = 0; }
-    if (osa < 0) osa = 0;
-    if (ora < 0) ora = 0;
-    if (write_file(out, name, f, osa, osb, ora, orb, P) < 0) {
+    overheads v;
+    v.fs = calib_fit_overhead(f->pp, f->cs, f->np, &v.osa, &v.osb);
+    v.fr = calib_fit_overhead(f->pp, f->cr, f->np, &v.ora, &v.orb);
+    if (write_file(out, name, f, &v, P) < 0) {
         fprintf(stderr, "wtc-calibrate: error: cannot write %s: %s\n", out, strerror(errno));
         MPI_Abort(MPI_COMM_WORLD, 2);
     }
+    warn_busy(f);
     printf("wtc-calibrate: wrote %s: L = %.3g us, G = %.3g ns/B, o_s = %.3g + %.3g P us, "
            "o_r = %.3g + %.3g P us, S = %.0f B, t_m = %.3g us, w_yield = %.3g us, "
-           "w_wake = %.3g us, t_child = %.3g us, contention = %.1f%%\n", out, f->L * 1e6,
-           f->G * 1e9, osa * 1e6, osb * 1e6, ora * 1e6, orb * 1e6, f->S, f->t_m * 1e6,
-           f->w_yield * 1e6, f->w_wake * 1e6, f->t_child * 1e6,
-           100 * f->contention);
+           "w_wake = %.3g us, t_child = %.3g us, contention = %.1f%%%s\n", out, f->L * 1e6,
+           f->G * 1e9, v.osa * 1e6, v.osb * 1e6, v.ora * 1e6, v.orb * 1e6, f->S, f->t_m * 1e6,
+           f->w_yield * 1e6, f->w_wake * 1e6, f->t_child * 1e6, 100 * f->contention,
+           f->busy_contention ? " (not measured: busy host)" : "");
 }
 
 int main(int argc, char **argv)
@@ -599,6 +693,9 @@ int main(int argc, char **argv)
     memset(&f, 0, sizeof f);
     f.rpn = ranks_per_node();
     buf = calloc(1, 1 << 22);
+    busy_check(me);
+    share_reduce();
+    f.share_start = cpu_share;
     for (int p = 2; p <= P && f.np < MAXP; p = p * 2 > P && p < P ? P : p * 2) {
         MPI_Comm c;
         MPI_Comm_split(MPI_COMM_WORLD, me < p ? 0 : MPI_UNDEFINED, me, &c);
@@ -627,10 +724,22 @@ int main(int argc, char **argv)
         if (me == 0) {
             double o_s = f.cs[f.np - 1] + f.O_s * 48, o_r = f.cr[f.np - 1] + f.O_r * 52;
             f.t_m = calib_master_time(rtt, f.L, f.G, o_s, o_r);
+            f.raw_tm = rtt - 2 * f.L - f.G * 100 - (o_s > 0 ? o_s : 0) - (o_r > 0 ? o_r : 0);
+            f.floor_tm = f.t_m > f.raw_tm;
         }
     }
     sleepy_barrier(MPI_COMM_WORLD);
-    f.contention = measure_contention(me);
+    cpu_share = 1;
+    busy_check(me);
+    f.contention = f.raw_contention = measure_contention(me);
+    busy_check(me);
+    share_reduce();
+    f.share_cont = cpu_share;
+    /* a contention measured while other processes took the cores is theirs, not the
+       pair's (a busy host gave 107 %, and every prediction came out 2x slow) */
+    f.busy_contention = cpu_share < CALIB_BUSY_SHARE;
+    if (f.busy_contention || f.contention < 0)
+        f.contention = 0;
     if (me < 2)
         measure_waiting(me, &f);
     if (me == 0) {

@@ -56,10 +56,16 @@ typedef struct leaf_cap {
     long counts[];
 } leaf_cap;
 
+/* A moment by the wall clock and the CPU clock (stamp_now). */
+typedef struct stamp {
+    double w, c;
+} stamp;
+
 typedef struct call_rec {
     int node;
-    double seg;         /* start of the current compute segment */
+    stamp seg;          /* start of the current compute segment */
     long weight;        /* how many calls this one stands for (replication) */
+    int witness;        /* inside a witness (replicable pars copy child 0 unchecked) */
 } call_rec;
 
 /* What the recorder knows about a node beyond sim_node (replication, sim_replica.c
@@ -81,9 +87,11 @@ typedef struct fn_probe {
     double run, copy;   /* their summed run and copy times */
 } fn_probe;
 
-/* A replica to fill at the end of the region: node dst copies the subtree of src. */
+/* A replica to fill at the end of the region: node dst copies the subtree of src
+   (child 0 of its par), or of alt (child 1, the witness) when the two differ and dst's
+   index is odd; alt < 0: no witness. dst < 0: only the check of src against alt. */
 typedef struct repl_pair {
-    int src, dst;
+    int src, dst, alt;
 } repl_pair;
 
 static struct {
@@ -92,7 +100,7 @@ static struct {
     sim_tree tree;
     sim_sampling smp;
     int in_region, started, reported;
-    double mark;        /* start of main's current segment */
+    stamp mark;         /* start of main's current segment */
     call_rec *calls;
     int ncalls, capcalls;
     wtc_par **frames;
@@ -111,7 +119,7 @@ static struct {
     int region_first;   /* first node of the current region */
     double t_start;     /* when wtc_start began (the prediction's own time) */
     double timer_cost;  /* what one pair of clock reads adds to a timed interval */
-    double cpu_cost;    /* the same for the thread's CPU clock */
+    double cpu_cost;    /* the same for the process's CPU clock */
     double spawn_cost;  /* one wtc_spawn into a grown frame (measured at start) */
     fn_probe *probe;    /* per leaf function: is capturing its inputs worth it? */
     int nprobe, capprobe;
@@ -127,11 +135,13 @@ static double leaf_time(double t0, double t1)
     return d > 0 ? d : 0;
 }
 
-/* The thread's CPU time in seconds (-1 if the clock is missing). */
+/* The process's CPU time in seconds (-1 if the clock is missing): one thread computes
+   at a time (the program's, or the first one while the program's waits), so it is that
+   thread's, and main's own time, measured across both, can use it too. */
 static double cpu_now(void)
 {
     struct timespec ts;
-    if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) != 0)
+    if (clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts) != 0)
         return -1;
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
@@ -223,7 +233,7 @@ static leaf_cap *capture(const wtc_fn *fn, const void *args)
 /* A sampled leaf's time stands for many leaves, so one that another process
    interrupted would spread its wait over them: n-queens 14 was predicted 30-50 % slow
    in about one run out of ten (95 sampled leaves, each worth 14; one preempted for a
-   few ms). When the wall time w exceeds the thread's CPU time (c1 - c0, less both
+   few ms). When the wall time w exceeds the process's CPU time (c1 - c0, less both
    clocks' read costs) by SIM_PREEMPT_S and by a fifth, the CPU time is the leaf's. */
 #define SIM_PREEMPT_S 20e-6
 
@@ -240,6 +250,26 @@ static double preempt_checked(double w, double c0, double c1)
         return c;
     }
     return w;
+}
+
+/* A moment by both clocks: an interval between two is timed like a sampled leaf
+   (preempt_checked), so that what another process took from the recording (a call's
+   own segments, leaves run in place, main's own time) is not counted: on a host with a
+   load of 10, msort 4M's predicted P = 1 time moved between 0.4 and 1.4 s by the wall
+   clock. */
+static stamp stamp_now(void)
+{
+    stamp s;
+    s.c = R.cpu_cost >= 0 ? cpu_now() : -1;
+    s.w = wtcrt_now();
+    return s;
+}
+
+/* The time since s, less the clock reads, by CPU time where another process ran. */
+static double stamp_since(stamp s)
+{
+    double t1 = wtcrt_now(), c1 = s.c >= 0 ? cpu_now() : -1;
+    return preempt_checked(leaf_time(s.w, t1), s.c, c1);
 }
 
 /* Runs a captured leaf as a remote callee would, on the captured copies; returns its
@@ -280,18 +310,45 @@ static double run_capture(leaf_cap *c)
 }
 
 /* Runs leaf i of the chunk (once) and stores its time; x[0..*nx) are the times run so
-   far and *sum their total. */
+   far and *sum their total. The capture is kept for the second timing (retime). */
 static void run_leaf(long i, double *t, unsigned char *have, double *x, long *nx,
                      double *sum)
 {
     if (have[i])
         return;
     t[i] = run_capture(R.leaf_cap[i]);
-    free(R.leaf_cap[i]);
-    R.leaf_cap[i] = NULL;
     have[i] = 1;
     x[(*nx)++] = t[i];
     *sum += t[i];
+}
+
+/* Two timings of one leaf further apart than this fraction (of the smaller) and than
+   SIM_PREEMPT_S: the larger is an outlier (an interrupt, another process, a frequency
+   step) and is dropped. Smaller differences are the clocks' noise (n-queens' 10-100 us
+   leaves: a quarter of the pairs differ by 10 %), and the mean keeps them unbiased. */
+#define SIM_RETIME_APART 0.10
+
+/* Times every executed leaf of the chunk a second time, in the same order (the cache
+   sees the same sequence as in the first pass), and keeps per leaf the mean of the two
+   timings, or the smaller when they are over SIM_RETIME_APART apart. The two passes'
+   totals go into the report as the spread of the timing. */
+static void retime(double *t, const unsigned char *have, long L)
+{
+    for (long i = 0; i < L; i++) {
+        double t2;
+        if (!have[i] || !R.leaf_cap[i])
+            continue;
+        t2 = run_capture(R.leaf_cap[i]);
+        R.smp.pass1 += t[i];
+        R.smp.pass2 += t2;
+        double d = fabs(t2 - t[i]);
+        if (d > SIM_RETIME_APART * fmin(t[i], t2) && d > SIM_PREEMPT_S) {
+            t[i] = fmin(t[i], t2);
+            R.smp.outliers++;
+        } else {
+            t[i] = (t[i] + t2) / 2;
+        }
+    }
 }
 
 /* Below this estimated total of a chunk's leaves, --wtc-error runs them all: sampling
@@ -354,6 +411,7 @@ static void flush_leaves(void)
     }
     if (nx >= L)
         b.lo = b.hi = 0;
+    retime(t, have, L);
     sim_interpolate(t, have, L);
     for (long i = 0; i < L; i++) {
         R.tree.nodes[R.leaf_node[i]].t_after = t[i];
@@ -404,7 +462,7 @@ static node_info *info(int node)
 
 /* ---- calls and par frames ----------------------------------------------------------- */
 
-static void call_push(int node, long weight)
+static void call_push(int node, long weight, int witness)
 {
     if (R.ncalls == R.capcalls) {
         R.capcalls = R.capcalls ? 2 * R.capcalls : 64;
@@ -412,14 +470,15 @@ static void call_push(int node, long weight)
     }
     R.calls[R.ncalls].node = node;
     R.calls[R.ncalls].weight = weight;
-    R.calls[R.ncalls++].seg = wtcrt_now();
+    R.calls[R.ncalls].witness = witness;
+    R.calls[R.ncalls++].seg = stamp_now();
 }
 
 /* Ends the call on top: its last segment is its time after its last par. */
 static void call_pop(void)
 {
     call_rec *c = &R.calls[--R.ncalls];
-    R.tree.nodes[c->node].t_after = leaf_time(c->seg, wtcrt_now());
+    R.tree.nodes[c->node].t_after = stamp_since(c->seg);
 }
 
 /* The index of a par site in the tree (added when first seen; -1 for NULL). The sites
@@ -466,9 +525,8 @@ static wtc_par *frame_push(const wtc_site *site, int cond, int depth, int region
 
 static void region_begin(const wtc_fn *root_fn, const void *args, int depth)
 {
-    double now = wtcrt_now();
     int node;
-    R.tree.main_time += now - R.mark;
+    R.tree.main_time += stamp_since(R.mark);
     R.in_region = 1;
     R.region_fn = root_fn;
     node = sim_tree_add_nodes(&R.tree, 1);
@@ -484,7 +542,7 @@ static void region_begin(const wtc_fn *root_fn, const void *args, int depth)
         info(node)->size = (double)wtcrt_task_child_bytes(root_fn, counts) +
                            (double)wtcrt_result_child_bytes(root_fn, counts);
     }
-    call_push(node, 1);
+    call_push(node, 1, 0);
 }
 
 /* The REGION_BEGIN payload: mode, masters, batch and the global snapshot. */
@@ -656,10 +714,56 @@ static void copy_subtree(int src, int dst)
     }
 }
 
+/* The sequential time of node's subtree (its replicas already filled). */
+static double subtree_time(int node)
+{
+    double t = R.tree.nodes[node].t_after;
+    for (int p = R.tree.nodes[node].first_par; p >= 0; p = R.tree.pars[p].next) {
+        t += R.tree.pars[p].t_before + R.tree.pars[p].t_spawn;
+        for (int c = 0; c < R.tree.pars[p].nchild; c++)
+            t += subtree_time(R.tree.pars[p].first_child + c);
+    }
+    return t;
+}
+
+/* Siblings whose measured times differ by more than this fraction of the larger are
+   unequal: their replicas copy child 0 and the witness alternately. */
+#define SIM_SIBLING_TOL 0.20
+
+/* Compares child 0 (src) with its witness (alt): 1 if they differ by more than
+   SIM_SIBLING_TOL (counted once per par). */
+static int siblings_differ(int src, int alt)
+{
+    static int last_src = -1, last_alt = -1, last = 0;
+    double a, b, d;
+    if (src == last_src && alt == last_alt)
+        return last;
+    a = subtree_time(src);
+    b = subtree_time(alt);
+    d = a > b ? (a - b) / a : (b > 0 ? (b - a) / b : 0);
+    R.smp.repl_checked++;
+    if (d > R.smp.repl_maxdiff)
+        R.smp.repl_maxdiff = d;
+    last_src = src;
+    last_alt = alt;
+    last = d > SIM_SIBLING_TOL;
+    R.smp.repl_unequal += last;
+    return last;
+}
+
+/* Fills the replicas in the order they were made: every subtree a replica or a check
+   reads (child 0's, the witness's) was recorded before it, its own replicas included. */
 static void do_replicas(void)
 {
     for (long i = 0; i < R.nrepl; i++) {
-        copy_subtree(R.repl[i].src, R.repl[i].dst);
+        repl_pair r = R.repl[i];
+        int src = r.src;
+        if (r.alt >= 0 && siblings_differ(r.src, r.alt) && r.dst >= 0 &&
+            (r.dst - r.src) % 2 == 1)
+            src = r.alt;
+        if (r.dst < 0)
+            continue;
+        copy_subtree(src, r.dst);
         R.smp.repl_subtrees++;
     }
     R.nrepl = 0;
@@ -707,7 +811,16 @@ static int replicable(const wtc_par *p, long weight)
 /* Child i of par p becomes a replica of child 0 (already run): no call, its outputs
    (return value, out: buffers) are copies of child 0's, so the caller and main go on
    with data of the right shape; its subtree is copied at the end of the region. */
-static void make_replica(wtc_par *p, int i, int node, int src)
+static void repl_add(int src, int dst, int alt)
+{
+    if (R.nrepl == R.caprepl) {
+        R.caprepl = R.caprepl ? 2 * R.caprepl : 256;
+        R.repl = xrealloc(R.repl, (size_t)R.caprepl * sizeof *R.repl);
+    }
+    R.repl[R.nrepl++] = (repl_pair){ src, dst, alt };
+}
+
+static void make_replica(wtc_par *p, int i, int node, int src, int alt)
 {
     rec_child *c = &p->ch[i], *c0 = &p->ch[0];
     const wtc_fn *fn = c->fn;
@@ -736,11 +849,7 @@ static void make_replica(wtc_par *p, int i, int node, int src)
         else
             memset(c->dest, 0, c->dest_size);
     }
-    if (R.nrepl == R.caprepl) {
-        R.caprepl = R.caprepl ? 2 * R.caprepl : 256;
-        R.repl = xrealloc(R.repl, (size_t)R.caprepl * sizeof *R.repl);
-    }
-    R.repl[R.nrepl++] = (repl_pair){ src, node };
+    repl_add(src, node, alt);
 }
 
 static void debug_dump(const char *what)
@@ -765,7 +874,7 @@ static void region_end(int root)
     R.tree.regions[g].mode = wtcrt_source_mode(R.prog, R.region_fn);
     R.tree.regions[g].masters = wtcrt_source_masters(R.prog, R.region_fn);
     R.in_region = 0;
-    R.mark = wtcrt_now();
+    R.mark = stamp_now();
 }
 
 void wtc_call(const wtc_fn *fn, void *args, void *ret)
@@ -927,9 +1036,10 @@ static void probe_leaf(fn_probe *pr, const wtc_fn *fn, const void *args, double 
 static void run_leaf_in_place(const wtc_fn *fn, void *args, void *ret, int node, int way,
                               fn_probe *pr)
 {
-    double t0 = wtcrt_now(), t;
+    stamp t0 = stamp_now();
+    double t;
     fn->run_seq(args, ret);
-    t = leaf_time(t0, wtcrt_now());
+    t = stamp_since(t0);
     R.tree.nodes[node].t_after = t;
     R.smp.leaves++;
     R.smp.executed++;
@@ -943,8 +1053,8 @@ static void run_leaf_in_place(const wtc_fn *fn, void *args, void *ret, int node,
 }
 
 /* Runs (or captures) child i of par p, recorded as node 'node'; weight: how many
-   calls it stands for. */
-static void run_child(wtc_par *p, int i, int node, long weight)
+   calls it stands for; witness: it runs inside a witness. */
+static void run_child(wtc_par *p, int i, int node, long weight, int witness)
 {
     rec_child *c = &p->ch[i];
     const wtc_fn *fn = c->fn;
@@ -974,7 +1084,7 @@ static void run_child(wtc_par *p, int i, int node, long weight)
         wtcrt_kind_store(c->dest, c->dest_kind, c->dest_size, ret, fn->ret_kind, fn->ret_size);
     } else {
         wtc_ctx ctx = { p->depth + 1, 0, 1, 0 };
-        call_push(node, weight);
+        call_push(node, weight, witness);
         fn->run_par(ctx, args, ret);
         call_pop();
         wtcrt_kind_store(c->dest, c->dest_kind, c->dest_size, ret, fn->ret_kind, fn->ret_size);
@@ -988,7 +1098,8 @@ void wtc_par_close(wtc_par *p)
     call_rec *caller = &R.calls[R.ncalls - 1];
     int cnode = caller->node, first, rep;
     long weight = caller->weight;
-    double t_before = leaf_time(caller->seg, wtcrt_now());
+    int witness = caller->witness; /* caller moves if R.calls grows */
+    double t_before = stamp_since(caller->seg);
     /* the spawns are the runtime's work, not the caller's: the simulator adds them
        where the real runtime spawns (sim_par.t_spawn) */
     double t_spawn = p->grow_s + p->nch * R.spawn_cost;
@@ -1001,17 +1112,22 @@ void wtc_par_close(wtc_par *p)
     R.tree.pars[np].site = site_index(p->site);
     rep = replicable(p, weight);
     for (int i = 0; i < p->nch; i++) {
-        if (rep && i > 0) {
-            make_replica(p, i, first + i, first);
+        if (rep && i == 1 && !witness) {
+            /* the witness: child 1 runs too (copying inside it unchecked), and the
+               replicas are filled from what the two took (do_replicas) */
+            run_child(p, 1, first + 1, weight * p->nch, 1);
+            repl_add(first, -1, first + 1);
+        } else if (rep && i > 0) {
+            make_replica(p, i, first + i, first, witness ? -1 : first + 1);
         } else if (i == 0 && rep) {
-            double t0 = wtcrt_now();
-            run_child(p, 0, first, weight * p->nch);
-            rep = wtcrt_now() - t0 >= SIM_REPLICATE_MIN_S;
+            stamp t0 = stamp_now(); /* CPU time if disturbed: the choice must not depend on the load */
+            run_child(p, 0, first, weight * p->nch, witness);
+            rep = stamp_since(t0) >= SIM_REPLICATE_MIN_S;
             if (rep) /* the caller and every call above it read data replicas did not compute */
                 for (int k = 0; k < R.ncalls; k++)
                     info(R.calls[k].node)->taint = 1;
         } else {
-            run_child(p, i, first + i, weight);
+            run_child(p, i, first + i, weight, witness);
         }
     }
     R.nframes--;
@@ -1020,7 +1136,7 @@ void wtc_par_close(wtc_par *p)
         R.ncalls--;
         region_end(cnode);
     } else {
-        R.calls[R.ncalls - 1].seg = wtcrt_now();
+        R.calls[R.ncalls - 1].seg = stamp_now();
     }
 }
 
@@ -1121,7 +1237,7 @@ static int finish(void)
     if (R.reported)
         return 0;
     R.reported = 1;
-    R.tree.main_time += wtcrt_now() - R.mark;
+    R.tree.main_time += stamp_since(R.mark);
     restore_stdout();
     if (R.in_region)
         fprintf(stderr, "wtc predict: the program exited inside a parallel region; "
@@ -1284,7 +1400,7 @@ int wtc_start(int argc, char **argv, const wtc_program *prog)
         close(devnull);
     atexit(at_exit);
     R.started = 1;
-    R.mark = wtcrt_now();
+    R.mark = stamp_now();
     rc = run_user_main(argc, argv);
     /* the program's own status is meaningless when tasks were skipped, but a self-check
        that failed may have cut the run short */

@@ -396,6 +396,11 @@ static void print_head(FILE *out, const sim_tree *t, const sim_machine *m,
         fprintf(out, "replicated: %ld subtrees (%ld calls, %ld leaf tasks) copied from an "
                      "executed sibling (--wtc-replicate limit %d)\n",
                 smp->repl_subtrees, smp->repl_calls, smp->repl_leaves, smp->replicate);
+    if (smp->repl_checked > 0)
+        fprintf(out, "  (siblings checked at %ld pars by running child 1 too: %ld differed by "
+                     "over 20 %% (largest %.0f %%), where further siblings copy the two "
+                     "alternately)\n",
+                smp->repl_checked, smp->repl_unequal, 100 * smp->repl_maxdiff);
     if (smp->leaves == 0)
         return;
     if (smp->executed >= smp->leaves)
@@ -415,9 +420,16 @@ static void print_head(FILE *out, const sim_tree *t, const sim_machine *m,
                      "was sampled on its own)\n",
                 smp->chunks);
     if (smp->preempted > 0)
-        fprintf(out, "  (%ld sampled leaf task%s interrupted by another process: %s CPU "
-                     "time was used)\n", smp->preempted, smp->preempted == 1 ? " was" : "s were",
+        fprintf(out, "  (%ld timed piece%s of work (leaf tasks, calls' own segments, main) %s "
+                     "interrupted by another process: %s CPU time was used)\n", smp->preempted,
+                smp->preempted == 1 ? "" : "s", smp->preempted == 1 ? "was" : "were",
                 smp->preempted == 1 ? "its" : "their");
+    if (smp->pass1 > 0)
+        fprintf(out, "  (the %ld leaf tasks run from their captures were timed twice: %.6f s and "
+                     "%.6f s in all, spread %.1f %%; %ld pairs over 10 %% and 20 us apart kept the smaller)\n",
+                smp->executed - smp->in_place - smp->dear, smp->pass1, smp->pass2,
+                100 * fabs(smp->pass2 - smp->pass1) / fmin(smp->pass1, smp->pass2),
+                smp->outliers);
     if (smp->dear > 0)
         fprintf(out, "  (%ld of the leaf tasks ran in place: copying their inputs for "
                      "sampling costs half of running them or more)\n", smp->dear);
@@ -814,6 +826,10 @@ int sim_report(FILE *out, sim_tree *t, const sim_machine *m, const sim_opts *o,
         if (R.notes[0])
             fprintf(out, "(masters reduced to P - 1, at least one worker, as the runtime "
                          "does: %s)\n", R.notes);
+        if (m->procs > 0 && maxP > m->procs)
+            fprintf(out, "(the machine file was calibrated up to P = %.0f: its per-rank "
+                         "overheads o_sb, o_rb are extrapolated to P = %d; calibrate with "
+                         "mpiexec -n %d)\n", m->procs, maxP, maxP);
         if (best >= 0)
             print_best(out, R.dcol, &v[best], t1);
         /* with a --wtc-depth sweep the table itself compares cut-offs; the notes

@@ -37,6 +37,7 @@ typedef struct sim_machine {
                                   on one); nodes share nothing but the network */
     double L_intra, G_intra;   /* optional: L and G between ranks of one node (default L,
                                   G); such messages use no network port */
+    double procs;              /* optional: the largest P calibrated at (0: unknown) */
     char name[128];
     char source[512];          /* where it was read from (for the report) */
 } sim_machine;
@@ -312,9 +313,13 @@ typedef struct sim_sampling {
     int chunks;                /* sampled in this many chunks (memory bound) */
     long in_place;             /* leaves run in place because they write out: buffers */
     long dear;                 /* ... because copying their inputs costs too much */
-    long preempted;            /* sampled leaves timed by CPU time: another process ran */
+    long preempted;            /* timings by CPU time: another process ran */
+    double pass1, pass2;       /* the sampled leaves' totals in their two timings */
+    long outliers;             /* ... leaves whose two timings were over 10 % apart */
     int replicate;             /* the --wtc-replicate limit (0: off) */
     long repl_subtrees, repl_calls, repl_leaves; /* replicas and what they hold */
+    long repl_checked, repl_unequal; /* pars whose child 1 was run to check child 0 */
+    double repl_maxdiff;       /* ... and the largest difference of the two, a fraction */
     double rec_seconds;        /* the recording's own time (program, sampling) */
 } sim_sampling;
 

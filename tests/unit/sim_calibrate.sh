@@ -23,6 +23,38 @@ int main(int argc, char **argv)
 XEOF
 cc $CFLAGS -Wno-missing-prototypes -Iruntime -Iruntime/common -Iruntime/sim -o $OUT/loadconf $OUT/loadconf.c $LIB -lm &&
     $OUT/loadconf $OUT/cal.conf && pass "the machine file parses" || bad "unparsable file"
+# what was measured and what is a floor (issue 8 item 5): two p cannot support a slope
+grep -q '^procs = 2 ' $OUT/cal.conf && pass "the file names the P it was calibrated at" \
+    || bad "no 'procs = 2' in the file"
+grep -q '^o_rb = 0 *# not fitted' $OUT/cal.conf && grep -q '^o_sb = 0 *# not fitted' $OUT/cal.conf \
+    && pass "per-rank slopes not fitted from 2 ranks, and the file says so" \
+    || bad "slopes from 2 ranks: $(grep '^o_.b' $OUT/cal.conf | tr '\n' ' ')"
+for k in L o_sa o_ra t_m; do
+    grep -q "^$k = [^#]*# \(measured\|floor\)" $OUT/cal.conf || bad "$k: neither measured nor floor"
+done
+pass "L, o_sa, o_ra, t_m each marked measured or floor"
+# the file's P is used: a prediction beyond it says the overheads are extrapolated
+bin/wtcc ${SIM_CFLAGS:-} samples/fib.wtc -o $OUT/calfib >/dev/null 2>&1 || bad "build fib"
+timeout 60 $OUT/calfib.predict --wtc-machine=$OUT/cal.conf --wtc-procs=1,4 --wtc-modes=simple 20 \
+    2>/dev/null | grep -q 'calibrated up to P = 2.*extrapolated to P = 4' \
+    && pass "predicting P = 4 with a file calibrated at 2: the report says so" \
+    || bad "no note about predicting beyond the calibrated P"
+# a busy host: both ranks on one core get half of it at most, so the pair's contention
+# is the sharing (62-107 % written before without a word): refused, and said loudly
+CORE=$(taskset -pc $$ 2>/dev/null | sed 's/.*: //; s/[,-].*//')
+if command -v taskset >/dev/null && taskset -c "${CORE:-0}" true 2>/dev/null; then
+    timeout 300 taskset -c "${CORE:-0}" mpiexec -n 2 $C -o $OUT/busy.conf --quick >/dev/null \
+        2>$OUT/busy.err; rc=$?
+    [ $rc = 0 ] && grep -q 'WARNING: the host is busy' $OUT/busy.err \
+        && pass "one core for two ranks: $(head -1 $OUT/busy.err | cut -c1-90)" \
+        || bad "one core for two ranks: status $rc, no warning: $(cat $OUT/busy.err)"
+    grep -q '^# WARNING: the host was busy' $OUT/busy.conf \
+        && grep -q '^contention = 0.0000 *# NOT measured' $OUT/busy.conf \
+        && pass "the file says so and leaves contention out ($(grep '^# contention' $OUT/busy.conf))" \
+        || bad "busy host, file: $(grep -i 'warn\|contention' $OUT/busy.conf | tr '\n' ' ')"
+else
+    pass "taskset missing or not permitted: the busy-host case is skipped"
+fi
 timeout 60 mpiexec -n 2 $C -o >/dev/null 2>$OUT/e.txt; rc=$?
 [ $rc = 2 ] && pass "missing file name: status 2: $(head -1 $OUT/e.txt)" || bad "status $rc"
 timeout 60 mpiexec -n 2 $C --frobnicate -o x >/dev/null 2>$OUT/e.txt; rc=$?

@@ -69,7 +69,7 @@ for try in 1 2; do
 done
 [ -n "$alone" ] && [ -n "$shared" ] || { bad "no leaf total (alone '$alone', shared '$shared')"; exit 1; }
 grep -q 'interrupted by another process' $OUT/preempt.shared.out \
-    && pass "interrupted leaves reported ($(grep -o '[0-9]* sampled leaf tasks* w[a-z]* interrupted' $OUT/preempt.shared.out))" \
+    && pass "interrupted leaves reported ($(grep -o '[0-9]* timed pieces* of work' $OUT/preempt.shared.out))" \
     || bad "sharing a core for ${wall} s, yet no leaf reported interrupted"
 echo "$e" | awk '{ exit !($1 <= 10 && $1 >= -10) }' \
     && pass "leaf total sharing a core ${shared} s (wall ${wall} s) vs alone ${alone} s (${e}%, attempt $try)" \

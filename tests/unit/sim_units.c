@@ -57,6 +57,23 @@ static void fit(void)
     double sz[4] = { 1024, 2048, 4096, 8192 }, t[4] = { 1e-6, 2e-6, 2.1e-3, 2.2e-3 };
     check("eager limit: the size before the first synchronous send",
           calib_eager_limit(sz, t, 4, 2e-3) == 2048);
+    /* the per-rank slope only where the data support it (issue 8: a line through the
+       noise of p = 2, 4 gave o_r = 39 us at P = 128) */
+    double p2[2] = { 2, 4 }, c2[2] = { 1e-6, 3e-6 }, p3[3] = { 2, 4, 8 };
+    double c3[3] = { 1.2e-6, 1.4e-6, 1.8e-6 }, n3[3] = { 3e-6, 2e-6, 2.5e-6 };
+    double z3[3] = { 0.1e-6, 1.1e-6, 3.1e-6 };
+    int fl = calib_fit_overhead(p2, c2, 2, &a, &b);
+    check("overhead fit: 2 values of p give no slope, the median as constant",
+          fl == 0 && b == 0 && near(a, 2e-6, 1e-15));
+    fl = calib_fit_overhead(p3, c3, 3, &a, &b);
+    check("overhead fit: 3 values of p on a line give its slope",
+          fl == CALIB_SLOPE && near(a, 1e-6, 1e-12) && near(b, 0.1e-6, 1e-12));
+    fl = calib_fit_overhead(p3, n3, 3, &a, &b);
+    check("overhead fit: a negative slope is noise: none, the median",
+          fl == 0 && b == 0 && near(a, 2.5e-6, 1e-15));
+    fl = calib_fit_overhead(p3, z3, 3, &a, &b);
+    check("overhead fit: a negative constant becomes the floor 0, flagged",
+          fl == (CALIB_SLOPE | CALIB_FLOOR) && a == 0 && near(b, 0.5e-6, 1e-12));
     /* a loaded host: L = 669 us from the ping-pong, round trip 1.1 ms, negative fitted
        intercepts; t_m was written as -445 us and the predictor refused the file */
     check("t_m: round trip minus network and the worker's overheads",

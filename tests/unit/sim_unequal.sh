@@ -1,0 +1,34 @@
+#!/bin/sh
+# Replication only where it holds (doc/predictor.md 2.1): a branch-and-bound knapsack
+# (sim_unequal.wtc) whose root children have in: buffers of equal sizes but costs of
+# about 1 : 0 must not be predicted as balanced. Before the witness (child 1 of every
+# replicated par runs too) child 1 was a copy of child 0: speedup 1.97 at P = 2 and the
+# sequential time 2.25x the --wtc-replicate=off one. The speedup is structural (the
+# root's child 1 is pruned at once), so its limit (1.2) does not depend on the host's
+# load; the sequential times are the fastest of 3 on each side, limit 25 %.
+. tests/unit/sim_common.inc
+[ -x bin/wtcc ] || { bad "bin/wtcc missing: run make"; exit 1; }
+bin/wtcc ${SIM_CFLAGS:-} tests/unit/sim_unequal.wtc -o $OUT/unequal >$OUT/unequal.build 2>&1 \
+    || { bad "build: $(cat $OUT/unequal.build)"; exit 1; }
+predict() { timeout 120 $OUT/unequal.predict --wtc-procs=1,2 --wtc-modes=simple "$@" 27 2>/dev/null; }
+predict >$OUT/unequal.out
+sp=$(awk '$1 == "simple" && $2 == 2 { print $6 }' $OUT/unequal.out)
+[ -n "$sp" ] || { bad "no P = 2 row: $(head -3 $OUT/unequal.out)"; exit 1; }
+echo "$sp" | awk '{ exit !($1 <= 1.2) }' && pass "unequal siblings: speedup at P = 2 is $sp (not 2)" \
+    || bad "unequal siblings predicted as balanced: speedup $sp at P = 2 (limit 1.2)"
+grep -q 'siblings checked at [1-9][0-9]* pars.* [1-9][0-9]* differed' $OUT/unequal.out \
+    && pass "report: $(grep -o 'siblings checked[^;]*' $OUT/unequal.out)" \
+    || bad "the report does not say which siblings differed: $(grep siblings $OUT/unequal.out)"
+seq1() { predict "$@" | sed -n 's/.*sequential time \([0-9.]*\) s.*/\1/p'; }
+: >$OUT/unequal_d.txt
+: >$OUT/unequal_o.txt
+for i in 1 2 3; do
+    seq1 >>$OUT/unequal_d.txt
+    seq1 --wtc-replicate=off >>$OUT/unequal_o.txt
+done
+d=$(sort -g $OUT/unequal_d.txt | sed -n 1p)
+o=$(sort -g $OUT/unequal_o.txt | sed -n 1p)
+e=$(echo "$d $o" | awk '$2 > 0 { e = 100 * ($1 / $2 - 1); printf "%+.1f%%", e; exit !(e <= 25 && e >= -25) }') \
+    && pass "sequential time $d s vs --wtc-replicate=off $o s ($e)" \
+    || bad "sequential time $d s vs --wtc-replicate=off $o s ($e, limit 25 %)"
+exit $fail
