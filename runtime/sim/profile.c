@@ -22,6 +22,8 @@ static void write_body(FILE *f, const sim_tree *t, const sim_sampling *s, int re
             s->leaves, s->executed, s->total, s->err_lo, s->err_hi, s->mode, s->n, s->pct,
             s->chunks, s->in_place, s->dear, s->preempted, s->replicate, s->repl_subtrees,
             s->repl_calls, s->repl_leaves, s->rec_seconds);
+    fprintf(f, "checks %a %a %ld %ld %ld %a\n", s->pass1, s->pass2, s->outliers,
+            s->repl_checked, s->repl_unequal, s->repl_maxdiff);
     fprintf(f, "main_time %a\nnodes %d\n", t->main_time, t->nnodes);
     for (int i = 0; i < t->nnodes; i++) {
         const sim_node *n = &t->nodes[i];
@@ -140,6 +142,13 @@ static void read_sampling(cur *c, sim_sampling *s, int *rec_depth)
     s->repl_calls = get_long(c);
     s->repl_leaves = get_long(c);
     s->rec_seconds = get_double(c);
+    expect(c, "checks");
+    s->pass1 = get_double(c);
+    s->pass2 = get_double(c);
+    s->outliers = get_long(c);
+    s->repl_checked = get_long(c);
+    s->repl_unequal = get_long(c);
+    s->repl_maxdiff = get_double(c);
 }
 
 /* The par statements; their file names are kept for the tree's life (a profile is read
