@@ -17,7 +17,7 @@ PREFIX ?= /usr/local
 CC ?= cc
 MPICC ?= mpicc
 # other MPI wrappers to build a runtime for, when present (one per implementation)
-MPI_OTHERS ?= mpicc.mpich mpicc.openmpi
+MPI_OTHERS ?= mpicc.mpich mpicc.openmpi smpicc
 BISON ?= bison
 FLEX ?= flex
 
