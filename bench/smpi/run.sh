@@ -15,8 +15,13 @@
 # SMPI settings (SMPI_CFG): the hosts' speed is the host's (smpi/host-speed = 1Gf:
 # simulated computing = measured computing, cpu_ratio 1); SMPI's bandwidth and latency
 # factors 1 (the platform's figures as they are: "0:1", a plain "1" crashes SimGrid
-# 3.32); an MPI_Iprobe or MPI_Test costs 1 us (SMPI's default 100 us would make every
-# poll of the runtime a 100 us sleep). Environment: SMPI_TIMEOUT (s per run, default
+# 3.32); an MPI_Iprobe costs nothing but the CPU time it really takes, as every
+# computation does (smpi/iprobe 0, smpi/cpu-threshold -1: no burst is discarded, or
+# a wait's yield phase would not advance the clock). SMPI's default sleeps 100 us in a
+# failed MPI_Iprobe; even 1 us, or 0.1 us, per probe made the dynamic mode 10-100 times
+# slower than predicted (fib 36, P = 16: 0.47 s and 0.05 s against 0.004 s; 0.019 s
+# with these settings): the runtime polls MPI before every child, and the predictor
+# has no cost per poll. MPI_Test costs 1 us. Environment: SMPI_TIMEOUT (s per run, default
 # 120), SMPI_PROCS (default 16,64,128), SMPI_MODES (default simple,dynamic,steal).
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
@@ -31,7 +36,7 @@ if [ "${1:-}" = --quick ]; then
     shift
 fi
 SMPI_CFG="--cfg=smpi/host-speed:1Gf --cfg=smpi/bw-factor:0:1 --cfg=smpi/lat-factor:0:1
-          --cfg=smpi/iprobe:1e-6 --cfg=smpi/test:1e-6"
+          --cfg=smpi/iprobe:0 --cfg=smpi/cpu-threshold:-1 --cfg=smpi/test:1e-6"
 MACH=$here/smpi-1gbe.conf
 mkdir -p "$OUT"
 

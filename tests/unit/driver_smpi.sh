@@ -46,7 +46,8 @@ else
     [ -s err ] && fail "wtcc --cc=smpicc printed: $(cat err)"
     for mode in simple dynamic steal; do
         timeout 120 smpirun -np 4 -platform "$ROOT/bench/smpi/cluster.xml" \
-            --cfg=smpi/host-speed:1Gf --cfg=smpi/iprobe:1e-6 --cfg=smpi/test:1e-6 \
+            --cfg=smpi/host-speed:1Gf --cfg=smpi/iprobe:0 --cfg=smpi/cpu-threshold:-1 \
+            --cfg=smpi/test:1e-6 \
             --cfg=smpi/bw-factor:0:1 --cfg=smpi/lat-factor:0:1 \
             ./fib 27 --wtc-mode=$mode >out 2>err
         st=$?
