@@ -3,7 +3,7 @@
 #   make          build bin/wtcc, bin/wtc-calibrate and the runtimes (installs missing
 #                 system packages first: mpich, libmpich-dev, flex, bison): one MPI
 #                 runtime for $(MPICC) and one for every other MPI found
-#                 among MPI_OTHERS (mpicc.mpich mpicc.openmpi)
+#                 among MPI_OTHERS (mpicc.mpich mpicc.openmpi smpicc: SimGrid's SMPI)
 #   make check-openmpi  the samples with Open MPI (fetched into build/ if missing)
 #   make demo     build, then run a sample in both modes and its predictor
 #   make check    run the whole test suite (installs librsvg2-bin's rsvg-convert, for the
@@ -19,7 +19,7 @@ PREFIX ?= /usr/local
 CC ?= cc
 MPICC ?= mpicc
 # other MPI wrappers to build a runtime for, when present (one per implementation)
-MPI_OTHERS ?= mpicc.mpich mpicc.openmpi
+MPI_OTHERS ?= mpicc.mpich mpicc.openmpi smpicc
 BISON ?= bison
 FLEX ?= flex
 

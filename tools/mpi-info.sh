@@ -5,7 +5,8 @@
 #   MPIEXEC: the launcher of that MPI, named in the runtime's message when a program is
 #            started by another MPI's mpiexec: beside the wrapper, mpiexec.IMPL (Debian's
 #            unambiguous name: plain 'mpiexec' follows the system's default MPI, which may
-#            change), else the wrapper's own name with mpicc -> mpiexec, else mpiexec.
+#            change), else the wrapper's own name with mpicc -> mpiexec, else mpiexec;
+#            SMPI's is smpirun.
 # Exits 1 with a message when the wrapper cannot be run or does not find <mpi.h>.
 set -u
 w=${1:?usage: tools/mpi-info.sh WRAPPER}
@@ -19,7 +20,9 @@ impl=$("$w" -E -P -DWTC_MPI_IMPL_PRINT -x c "$here/../runtime/mpi/wtc_mpi_impl.h
 dir=$(dirname "$path")
 base=$(basename "$path")
 mpiexec=mpiexec
-for cand in "$dir/mpiexec.$impl" "$dir/$(echo "$base" | sed 's/mpicc/mpiexec/')" "$dir/mpiexec"; do
+smpirun=
+[ "$impl" = smpi ] && smpirun="$dir/smpirun"
+for cand in $smpirun "$dir/mpiexec.$impl" "$dir/$(echo "$base" | sed 's/mpicc/mpiexec/')" "$dir/mpiexec"; do
     if [ -x "$cand" ] && [ ! -d "$cand" ]; then mpiexec=$cand; break; fi
 done
 echo "$impl $mpiexec"

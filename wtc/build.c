@@ -1,7 +1,7 @@
 /* build.c - the C compiler runs: the MPI program, the predictor, and their installation.
  *
  *   4. program:     <mpicc> -std=gnu11 -Wall ... <name>.c <lib>/<impl>/libwtcrt_mpi.a -lm
- *                   (<impl>: the wrapper's MPI, mpiimpl.c)
+ *                   (<impl>: the wrapper's MPI, mpiimpl.c; SMPI: -DSMPI_HELPERS_H)
  *   5. predictor:   <host cc> -DWTC_PREDICT=1 ... <name>.c <lib>/libwtcrt_sim.a -lm
  *   6. install:     rename the temporaries beside the outputs onto prog.predict, prog
  *
@@ -10,6 +10,13 @@
  * already preprocessed (mpi.h, if the user included it, is expanded in it), so only
  * <lib>/include is needed on the include path; a program that calls MPI itself cannot
  * have a predictor (--no-predict).
+ *
+ * SimGrid's smpicc force-includes <smpi/smpi_helpers.h> (macros that send malloc, exit,
+ * clock_gettime, sleep ... of the user's code to SMPI's simulated ones). Step 1 applied
+ * it already; a second time on the preprocessed text its macros would rewrite the system
+ * headers' declarations, so step 4 defines its include guard. The predictor's text thus
+ * calls smpi_clock_gettime & co.: libwtcrt_sim.a forwards them to the C library
+ * (runtime/sim/smpi_names.c).
  *
  * The compilers' messages are passed through. The exit status says whose fault a failure
  * is: 1 when the messages point at the user's .wtc line (the generated C carries #line
@@ -147,12 +154,15 @@ static int run_compiler(const char *what, const StrList *cmd, const char *target
 static int build_program(const DrvOptions *o, const Paths *p, const char *tmp)
 {
     int st = DRV_OK;
-    const char *runtime = drv_mpi_runtime(o, p->libdir, &st);
+    const char *impl = NULL;
+    const char *runtime = drv_mpi_runtime(o, p->libdir, &impl, &st);
     if (!runtime)
         return st;
     StrList cmd = {0};
     sl_push(&cmd, o->mpicc);
     sl_push(&cmd, "-Wall"); /* first, so the user's -Wno-... flags win */
+    if (strcmp(impl, "smpi") == 0)
+        sl_push(&cmd, "-DSMPI_HELPERS_H=1"); /* applied in step 1 already (above) */
     push_compile_flags(&cmd, o, p);
     sl_push(&cmd, p->generated);
     sl_push(&cmd, "-o");

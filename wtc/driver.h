@@ -116,7 +116,9 @@ const char *drv_find_libdir(void);
 
 /* ---- mpiimpl.c ---- */
 /* The MPI runtime archive for o->mpicc's implementation: <libdir>/<impl>/libwtcrt_mpi.a.
-   NULL after an error message, with the exit status in *st. */
-const char *drv_mpi_runtime(const DrvOptions *o, const char *libdir, int *st);
+   NULL after an error message, with the exit status in *st; *impl: the implementation's
+   name (mpich, openmpi, smpi ...). */
+const char *drv_mpi_runtime(const DrvOptions *o, const char *libdir, const char **impl,
+                            int *st);
 
 #endif

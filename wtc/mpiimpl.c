@@ -73,12 +73,15 @@ static char *runtimes_present(const char *libdir)
     return list ? list : "none";
 }
 
-/* The MPI runtime archive for o->mpicc, or NULL after an error message (*st set). */
-const char *drv_mpi_runtime(const DrvOptions *o, const char *libdir, int *st)
+/* The MPI runtime archive for o->mpicc, or NULL after an error message (*st set);
+   *impl_out: the implementation's name. */
+const char *drv_mpi_runtime(const DrvOptions *o, const char *libdir, const char **impl_out,
+                            int *st)
 {
     char *impl = wrapper_impl(o, libdir, st);
     if (!impl)
         return NULL;
+    *impl_out = impl;
     char *lib = drv_format("%s/%s/libwtcrt_mpi.a", libdir, impl);
     if (access(lib, R_OK) == 0)
         return lib;

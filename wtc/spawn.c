@@ -148,7 +148,12 @@ int drv_tool_failed(const char *what, const StrList *argv, const ToolResult *r)
     const char *tool = argv->items[0];
     if (r->spawn_errno) {
         drv_error("cannot run '%s' (%s): %s", tool, what, strerror(r->spawn_errno));
-        if (r->spawn_errno == ENOENT)
+        const char *base = strrchr(tool, '/') ? strrchr(tool, '/') + 1 : tool;
+        if (r->spawn_errno == ENOENT && strcmp(base, "smpicc") == 0)
+            drv_note("smpicc is SimGrid's (SMPI): on Debian 'apt-get install "
+                     "libsimgrid-dev simgrid', then 'make' in the wtcc tree builds its "
+                     "runtime (bench/smpi/run.sh does both)");
+        else if (r->spawn_errno == ENOENT)
             drv_note("install it (on Debian: 'make deps' in the wtcc tree installs mpich "
                      "and libmpich-dev) or choose another one with --cc= / --host-cc=");
     } else if (r->signal)

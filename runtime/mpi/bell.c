@@ -19,6 +19,7 @@
 #include <sys/mman.h>
 #include <sys/syscall.h>
 #include "wtcrt.h"
+#include "wtc_mpi_impl.h"
 
 #define rt wtcrt_g
 
@@ -102,7 +103,7 @@ static void host_ranks(const bell_id *ids, int *leader, int *me, int *nlocal)
 
 /* Collective over rt.comm: maps this host's segment and learns which ranks share the
    host (same hostname). Returns 1 when every rank of the job has a doorbell and all
-   run on one host. Any failure anywhere: no doorbell at all (plain back-off). */
+   run on one host. Any failure anywhere, or SMPI: no doorbell at all (plain back-off). */
 int wtcrt_bell_init(void)
 {
     bell_id id, *ids;
@@ -111,6 +112,12 @@ int wtcrt_bell_init(void)
     const char *s = getenv("WTC_DOORBELL");
     if ((s && strcmp(s, "0") == 0) || rt.nranks < 2)
         return 0;
+#ifdef WTC_MPI_SMPI
+    /* SimGrid's SMPI: every simulated rank is a thread of one process on one host
+       (gethostname is not simulated), and a futex sleep would stop the whole
+       simulation in real time; its nanosleep (plain back-off) is simulated */
+    return 0;
+#endif
     memset(&id, 0, sizeof id);
     if (gethostname(id.host, sizeof id.host - 1) != 0)
         strcpy(id.host, "?");

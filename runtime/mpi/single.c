@@ -54,6 +54,10 @@ static int job_of_one(void)
 {
     const char *s = getenv("WTC_ALONE");
     int sized = 0;
+#ifdef WTC_MPI_SMPI
+    /* smpirun sets no variable, and an SMPI program only runs under it */
+    return 0;
+#endif
     if (s && strcmp(s, "0") == 0)
         return 0;
     for (size_t i = 0; i < NELEMS(size_vars); i++) {

@@ -5,14 +5,20 @@
  * -DWTC_MPI_IMPL_PRINT, which leaves the line "WTC_MPI_IMPL_IS <name>": <name> is the
  * folder of lib/wtc that holds the runtime for that MPI (lib/wtc/<name>/libwtcrt_mpi.a).
  * Derivatives first: MVAPICH and Intel MPI define MPICH_VERSION too, but their runtime
- * libraries are not MPICH's.
+ * libraries are not MPICH's. SimGrid's SMPI (smpicc, <smpi/smpi.h>) runs every rank in
+ * one simulator process: WTC_MPI_SMPI switches off what only real processes can do
+ * (the doorbell, mpi/bell.c).
  */
 #ifndef WTC_MPI_IMPL_H
 #define WTC_MPI_IMPL_H
 
 #include <mpi.h>
 
-#if defined(OMPI_MAJOR_VERSION)
+#if defined(SMPI_H)
+#define WTC_MPI_IMPL smpi
+#define WTC_MPI_NAME "SimGrid SMPI"
+#define WTC_MPI_SMPI 1
+#elif defined(OMPI_MAJOR_VERSION)
 #define WTC_MPI_IMPL openmpi
 #define WTC_MPI_NAME "Open MPI"
 #elif defined(I_MPI_VERSION)

@@ -1,0 +1,66 @@
+#!/bin/sh
+# driver_smpi.sh - wtcc --cc=smpicc (SimGrid SMPI, doc/wtcc.md "SimGrid SMPI").
+# Without SimGrid: a missing smpicc is a clear error (status 2, a note saying how to get
+# it); a wrapper whose <mpi.h> is SMPI's is told apart (impl 'smpi') and, without an
+# SMPI runtime, refused with the usual note. With smpicc, smpirun and lib/wtc/smpi: a
+# sample built with --cc=smpicc runs under smpirun on the bench's platform in the three
+# modes with the right output, and its predictor (host cc) links and runs. That part is
+# skipped with a message when SimGrid is absent (bench/smpi/run.sh installs it).
+# Run from the repository root after 'make'. WTCC=path overrides bin/wtcc.
+. "$PWD/tests/unit/driver_lib.inc"
+ROOT=$PWD
+cp "$SRC" "$T/fib.wtc" && cd "$T" && mkdir -p nobin fake/smpi || exit 1
+
+# 1. no smpicc on the PATH
+PATH="$T/nobin:/usr/bin:/bin" timeout 120 "$WTCC" --cc="$T/nobin/smpicc" fib.wtc -o o1 2>err
+st=$?
+[ $st = 2 ] || fail "missing smpicc: status $st, expected 2: $(cat err)"
+grep -q "wtcc: error: cannot run '.*smpicc' (the preprocessor)" err ||
+    fail "missing smpicc: message: $(cat err)"
+grep -q "note: smpicc is SimGrid's (SMPI): on Debian 'apt-get install libsimgrid-dev simgrid'" err ||
+    fail "missing smpicc: no note on where to get it: $(cat err)"
+[ ! -e o1 ] || fail "missing smpicc: an output was written"
+
+# 2. a wrapper with SMPI's <mpi.h> (a fake: smpi/smpi.h defines SMPI_H) is 'smpi'
+printf '#include <smpi/smpi.h>\n' > fake/mpi.h
+printf '#define SMPI_H\n' > fake/smpi/smpi.h
+printf '#!/bin/sh\nexec cc -I"%s/fake" "$@"\n' "$T" > fake-smpicc && chmod +x fake-smpicc
+impl=$(sh "$ROOT/tools/mpi-info.sh" "$T/fake-smpicc" | cut -d' ' -f1)
+[ "$impl" = smpi ] || fail "tools/mpi-info.sh: an SMPI wrapper is '$impl', expected smpi"
+if [ ! -e "$(dirname "$WTCC")/../lib/wtc/smpi/libwtcrt_mpi.a" ]; then
+    timeout 120 "$WTCC" --cc="$T/fake-smpicc" fib.wtc -o o2 2>err
+    st=$?
+    [ $st = 2 ] || fail "SMPI without its runtime: status $st, expected 2: $(cat err)"
+    grep -q "no wtcc runtime for the MPI of '.*fake-smpicc' (smpi)" err ||
+        fail "SMPI without its runtime: message: $(cat err)"
+fi
+
+# 3. the real thing
+if ! command -v smpicc >/dev/null 2>&1 || ! command -v smpirun >/dev/null 2>&1; then
+    echo "SKIP: driver_smpi: SimGrid (smpicc, smpirun) not installed: part 3 not run"
+elif [ ! -e "$(dirname "$WTCC")/../lib/wtc/smpi/libwtcrt_mpi.a" ]; then
+    fail "smpicc is installed but lib/wtc/smpi/libwtcrt_mpi.a is not built ('make')"
+else
+    timeout 300 "$WTCC" --cc=smpicc fib.wtc -o fib 2>err ||
+        fail "wtcc --cc=smpicc failed: $(cat err)"
+    [ -s err ] && fail "wtcc --cc=smpicc printed: $(cat err)"
+    for mode in simple dynamic steal; do
+        timeout 120 smpirun -np 4 -platform "$ROOT/bench/smpi/cluster.xml" \
+            --cfg=smpi/host-speed:1Gf --cfg=smpi/iprobe:0 --cfg=smpi/cpu-threshold:-1 \
+            --cfg=smpi/test:1e-6 \
+            --cfg=smpi/bw-factor:0:1 --cfg=smpi/lat-factor:0:1 \
+            ./fib 27 --wtc-mode=$mode >out 2>err
+        st=$?
+        [ $st = 0 ] || fail "smpirun -np 4 ($mode): status $st: $(tail -5 err)"
+        # one rank ran main: the output once, as with mpiexec
+        cmp -s out "$ROOT/samples/fib.out" ||
+            fail "smpirun -np 4 ($mode): output $(cat out), expected $(cat "$ROOT/samples/fib.out")"
+    done
+    timeout 120 ./fib.predict --wtc-procs=1,4 --wtc-modes=simple \
+        --wtc-machine="$ROOT/bench/smpi/smpi-1gbe.conf" 27 >pred 2>err ||
+        fail "the predictor of an SMPI build failed: $(cat err)"
+    grep -q "^simple  *4 " pred || fail "the predictor's table has no P=4 row: $(cat pred)"
+fi
+
+[ $failed = 0 ] && echo "PASS: driver_smpi"
+exit $failed
