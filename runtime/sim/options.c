@@ -48,7 +48,8 @@ const char sim_usage[] =
     "                         and print its per-rank table (as --wtc-stats)\n"
     "  --wtc-stats            for one setting: the per-rank table of the program's\n"
     "                         --wtc-stats for the predicted run, after the report\n"
-    "  --wtc-plot=FILE.svg    plot the predicted speed-up against P (SVG)\n"
+    "  --wtc-plot=FILE.svg    plot the predicted speed-up against P (SVG); with one\n"
+    "                         --wtc-vary key, the predicted time against its value\n"
     "  --wtc-depth=LIST       cut-off depths: every cond: replaced by wtc_depth < D,\n"
     "                         each D simulated (recorded once, to the largest D)\n"
     "  --wtc-save-profile=FILE  also write the recording, and the best setting per P\n"
@@ -308,10 +309,12 @@ int sim_opts_parse(int *argc, char **argv, sim_opts *o, char *err, size_t errsz)
         return fail(err, errsz, "--wtc-profile: the program does not run, so %s would "
                     "not be used (they belong to the recording)", out > 1
                     ? "program arguments" : "--wtc-sample, --wtc-error and --wtc-replicate");
-    if (o->nvary && (o->trace || o->stats || o->plot))
+    if (o->nvary && (o->trace || o->stats))
         return fail(err, errsz, "%s shows the predictions of one machine: it cannot be "
-                    "combined with --wtc-vary", o->trace ? "--wtc-trace" : o->stats ?
-                    "--wtc-stats" : "--wtc-plot");
+                    "combined with --wtc-vary", o->trace ? "--wtc-trace" : "--wtc-stats");
+    if (o->nvary > 1 && o->plot)
+        return fail(err, errsz, "--wtc-plot draws the time against one --wtc-vary key, "
+                    "and %d are given", o->nvary);
     if ((o->trace || o->stats) && (n = sim_settings_count(o)) != 1)
         return fail(err, errsz, "%s shows one predicted run, and these options name %d "
                     "settings: give one --wtc-procs, one --wtc-modes and, for dynamic "

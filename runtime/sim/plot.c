@@ -109,7 +109,10 @@ static void axes(FILE *f, const scale *c)
                 py + 4, fabs(y) < step / 1000 ? 0 : y);
     }
     if (c->p->xlog) {
-        for (double x = pow(2, ceil(log2(c->x0) - 1e-9)); x <= c->x1 * (1 + 1e-9); x *= 2) {
+        /* powers of 2 (processor counts), of 10 over a wide range (a varied value) */
+        double base = c->x1 / c->x0 > 1024 ? 10 : 2;
+        for (double x = pow(base, ceil(log(c->x0) / log(base) - 1e-9)); x <= c->x1 * (1 + 1e-9);
+             x *= base) {
             double px = fx(c, x);
             fprintf(f, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#e3e3e3\"/>\n",
                     px, AY0, px, AY1);

@@ -709,17 +709,95 @@ static void json_vary_values(FILE *out, const sim_opts *o, const double *val)
     }
 }
 
+/* --wtc-vary with --wtc-plot (one key): the predicted time of each mode's best setting
+   against the key's value (xy: per mode, nc values then nc times; NAN: none), the best
+   point marked; a log x axis when the values span 16x or more. -1 when not written. */
+static int vary_plot(const sim_opts *o, long nc, const double *xy, const sim_machine *m,
+                     const char *program)
+{
+    sim_plot_series ps[SIM_NMODES];
+    double *pts = calloc((size_t)(2 * SIM_NMODES * nc), sizeof *pts), lo = INFINITY, hi = 0;
+    char title[256], sub[512], xl[96], bl[160];
+    sim_plot p;
+    int rc;
+    if (!pts) {
+        fprintf(stderr, "wtc predict: out of memory for the plot\n");
+        exit(2);
+    }
+    memset(&p, 0, sizeof p);
+    p.best_series = p.best_point = -1;
+    for (int id = 1; id <= SIM_NMODES; id++) {
+        const double *vx = xy + (size_t)(id - 1) * 2 * nc, *vy = vx + nc;
+        sim_plot_series *x = &ps[p.ns];
+        x->x = pts + (size_t)p.ns * 2 * nc;
+        x->y = x->x + nc;
+        x->n = 0;
+        snprintf(x->label, sizeof x->label, "%s (its best setting)", wtcp_mode_get(id)->name);
+        for (long c = 0; c < nc; c++) {
+            int k;
+            if (isnan(vy[c]))
+                continue;
+            for (k = x->n; k > 0 && x->x[k - 1] > vx[c]; k--) { /* ascending x */
+                x->x[k] = x->x[k - 1];
+                x->y[k] = x->y[k - 1];
+            }
+            x->x[k] = vx[c];
+            x->y[k] = vy[c];
+            x->n++;
+            lo = vx[c] < lo ? vx[c] : lo;
+            hi = vx[c] > hi ? vx[c] : hi;
+        }
+        if (x->n > 0)
+            p.ns++;
+    }
+    for (int i = 0; i < p.ns; i++) /* the least time of all */
+        for (int k = 0; k < ps[i].n; k++)
+            if (p.best_series < 0 || ps[i].y[k] < ps[p.best_series].y[p.best_point]) {
+                p.best_series = i;
+                p.best_point = k;
+            }
+    p.s = ps;
+    p.xlog = lo > 0 && hi >= 16 * lo;
+    snprintf(title, sizeof title, "%s: predicted time against %s",
+             program ? program : "program", o->vary[0].key);
+    snprintf(sub, sizeof sub, "machine %s with %s varied (its own: %g); the best of the "
+             "settings asked for in each mode", m->name, o->vary[0].key,
+             sim_machine_get(m, o->vary[0].key));
+    snprintf(xl, sizeof xl, "%s%s", o->vary[0].key, p.xlog ? " (log scale)" : "");
+    p.title = title;
+    p.subtitle = sub;
+    p.xlabel = xl;
+    p.ylabel = "predicted time (s)";
+    if (p.best_series >= 0) {
+        snprintf(bl, sizeof bl, "%s = %g: %.4g s", o->vary[0].key,
+                 ps[p.best_series].x[p.best_point], ps[p.best_series].y[p.best_point]);
+        p.best_label = bl;
+    }
+    rc = sim_plot_write(o->plot, &p);
+    if (rc < 0)
+        fprintf(stderr, "wtc predict: cannot write the plot %s: %s\n", o->plot,
+                strerror(errno));
+    free(pts);
+    return rc;
+}
+
 /* --wtc-vary: the settings asked for, simulated on the machine of every combination of
    the values (one recording for all); the table gives the best setting per combination,
-   CSV and JSON every setting, with the values in front. */
-static void report_vary(FILE *out, sim_tree *t, sim_tree *cuts, const sim_machine *m,
-                        const sim_opts *o, const sim_sampling *smp, const char *program)
+   CSV and JSON every setting, with the values in front; --wtc-plot (one key) draws the
+   time against the value. Returns -1 when the plot could not be written. */
+static int report_vary(FILE *out, sim_tree *t, sim_tree *cuts, const sim_machine *m,
+                       const sim_opts *o, const sim_sampling *smp, const char *program)
 {
     rows R;
     long nc = vary_count(o);
     double wall = 0, val[SIM_MAXVARY];
+    double *xy = o->plot ? malloc((size_t)(2 * SIM_NMODES * nc) * sizeof *xy) : NULL;
     long long events = 0;
-    int maxP = 1, len = 0;
+    int maxP = 1, len = 0, rc = 0;
+    if (o->plot && !xy) {
+        fprintf(stderr, "wtc predict: out of memory for the plot\n");
+        exit(2);
+    }
     char head[128] = "", pre[128];
     settings(o, &R);
     if (getenv("WTC_DECISIONS"))
@@ -743,6 +821,15 @@ static void report_vary(FILE *out, sim_tree *t, sim_tree *cuts, const sim_machin
         vary_machine(o, c, m, &mv, val);
         double t1 = seq_time(t, &mv);
         int best = simulate(t, cuts, &mv, &R, &wall, &events, &maxP, 0);
+        for (int id = 1; xy && id <= SIM_NMODES; id++) { /* each mode's best time */
+            double *vx = xy + (size_t)(id - 1) * 2 * nc, *vy = vx + nc;
+            vx[c] = val[0];
+            vy[c] = NAN;
+            for (int i = 0; i < R.n; i++)
+                if (R.v[i].s.mode == id && !isnan(R.v[i].r.time) &&
+                    (isnan(vy[c]) || R.v[i].r.time < vy[c]))
+                    vy[c] = R.v[i].r.time;
+        }
         if (o->format == SIM_FMT_CSV) {
             len = 0;
             for (int k = 0; k < o->nvary; k++)
@@ -777,7 +864,12 @@ static void report_vary(FILE *out, sim_tree *t, sim_tree *cuts, const sim_machin
         fprintf(out, "prediction took %.3f s (running and recording the program once %.3f s, "
                      "simulating %.3f s)\n", smp->rec_seconds + wall, smp->rec_seconds, wall);
     }
+    if (xy) {
+        rc = vary_plot(o, nc, xy, m, program);
+        free(xy);
+    }
     free(R.v);
+    return rc;
 }
 
 /* The best row of each P of the list, for the profile's --wtc-auto table. */
@@ -804,8 +896,7 @@ int sim_report(FILE *out, sim_tree *t, const sim_machine *m, const sim_opts *o,
     double t1 = seq_time(t, m), wall = 0;
     long long events = 0;
     if (o->nvary) {
-        report_vary(out, t, cuts, m, o, smp, program);
-        return 0;
+        return report_vary(out, t, cuts, m, o, smp, program);
     }
     settings(o, &R);
     best = simulate(t, cuts, m, &R, &wall, &events, &maxP, 1);

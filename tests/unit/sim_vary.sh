@@ -78,6 +78,27 @@ err "key 'L' given twice" --wtc-vary=L:1 --wtc-vary=L:2
 err "at most 2 keys" --wtc-vary=L:1 --wtc-vary=G:1e-9 --wtc-vary=S:1
 err "expected KEY:V1,V2" --wtc-vary=L
 err "key 'L' = 2 is outside 0 to 1 s" --wtc-vary=L:2
-err "cannot be combined with --wtc-vary" --wtc-vary=L:1 --wtc-plot=$OUT/v.svg
+err "draws the time against one --wtc-vary key, and 2 are given" --wtc-vary=L:1 --wtc-vary=G:1e-9 --wtc-plot=$OUT/v.svg
 err "cannot be combined with --wtc-vary" --wtc-vary=L:1 --wtc-procs=2 --wtc-modes=simple --wtc-trace=$OUT/v.json
+# --wtc-plot with one key: the time against the value, a line per mode, log x over the
+# wide range, the least time marked; rendered by a real SVG renderer when there is one
+rm -f $OUT/vary.svg
+out=$(timeout 120 $P.predict --wtc-vary=L:1e-2,1e-6,1e-4 --wtc-procs=1,4 --wtc-sample=all \
+      --wtc-plot=$OUT/vary.svg 11 2>/dev/null)
+best=$(echo "$out" | awk '/^what-if/ { on = 1; getline; next }
+                          on && $1 ~ /^[0-9]/ { print $1, $6 }' | sort -g -k2 | head -1)
+if [ -s $OUT/vary.svg ] && grep -q 'nqueens.wtc: predicted time against L' $OUT/vary.svg &&
+   grep -q '>L (log scale)<' $OUT/vary.svg && grep -q '>predicted time (s)<' $OUT/vary.svg &&
+   [ "$(grep -c '(its best setting)' $OUT/vary.svg)" = 3 ] && grep -q '>1e-05<' $OUT/vary.svg; then
+    pass "plot: title, axes, a line per mode, ticks at powers of 10"
+else
+    bad "plot: $(head -c 400 $OUT/vary.svg 2>/dev/null)"
+fi
+bx=$(echo "$best" | awk '{ printf "%g", $1 }')
+grep -q ">best: L = $bx: " $OUT/vary.svg && pass "plot: the least time marked (L = $bx)" \
+    || bad "plot best: want L = $bx, $(grep -o '>best: [^<]*' $OUT/vary.svg)"
+if command -v rsvg-convert >/dev/null 2>&1; then
+    rsvg-convert -o $OUT/vary.png $OUT/vary.svg 2>$OUT/vary.rsvg && [ -s $OUT/vary.png ] \
+        && pass "plot: rsvg-convert renders it" || bad "rsvg-convert: $(cat $OUT/vary.rsvg)"
+fi
 exit $fail
