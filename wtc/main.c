@@ -231,6 +231,15 @@ static void print_banner(const Paths *p)
     fprintf(stderr, "wtcc %s\nruntime directory: %s\n", WTC_VERSION, p->libdir);
 }
 
+/* wtcc allocates and never frees: it exits after one compilation, as gcc does. Under
+   AddressSanitizer (make asan) LeakSanitizer would report every such block once the
+   compiling thread has ended, so leak detection is off for wtcc itself. */
+const char *__asan_default_options(void);
+const char *__asan_default_options(void)
+{
+    return "detect_leaks=0";
+}
+
 int main(int argc, char **argv)
 {
     DrvOptions o;

@@ -10,6 +10,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -43,9 +44,11 @@ static char *wrapper_impl(const DrvOptions *o, const char *libdir, int *st)
     ToolResult r = drv_run(&cmd, CAPTURE_STDOUT);
     if (r.spawn_errno || r.signal) {
         *st = drv_tool_failed("asked which MPI it is", &cmd, &r);
+        free(r.out);
         return NULL;
     }
     char *impl = r.status == 0 ? impl_in(r.out) : NULL;
+    free(r.out); /* the preprocessed header: read, no longer needed */
     if (!impl) {
         drv_error("cannot tell which MPI '%s' compiles for: its preprocessor does not "
                   "find <mpi.h>", o->mpicc);
