@@ -595,6 +595,15 @@ static int plot_series(const rows *R, const sim_opts *o, double t1, int best,
     return ns;
 }
 
+/* Writes plot p to path; -1 (said on stderr) when it could not be written. */
+static int plot_write(const char *path, const sim_plot *p)
+{
+    int rc = sim_plot_write(path, p);
+    if (rc < 0)
+        fprintf(stderr, "wtc predict: cannot write the plot %s: %s\n", path, strerror(errno));
+    return rc;
+}
+
 /* Writes the speed-up plot; -1 when it could not be written. */
 static int report_plot(const rows *R, const sim_opts *o, double t1, int best,
                        const sim_machine *m, const char *program)
@@ -627,10 +636,7 @@ static int report_plot(const rows *R, const sim_opts *o, double t1, int best,
         snprintf(bl + len, sizeof bl - len, ": speed-up %.2f", t1 / R->v[best].r.time);
         p.best_label = bl;
     }
-    rc = sim_plot_write(o->plot, &p);
-    if (rc < 0)
-        fprintf(stderr, "wtc predict: cannot write the plot %s: %s\n", o->plot,
-                strerror(errno));
+    rc = plot_write(o->plot, &p);
     free(ps);
     free(xy);
     return rc;
@@ -773,10 +779,7 @@ static int vary_plot(const sim_opts *o, long nc, const double *xy, const sim_mac
                  ps[p.best_series].x[p.best_point], ps[p.best_series].y[p.best_point]);
         p.best_label = bl;
     }
-    rc = sim_plot_write(o->plot, &p);
-    if (rc < 0)
-        fprintf(stderr, "wtc predict: cannot write the plot %s: %s\n", o->plot,
-                strerror(errno));
+    rc = plot_write(o->plot, &p);
     free(pts);
     return rc;
 }
