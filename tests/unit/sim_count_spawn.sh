@@ -20,4 +20,14 @@ if [ "$got" = "$want" ]; then
 else
     bad "payload sizes (task result): $(echo "$got" | tr '\n' ' ' | cut -c1-200)"
 fi
+# only functions whose counts read more than scalar parameters carry them: count_expr's
+# counts are over the parameters (no hidden member), globals.wtc's weigh reads 'width'
+bin/wtcc -E tests/run/count_expr.wtc >$D/expr.c 2>$D/e1 && bin/wtcc -E tests/run/globals.wtc >$D/glob.c 2>$D/e2 \
+    || { bad "wtcc -E: $(cat $D/e1 $D/e2)"; exit 1; }
+if ! grep -q 'long __wtc_n\[' $D/expr.c &&
+    grep -q 'typedef struct { int \*v; int lo; int n; long __wtc_n\[1\]; } __wtc_args_weigh;' $D/glob.c; then
+    pass "counts kept in the args struct only where a count reads a global"
+else
+    bad "hidden counts: $(grep -h 'typedef struct.*__wtc_args' $D/expr.c $D/glob.c | head -4)"
+fi
 exit $fail
