@@ -197,8 +197,8 @@ static void render_seq_spawn(Render *r, Node *stmt, Node *call, Node *lv)
     const Cg *cg = r->cg;
     RecFn *g = cg_called_recfn(cg, call);
     Str b = {0};
-    str_printf(&b, "{ %s%s", marshal_args_decl(g, "__wtc_a", call->nargs ? args_text(cg, call) : "0"),
-               spawn_checks(r, g, stmt));
+    char *init = call->nargs ? args_text(cg, call) : "0";
+    str_printf(&b, "{ %s%s", marshal_args_decl(g, "__wtc_a", init), spawn_checks(r, g, stmt));
     if (lv)
         str_printf(&b, "%s = ", flat_text(cg, lv));
     str_printf(&b, "__wtc_seq_%s(%s); }", g->name, args_from_local(g));
@@ -213,16 +213,16 @@ static void render_spawn(Render *r, Node *stmt, Node *call, Node *lv)
     const Cg *cg = r->cg;
     RecFn *g = cg_called_recfn(cg, call);
     char *args = args_text(cg, call);
+    char *decl = marshal_args_decl(g, "__wtc_a", call->nargs ? args : "0");
     const char *P = r->frame;
     Str b = {0};
     if (cg->opt && cg->opt->check) {
         /* the arguments once, checked whichever way the call goes */
-        str_printf(&b, "{ %s%sif (%s) { %s", marshal_args_decl(g, "__wtc_a", call->nargs ? args : "0"),
-                   spawn_checks(r, g, stmt), P,
+        str_printf(&b, "{ %s%sif (%s) { %s", decl, spawn_checks(r, g, stmt), P,
                    capture_args(cg, r->par, stmt, call, P));
         args = args_from_local(g);
     } else {
-        str_printf(&b, "{ if (%s) { %s", P, marshal_args_decl(g, "__wtc_a", call->nargs ? args : "0"));
+        str_printf(&b, "{ if (%s) { %s", P, decl);
         if (g->nbufs)
             str_printf(&b, "__wtc_check_%s(&__wtc_a, %s); ", g->name,
                        cg_where(cg, stmt->span.start));

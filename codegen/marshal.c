@@ -252,7 +252,8 @@ void marshal_emit_wrapper(Cg *cg, RecFn *f)
         str_printf(&init, "%s%s", i ? ", " : "", f->params[i].name);
     cg_emit_line(cg, f->def->span.start);
     fprintf(o, "%s%s %s(%s)\n{\n    %s\n", f->is_static ? "static " : "", ret, f->name,
-            marshal_param_list(cg, f, false), marshal_args_decl(f, "__wtc_a", init.len ? init.s : "0"));
+            marshal_param_list(cg, f, false),
+            marshal_args_decl(f, "__wtc_a", init.len ? init.s : "0"));
     if (f->is_void) {
         fprintf(o, "    wtc_call(&__wtc_fn_%s, &__wtc_a, 0);\n}\n", f->name);
     } else {
