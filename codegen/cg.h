@@ -38,6 +38,8 @@ typedef struct RecFn {
     RecParam *params;
     int nparams;
     int nbufs;
+    bool counts_kept;    /* a count reads more than its scalar parameters: the counts are
+                            evaluated at the call into the args struct (__wtc_n) */
     Clause *cond;        /* the cond: clause or NULL */
     int mode;            /* WTC_MODE_SIMPLE / _DYNAMIC / _STEAL (values of wtc_abi.h) */
     int masters;         /* from "mode: dynamic M" (1 if not given) */
@@ -125,6 +127,7 @@ char *marshal_ret_type(const Cg *cg, const RecFn *f);
 void marshal_emit_forward(Cg *cg, RecFn *f);
 void marshal_emit_support(Cg *cg, RecFn *f);
 void marshal_emit_wrapper(Cg *cg, RecFn *f);
+char *marshal_args_decl(const RecFn *f, const char *var, const char *init);
 
 /* program.c */
 void program_emit_tables(Cg *cg);

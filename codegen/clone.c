@@ -197,8 +197,8 @@ static void render_seq_spawn(Render *r, Node *stmt, Node *call, Node *lv)
     const Cg *cg = r->cg;
     RecFn *g = cg_called_recfn(cg, call);
     Str b = {0};
-    str_printf(&b, "{ __wtc_args_%s __wtc_a = { %s }; %s", g->name,
-               call->nargs ? args_text(cg, call) : "0", spawn_checks(r, g, stmt));
+    char *init = call->nargs ? args_text(cg, call) : "0";
+    str_printf(&b, "{ %s%s", marshal_args_decl(g, "__wtc_a", init), spawn_checks(r, g, stmt));
     if (lv)
         str_printf(&b, "%s = ", flat_text(cg, lv));
     str_printf(&b, "__wtc_seq_%s(%s); }", g->name, args_from_local(g));
@@ -206,23 +206,23 @@ static void render_seq_spawn(Render *r, Node *stmt, Node *call, Node *lv)
 }
 
 /* A spawn point: defer the call through the runtime, or call the sequential clone.
-   Pointer arguments into the body's own storage are copied first (capture.c). */
+   The args struct (with the counts, when g keeps them) is built here, at the spawn
+   point; pointer arguments into the body's own storage are copied first (capture.c). */
 static void render_spawn(Render *r, Node *stmt, Node *call, Node *lv)
 {
     const Cg *cg = r->cg;
     RecFn *g = cg_called_recfn(cg, call);
     char *args = args_text(cg, call);
+    char *decl = marshal_args_decl(g, "__wtc_a", call->nargs ? args : "0");
     const char *P = r->frame;
     Str b = {0};
     if (cg->opt && cg->opt->check) {
         /* the arguments once, checked whichever way the call goes */
-        str_printf(&b, "{ __wtc_args_%s __wtc_a = { %s }; %sif (%s) { %s", g->name,
-                   call->nargs ? args : "0", spawn_checks(r, g, stmt), P,
+        str_printf(&b, "{ %s%sif (%s) { %s", decl, spawn_checks(r, g, stmt), P,
                    capture_args(cg, r->par, stmt, call, P));
         args = args_from_local(g);
     } else {
-        str_printf(&b, "{ if (%s) { __wtc_args_%s __wtc_a = { %s }; ", P, g->name,
-                   call->nargs ? args : "0");
+        str_printf(&b, "{ if (%s) { %s", P, decl);
         if (g->nbufs)
             str_printf(&b, "__wtc_check_%s(&__wtc_a, %s); ", g->name,
                        cg_where(cg, stmt->span.start));
@@ -415,8 +415,8 @@ static void emit_clone(Cg *cg, RecFn *f, enum Flavor flavor)
         for (int i = 0; i < f->nparams; i++)
             str_printf(&init, "%s%s", i ? ", " : "", f->params[i].name);
         edits_add(&r.ed, body->span.start + 1, body->span.start + 1,
-                  cg_fmt(" const __wtc_args_%s __wtc_self __attribute__((unused)) = { %s };"
-                         " __wtc_check_%s(&__wtc_self, 0);", f->name, init.s, f->name));
+                  cg_fmt(" %s(void)__wtc_self; __wtc_check_%s(&__wtc_self, 0);",
+                         marshal_args_decl(f, "__wtc_self", init.s), f->name));
     }
     cg_emit_line(cg, body->span.start);
     fprintf(cg->out, "%sstatic %s __wtc_%s_%s(%s) %s\n",

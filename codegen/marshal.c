@@ -4,7 +4,10 @@
  *   __wtc_args_f       a struct with every parameter, in order (the runtime copies it
  *                      byte for byte: SPMD ranks run the same binary)
  *   __wtc_counts_f     the element count of every pointer parameter, evaluated from an
- *                      args struct (the caller evaluates it at the spawn point)
+ *                      args struct; when a count reads more than the scalar parameters
+ *                      (a global ...: RecFn.counts_kept), __wtc_eval_f evaluates them
+ *                      where the args struct is built (the spawn point, the call) into
+ *                      its hidden member __wtc_n, and __wtc_counts_f reads them there
  *   __wtc_run_par_f / __wtc_run_seq_f   call a clone from an args struct
  *   __wtc_bufs_f, __wtc_fn_f            the descriptor (runtime/wtc_abi.h)
  *   f                  the user's name: called from ordinary code, it starts a region
@@ -73,6 +76,16 @@ static char *args_from_struct(const RecFn *f)
     return b.len ? b.s : "";
 }
 
+/* "__wtc_args_f var = { init }; ": an args struct built at a call or spawn point,
+   with its counts evaluated there when f keeps them (so they travel with the call). */
+char *marshal_args_decl(const RecFn *f, const char *var, const char *init)
+{
+    if (!f->counts_kept)
+        return cg_fmt("__wtc_args_%s %s = { %s }; ", f->name, var, init);
+    return cg_fmt("__wtc_args_%s %s = { %s, {0} }; __wtc_eval_%s(&%s); ", f->name, var, init,
+                  f->name, var);
+}
+
 /* __wtc_check_f (the element counts of a call against what is known of its buffers:
    doc/wtcc.md "Checking element counts") and __wtc_call_f (a call from ordinary code
    that is checked where it is written). Both are inlined, so gcc's object size sees the
@@ -98,8 +111,8 @@ static void emit_check(Cg *cg, RecFn *f)
             inl, f->name, f->name, f->nbufs, os.s, cg->opt && cg->opt->check ? "1" : known.s,
             f->name);
     fprintf(o, "%s %s __wtc_call_%s(%s, const char *__wtc_where)\n{\n"
-            "    __wtc_args_%s __wtc_a = { %s };\n    __wtc_check_%s(&__wtc_a, __wtc_where);\n",
-            inl, ret, f->name, marshal_param_list(cg, f, false), f->name, init.s, f->name);
+            "    %s\n    __wtc_check_%s(&__wtc_a, __wtc_where);\n", inl, ret, f->name,
+            marshal_param_list(cg, f, false), marshal_args_decl(f, "__wtc_a", init.s), f->name);
     if (f->is_void)
         fprintf(o, "    wtc_call(&__wtc_fn_%s, &__wtc_a, 0);\n}\n", f->name);
     else
@@ -118,7 +131,11 @@ void marshal_emit_forward(Cg *cg, RecFn *f)
         fprintf(o, " %s;", member_decl(cg, &f->params[i], f->params[i].name));
     if (f->nparams == 0)
         fprintf(o, " char __wtc_unused;");
+    if (f->counts_kept)
+        fprintf(o, " long __wtc_n[%d];", f->nbufs);
     fprintf(o, " } __wtc_args_%s;\n", f->name);
+    if (f->counts_kept)
+        fprintf(o, "static void __wtc_eval_%s(__wtc_args_%s *);\n", f->name, f->name);
     fprintf(o, "static %s __wtc_seq_%s(%s);\n", ret, f->name, marshal_param_list(cg, f, false));
     if (f->has_par_clone)
         fprintf(o, "static %s __wtc_par_%s(%s);\n", ret, f->name, marshal_param_list(cg, f, true));
@@ -127,16 +144,11 @@ void marshal_emit_forward(Cg *cg, RecFn *f)
         emit_check(cg, f);
 }
 
-/* __wtc_counts_f: the parameters as locals, then one count per pointer parameter. */
-static void emit_counts(Cg *cg, RecFn *f)
+/* The counts of f from the args struct __wtc_a into __wtc_n[]: the parameters as locals,
+   then one count per pointer parameter. */
+static void emit_count_exprs(Cg *cg, RecFn *f)
 {
     FILE *o = cg->out;
-    fprintf(o, "static void __wtc_counts_%s(const void *__wtc_v, long *__wtc_n)\n{\n", f->name);
-    if (f->nbufs == 0) {
-        fprintf(o, "    (void)__wtc_v; (void)__wtc_n;\n}\n");
-        return;
-    }
-    fprintf(o, "    const __wtc_args_%s *__wtc_a = __wtc_v;\n", f->name);
     for (int i = 0; i < f->nparams; i++)
         fprintf(o, "    %s = __wtc_a->%s; (void)%s;\n", member_decl(cg, &f->params[i],
                 f->params[i].name), f->params[i].name, f->params[i].name);
@@ -150,6 +162,29 @@ static void emit_counts(Cg *cg, RecFn *f)
                 *c = ' ';
         fprintf(o, "    __wtc_n[%d] = (long)(%s);\n", p->buf, count);
     }
+}
+
+/* __wtc_counts_f, and __wtc_eval_f when f keeps its counts in the args struct. */
+static void emit_counts(Cg *cg, RecFn *f)
+{
+    FILE *o = cg->out;
+    if (f->counts_kept) {
+        fprintf(o, "static void __wtc_eval_%s(__wtc_args_%s *__wtc_a)\n{\n"
+                "    long *__wtc_n = __wtc_a->__wtc_n;\n", f->name, f->name);
+        emit_count_exprs(cg, f);
+        fprintf(o, "}\n");
+    }
+    fprintf(o, "static void __wtc_counts_%s(const void *__wtc_v, long *__wtc_n)\n{\n", f->name);
+    if (f->nbufs == 0) {
+        fprintf(o, "    (void)__wtc_v; (void)__wtc_n;\n}\n");
+        return;
+    }
+    fprintf(o, "    const __wtc_args_%s *__wtc_a = __wtc_v;\n", f->name);
+    if (f->counts_kept)
+        fprintf(o, "    for (int __wtc_b = 0; __wtc_b < %d; __wtc_b++)\n"
+                "        __wtc_n[__wtc_b] = __wtc_a->__wtc_n[__wtc_b];\n", f->nbufs);
+    else
+        emit_count_exprs(cg, f);
     fprintf(o, "}\n");
 }
 
@@ -216,8 +251,9 @@ void marshal_emit_wrapper(Cg *cg, RecFn *f)
     for (int i = 0; i < f->nparams; i++)
         str_printf(&init, "%s%s", i ? ", " : "", f->params[i].name);
     cg_emit_line(cg, f->def->span.start);
-    fprintf(o, "%s%s %s(%s)\n{\n    __wtc_args_%s __wtc_a = { %s };\n", f->is_static ? "static " : "",
-            ret, f->name, marshal_param_list(cg, f, false), f->name, init.len ? init.s : "0");
+    fprintf(o, "%s%s %s(%s)\n{\n    %s\n", f->is_static ? "static " : "", ret, f->name,
+            marshal_param_list(cg, f, false),
+            marshal_args_decl(f, "__wtc_a", init.len ? init.s : "0"));
     if (f->is_void) {
         fprintf(o, "    wtc_call(&__wtc_fn_%s, &__wtc_a, 0);\n}\n", f->name);
     } else {

@@ -233,6 +233,20 @@ static void check_clause_ident(Node *n, void *data)
     cg_children(n, check_clause_ident, data);
 }
 
+/* Does a count read anything but f's scalar parameters and enum constants (a global, a
+   function's result, memory behind a pointer parameter)? Then it may change between
+   the spawn point and the send, and is kept in the args struct (RecFn.counts_kept). */
+static void count_reads_outside(Node *n, void *data)
+{
+    IdentCheck *c = data;
+    if (n->kind == ND_IDENT) {
+        RecParam *p = n->decl ? param_of(c->f, n->decl) : NULL;
+        if (!(p && !p->is_ptr) && !(n->decl && n->decl->kind == DK_ENUMCONST))
+            c->f->counts_kept = true;
+    }
+    cg_children(n, count_reads_outside, data);
+}
+
 /* One item of in: or out:. */
 static void check_item(RecFn *f, Clause *cl, ClauseItem *it)
 {
@@ -279,6 +293,7 @@ static void check_item(RecFn *f, Clause *cl, ClauseItem *it)
     IdentCheck c = {f, "count", it->name};
     check_clause_ident(it->count, &c);
     if (!p->count) {
+        count_reads_outside(it->count, &c);
         p->count = it->count;
         p->count_span = it->count_span;
     }

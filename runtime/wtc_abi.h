@@ -72,7 +72,9 @@ typedef struct wtc_fn {
     int ret_kind;            /* WTC_KIND of the return type */
     int nbufs;
     const wtc_buf *bufs;     /* the pointer parameters, in parameter order */
-    /* Element count of every buffer, in bufs order, evaluated from the arguments. */
+    /* Element count of every buffer, in bufs order, as at the spawn point or call that
+       built args: evaluated from the parameters in args, or read from hidden members
+       of args where the generated code stored them then (a count reading a global). */
     void (*counts)(const void *args, long *counts);
     /* Run the call: the parallel clone with a context / the sequential clone.
        'ret' receives the return value (ignored when ret_size == 0). */
