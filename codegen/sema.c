@@ -657,6 +657,64 @@ static void find_pars(Node *n, void *data)
     cg_children(n, find_pars, data);
 }
 
+/* ---- globals written in the body of a par that starts a region --------------------- */
+
+/* The globals recursive functions read (their bodies), and what was warned. */
+typedef struct RegionWrites {
+    Cg *cg;
+    Decl *read[256];
+    int nread;
+    Decl *warned[64];
+    int nwarned;
+} RegionWrites;
+
+static bool decl_in(Decl *const *v, int n, const Decl *d)
+{
+    for (int i = 0; i < n; i++)
+        if (v[i] == d)
+            return true;
+    return false;
+}
+
+static void collect_global_reads(Node *n, void *data)
+{
+    RegionWrites *w = data;
+    Decl *g = global_var(n);
+    if (g && w->nread < (int)(sizeof w->read / sizeof w->read[0]) &&
+        !decl_in(w->read, w->nread, g))
+        w->read[w->nread++] = g;
+    cg_children(n, collect_global_reads, data);
+}
+
+/* In the body of a region's par: a write to a global that recursive functions read. The
+   region's globals travel when the par begins (REGION_BEGIN), so a call spawned after the
+   write runs, on another processor, with the value from before it (SPEC 2.4). */
+static void region_body_writes(Node *n, void *data)
+{
+    RegionWrites *w = data;
+    bool write = n->kind == ND_ASSIGN || n->kind == ND_PRE_INC || n->kind == ND_PRE_DEC ||
+                 n->kind == ND_POST_INC || n->kind == ND_POST_DEC;
+    Decl *g;
+    if (write && (g = global_var(lvalue_root(n->lhs))) && decl_in(w->read, w->nread, g) &&
+        !decl_in(w->warned, w->nwarned, g) && w->nwarned < 64) {
+        w->warned[w->nwarned++] = g;
+        diag_warning(n->loc, "global variable '%s' is written in the body of a par that "
+                     "starts a parallel region, and recursive functions read it: a call "
+                     "running on another processor sees its value from when the par began, "
+                     "not the one set before its spawn (set it before the par, or pass it "
+                     "as an argument)", g->name);
+    }
+    cg_children(n, region_body_writes, data);
+}
+
+static void find_region_pars(Node *n, void *data)
+{
+    RegionWrites *w = data;
+    if (n->kind == ND_PAR && n->body && cg_par_has_spawn(w->cg, n))
+        region_body_writes(n->body, w);
+    cg_children(n, find_region_pars, data);
+}
+
 /* Check the whole translation unit; returns the number of errors found so far. */
 int sema_check(Cg *cg)
 {
@@ -672,6 +730,21 @@ int sema_check(Cg *cg)
         Node *n = tu->items[i];
         if (n->kind == ND_FUNCDEF && n->func && n->func->body && n->func->decl->loc.user)
             find_pars(n->func->body, cg);
+    }
+    {
+        RegionWrites w = {0};
+        w.cg = cg;
+        for (int i = 0; i < cg->nfns; i++)
+            collect_global_reads(cg->fns[i]->fd->body, &w);
+        for (int i = 0; i < tu->nitems && w.nread; i++) {
+            Node *n = tu->items[i];
+            bool recursive = false;
+            for (int k = 0; k < cg->nfns; k++)
+                recursive |= cg->fns[k]->def == n;
+            if (!recursive && n->kind == ND_FUNCDEF && n->func && n->func->body &&
+                n->func->decl->loc.user)
+                find_region_pars(n->func->body, &w);
+        }
     }
     for (int i = 0; i < cg->nfns; i++) {
         RecFn *f = cg->fns[i];

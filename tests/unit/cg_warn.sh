@@ -25,4 +25,12 @@ grep -q "fnptr_warn.wtc:18:24: warning: recursive function 'apply' calls through
     fail "no warning for the call through 'ops' at 18:24"
 grep -q "'cops'" "$out/log" && fail "warned about the const table 'cops'"
 [ "$(grep -c 'warning:' "$out/log")" -eq 2 ] || fail "fnptr: expected exactly two warnings"
+# main's par body sets a global that the recursive function reads: the calls sent to
+# other ranks see the region-start value (a silent wrong result without the warning);
+# a global the recursive functions do not read is not warned about
+bin/wtcc --no-predict tests/cg/region_global.wtc -o "$out/rg" > "$out/log" 2>&1 || fail "region_global: build failed"
+grep -q "region_global.wtc:23:15: warning: global variable 'scale' is written in the body of a par that starts a parallel region" "$out/log" ||
+    fail "no warning for 'scale' written in main's par body at 23:15"
+grep -q "'unused_by_f'" "$out/log" && fail "warned about 'unused_by_f', which no recursive function reads"
+[ "$(grep -c 'warning:' "$out/log")" -eq 1 ] || fail "region_global: expected exactly one warning"
 echo "cg_warn: ok"
