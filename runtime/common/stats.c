@@ -130,8 +130,8 @@ static void trace_body(FILE *f, const char *name, int nranks, wtcrt_event *const
     fprintf(f, "\n]}\n");
 }
 
-/* The temporary file beside path that the trace is written to first; 0 or -1. */
-static int trace_tmp(const char *path, char *tmp, size_t tmpsz)
+/* The temporary file beside path that wtcrt_write_atomic writes first; 0 or -1. */
+static int tmp_beside(const char *path, char *tmp, size_t tmpsz)
 {
     if (snprintf(tmp, tmpsz, "%s.tmp%ld", path, (long)getpid()) >= (int)tmpsz) {
         errno = ENAMETOOLONG;
@@ -140,7 +140,7 @@ static int trace_tmp(const char *path, char *tmp, size_t tmpsz)
     return 0;
 }
 
-int wtcrt_trace_check(const char *path)
+int wtcrt_check_writable(const char *path)
 {
     char tmp[4096];
     struct stat st;
@@ -149,7 +149,7 @@ int wtcrt_trace_check(const char *path)
         errno = EISDIR;
         return -1;
     }
-    if (trace_tmp(path, tmp, sizeof tmp) < 0 || !(f = fopen(tmp, "w")))
+    if (tmp_beside(path, tmp, sizeof tmp) < 0 || !(f = fopen(tmp, "w")))
         return -1;
     fclose(f);
     remove(tmp);
@@ -164,7 +164,7 @@ int wtcrt_write_atomic(const char *path, void (*body)(FILE *f, const void *ctx),
     char tmp[4096];
     FILE *f;
     int err;
-    if (trace_tmp(path, tmp, sizeof tmp) < 0 || !(f = fopen(tmp, "w")))
+    if (tmp_beside(path, tmp, sizeof tmp) < 0 || !(f = fopen(tmp, "w")))
         return -1;
     errno = 0;
     body(f, ctx);

@@ -173,10 +173,10 @@ typedef struct wtcrt_event {
     int ph;
 } wtcrt_event;
 
-/* Can the trace be written to path (its temporary file created beside it, path not a
-   directory)? Checked before the run, so that a bad path does not waste it. Returns 0,
-   or -1 with errno set. */
-int wtcrt_trace_check(const char *path);
+/* Can wtcrt_write_atomic write path (its temporary file created beside it, path not a
+   directory)? Checked before the run for traces and plots, so that a bad path does not
+   waste it. Returns 0, or -1 with errno set. */
+int wtcrt_check_writable(const char *path);
 
 /* Writes Chrome trace-event JSON, one lane per rank, atomically (temp file + rename);
    'name' names the process (the program's run, or the predicted one). Returns 0, or -1

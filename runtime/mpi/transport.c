@@ -636,7 +636,7 @@ static int trace_check(char *err, size_t errsz)
     int bad = 0;
     if (!rt.opt.trace)
         return 0;
-    if (rt.rank == 0 && wtcrt_trace_check(rt.opt.trace) < 0) {
+    if (rt.rank == 0 && wtcrt_check_writable(rt.opt.trace) < 0) {
         bad = errno ? errno : EIO;
         snprintf(err, errsz, "wtc: error: --wtc-trace=%s: cannot write it: %s",
                  rt.opt.trace, strerror(bad));

@@ -5,12 +5,47 @@
  * (common/profile.c reads the frame and that table). Numbers are written as C99 hex
  * floats, so a prediction from the file is the prediction from the run, bit for bit. */
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 #include "wtcrt.h"
 #include "sim.h"
+
+/* The recording's sampling figures as the profile keeps them: the fields of each line
+   in order (one list for writing and reading). */
+typedef struct samp_field {
+    char kind;            /* 'l' long, 'i' int, 'd' double */
+    size_t off;
+} samp_field;
+#define SF(k, f) { k, offsetof(sim_sampling, f) }
+static const samp_field samp_line[] = {
+    SF('l', leaves), SF('l', executed), SF('d', total), SF('d', err_lo), SF('d', err_hi),
+    SF('i', mode), SF('l', n), SF('d', pct), SF('i', chunks), SF('l', in_place),
+    SF('l', dear), SF('l', preempted), SF('i', replicate), SF('l', repl_subtrees),
+    SF('l', repl_calls), SF('l', repl_leaves), SF('d', rec_seconds),
+};
+static const samp_field checks_line[] = {
+    SF('d', pass1), SF('d', pass2), SF('l', outliers), SF('l', repl_checked),
+    SF('l', repl_unequal), SF('d', repl_maxdiff),
+};
+
+/* "kw v1 v2 ...\n": the fields of s listed in v[0..n-1]. */
+static void write_fields(FILE *f, const char *kw, const sim_sampling *s, const samp_field *v,
+                         size_t n)
+{
+    const char *b = (const char *)s;
+    fputs(kw, f);
+    for (size_t i = 0; i < n; i++) {
+        if (v[i].kind == 'd')
+            fprintf(f, " %a", *(const double *)(b + v[i].off));
+        else if (v[i].kind == 'i')
+            fprintf(f, " %d", *(const int *)(b + v[i].off));
+        else
+            fprintf(f, " %ld", *(const long *)(b + v[i].off));
+    }
+    fputc('\n', f);
+}
 
 /* The body, without the frame (version line, program line, end line). */
 static void write_body(FILE *f, const sim_tree *t, const sim_sampling *s, int rec_depth,
@@ -18,12 +53,8 @@ static void write_body(FILE *f, const sim_tree *t, const sim_sampling *s, int re
                        const char *mspec)
 {
     fprintf(f, "recorded_depth %d\n", rec_depth);
-    fprintf(f, "sampling %ld %ld %a %a %a %d %ld %a %d %ld %ld %ld %d %ld %ld %ld %a\n",
-            s->leaves, s->executed, s->total, s->err_lo, s->err_hi, s->mode, s->n, s->pct,
-            s->chunks, s->in_place, s->dear, s->preempted, s->replicate, s->repl_subtrees,
-            s->repl_calls, s->repl_leaves, s->rec_seconds);
-    fprintf(f, "checks %a %a %ld %ld %ld %a\n", s->pass1, s->pass2, s->outliers,
-            s->repl_checked, s->repl_unequal, s->repl_maxdiff);
+    write_fields(f, "sampling", s, samp_line, sizeof samp_line / sizeof samp_line[0]);
+    write_fields(f, "checks", s, checks_line, sizeof checks_line / sizeof checks_line[0]);
     fprintf(f, "main_time %a\nnodes %d\n", t->main_time, t->nnodes);
     for (int i = 0; i < t->nnodes; i++) {
         const sim_node *n = &t->nodes[i];
@@ -54,33 +85,41 @@ static void write_body(FILE *f, const sim_tree *t, const sim_sampling *s, int re
                 best[i].depth, best[i].time);
 }
 
+/* The profile's text and its end line (the body's checksum), for wtcrt_write_atomic. */
+typedef struct profile_text {
+    const char *buf;
+    size_t len;
+} profile_text;
+
+static void profile_file(FILE *f, const void *ctx)
+{
+    const profile_text *x = ctx;
+    fwrite(x->buf, 1, x->len, f);
+    fprintf(f, "end %016llx\n", wtcrt_checksum(x->buf, x->len));
+}
+
 int sim_profile_save(const char *path, const wtc_program *prog, const sim_tree *t,
                      const sim_sampling *s, int rec_depth, const sim_best *best, int nbest,
                      const sim_machine *m, const char *mspec, char *err, size_t errsz)
 {
-    char *buf = NULL, tmp[4200];
+    char *buf = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&buf, &len);
-    int ok;
+    profile_text text;
+    int rc;
     if (!f)
         return snprintf(err, errsz, "%s: out of memory", path), -1;
     fprintf(f, WTCRT_PROFILE_MAGIC " %d\nprogram %016llx %s\n", WTCRT_PROFILE_VERSION,
             wtcrt_program_fingerprint(prog), prog->source);
     write_body(f, t, s, rec_depth, best, nbest, m, mspec);
     fclose(f);
-    /* written whole to a temporary file next to it, then renamed: never half a profile */
-    snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid());
-    f = fopen(tmp, "w");
-    ok = f && fwrite(buf, 1, len, f) == len &&
-         fprintf(f, "end %016llx\n", wtcrt_checksum(buf, len)) > 0;
-    ok = f && fclose(f) == 0 && ok;
-    free(buf);
-    if (!ok || rename(tmp, path) != 0) {
+    /* never half a profile: the common writer's temporary file and rename */
+    text = (profile_text){ buf, len };
+    rc = wtcrt_write_atomic(path, profile_file, &text);
+    if (rc < 0)
         snprintf(err, errsz, "%s: cannot write: %s", path, strerror(errno));
-        unlink(tmp);
-        return -1;
-    }
-    return 0;
+    free(buf);
+    return rc;
 }
 
 /* A cursor over the body: every read checks what it got. */
@@ -120,35 +159,28 @@ static void expect(cur *c, const char *kw)
         c->s += strlen(kw);
 }
 
+/* Reads the fields v[0..n-1] of s after the keyword kw. */
+static void read_fields(cur *c, const char *kw, sim_sampling *s, const samp_field *v,
+                        size_t n)
+{
+    char *b = (char *)s;
+    expect(c, kw);
+    for (size_t i = 0; i < n; i++) {
+        if (v[i].kind == 'd')
+            *(double *)(b + v[i].off) = get_double(c);
+        else if (v[i].kind == 'i')
+            *(int *)(b + v[i].off) = (int)get_long(c);
+        else
+            *(long *)(b + v[i].off) = get_long(c);
+    }
+}
+
 static void read_sampling(cur *c, sim_sampling *s, int *rec_depth)
 {
     expect(c, "recorded_depth");
     *rec_depth = (int)get_long(c);
-    expect(c, "sampling");
-    s->leaves = get_long(c);
-    s->executed = get_long(c);
-    s->total = get_double(c);
-    s->err_lo = get_double(c);
-    s->err_hi = get_double(c);
-    s->mode = (int)get_long(c);
-    s->n = get_long(c);
-    s->pct = get_double(c);
-    s->chunks = (int)get_long(c);
-    s->in_place = get_long(c);
-    s->dear = get_long(c);
-    s->preempted = get_long(c);
-    s->replicate = (int)get_long(c);
-    s->repl_subtrees = get_long(c);
-    s->repl_calls = get_long(c);
-    s->repl_leaves = get_long(c);
-    s->rec_seconds = get_double(c);
-    expect(c, "checks");
-    s->pass1 = get_double(c);
-    s->pass2 = get_double(c);
-    s->outliers = get_long(c);
-    s->repl_checked = get_long(c);
-    s->repl_unequal = get_long(c);
-    s->repl_maxdiff = get_double(c);
+    read_fields(c, "sampling", s, samp_line, sizeof samp_line / sizeof samp_line[0]);
+    read_fields(c, "checks", s, checks_line, sizeof checks_line / sizeof checks_line[0]);
 }
 
 /* The par statements; their file names are kept for the tree's life (a profile is read

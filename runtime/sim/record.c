@@ -1379,7 +1379,7 @@ int wtc_start(int argc, char **argv, const wtc_program *prog)
     /* files asked for are checked before the run, as the program checks its trace */
     for (int i = 0; i < 2; i++) {
         const char *path = i ? R.opt.plot : R.opt.trace;
-        if (path && wtcrt_trace_check(path) < 0) {
+        if (path && wtcrt_check_writable(path) < 0) {
             fprintf(stderr, "%s: error: %s=%s: cannot write it: %s\n", argv[0],
                     i ? "--wtc-plot" : "--wtc-trace", path, strerror(errno));
             return 2;
