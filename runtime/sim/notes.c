@@ -3,13 +3,16 @@
  *   nqueens.wtc:39:5: note: cut-off too fine: ...
  * and is a comparison of two predictions: the setting it recommends against the
  * program as it stands, with the gain in seconds and percent. Nothing is printed for a
- * gain under SIM_NOTE_GAIN. Three kinds:
+ * gain under SIM_NOTE_GAIN. Four kinds:
  *   cut-off  a par that spawns at several depths, cut at each of the SIM_NOTE_MAXCUTS
  *            smaller depths (the recorded tree with cond false from that depth on:
  *            sim_tree_cut), simulated again with the table's best masters and batch
  *            per mode and P > 1; the best against the table's best;
  *   setting  the table's best setting against the source's own mode and masters (and
  *            the default batch) at the same P;
+ *   coarse   otherwise, a par whose calls below the cut-off run their children one after
+ *            the other: those children spawned too (sim_tree_deepen), simulated as the
+ *            cut-off note does;
  *   batch    a farm (the par with the most children): batches 4, 16, ..., 4096 at the
  *            best dynamic setting, when --wtc-batch was not given. */
 #include <math.h>
@@ -78,6 +81,18 @@ static const char *setting_text(sim_setting s, char *buf, size_t n)
         else
             snprintf(buf + len, n - len, ", M = %d, batch half", s.masters);
     }
+    return buf;
+}
+
+/* A duration for a note: "12.3 us", "4.56 ms", "1.23 s". */
+static const char *dur_text(double s, char *buf, size_t n)
+{
+    if (s < 1e-3)
+        snprintf(buf, n, "%.3g us", s * 1e6);
+    else if (s < 1)
+        snprintf(buf, n, "%.3g ms", s * 1e3);
+    else
+        snprintf(buf, n, "%.3g s", s);
     return buf;
 }
 
@@ -161,14 +176,14 @@ static double best_on(notes *N, const sim_tree *c, int *at)
 }
 
 /* A par that spawns at depths lo..hi: would spawning only above depth d be faster? */
-static void note_cutoff(notes *N, int site)
+static int note_cutoff(notes *N, int site)
 {
     const sim_tree *t = N->t;
     int lo = 0, hi = 0, bd = -1, bi = -1;
     double base = N->v[N->best].r.time, bt = NAN;
     char g[64], s1[96], s2[96];
     if (!site_depths(t, site, &lo, &hi) || hi == lo)
-        return;
+        return 0;
     for (int d = lo + 1; d <= hi && d <= lo + SIM_NOTE_MAXCUTS; d++) {
         sim_tree c;
         int at;
@@ -182,7 +197,7 @@ static void note_cutoff(notes *N, int site)
         }
     }
     if (bd < 0 || !worth(bt, base))
-        return;
+        return 0;
     double mean;
     long k = site_tasks(t, site, bd, &mean);
     note(N, site, "cut-off too fine: this par spawns at depths %d to %d; %ld of its tasks "
@@ -192,6 +207,84 @@ static void note_cutoff(notes *N, int site)
          lo, hi, k, bd, mean / N->m->cpu_ratio * 1e6, bd, bd, bt,
          setting_text(N->v[bi].s, s1, sizeof s1), base,
          setting_text(N->v[N->best].s, s2, sizeof s2), gain_text(bt, base, g, sizeof g));
+    return 1;
+}
+
+/* The pars of this site whose cond was false (their calls' depths in [*lo, *hi]), and
+   the mean and largest sequential time of their calls (host seconds). */
+static long coarse_calls(const sim_tree *t, int site, int *lo, int *hi, double *mean,
+                         double *big)
+{
+    long n = 0;
+    double s = 0;
+    *big = 0;
+    for (int i = 0; i < t->nnodes; i++)
+        for (int p = t->nodes[i].first_par; p >= 0; p = t->pars[p].next)
+            if (t->pars[p].site == site && !t->pars[p].cond && t->pars[p].nchild > 1) {
+                int d = t->nodes[i].depth;
+                if (!n || d < *lo)
+                    *lo = d;
+                if (!n || d > *hi)
+                    *hi = d;
+                n++;
+                s += t->seq[i];
+                if (t->seq[i] > *big)
+                    *big = t->seq[i];
+                break;
+            }
+    *mean = n ? s / n : 0;
+    return n;
+}
+
+/* A par whose calls below the cut-off run their children one after the other: would
+   spawning those children too (the cut-off one level deeper) be faster? The recording
+   has them one by one (they are its leaf tasks), so this is a simulation, not a guess;
+   a level further down was not recorded. */
+static int note_coarse(notes *N, int site)
+{
+    const sim_tree *t = N->t;
+    int lo = 0, hi = 0, at;
+    double mean, big, base = N->v[N->best].r.time;
+    char g[64], s1[96], s2[96], how[64] = "", where[48], d1[32], d2[32];
+    long k = coarse_calls(t, site, &lo, &hi, &mean, &big);
+    if (k == 0)
+        return 0;
+    sim_tree c;
+    long tasks = sim_tree_deepen(t, site, &c);
+    double x = NAN;
+    at = -1;
+    for (int i = 0; i < N->n; i++) {
+        /* deeper, the leaves' work is the same and the spawns only add to it: a row
+           whose computing alone, spread evenly, is not 5 % under the best cannot gain
+           (most rows of a fine cut-off: their time is computing already) */
+        const sim_result *r = &N->v[i].r;
+        if (!cut_row(N, i) || r->nworkers < 1 ||
+            r->time - r->regions + r->compute / r->nworkers > (1 - SIM_NOTE_GAIN) * base)
+            continue;
+        double y = predict(N, &c, N->v[i].s);
+        if (!isnan(y) && (isnan(x) || y < x)) {
+            x = y;
+            at = i;
+        }
+    }
+    sim_tree_cut_free(&c);
+    if (at < 0 || !worth(x, base))
+        return 0;
+    if (lo == hi) {
+        snprintf(where, sizeof where, "at depth %d", lo);
+        snprintf(how, sizeof how, ": cond: ... || wtc_depth < %d", hi + 1);
+    } else {
+        snprintf(where, sizeof where, "at depths %d to %d", lo, hi);
+    }
+    note(N, site, "cut-off too coarse: in %ld calls (%s) this par's cond is false and "
+         "their children run one after the other (%s a call on average, the largest %s). "
+         "Spawning those %ld children too (one level deeper%s) is predicted %.6f s (%s) "
+         "against %.6f s as written (%s): %s faster",
+         k, where, dur_text(mean / N->m->cpu_ratio, d1, sizeof d1),
+         dur_text(big / N->m->cpu_ratio, d2, sizeof d2), tasks, how, x,
+         setting_text(N->v[at].s, s1, sizeof s1), base,
+         setting_text(N->v[N->best].s, s2, sizeof s2), gain_text(x, base, g, sizeof g));
+    return 1;
 }
 
 /* ---- the setting --------------------------------------------------------------------- */
@@ -317,7 +410,8 @@ double sim_notes(FILE *out, const sim_tree *t, const sim_machine *m, const sim_o
     if (best < 0)
         return 0;
     for (int s = 0; s < t->nsites; s++)
-        note_cutoff(&N, s);
+        if (!note_cutoff(&N, s))
+            note_coarse(&N, s);
     note_setting(&N);
     note_batch(&N, o);
     if (!N.printed)

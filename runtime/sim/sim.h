@@ -137,6 +137,11 @@ int sim_tree_add_site(sim_tree *t, const char *file, int line, int col);
    their children sequentially (cond false): the program with a coarser cut-off there.
    It shares t's nodes, regions and sites; free it with sim_tree_cut_free. */
 void sim_tree_cut(const sim_tree *t, int site, int depth, sim_tree *out);
+/* The other way: a copy of t in which the pars of site 'site' whose cond was false spawn
+   their children (recorded one by one: a cond-false par's children are the leaf tasks),
+   the program with the cut-off one level deeper there. Returns the children that became
+   tasks. Shares as sim_tree_cut does; free it with sim_tree_cut_free. */
+long sim_tree_deepen(const sim_tree *t, int site, sim_tree *out);
 void sim_tree_cut_free(sim_tree *c);
 
 /* ---- the simulation ---------------------------------------------------------------- */

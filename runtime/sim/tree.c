@@ -81,7 +81,9 @@ int sim_tree_add_region(sim_tree *t, int root, unsigned begin_bytes)
     return t->nregions++;
 }
 
-void sim_tree_cut(const sim_tree *t, int site, int depth, sim_tree *out)
+/* A copy of t sharing its nodes, regions and sites, with pars of its own (whose cond
+   the caller changes, then sim_tree_finish). */
+static void copy_pars_only(const sim_tree *t, sim_tree *out)
 {
     *out = *t;
     out->seq = NULL;
@@ -92,12 +94,30 @@ void sim_tree_cut(const sim_tree *t, int site, int depth, sim_tree *out)
         exit(2);
     }
     memcpy(out->pars, t->pars, (size_t)t->npars * sizeof *t->pars);
+}
+
+void sim_tree_cut(const sim_tree *t, int site, int depth, sim_tree *out)
+{
+    copy_pars_only(t, out);
     for (int i = 0; i < t->nnodes; i++)
         if (t->nodes[i].depth >= depth)
             for (int p = t->nodes[i].first_par; p >= 0; p = t->pars[p].next)
                 if (t->pars[p].site == site)
                     out->pars[p].cond = 0;
     sim_tree_finish(out);
+}
+
+long sim_tree_deepen(const sim_tree *t, int site, sim_tree *out)
+{
+    long n = 0;
+    copy_pars_only(t, out);
+    for (int p = 0; p < t->npars; p++)
+        if (t->pars[p].site == site && !t->pars[p].cond && t->pars[p].nchild > 0) {
+            out->pars[p].cond = 1;
+            n += t->pars[p].nchild;
+        }
+    sim_tree_finish(out);
+    return n;
 }
 
 void sim_tree_cut_free(sim_tree *c)
