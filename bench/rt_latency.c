@@ -17,7 +17,7 @@
 #include <string.h>
 #include "wtcrt.h"
 
-#define rt wtcrt_g
+#define rt wtcrt_this_rank
 
 /* Busy work for 'us' microseconds. */
 static void spin_us(double us)
@@ -51,20 +51,20 @@ static void series(int iters, double gap, int polling, double *med, double *mean
     double t, total = 0, *rtt = malloc((size_t)iters * sizeof *rtt);
     char buf[WTCRT_HDR_SIZE];
     if (!rtt)
-        wtcrt_die("out of memory");
+        wtcrt_die(&rt, "out of memory");
     memset(buf, 0, sizeof buf);
     for (int i = 0; i < iters; i++) {
         if (rt.rank == 0) {
             spin_us(gap);
             t = wtcrt_now();
             MPI_Send(buf, sizeof buf, MPI_BYTE, 1, WTCRT_TASK, rt.comm);
-            wtcrt_bell_ring(1); /* as wtcrt_send does */
+            wtcrt_bell_ring(&rt, 1); /* as wtcrt_send does */
             MPI_Recv(buf, sizeof buf, MPI_BYTE, 1, WTCRT_RESULT, rt.comm, MPI_STATUS_IGNORE);
             rtt[i] = (wtcrt_now() - t) * 1e6;
             total += rtt[i];
         } else if (rt.rank == 1) {
             if (polling)
-                wtcrt_msg_free(wtcrt_recv(0, WTCRT_TASK));
+                wtcrt_msg_free(&rt, wtcrt_recv(&rt, 0, WTCRT_TASK));
             else
                 MPI_Recv(buf, sizeof buf, MPI_BYTE, 0, WTCRT_TASK, rt.comm, MPI_STATUS_IGNORE);
             MPI_Send(buf, sizeof buf, MPI_BYTE, 0, WTCRT_RESULT, rt.comm);
@@ -85,7 +85,7 @@ int main(int argc, char **argv)
     MPI_Comm_dup(MPI_COMM_WORLD, &rt.comm);
     MPI_Comm_rank(rt.comm, &rt.rank);
     MPI_Comm_size(rt.comm, &rt.nranks);
-    wtcrt_wait_init(); /* the runtime's doorbell and back-off (WTC_DOORBELL=0: none) */
+    wtcrt_wait_init(&rt); /* the runtime's doorbell and back-off (WTC_DOORBELL=0: none) */
     if (rt.nranks < 2 || iters < 1) {
         if (rt.rank == 0)
             fprintf(stderr, "usage: mpiexec -n 2|3 rt_latency [iterations]\n");
@@ -118,7 +118,7 @@ int main(int argc, char **argv)
             printf("\n");
         }
     }
-    wtcrt_flush_sends();
+    wtcrt_flush_sends(&rt);
     MPI_Comm_free(&rt.comm);
     MPI_Finalize();
     return 0;

@@ -28,7 +28,7 @@
 #include "calib.h"
 #include "wtcrt.h"
 
-#define rt wtcrt_g
+#define rt wtcrt_this_rank
 
 #define MAXP 64
 #define NSIZES 6
@@ -190,22 +190,22 @@ static void big_one(int me, const char *src, int k, double *pk, double *tr, doub
         sleepy_barrier(MPI_COMM_WORLD); /* ranks spinning in MPI_Barrier would take the cores */
         if (me == 0) {
             double t0 = now(), t1;
-            wtcrt_msg *m = wtcrt_msg_new((size_t)k);
+            wtcrt_msg *m = wtcrt_msg_new(&rt, (size_t)k);
             memcpy(WTCRT_PAYLOAD(m), src, (size_t)k);
             t1 = now();
-            wtcrt_send_task_msg(1, m);
-            wtcrt_sync_tasks();
+            wtcrt_send_task_msg(&rt, 1, m);
+            wtcrt_sync_tasks(&rt);
             a[rep] = t1 - t0;
             b[rep] = now() - t1;
         } else if (me == 1) {
-            wtcrt_msg *m = wtcrt_recv(0, WTCRT_TASK);
+            wtcrt_msg *m = wtcrt_recv(&rt, 0, WTCRT_TASK);
             double t1 = now();
             char *mem = malloc((size_t)k);
             memcpy(mem, WTCRT_PAYLOAD(m), (size_t)k);
             sink += mem[k - 1] + mem[k / 2]; /* the copy must happen */
             c[rep] = now() - t1;
             free(mem);
-            wtcrt_msg_free(m);
+            wtcrt_msg_free(&rt, m);
         }
     }
     if (me == 1) {
@@ -283,12 +283,12 @@ static double wake_pingpong(int me, double gap, int polling)
         spin(gap);
         t = now();
         MPI_Send(b, sizeof b, MPI_BYTE, 1, WTCRT_REQ, rt.comm);
-        wtcrt_bell_ring(1);
+        wtcrt_bell_ring(&rt, 1);
         MPI_Recv(b, sizeof b, MPI_BYTE, 1, WTCRT_GRANT, rt.comm, MPI_STATUS_IGNORE);
         t = now() - t;
     } else if (me == 1) {
         if (polling)
-            wtcrt_msg_free(wtcrt_recv(0, WTCRT_REQ));
+            wtcrt_msg_free(&rt, wtcrt_recv(&rt, 0, WTCRT_REQ));
         else
             MPI_Recv(b, sizeof b, MPI_BYTE, 0, WTCRT_REQ, rt.comm, MPI_STATUS_IGNORE);
         MPI_Send(b, sizeof b, MPI_BYTE, 0, WTCRT_GRANT, rt.comm);
@@ -308,10 +308,10 @@ static double yield_phase(void)
         do {
             MPI_Iprobe(MPI_ANY_SOURCE, 12345, rt.comm, &flag, MPI_STATUS_IGNORE);
             MPI_Iprobe(MPI_ANY_SOURCE, 12345, rt.comm, &flag, MPI_STATUS_IGNORE);
-            wtcrt_backoff(&us);
+            wtcrt_backoff(&rt, &us);
         } while (us <= 0);
         v[r] = now() - t0; /* the yield phase plus one (armed, not slept) step */
-        wtcrt_backoff_end(&us);
+        wtcrt_backoff_end(&rt, &us);
     }
     return wtcrt_median(v, 21);
 }
@@ -680,13 +680,13 @@ int main(int argc, char **argv)
     MPI_Comm_dup(MPI_COMM_WORLD, &rt.comm); /* the runtime's state, for its waiting */
     rt.rank = me;
     rt.nranks = P;
-    wtcrt_wait_init();
+    wtcrt_wait_init(&rt);
     out = parse_args(argc, argv, me, &name);
     if (!out || P < 2) {
         if (out && me == 0)
             fprintf(stderr, "wtc-calibrate: error: needs at least 2 ranks "
                             "(mpiexec -n P wtc-calibrate -o FILE)\n");
-        wtcrt_bell_fini();
+        wtcrt_bell_fini(&rt);
         MPI_Finalize();
         return 2;
     }
@@ -748,7 +748,7 @@ int main(int argc, char **argv)
     }
     sleepy_barrier(MPI_COMM_WORLD);
     free(buf);
-    wtcrt_bell_fini();
+    wtcrt_bell_fini(&rt);
     MPI_Comm_free(&rt.comm);
     MPI_Finalize();
     return 0;

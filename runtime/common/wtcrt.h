@@ -200,6 +200,7 @@ double wtcrt_median(double *v, long n);
 
 /* ---- the MPI runtime's own state -------------------------------------------------- */
 #ifdef WTCRT_MPI
+#include <stdatomic.h>
 #include <mpi.h>
 
 /* A message buffer (header + payload), pooled. */
@@ -296,6 +297,16 @@ typedef struct wtcrt_rt {
     double last_probe;       /* when a compute-path poll last asked MPI */
     int polls_down;          /* compute-path polls since the clock was last read */
     int host_ranks;          /* ranks on this host (doorbell start-up; 0: not known) */
+    int alone;               /* this process is the whole job: MPI was not started
+                                (mpi/single.c) */
+    /* the doorbell (mpi/bell.c): this host's segment (NULL without a doorbell), world
+       rank -> slot in it (-1: another host), this rank's slot, every rank of the job
+       on this host */
+    struct wtcrt_bell_slot *bell_seg;
+    size_t bell_len;
+    int *bell_slot_of;
+    atomic_int *bell_mine, *bell_my_mail; /* this rank's futex word and mail flag */
+    int bell_all_local;
     int nest;                  /* work run nested while waiting (core: wtcp_may_nest) */
     /* steal mode: a STEAL in flight (its victim), victim sequence, nesting of work run
        while waiting */
@@ -321,42 +332,46 @@ typedef struct wtcrt_rt {
     int tracing;
 } wtcrt_rt;
 
-extern wtcrt_rt wtcrt_g;
+/* This process's runtime state (mpi/transport.c). Named only where the outside world
+   enters the runtime: the functions of wtc_abi.h, wtcrt_check_fail; everything else
+   takes it as its first parameter (tests/unit/rt_state.sh). */
+extern wtcrt_rt wtcrt_this_rank;
 
 /* mpi/transport.c: transport, states, fatal errors */
-wtcrt_msg *wtcrt_msg_new(size_t payload);
-void wtcrt_msg_free(wtcrt_msg *m);
-void wtcrt_send(int dest, int tag, wtcrt_msg *m);
-void wtcrt_send_task_msg(int dest, wtcrt_msg *m);
-void wtcrt_send_sync(int dest, int tag, wtcrt_msg *m);
-void wtcrt_sync_tasks(void);
-void wtcrt_progress(void);
-void wtcrt_flush_sends(void);
-wtcrt_msg *wtcrt_recv(int src, int tag);
-wtcrt_msg *wtcrt_try_recv(int src, int tag);
-wtcrt_msg *wtcrt_try_recv_quick(void);
-int wtcrt_set_state(int state);
-void wtcrt_die(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
-int wtcrt_forked(void);
+wtcrt_msg *wtcrt_msg_new(wtcrt_rt *rt, size_t payload);
+void wtcrt_msg_free(wtcrt_rt *rt, wtcrt_msg *m);
+void wtcrt_send(wtcrt_rt *rt, int dest, int tag, wtcrt_msg *m);
+void wtcrt_send_task_msg(wtcrt_rt *rt, int dest, wtcrt_msg *m);
+void wtcrt_send_sync(wtcrt_rt *rt, int dest, int tag, wtcrt_msg *m);
+void wtcrt_sync_tasks(wtcrt_rt *rt);
+void wtcrt_progress(wtcrt_rt *rt);
+void wtcrt_flush_sends(wtcrt_rt *rt);
+wtcrt_msg *wtcrt_recv(wtcrt_rt *rt, int src, int tag);
+wtcrt_msg *wtcrt_try_recv(wtcrt_rt *rt, int src, int tag);
+wtcrt_msg *wtcrt_try_recv_quick(wtcrt_rt *rt);
+int wtcrt_set_state(wtcrt_rt *rt, int state);
+void wtcrt_die(wtcrt_rt *rt, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3), noreturn));
+int wtcrt_forked(wtcrt_rt *rt);
 double wtcrt_yield_seconds(int host_ranks);
-void wtcrt_backoff(int *us);
-void wtcrt_backoff_end(int *us);
-void wtcrt_wait_init(void);
+void wtcrt_backoff(wtcrt_rt *rt, int *us);
+void wtcrt_backoff_end(wtcrt_rt *rt, int *us);
+void wtcrt_wait_init(wtcrt_rt *rt);
 
 /* mpi/single.c: MPI start and end; a job of one rank runs without MPI */
-void wtcrt_mpi_start(int *argc, char ***argv);
-void wtcrt_mpi_end(void);
-void wtcrt_mpi_abort(int status);
+void wtcrt_mpi_start(wtcrt_rt *rt, int *argc, char ***argv);
+void wtcrt_mpi_end(wtcrt_rt *rt);
+void wtcrt_mpi_abort(wtcrt_rt *rt, int status);
 
 /* mpi/bell.c: the doorbell between ranks of one host */
-int wtcrt_bell_init(void);
-void wtcrt_bell_fini(void);
-void wtcrt_bell_ring(int r);
-int wtcrt_bell_arm(void);
-void wtcrt_bell_sleep(int us);
-void wtcrt_bell_disarm(void);
-int wtcrt_bell_mail(void);
-void wtcrt_bell_mail_again(void);
+int wtcrt_bell_init(wtcrt_rt *rt);
+void wtcrt_bell_fini(wtcrt_rt *rt);
+void wtcrt_bell_ring(wtcrt_rt *rt, int r);
+int wtcrt_bell_arm(wtcrt_rt *rt);
+void wtcrt_bell_sleep(wtcrt_rt *rt, int us);
+void wtcrt_bell_disarm(wtcrt_rt *rt);
+int wtcrt_bell_mail(wtcrt_rt *rt);
+void wtcrt_bell_mail_again(wtcrt_rt *rt);
 
 /* mpi/region.c */
 int wtcrt_mode_of(const wtc_fn *fn);

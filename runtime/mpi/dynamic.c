@@ -5,7 +5,7 @@
 #include <string.h>
 #include "wtcrt.h"
 
-#define rt wtcrt_g
+#define rt wtcrt_this_rank
 
 /* ---- the worker's side ------------------------------------------------------------ */
 
@@ -13,10 +13,10 @@
    sends have completed at the end of a region the master has received them all. */
 static void send_ctl(int dest, int tag, int lo, int want)
 {
-    wtcrt_msg *m = wtcrt_msg_new(0);
+    wtcrt_msg *m = wtcrt_msg_new(&rt, 0);
     WTCRT_HDR(m)->lo = lo;
     WTCRT_HDR(m)->want = want;
-    wtcrt_send_sync(dest, tag, m);
+    wtcrt_send_sync(&rt, dest, tag, m);
 }
 
 /* Keeps this rank's standing request in line with its pending work: a REQ for every
@@ -51,7 +51,7 @@ static void on_grant(wtcrt_msg *m)
             rt.st.refused++;
         }
     }
-    wtcrt_sync_tasks();
+    wtcrt_sync_tasks(&rt);
     wtcp_granted(&rt.dyn_want, h->count);
     ask();
 }
@@ -62,18 +62,18 @@ static void handle(wtcrt_msg *m)
     switch (m->tag) {
     case WTCRT_GRANT:
         on_grant(m);
-        wtcrt_msg_free(m);
+        wtcrt_msg_free(&rt, m);
         break;
     case WTCRT_RESULT:
         wtcrt_store_result(m);
-        wtcrt_msg_free(m);
+        wtcrt_msg_free(&rt, m);
         break;
     case WTCRT_TASK: /* granted to this rank: the master marked it busy */
         rt.avail = 0;
         wtcrt_task_run(m, dyn_close);
         break;
     default:
-        wtcrt_die("dynamic mode: unexpected message %d from rank %d", m->tag, m->src);
+        wtcrt_die(&rt, "dynamic mode: unexpected message %d from rank %d", m->tag, m->src);
     }
 }
 
@@ -125,17 +125,17 @@ static int grant_own(int who, int want)
     if (want < 1 || rt.ending)
         return 0;
     /* the ranks are picked straight into the GRANT's payload (room for 'want') */
-    m = wtcrt_msg_new(4ul * (unsigned long)want);
+    m = wtcrt_msg_new(&rt, 4ul * (unsigned long)want);
     g = wtcp_grant_pick(rt.roles, rt.rank, who, want, rt.idle, (int *)(void *)WTCRT_PAYLOAD(m));
     if (g == 0) {
-        wtcrt_msg_free(m);
+        wtcrt_msg_free(&rt, m);
         return 0;
     }
     m->len = WTCRT_HDR_SIZE + 4ul * (unsigned long)g;
     WTCRT_HDR(m)->nbytes = 4ll * g;
     WTCRT_HDR(m)->count = g;
     WTCRT_HDR(m)->lo = who;
-    wtcrt_send_sync(who, WTCRT_GRANT, m);
+    wtcrt_send_sync(&rt, who, WTCRT_GRANT, m);
     rt.st.granted += g;
     return g;
 }
@@ -163,11 +163,11 @@ static void master_request(int who, int want, int hops)
         return;
     switch (wtcp_rest_route(rt.roles, rt.rank, who, rest, hops, &dest, &fh)) {
     case WTCP_REST_FWD: {
-        wtcrt_msg *m = wtcrt_msg_new(0);
+        wtcrt_msg *m = wtcrt_msg_new(&rt, 0);
         WTCRT_HDR(m)->lo = who;
         WTCRT_HDR(m)->want = rest;
         WTCRT_HDR(m)->hops = fh;
-        wtcrt_send_sync(dest, WTCRT_FWD, m);
+        wtcrt_send_sync(&rt, dest, WTCRT_FWD, m);
         break;
     }
     case WTCP_REST_STAND:
@@ -210,7 +210,7 @@ static void master_handle(wtcrt_msg *m)
         rt.idle[h->lo] = 1;
         break;
     default:
-        wtcrt_die("master: unexpected message %d from rank %d", m->tag, m->src);
+        wtcrt_die(&rt, "master: unexpected message %d from rank %d", m->tag, m->src);
     }
     master_match();
 }
@@ -222,7 +222,7 @@ static wtcrt_msg *try_kinds(void)
 {
     static const int kinds[] = { WTCRT_IDLE, WTCRT_REQ, WTCRT_FWD };
     for (int i = 0; i < 3; i++) {
-        wtcrt_msg *m = wtcrt_try_recv(MPI_ANY_SOURCE, kinds[i]);
+        wtcrt_msg *m = wtcrt_try_recv(&rt, MPI_ANY_SOURCE, kinds[i]);
         if (m)
             return m;
     }
@@ -244,7 +244,7 @@ static void dyn_end(void)
     for (;;) {
         wtcrt_msg *m;
         if (rt.nreqs)
-            wtcrt_progress();
+            wtcrt_progress(&rt);
         if (!started && rt.nreqs == 0 && rt.ntasks == 0) {
             MPI_Ibarrier(rt.comm, &req);
             started = 1;
@@ -255,19 +255,19 @@ static void dyn_end(void)
                 break;
         }
         /* this region's kinds only: the next region's messages stay queued */
-        m = master ? try_kinds() : wtcrt_try_recv(MPI_ANY_SOURCE, WTCRT_GRANT);
+        m = master ? try_kinds() : wtcrt_try_recv(&rt, MPI_ANY_SOURCE, WTCRT_GRANT);
         if (m) {
-            wtcrt_backoff_end(&us);
+            wtcrt_backoff_end(&rt, &us);
             if (m->tag == WTCRT_GRANT)
                 on_grant(m);
             else
                 master_handle(m);
-            wtcrt_msg_free(m);
+            wtcrt_msg_free(&rt, m);
             continue;
         }
-        wtcrt_backoff(&us);
+        wtcrt_backoff(&rt, &us);
     }
-    wtcrt_backoff_end(&us);
+    wtcrt_backoff_end(&rt, &us);
     rt.ending = 0;
     rt.dyn_want = 0;
     rt.avail = 0;
@@ -277,20 +277,20 @@ static void dyn_end(void)
 /* A master during a region: serves requests and IDLEs until REGION_END. */
 static void master_loop(void)
 {
-    wtcrt_set_state(WTCRT_S_MASTER_IDLE);
+    wtcrt_set_state(&rt, WTCRT_S_MASTER_IDLE);
     for (;;) {
-        wtcrt_msg *m = wtcrt_recv(MPI_ANY_SOURCE, MPI_ANY_TAG);
-        wtcrt_set_state(WTCRT_S_MASTER_BUSY);
+        wtcrt_msg *m = wtcrt_recv(&rt, MPI_ANY_SOURCE, MPI_ANY_TAG);
+        wtcrt_set_state(&rt, WTCRT_S_MASTER_BUSY);
         if (m->tag == WTCRT_REGION_END) {
-            wtcrt_msg_free(m);
+            wtcrt_msg_free(&rt, m);
             dyn_end();
             break;
         }
         master_handle(m);
-        wtcrt_msg_free(m);
-        wtcrt_set_state(WTCRT_S_MASTER_IDLE);
+        wtcrt_msg_free(&rt, m);
+        wtcrt_set_state(&rt, WTCRT_S_MASTER_IDLE);
     }
-    wtcrt_set_state(WTCRT_S_IDLE);
+    wtcrt_set_state(&rt, WTCRT_S_IDLE);
 }
 
 /* A worker other than rank 0 in a dynamic region: runs what it is granted and reports
@@ -298,9 +298,9 @@ static void master_loop(void)
 static void dyn_worker(void)
 {
     for (;;) {
-        wtcrt_msg *m = wtcrt_recv(MPI_ANY_SOURCE, MPI_ANY_TAG);
+        wtcrt_msg *m = wtcrt_recv(&rt, MPI_ANY_SOURCE, MPI_ANY_TAG);
         if (m->tag == WTCRT_REGION_END) {
-            wtcrt_msg_free(m);
+            wtcrt_msg_free(&rt, m);
             dyn_end();
             return;
         }

@@ -4,7 +4,7 @@
 #include <string.h>
 #include "wtcrt.h"
 
-#define rt wtcrt_g
+#define rt wtcrt_this_rank
 #define ALIGN16(n) (((n) + 15) & ~(size_t)15)
 
 _Static_assert(sizeof(long) == 8, "buffer counts travel as 8-byte longs");
@@ -19,13 +19,13 @@ wtc_par *wtcrt_frame_push(wtc_ctx ctx)
         int cap = rt.capframes ? 2 * rt.capframes : 64;
         wtc_par **f = realloc(rt.frames, (size_t)cap * sizeof *f);
         if (!f)
-            wtcrt_die("out of memory");
+            wtcrt_die(&rt, "out of memory");
         memset(f + rt.capframes, 0, (size_t)(cap - rt.capframes) * sizeof *f);
         rt.frames = f;
         rt.capframes = cap;
     }
     if (!(p = rt.frames[rt.nframes]) && !(p = rt.frames[rt.nframes] = calloc(1, sizeof *p)))
-        wtcrt_die("out of memory");
+        wtcrt_die(&rt, "out of memory");
     p->level = rt.nframes++;
     p->region = 0;
     p->ctx = ctx;
@@ -51,7 +51,7 @@ static size_t arena_alloc(wtc_par *p, size_t n)
         while (cap < off + ALIGN16(n))
             cap *= 2;
         if (!(p->arena = realloc(p->arena, cap)))
-            wtcrt_die("out of memory");
+            wtcrt_die(&rt, "out of memory");
         p->cap = cap;
     }
     p->used += ALIGN16(n);
@@ -84,7 +84,7 @@ void wtcrt_call_push(const wtc_fn *fn, const void *args)
         int cap = rt.capcalls ? 2 * rt.capcalls : 64;
         struct wtcrt_call *c = realloc(rt.calls, (size_t)cap * sizeof *c);
         if (!c)
-            wtcrt_die("out of memory");
+            wtcrt_die(&rt, "out of memory");
         rt.calls = c;
         rt.capcalls = cap;
     }
@@ -116,7 +116,7 @@ void wtc_spawn(wtc_par *p, const wtc_fn *fn, const void *args, void *dest, int d
     if (p->nch == p->capch) {
         p->capch = p->capch ? 2 * p->capch : 16;
         if (!(p->ch = realloc(p->ch, (size_t)p->capch * sizeof *p->ch)))
-            wtcrt_die("out of memory");
+            wtcrt_die(&rt, "out of memory");
     }
     c = &p->ch[p->nch++];
     c->fn = fn;
@@ -132,7 +132,7 @@ void wtc_spawn(wtc_par *p, const wtc_fn *fn, const void *args, void *dest, int d
 void wtc_keep(wtc_par *p, const wtc_fn *fn, void *args, int b)
 {
     if (wtcrt_keep_buf(&p->keep, fn, args, b) < 0)
-        wtcrt_die("out of memory copying an argument of %s", fn->name);
+        wtcrt_die(&rt, "out of memory copying an argument of %s", fn->name);
 }
 
 /* The context of the children of frame p, run on this rank owning [lo, hi). */
@@ -182,13 +182,13 @@ void wtcrt_send_task(wtc_par *p, int dest, int first, int count, int lo, int hi)
             maxb = p->ch[i].fn->nbufs;
     counts = maxb <= 64 ? cnt : malloc((size_t)maxb * sizeof *counts);
     if (!counts)
-        wtcrt_die("out of memory");
+        wtcrt_die(&rt, "out of memory");
     for (int i = first; i < first + count; i++) {
         check_child(p, i);
         p->ch[i].fn->counts(WTCRT_ARGS(p, i), counts);
         n += wtcrt_task_child_bytes(p->ch[i].fn, counts);
     }
-    m = wtcrt_msg_new(n);
+    m = wtcrt_msg_new(&rt, n);
     q = WTCRT_PAYLOAD(m);
     for (int i = first; i < first + count; i++) {
         const wtc_fn *fn = p->ch[i].fn;
@@ -227,7 +227,7 @@ void wtcrt_send_task(wtc_par *p, int dest, int first, int count, int lo, int hi)
     if (wtcp_log_file())
         fprintf(wtcp_log_file(), "send %d %d %d -> %d\n", p->ctx.depth + 1, p->base + first,
                 count, dest);
-    wtcrt_send_task_msg(dest, m);
+    wtcrt_send_task_msg(&rt, dest, m);
 }
 
 /* A RESULT for one of this rank's open frames: stores return values and out: data. */
@@ -238,17 +238,17 @@ void wtcrt_store_result(wtcrt_msg *m)
     wtc_par *p;
     long cnt[64];
     if (h->frame < 0 || h->frame >= rt.nframes)
-        wtcrt_die("RESULT for frame %d, %d open", h->frame, rt.nframes);
+        wtcrt_die(&rt, "RESULT for frame %d, %d open", h->frame, rt.nframes);
     p = rt.frames[h->frame];
     if (h->first < 0 || h->count < 1 || h->first + h->count > p->nch)
-        wtcrt_die("RESULT for children %d+%d of a par with %d", h->first, h->count, p->nch);
+        wtcrt_die(&rt, "RESULT for children %d+%d of a par with %d", h->first, h->count, p->nch);
     for (int i = h->first; i < h->first + h->count; i++) {
         wtcrt_child *c = &p->ch[i];
         const wtc_fn *fn = c->fn;
         long *counts = fn->nbufs <= 64 ? cnt : malloc((size_t)fn->nbufs * sizeof *counts);
         const unsigned char *args = WTCRT_ARGS(p, i);
         if (!c->remote || !counts)
-            wtcrt_die("unexpected RESULT for child %d", i);
+            wtcrt_die(&rt, "unexpected RESULT for child %d", i);
         fn->counts(args, counts);
         memcpy(WTCRT_RET(p, i), q, fn->ret_size); /* a task frame sends it on */
         if (c->dest)
@@ -289,14 +289,14 @@ static unsigned char *task_unpack(wtcrt_msg *m, task_child *tc, size_t *size)
         const wtc_fn *fn;
         size_t bytes;
         if (end - q < (ptrdiff_t)sizeof pre)
-            wtcrt_die("truncated TASK");
+            wtcrt_die(&rt, "truncated TASK");
         memcpy(pre, q, sizeof pre);
         if (pre[0] < 0 || pre[0] >= rt.prog->nfns)
-            wtcrt_die("TASK for unknown function %d", pre[0]);
+            wtcrt_die(&rt, "TASK for unknown function %d", pre[0]);
         fn = tc[i].fn = rt.prog->fns[pre[0]];
         bytes = WTCRT_CHILD_PREFIX + fn->args_size + 8ul * (unsigned long)fn->nbufs;
         if ((size_t)(end - q) < bytes)
-            wtcrt_die("truncated TASK");
+            wtcrt_die(&rt, "truncated TASK");
         total += ALIGN16(fn->args_size) + ALIGN16(fn->ret_size) +
                  ALIGN16(8ul * (unsigned long)fn->nbufs);
         for (int b = 0; b < fn->nbufs; b++) {
@@ -307,13 +307,13 @@ static unsigned char *task_unpack(wtcrt_msg *m, task_child *tc, size_t *size)
                 bytes += wtcrt_buf_bytes(fn, b, cb);
         }
         if ((size_t)(end - q) < bytes)
-            wtcrt_die("truncated TASK");
+            wtcrt_die(&rt, "truncated TASK");
         q += bytes;
     }
     if (q != end)
-        wtcrt_die("TASK of %zu bytes has %td unexpected bytes", m->len, end - q);
+        wtcrt_die(&rt, "TASK of %zu bytes has %td unexpected bytes", m->len, end - q);
     if (!(mem = malloc(total ? total : 1)))
-        wtcrt_die("out of memory (%zu bytes)", total);
+        wtcrt_die(&rt, "out of memory (%zu bytes)", total);
     *size = total;
     /* pass 2: copy args, counts, in: buffers; point the args at the local buffers */
     q = WTCRT_PAYLOAD(m);
@@ -353,7 +353,7 @@ static void task_reply(const wtcrt_hdr *th, int parent, task_child *tc)
     wtcrt_hdr *h;
     for (int i = 0; i < th->count; i++)
         n += wtcrt_result_child_bytes(tc[i].fn, tc[i].counts);
-    m = wtcrt_msg_new(n);
+    m = wtcrt_msg_new(&rt, n);
     q = WTCRT_PAYLOAD(m);
     for (int i = 0; i < th->count; i++) {
         const wtc_fn *fn = tc[i].fn;
@@ -370,7 +370,7 @@ static void task_reply(const wtcrt_hdr *th, int parent, task_child *tc)
     h = WTCRT_HDR(m);
     *h = *th;
     h->nbytes = (long long)n;
-    wtcrt_send(parent, WTCRT_RESULT, m);
+    wtcrt_send(&rt, parent, WTCRT_RESULT, m);
 }
 
 /* Runs the children of a received TASK one after the other, sends the RESULT. */
@@ -382,10 +382,10 @@ void wtcrt_run_task(wtcrt_msg *m)
     unsigned char *mem;
     size_t memsize;
     if (h.count < 1 || !tc)
-        wtcrt_die("bad TASK (%d children)", h.count);
+        wtcrt_die(&rt, "bad TASK (%d children)", h.count);
     mem = task_unpack(m, tc, &memsize);
-    wtcrt_msg_free(m);
-    old = wtcrt_set_state(WTCRT_S_COMPUTE);
+    wtcrt_msg_free(&rt, m);
+    old = wtcrt_set_state(&rt, WTCRT_S_COMPUTE);
     for (int i = 0; i < h.count; i++) {
         wtc_ctx c = { h.depth, h.lo, h.hi, rt.nframes };
         if (!rt.ops->mode->ranges) {
@@ -402,7 +402,7 @@ void wtcrt_run_task(wtcrt_msg *m)
     free(mem);
     if (tc != &one)
         free(tc);
-    wtcrt_set_state(old);
+    wtcrt_set_state(&rt, old);
 }
 
 /* ---- task frames: a received TASK's children as a par of this rank ----------------- */
@@ -416,15 +416,15 @@ wtc_par *wtcrt_task_frame(wtcrt_msg *m)
     wtc_ctx c = { h.depth - 1, rt.rank, rt.rank + 1, rt.nframes };
     wtc_par *p;
     if (h.count < 1 || !tc)
-        wtcrt_die("bad TASK (%d children)", h.count);
+        wtcrt_die(&rt, "bad TASK (%d children)", h.count);
     p = wtcrt_frame_push(c);
     p->base = h.want;
     p->mem = task_unpack(m, tc, &p->memsize);
-    wtcrt_msg_free(m);
+    wtcrt_msg_free(&rt, m);
     if (p->capch < h.count) {
         p->capch = h.count;
         if (!(p->ch = realloc(p->ch, (size_t)p->capch * sizeof *p->ch)))
-            wtcrt_die("out of memory");
+            wtcrt_die(&rt, "out of memory");
     }
     for (int i = 0; i < h.count; i++) {
         wtcrt_child *ch = &p->ch[i];
@@ -457,12 +457,12 @@ void wtcrt_task_frame_reply(wtc_par *p, int parent, const wtcrt_hdr *th)
             maxb = p->ch[i].fn->nbufs;
     counts = maxb <= 64 ? cnt : malloc((size_t)maxb * sizeof *counts);
     if (!counts)
-        wtcrt_die("out of memory");
+        wtcrt_die(&rt, "out of memory");
     for (int i = 0; i < p->nch; i++) {
         p->ch[i].fn->counts(WTCRT_ARGS(p, i), counts);
         n += wtcrt_result_child_bytes(p->ch[i].fn, counts);
     }
-    m = wtcrt_msg_new(n);
+    m = wtcrt_msg_new(&rt, n);
     q = WTCRT_PAYLOAD(m);
     for (int i = 0; i < p->nch; i++) {
         const wtc_fn *fn = p->ch[i].fn;
@@ -482,7 +482,7 @@ void wtcrt_task_frame_reply(wtc_par *p, int parent, const wtcrt_hdr *th)
         free(counts);
     *WTCRT_HDR(m) = *th;
     WTCRT_HDR(m)->nbytes = (long long)n;
-    wtcrt_send(parent, WTCRT_RESULT, m);
+    wtcrt_send(&rt, parent, WTCRT_RESULT, m);
     wtcrt_unpacked_forget(p->mem, p->memsize);
     free(p->mem);
     p->mem = NULL;
@@ -496,14 +496,14 @@ void wtcrt_task_run(wtcrt_msg *m, void (*close)(wtc_par *p))
     wtcrt_hdr th = *WTCRT_HDR(m);
     wtc_par *p;
     rt.nest++;
-    old = wtcrt_set_state(WTCRT_S_COMPUTE);
+    old = wtcrt_set_state(&rt, WTCRT_S_COMPUTE);
     p = wtcrt_task_frame(m);
     close(p);
     wtcrt_task_frame_reply(p, parent, &th);
     if (p->level != rt.nframes - 1)
-        wtcrt_die("task frame closed out of order");
+        wtcrt_die(&rt, "task frame closed out of order");
     rt.nframes--;
-    wtcrt_set_state(old);
+    wtcrt_set_state(&rt, old);
     rt.nest--;
 }
 
@@ -528,7 +528,7 @@ int wtcrt_give_oldest(const wtcp_mode *mode, int dest)
 void wtcrt_poll(void (*handle)(wtcrt_msg *m))
 {
     wtcrt_msg *m;
-    while ((m = wtcrt_try_recv_quick()))
+    while ((m = wtcrt_try_recv_quick(&rt)))
         handle(m);
 }
 
@@ -541,19 +541,19 @@ void wtcrt_await(wtc_par *p, void (*handle)(wtcrt_msg *m), void (*idle)(void))
     int old, us = 0;
     if (!p->outstanding)
         return;
-    old = wtcrt_set_state(WTCRT_S_WAIT_CHILDREN);
+    old = wtcrt_set_state(&rt, WTCRT_S_WAIT_CHILDREN);
     while (p->outstanding) {
-        wtcrt_msg *m = wtcrt_try_recv(MPI_ANY_SOURCE, MPI_ANY_TAG);
+        wtcrt_msg *m = wtcrt_try_recv(&rt, MPI_ANY_SOURCE, MPI_ANY_TAG);
         if (m) {
-            wtcrt_backoff_end(&us);
+            wtcrt_backoff_end(&rt, &us);
             handle(m);
             continue;
         }
         idle();
-        wtcrt_backoff(&us);
+        wtcrt_backoff(&rt, &us);
     }
-    wtcrt_backoff_end(&us);
-    wtcrt_set_state(old);
+    wtcrt_backoff_end(&rt, &us);
+    wtcrt_set_state(&rt, old);
 }
 
 /* The core's view of this rank's frames (which frame gives work). */
@@ -580,7 +580,7 @@ void wtc_par_close(wtc_par *p)
     if (p->nch > 0)
         rt.ops->close(p);
     if (p->level != rt.nframes - 1)
-        wtcrt_die("par frames closed out of order");
+        wtcrt_die(&rt, "par frames closed out of order");
     rt.nframes--;
     if (p->region)
         wtcrt_region_end();

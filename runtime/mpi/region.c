@@ -4,7 +4,7 @@
 #include <string.h>
 #include "wtcrt.h"
 
-#define rt wtcrt_g
+#define rt wtcrt_this_rank
 
 /* The modes of the MPI runtime, dispatched through this table. */
 static const wtcrt_mode_ops *const mode_ops[] = {
@@ -16,7 +16,7 @@ static const wtcrt_mode_ops *ops_of(int mode)
     for (size_t i = 0; i < sizeof mode_ops / sizeof mode_ops[0]; i++)
         if (mode_ops[i]->mode->id == mode)
             return mode_ops[i];
-    wtcrt_die("unknown mode %d", mode);
+    wtcrt_die(&rt, "unknown mode %d", mode);
 }
 
 /* The region's mode: --wtc-mode, else wtcc --mode, else the function's mode:. */
@@ -66,10 +66,10 @@ static void region_setup(int mode, int masters, int batch)
     if (wtcp_is_master(rt.roles, rt.rank)) {
         rt.st.master = 1;
         if (!rt.idle && !(rt.idle = calloc((size_t)rt.nranks, 1)))
-            wtcrt_die("out of memory");
+            wtcrt_die(&rt, "out of memory");
         if (!rt.standing && (!(rt.standing = calloc((size_t)rt.nranks, sizeof *rt.standing)) ||
                              !(rt.stand_seq = calloc((size_t)rt.nranks, sizeof *rt.stand_seq))))
-            wtcrt_die("out of memory");
+            wtcrt_die(&rt, "out of memory");
         for (int w = 0; w < rt.nworkers; w++) {
             rt.idle[w] = w != 0; /* rank 0 runs the root */
             rt.standing[w] = 0;
@@ -99,7 +99,7 @@ void wtcrt_region_begin(const wtc_fn *fn)
     int par[4] = { mode, masters_of(fn, mode), rt.opt.batch > 0 ? rt.opt.batch : 0, 0 };
     size_t n = snapshot_size();
     for (int r = 1; r < rt.nranks; r++) {
-        wtcrt_msg *m = wtcrt_msg_new(n);
+        wtcrt_msg *m = wtcrt_msg_new(&rt, n);
         unsigned char *p = WTCRT_PAYLOAD(m);
         memcpy(p, par, sizeof par);
         p += sizeof par;
@@ -108,7 +108,7 @@ void wtcrt_region_begin(const wtc_fn *fn)
             p += rt.prog->globals[g].size;
         }
         WTCRT_HDR(m)->fn = fn->id;
-        wtcrt_send(r, WTCRT_REGION_BEGIN, m);
+        wtcrt_send(&rt, r, WTCRT_REGION_BEGIN, m);
     }
     region_setup(par[0], par[1], par[2]);
 }
@@ -119,7 +119,7 @@ static void region_enter(wtcrt_msg *m)
     int par[4];
     const unsigned char *p = WTCRT_PAYLOAD(m);
     if (m->len - WTCRT_HDR_SIZE != snapshot_size())
-        wtcrt_die("REGION_BEGIN of %zu bytes, expected %zu", m->len - WTCRT_HDR_SIZE,
+        wtcrt_die(&rt, "REGION_BEGIN of %zu bytes, expected %zu", m->len - WTCRT_HDR_SIZE,
                   snapshot_size());
     memcpy(par, p, sizeof par);
     p += sizeof par;
@@ -134,7 +134,7 @@ static void region_enter(wtcrt_msg *m)
 void wtcrt_region_end(void)
 {
     for (int r = 1; r < rt.nranks; r++)
-        wtcrt_send(r, WTCRT_REGION_END, wtcrt_msg_new(0));
+        wtcrt_send(&rt, r, WTCRT_REGION_END, wtcrt_msg_new(&rt, 0));
     if (rt.ops->end)
         rt.ops->end();
     rt.in_region = 0;
@@ -144,7 +144,7 @@ void wtcrt_region_end(void)
    child of fork() (its recursive calls run sequentially: MPI is the parent's). */
 static int region_possible(void)
 {
-    return rt.started && rt.rank == 0 && !rt.in_region && rt.nranks > 1 && !wtcrt_forked();
+    return rt.started && rt.rank == 0 && !rt.in_region && rt.nranks > 1 && !wtcrt_forked(&rt);
 }
 
 void wtc_call(const wtc_fn *fn, void *args, void *ret)
@@ -184,16 +184,16 @@ int wtcrt_serve(void)
     for (;;) {
         /* between regions only rank 0 speaks first: messages of the next region from
            other ranks wait in MPI's queue until its REGION_BEGIN is applied */
-        wtcrt_msg *m = wtcrt_recv(0, MPI_ANY_TAG);
+        wtcrt_msg *m = wtcrt_recv(&rt, 0, MPI_ANY_TAG);
         if (m->tag == WTCRT_EXIT) {
             int status = WTCRT_HDR(m)->want;
-            wtcrt_msg_free(m);
+            wtcrt_msg_free(&rt, m);
             return status;
         }
         if (m->tag != WTCRT_REGION_BEGIN)
-            wtcrt_die("unexpected message %d from rank 0 between regions", m->tag);
+            wtcrt_die(&rt, "unexpected message %d from rank 0 between regions", m->tag);
         region_enter(m);
-        wtcrt_msg_free(m);
+        wtcrt_msg_free(&rt, m);
         if (wtcp_is_master(rt.roles, rt.rank))
             rt.ops->master();
         else

@@ -3,7 +3,7 @@
    the oldest pending children it has (the core decides which: runtime/core/proto.h). */
 #include "wtcrt.h"
 
-#define rt wtcrt_g
+#define rt wtcrt_this_rank
 
 static void steal_close(wtc_par *p);
 
@@ -12,9 +12,9 @@ static void steal_close(wtc_par *p);
 static void answer(int thief)
 {
     if (wtcrt_give_oldest(&wtcp_steal, thief))
-        wtcrt_sync_tasks();
+        wtcrt_sync_tasks(&rt);
     else
-        wtcrt_send(thief, WTCRT_NOWORK, wtcrt_msg_new(0));
+        wtcrt_send(&rt, thief, WTCRT_NOWORK, wtcrt_msg_new(&rt, 0));
 }
 
 /* The answer to this rank's STEAL has come: 'work' says whether it was a TASK. */
@@ -41,11 +41,11 @@ static void handle(wtcrt_msg *m)
     switch (m->tag) {
     case WTCRT_STEAL:
         answer(m->src);
-        wtcrt_msg_free(m);
+        wtcrt_msg_free(&rt, m);
         break;
     case WTCRT_RESULT:
         wtcrt_store_result(m);
-        wtcrt_msg_free(m);
+        wtcrt_msg_free(&rt, m);
         break;
     case WTCRT_TASK: /* the children a STEAL of this rank brought */
         answered(1);
@@ -53,10 +53,10 @@ static void handle(wtcrt_msg *m)
         break;
     case WTCRT_NOWORK:
         answered(0);
-        wtcrt_msg_free(m);
+        wtcrt_msg_free(&rt, m);
         break;
     default:
-        wtcrt_die("steal mode: unexpected message %d from rank %d", m->tag, m->src);
+        wtcrt_die(&rt, "steal mode: unexpected message %d from rank %d", m->tag, m->src);
     }
 }
 
@@ -81,7 +81,7 @@ static void maybe_steal(void)
     rt.steal_out = 1;
     rt.steal_t0 = now;
     rt.st.steals++;
-    wtcrt_send(wtcp_victim(&rt.steal_rng, rt.nranks, rt.rank), WTCRT_STEAL, wtcrt_msg_new(0));
+    wtcrt_send(&rt, wtcp_victim(&rt.steal_rng, rt.nranks, rt.rank), WTCRT_STEAL, wtcrt_msg_new(&rt, 0));
 }
 
 /* A par (or a task frame): its children run here from the first, thieves take them
@@ -105,11 +105,11 @@ static void steal_close(wtc_par *p)
 /* After the region: answers one STEAL that has come with NOWORK; 0 when none. */
 static int refuse_one(void)
 {
-    wtcrt_msg *m = wtcrt_try_recv(MPI_ANY_SOURCE, WTCRT_STEAL);
+    wtcrt_msg *m = wtcrt_try_recv(&rt, MPI_ANY_SOURCE, WTCRT_STEAL);
     if (!m)
         return 0;
-    wtcrt_send(m->src, WTCRT_NOWORK, wtcrt_msg_new(0));
-    wtcrt_msg_free(m);
+    wtcrt_send(&rt, m->src, WTCRT_NOWORK, wtcrt_msg_new(&rt, 0));
+    wtcrt_msg_free(&rt, m);
     return 1;
 }
 
@@ -123,15 +123,15 @@ static void steal_end(void)
     int done = 0, us = 0;
     /* only STEALs and NOWORKs: the next region's (or EXIT) from rank 0 stay queued */
     while (rt.steal_out) {
-        wtcrt_msg *m = wtcrt_try_recv(MPI_ANY_SOURCE, WTCRT_NOWORK);
+        wtcrt_msg *m = wtcrt_try_recv(&rt, MPI_ANY_SOURCE, WTCRT_NOWORK);
         if (m) {
             answered(0);
-            wtcrt_msg_free(m);
+            wtcrt_msg_free(&rt, m);
         } else if (!refuse_one()) {
-            wtcrt_backoff(&us);
+            wtcrt_backoff(&rt, &us);
             continue;
         }
-        wtcrt_backoff_end(&us);
+        wtcrt_backoff_end(&rt, &us);
     }
     MPI_Ibarrier(rt.comm, &req);
     for (;;) {
@@ -139,11 +139,11 @@ static void steal_end(void)
         if (done)
             break;
         if (refuse_one())
-            wtcrt_backoff_end(&us);
+            wtcrt_backoff_end(&rt, &us);
         else
-            wtcrt_backoff(&us);
+            wtcrt_backoff(&rt, &us);
     }
-    wtcrt_backoff_end(&us);
+    wtcrt_backoff_end(&rt, &us);
     rt.steal_fails = 0;
 }
 
@@ -152,11 +152,11 @@ static void steal_worker(void)
 {
     int us = 0;
     for (;;) {
-        wtcrt_msg *m = wtcrt_try_recv(MPI_ANY_SOURCE, MPI_ANY_TAG);
+        wtcrt_msg *m = wtcrt_try_recv(&rt, MPI_ANY_SOURCE, MPI_ANY_TAG);
         if (m) {
-            wtcrt_backoff_end(&us);
+            wtcrt_backoff_end(&rt, &us);
             if (m->tag == WTCRT_REGION_END) {
-                wtcrt_msg_free(m);
+                wtcrt_msg_free(&rt, m);
                 steal_end();
                 return;
             }
@@ -164,7 +164,7 @@ static void steal_worker(void)
             continue;
         }
         maybe_steal();
-        wtcrt_backoff(&us);
+        wtcrt_backoff(&rt, &us);
     }
 }
 
