@@ -389,13 +389,13 @@ static double measure_child(void)
     wtc_ctx c = { 0, 0, 1, 0 };
     for (int rep = 0; rep < 5; rep++) {
         double t0;
-        wtc_par *p = wtcrt_frame_push(c);
+        wtc_par *p = wtcrt_frame_push(&rt, c);
         for (int i = 0; i < N; i++)
             wtc_spawn(p, &fn, &i, &out[i], WTC_K_INT, sizeof(int));
         t0 = now();
         for (int i = 0; i < N; i++) {
             clock_sink += wtcrt_now();
-            wtcrt_run_local(p, i);
+            wtcrt_run_local(&rt, p, i);
         }
         rt.nframes--;
         with[rep] = now() - t0;

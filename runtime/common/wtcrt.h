@@ -374,28 +374,28 @@ int wtcrt_bell_mail(wtcrt_rt *rt);
 void wtcrt_bell_mail_again(wtcrt_rt *rt);
 
 /* mpi/region.c */
-int wtcrt_mode_of(const wtc_fn *fn);
-void wtcrt_region_begin(const wtc_fn *fn);
-void wtcrt_region_end(void);
-int wtcrt_serve(void);
-int wtcrt_master_of(int worker);
+int wtcrt_mode_of(wtcrt_rt *rt, const wtc_fn *fn);
+void wtcrt_region_begin(wtcrt_rt *rt, const wtc_fn *fn);
+void wtcrt_region_end(wtcrt_rt *rt);
+int wtcrt_serve(wtcrt_rt *rt);
+int wtcrt_master_of(wtcrt_rt *rt, int worker);
 
 /* mpi/par.c */
-void wtcrt_call_push(const wtc_fn *fn, const void *args);
-void wtcrt_call_pop(void);
-wtc_par *wtcrt_frame_push(wtc_ctx ctx);
-void wtcrt_run_local(wtc_par *p, int i);
-void wtcrt_send_task(wtc_par *p, int dest, int first, int count, int lo, int hi);
-void wtcrt_store_result(wtcrt_msg *m);
-void wtcrt_run_task(wtcrt_msg *m);
-wtc_par *wtcrt_task_frame(wtcrt_msg *m);
-void wtcrt_task_frame_reply(wtc_par *p, int parent, const wtcrt_hdr *th);
-wtcp_frames wtcrt_frames_view(void);
-int wtcrt_give_oldest(const wtcp_mode *mode, int dest);
-void wtcrt_poll(void (*handle)(wtcrt_msg *m));
-void wtcrt_task_run(wtcrt_msg *m, void (*close)(wtc_par *p));
-void wtcrt_await(wtc_par *p, void (*handle)(wtcrt_msg *m), void (*idle)(void));
-void wtcrt_run_local_range(wtc_par *p, int i, int lo, int hi);
+void wtcrt_call_push(wtcrt_rt *rt, const wtc_fn *fn, const void *args);
+void wtcrt_call_pop(wtcrt_rt *rt);
+wtc_par *wtcrt_frame_push(wtcrt_rt *rt, wtc_ctx ctx);
+void wtcrt_run_local(wtcrt_rt *rt, wtc_par *p, int i);
+void wtcrt_send_task(wtcrt_rt *rt, wtc_par *p, int dest, int first, int count, int lo, int hi);
+void wtcrt_store_result(wtcrt_rt *rt, wtcrt_msg *m);
+void wtcrt_run_task(wtcrt_rt *rt, wtcrt_msg *m);
+wtc_par *wtcrt_task_frame(wtcrt_rt *rt, wtcrt_msg *m);
+void wtcrt_task_frame_reply(wtcrt_rt *rt, wtc_par *p, int parent, const wtcrt_hdr *th);
+wtcp_frames wtcrt_frames_view(wtcrt_rt *rt);
+int wtcrt_give_oldest(wtcrt_rt *rt, const wtcp_mode *mode, int dest);
+void wtcrt_poll(wtcrt_rt *rt, void (*handle)(wtcrt_msg *m));
+void wtcrt_task_run(wtcrt_rt *rt, wtcrt_msg *m, void (*close)(wtc_par *p));
+void wtcrt_await(wtcrt_rt *rt, wtc_par *p, void (*handle)(wtcrt_msg *m), void (*idle)(void));
+void wtcrt_run_local_range(wtcrt_rt *rt, wtc_par *p, int i, int lo, int hi);
 
 /* mpi/simple.c */
 extern const wtcrt_mode_ops wtcrt_simple_ops;

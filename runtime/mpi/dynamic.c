@@ -25,7 +25,7 @@ static void ask(void)
 {
     int want = wtcp_ask(rt.npending, rt.batch, &rt.dyn_want);
     if (want >= 0)
-        send_ctl(wtcrt_master_of(rt.rank), WTCRT_REQ, rt.rank, want);
+        send_ctl(wtcrt_master_of(&rt, rt.rank), WTCRT_REQ, rt.rank, want);
 }
 
 static void dyn_close(wtc_par *p);
@@ -42,12 +42,12 @@ static void on_grant(wtcrt_msg *m)
     for (int j = 0; j < h->count; j++) {
         int r;
         memcpy(&r, WTCRT_PAYLOAD(m) + 4ul * (unsigned long)j, sizeof r);
-        int n = rt.npending > 0 ? wtcrt_give_oldest(&wtcp_dynamic, r) : 0;
+        int n = rt.npending > 0 ? wtcrt_give_oldest(&rt, &wtcp_dynamic, r) : 0;
         if (n > 0) {
             rt.npending -= n;
             rt.st.granted++;
         } else {
-            send_ctl(wtcrt_master_of(r), WTCRT_IDLE, r, 0);
+            send_ctl(wtcrt_master_of(&rt, r), WTCRT_IDLE, r, 0);
             rt.st.refused++;
         }
     }
@@ -65,12 +65,12 @@ static void handle(wtcrt_msg *m)
         wtcrt_msg_free(&rt, m);
         break;
     case WTCRT_RESULT:
-        wtcrt_store_result(m);
+        wtcrt_store_result(&rt, m);
         wtcrt_msg_free(&rt, m);
         break;
     case WTCRT_TASK: /* granted to this rank: the master marked it busy */
         rt.avail = 0;
-        wtcrt_task_run(m, dyn_close);
+        wtcrt_task_run(&rt, m, dyn_close);
         break;
     default:
         wtcrt_die(&rt, "dynamic mode: unexpected message %d from rank %d", m->tag, m->src);
@@ -80,7 +80,7 @@ static void handle(wtcrt_msg *m)
 /* At every par and before each child: grants, results, work granted to this rank. */
 static void dyn_poll(void)
 {
-    wtcrt_poll(handle);
+    wtcrt_poll(&rt, handle);
 }
 
 /* Waiting with nothing arrived: tells the master, once, that this rank is available
@@ -89,7 +89,7 @@ static void offer(void)
 {
     if (!rt.avail && wtcp_may_nest(rt.nest)) {
         rt.avail = 1;
-        send_ctl(wtcrt_master_of(rt.rank), WTCRT_IDLE, rt.rank, 0);
+        send_ctl(wtcrt_master_of(&rt, rt.rank), WTCRT_IDLE, rt.rank, 0);
     }
 }
 
@@ -108,10 +108,10 @@ static void dyn_close(wtc_par *p)
         rt.npending--;
         dyn_poll();
         ask();
-        wtcrt_run_local(p, i);
+        wtcrt_run_local(&rt, p, i);
     }
     p->closing = 0;
-    wtcrt_await(p, handle, offer);
+    wtcrt_await(&rt, p, handle, offer);
 }
 
 /* ---- the masters ------------------------------------------------------------------ */
@@ -307,7 +307,7 @@ static void dyn_worker(void)
         handle(m);
         if (!rt.avail) {
             rt.avail = 1;
-            send_ctl(wtcrt_master_of(rt.rank), WTCRT_IDLE, rt.rank, 0);
+            send_ctl(wtcrt_master_of(&rt, rt.rank), WTCRT_IDLE, rt.rank, 0);
         }
     }
 }

@@ -19,18 +19,18 @@ static void simple_close(wtc_par *p)
     for (int j = 1; j < s; j++) {
         int first = wtcp_split_first(j, k, s);
         int last = wtcp_split_first(j + 1, k, s);
-        wtcrt_send_task(p, sub_lo(lo, n, s, j), first, last - first, sub_lo(lo, n, s, j),
+        wtcrt_send_task(&rt, p, sub_lo(lo, n, s, j), first, last - first, sub_lo(lo, n, s, j),
                         sub_lo(lo, n, s, j + 1));
     }
     wtcrt_sync_tasks(&rt);
     for (i = 0; i < k && (long)i * s / k == 0; i++)
-        wtcrt_run_local_range(p, i, lo, sub_lo(lo, n, s, 1));
+        wtcrt_run_local_range(&rt, p, i, lo, sub_lo(lo, n, s, 1));
     /* step 4: RESULTs in sub-range order (a rank owes this rank one RESULT at most) */
     if (s > 1) {
         int old = wtcrt_set_state(&rt, WTCRT_S_WAIT_CHILDREN);
         for (int j = 1; j < s; j++) {
             wtcrt_msg *m = wtcrt_recv(&rt, sub_lo(lo, n, s, j), WTCRT_RESULT);
-            wtcrt_store_result(m);
+            wtcrt_store_result(&rt, m);
             wtcrt_msg_free(&rt, m);
         }
         wtcrt_set_state(&rt, old);
@@ -50,7 +50,7 @@ static void simple_worker(void)
         }
         if (m->tag != WTCRT_TASK)
             wtcrt_die(&rt, "unexpected message %d from rank %d in the server loop", m->tag, m->src);
-        wtcrt_run_task(m);
+        wtcrt_run_task(&rt, m);
     }
 }
 

@@ -11,7 +11,7 @@ static void steal_close(wtc_par *p);
    core's size, in one TASK; NOWORK when this rank has none. */
 static void answer(int thief)
 {
-    if (wtcrt_give_oldest(&wtcp_steal, thief))
+    if (wtcrt_give_oldest(&rt, &wtcp_steal, thief))
         wtcrt_sync_tasks(&rt);
     else
         wtcrt_send(&rt, thief, WTCRT_NOWORK, wtcrt_msg_new(&rt, 0));
@@ -44,12 +44,12 @@ static void handle(wtcrt_msg *m)
         wtcrt_msg_free(&rt, m);
         break;
     case WTCRT_RESULT:
-        wtcrt_store_result(m);
+        wtcrt_store_result(&rt, m);
         wtcrt_msg_free(&rt, m);
         break;
     case WTCRT_TASK: /* the children a STEAL of this rank brought */
         answered(1);
-        wtcrt_task_run(m, steal_close);
+        wtcrt_task_run(&rt, m, steal_close);
         break;
     case WTCRT_NOWORK:
         answered(0);
@@ -64,7 +64,7 @@ static void handle(wtcrt_msg *m)
    a STEAL of this rank brought. */
 static void steal_poll(void)
 {
-    wtcrt_poll(handle);
+    wtcrt_poll(&rt, handle);
 }
 
 /* Asks a random victim for work, unless a STEAL is already out or the last ones were
@@ -96,10 +96,10 @@ static void steal_close(wtc_par *p)
     while (p->nextc < p->end) {
         int i = p->nextc++;
         steal_poll();
-        wtcrt_run_local(p, i);
+        wtcrt_run_local(&rt, p, i);
     }
     p->closing = 0;
-    wtcrt_await(p, handle, maybe_steal);
+    wtcrt_await(&rt, p, handle, maybe_steal);
 }
 
 /* After the region: answers one STEAL that has come with NOWORK; 0 when none. */

@@ -714,7 +714,7 @@ int wtc_start(int argc, char **argv, const wtc_program *prog)
     if (rt->rank == 0)
         status = prog->user_main(argc, argv);
     else
-        status = wtcrt_serve();
+        status = wtcrt_serve(rt);
     if (wtcrt_forked(rt))
         return status; /* a child of fork() returned from main: a plain process */
     fflush(stdout);
