@@ -253,18 +253,22 @@ struct wtc_par {
 #define WTCRT_ARGS(p, i) (((p)->mem ? (p)->mem : (p)->arena) + (p)->ch[i].args_off)
 #define WTCRT_RET(p, i) (((p)->mem ? (p)->mem : (p)->arena) + (p)->ch[i].ret_off)
 
+/* The MPI runtime's state of one rank (below); every function of runtime/mpi takes it
+   as its first parameter. */
+typedef struct wtcrt_rt wtcrt_rt;
+
 /* What each mode does in the MPI runtime (mpi/region.c holds the table; the decisions
    themselves are the core's, runtime/core/proto.h). */
 typedef struct wtcrt_mode_ops {
     const wtcp_mode *mode;
-    void (*close)(wtc_par *p);  /* runs a par's children, waits for them */
-    void (*worker)(void);       /* a worker other than rank 0 during a region */
-    void (*master)(void);       /* a master during a region (NULL: none) */
-    void (*poll)(void);         /* at every par (cond true or false): NULL when none */
-    void (*end)(void);          /* rank 0, the root returned: ends the region */
+    void (*close)(wtcrt_rt *rt, wtc_par *p); /* runs a par's children, waits for them */
+    void (*worker)(wtcrt_rt *rt); /* a worker other than rank 0 during a region */
+    void (*master)(wtcrt_rt *rt); /* a master during a region (NULL: none) */
+    void (*poll)(wtcrt_rt *rt);   /* at every par (cond true or false): NULL when none */
+    void (*end)(wtcrt_rt *rt);    /* rank 0, the root returned: ends the region */
 } wtcrt_mode_ops;
 
-typedef struct wtcrt_rt {
+struct wtcrt_rt {
     const wtc_program *prog;
     MPI_Comm comm;
     int rank, nranks;
@@ -330,7 +334,7 @@ typedef struct wtcrt_rt {
     wtcrt_event *ev;
     long nev, capev;
     int tracing;
-} wtcrt_rt;
+};
 
 /* This process's runtime state (mpi/transport.c). Named only where the outside world
    enters the runtime: the functions of wtc_abi.h, wtcrt_check_fail; everything else
@@ -392,9 +396,10 @@ wtc_par *wtcrt_task_frame(wtcrt_rt *rt, wtcrt_msg *m);
 void wtcrt_task_frame_reply(wtcrt_rt *rt, wtc_par *p, int parent, const wtcrt_hdr *th);
 wtcp_frames wtcrt_frames_view(wtcrt_rt *rt);
 int wtcrt_give_oldest(wtcrt_rt *rt, const wtcp_mode *mode, int dest);
-void wtcrt_poll(wtcrt_rt *rt, void (*handle)(wtcrt_msg *m));
-void wtcrt_task_run(wtcrt_rt *rt, wtcrt_msg *m, void (*close)(wtc_par *p));
-void wtcrt_await(wtcrt_rt *rt, wtc_par *p, void (*handle)(wtcrt_msg *m), void (*idle)(void));
+void wtcrt_poll(wtcrt_rt *rt, void (*handle)(wtcrt_rt *rt, wtcrt_msg *m));
+void wtcrt_task_run(wtcrt_rt *rt, wtcrt_msg *m, void (*close)(wtcrt_rt *rt, wtc_par *p));
+void wtcrt_await(wtcrt_rt *rt, wtc_par *p, void (*handle)(wtcrt_rt *rt, wtcrt_msg *m),
+                 void (*idle)(wtcrt_rt *rt));
 void wtcrt_run_local_range(wtcrt_rt *rt, wtc_par *p, int i, int lo, int hi);
 
 /* mpi/simple.c */

@@ -65,7 +65,7 @@ wtc_par *wtc_par_open(wtc_ctx ctx, int cond, const wtc_site *site)
     if (!rt->in_region)
         return NULL;
     if (rt->ops->poll) /* thieves are answered at every par, below the cut-off too */
-        rt->ops->poll();
+        rt->ops->poll(rt);
     if (!cond || rt->nranks == 1)
         return NULL;
     if (rt->ops->mode->ranges && ctx.hi - ctx.lo <= 1)
@@ -492,7 +492,7 @@ void wtcrt_task_frame_reply(wtcrt_rt *rt, wtc_par *p, int parent, const wtcrt_hd
 
 /* Runs the children of TASK m (freed here) as a task frame closed by the mode's
    'close', nested on whatever this rank was doing, then sends their RESULT. */
-void wtcrt_task_run(wtcrt_rt *rt, wtcrt_msg *m, void (*close)(wtc_par *p))
+void wtcrt_task_run(wtcrt_rt *rt, wtcrt_msg *m, void (*close)(wtcrt_rt *rt, wtc_par *p))
 {
     int parent = m->src, old;
     wtcrt_hdr th = *WTCRT_HDR(m);
@@ -500,7 +500,7 @@ void wtcrt_task_run(wtcrt_rt *rt, wtcrt_msg *m, void (*close)(wtc_par *p))
     rt->nest++;
     old = wtcrt_set_state(rt, WTCRT_S_COMPUTE);
     p = wtcrt_task_frame(rt, m);
-    close(p);
+    close(rt, p);
     wtcrt_task_frame_reply(rt, p, parent, &th);
     if (p->level != rt->nframes - 1)
         wtcrt_die(rt, "task frame closed out of order");
@@ -527,18 +527,19 @@ int wtcrt_give_oldest(wtcrt_rt *rt, const wtcp_mode *mode, int dest)
 }
 
 /* Hands every message that has arrived to the mode's 'handle' (a compute-path poll). */
-void wtcrt_poll(wtcrt_rt *rt, void (*handle)(wtcrt_msg *m))
+void wtcrt_poll(wtcrt_rt *rt, void (*handle)(wtcrt_rt *rt, wtcrt_msg *m))
 {
     wtcrt_msg *m;
     while ((m = wtcrt_try_recv_quick(rt)))
-        handle(m);
+        handle(rt, m);
 }
 
 /* Waits until p's children sent away have come back: hands every message that arrives
    to the mode's 'handle' (RESULTs are stored there, work granted or stolen runs there,
    nested); with nothing arrived, calls 'idle' (ask a victim, tell the master), then
    sleeps a step. */
-void wtcrt_await(wtcrt_rt *rt, wtc_par *p, void (*handle)(wtcrt_msg *m), void (*idle)(void))
+void wtcrt_await(wtcrt_rt *rt, wtc_par *p, void (*handle)(wtcrt_rt *rt, wtcrt_msg *m),
+                 void (*idle)(wtcrt_rt *rt))
 {
     int old, us = 0;
     if (!p->outstanding)
@@ -548,10 +549,10 @@ void wtcrt_await(wtcrt_rt *rt, wtc_par *p, void (*handle)(wtcrt_msg *m), void (*
         wtcrt_msg *m = wtcrt_try_recv(rt, MPI_ANY_SOURCE, MPI_ANY_TAG);
         if (m) {
             wtcrt_backoff_end(rt, &us);
-            handle(m);
+            handle(rt, m);
             continue;
         }
-        idle();
+        idle(rt);
         wtcrt_backoff(rt, &us);
     }
     wtcrt_backoff_end(rt, &us);
@@ -581,7 +582,7 @@ void wtc_par_close(wtc_par *p)
 {
     wtcrt_rt *rt = &wtcrt_this_rank; /* entered from generated code (wtc_abi.h) */
     if (p->nch > 0)
-        rt->ops->close(p);
+        rt->ops->close(rt, p);
     if (p->level != rt->nframes - 1)
         wtcrt_die(rt, "par frames closed out of order");
     rt->nframes--;

@@ -135,7 +135,7 @@ void wtcrt_region_end(wtcrt_rt *rt)
     for (int r = 1; r < rt->nranks; r++)
         wtcrt_send(rt, r, WTCRT_REGION_END, wtcrt_msg_new(rt, 0));
     if (rt->ops->end)
-        rt->ops->end();
+        rt->ops->end(rt);
     rt->in_region = 0;
 }
 
@@ -196,9 +196,9 @@ int wtcrt_serve(wtcrt_rt *rt)
         region_enter(rt, m);
         wtcrt_msg_free(rt, m);
         if (wtcp_is_master(rt->roles, rt->rank))
-            rt->ops->master();
+            rt->ops->master(rt);
         else
-            rt->ops->worker();
+            rt->ops->worker(rt);
         rt->in_region = 0;
         fflush(stdout); /* what recursive code printed here, before main goes on */
     }
