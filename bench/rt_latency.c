@@ -44,7 +44,8 @@ static int cmp_double(const void *a, const void *b)
 
 /* One ping-pong series; sets the median and mean round trip beyond the gap, in
    microseconds (rank 0). */
-static void series(wtcrt_rt *rt, int iters, double gap, int polling, double *med, double *mean)
+static void series(wtcrt_rt *rt, int iters, double gap, int polling, double *med,
+                   double *mean)
 {
     double t, total = 0, *rtt = malloc((size_t)iters * sizeof *rtt);
     char buf[WTCRT_HDR_SIZE];
@@ -57,14 +58,16 @@ static void series(wtcrt_rt *rt, int iters, double gap, int polling, double *med
             t = wtcrt_now();
             MPI_Send(buf, sizeof buf, MPI_BYTE, 1, WTCRT_TASK, rt->comm);
             wtcrt_bell_ring(rt, 1); /* as wtcrt_send does */
-            MPI_Recv(buf, sizeof buf, MPI_BYTE, 1, WTCRT_RESULT, rt->comm, MPI_STATUS_IGNORE);
+            MPI_Recv(buf, sizeof buf, MPI_BYTE, 1, WTCRT_RESULT, rt->comm,
+                     MPI_STATUS_IGNORE);
             rtt[i] = (wtcrt_now() - t) * 1e6;
             total += rtt[i];
         } else if (rt->rank == 1) {
             if (polling)
                 wtcrt_msg_free(rt, wtcrt_recv(rt, 0, WTCRT_TASK));
             else
-                MPI_Recv(buf, sizeof buf, MPI_BYTE, 0, WTCRT_TASK, rt->comm, MPI_STATUS_IGNORE);
+                MPI_Recv(buf, sizeof buf, MPI_BYTE, 0, WTCRT_TASK, rt->comm,
+                         MPI_STATUS_IGNORE);
             MPI_Send(buf, sizeof buf, MPI_BYTE, 0, WTCRT_RESULT, rt->comm);
         }
     }

@@ -74,7 +74,8 @@ static int all_agree(wtcrt_rt *rt, int ok)
     return ok;
 }
 
-/* Fills rt->bell_slot_of from everyone's bell_id; returns (leader, my slot, local ranks). */
+/* Fills rt->bell_slot_of from everyone's bell_id; returns (leader, my slot, local
+   ranks). */
 static void host_ranks(wtcrt_rt *rt, const bell_id *ids, int *leader, int *me, int *nlocal)
 {
     const char *host = ids[rt->rank].host;
@@ -128,7 +129,8 @@ int wtcrt_bell_init(wtcrt_rt *rt)
     ok = all_agree(rt, leader != rt->rank || nlocal < 2 || rt->bell_seg); /* created */
     if (ok && leader != rt->rank)
         seg_map(rt, name, nlocal, 0);
-    ok = all_agree(rt, ok && (nlocal < 2 || rt->bell_seg)); /* every local rank has mapped it */
+    /* every local rank has mapped it */
+    ok = all_agree(rt, ok && (nlocal < 2 || rt->bell_seg));
     if (leader == rt->rank && rt->bell_seg)
         shm_unlink(name);
     if (!ok)

@@ -125,7 +125,8 @@ static int grant_own(wtcrt_rt *rt, int who, int want)
         return 0;
     /* the ranks are picked straight into the GRANT's payload (room for 'want') */
     m = wtcrt_msg_new(rt, 4ul * (unsigned long)want);
-    g = wtcp_grant_pick(rt->roles, rt->rank, who, want, rt->idle, (int *)(void *)WTCRT_PAYLOAD(m));
+    g = wtcp_grant_pick(rt->roles, rt->rank, who, want, rt->idle,
+                        (int *)(void *)WTCRT_PAYLOAD(m));
     if (g == 0) {
         wtcrt_msg_free(rt, m);
         return 0;

@@ -23,7 +23,8 @@ wtc_par *wtcrt_frame_push(wtcrt_rt *rt, wtc_ctx ctx)
         rt->frames = f;
         rt->capframes = cap;
     }
-    if (!(p = rt->frames[rt->nframes]) && !(p = rt->frames[rt->nframes] = calloc(1, sizeof *p)))
+    if (!(p = rt->frames[rt->nframes]) &&
+        !(p = rt->frames[rt->nframes] = calloc(1, sizeof *p)))
         wtcrt_die(rt, "out of memory");
     p->level = rt->nframes++;
     p->region = 0;
@@ -172,7 +173,8 @@ void wtcrt_run_local(wtcrt_rt *rt, wtc_par *p, int i)
 /* ---- TASK and RESULT -------------------------------------------------------------- */
 
 /* Sends children first..first+count-1 of p in one TASK; [lo, hi) is their range. */
-void wtcrt_send_task(wtcrt_rt *rt, wtc_par *p, int dest, int first, int count, int lo, int hi)
+void wtcrt_send_task(wtcrt_rt *rt, wtc_par *p, int dest, int first, int count, int lo,
+                     int hi)
 {
     size_t n = 0;
     unsigned char *q;
@@ -243,7 +245,8 @@ void wtcrt_store_result(wtcrt_rt *rt, wtcrt_msg *m)
         wtcrt_die(rt, "RESULT for frame %d, %d open", h->frame, rt->nframes);
     p = rt->frames[h->frame];
     if (h->first < 0 || h->count < 1 || h->first + h->count > p->nch)
-        wtcrt_die(rt, "RESULT for children %d+%d of a par with %d", h->first, h->count, p->nch);
+        wtcrt_die(rt, "RESULT for children %d+%d of a par with %d", h->first, h->count,
+                  p->nch);
     for (int i = h->first; i < h->first + h->count; i++) {
         wtcrt_child *c = &p->ch[i];
         const wtc_fn *fn = c->fn;

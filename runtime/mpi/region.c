@@ -66,8 +66,9 @@ static void region_setup(wtcrt_rt *rt, int mode, int masters, int batch)
         rt->st.master = 1;
         if (!rt->idle && !(rt->idle = calloc((size_t)rt->nranks, 1)))
             wtcrt_die(rt, "out of memory");
-        if (!rt->standing && (!(rt->standing = calloc((size_t)rt->nranks, sizeof *rt->standing)) ||
-                             !(rt->stand_seq = calloc((size_t)rt->nranks, sizeof *rt->stand_seq))))
+        if (!rt->standing &&
+            (!(rt->standing = calloc((size_t)rt->nranks, sizeof *rt->standing)) ||
+             !(rt->stand_seq = calloc((size_t)rt->nranks, sizeof *rt->stand_seq))))
             wtcrt_die(rt, "out of memory");
         for (int w = 0; w < rt->nworkers; w++) {
             rt->idle[w] = w != 0; /* rank 0 runs the root */
@@ -95,7 +96,8 @@ void wtcrt_region_begin(wtcrt_rt *rt, const wtc_fn *fn)
     fflush(stdout);
     int mode = wtcrt_mode_of(rt, fn);
     /* batch 0: the mode's default (dynamic: 1; steal: half the pending children) */
-    int par[4] = { mode, masters_of(rt, fn, mode), rt->opt.batch > 0 ? rt->opt.batch : 0, 0 };
+    int par[4] = { mode, masters_of(rt, fn, mode), rt->opt.batch > 0 ? rt->opt.batch : 0,
+                   0 };
     size_t n = snapshot_size(rt);
     for (int r = 1; r < rt->nranks; r++) {
         wtcrt_msg *m = wtcrt_msg_new(rt, n);
@@ -143,7 +145,8 @@ void wtcrt_region_end(wtcrt_rt *rt)
    child of fork() (its recursive calls run sequentially: MPI is the parent's). */
 static int region_possible(wtcrt_rt *rt)
 {
-    return rt->started && rt->rank == 0 && !rt->in_region && rt->nranks > 1 && !wtcrt_forked(rt);
+    return rt->started && rt->rank == 0 && !rt->in_region && rt->nranks > 1 &&
+           !wtcrt_forked(rt);
 }
 
 void wtc_call(const wtc_fn *fn, void *args, void *ret)

@@ -48,7 +48,8 @@ static void simple_worker(wtcrt_rt *rt)
             return;
         }
         if (m->tag != WTCRT_TASK)
-            wtcrt_die(rt, "unexpected message %d from rank %d in the server loop", m->tag, m->src);
+            wtcrt_die(rt, "unexpected message %d from rank %d in the server loop", m->tag,
+                      m->src);
         wtcrt_run_task(rt, m);
     }
 }

@@ -125,7 +125,8 @@ static void stdout_rebuffer(void)
     setvbuf(stdout, buf, isatty(fileno(stdout)) ? _IOLBF : _IOFBF, sizeof buf);
 }
 
-/* Starts MPI, unless this process is the whole job; sets rt->comm, rt->rank, rt->nranks. */
+/* Starts MPI, unless this process is the whole job; sets rt->comm, rt->rank,
+   rt->nranks. */
 void wtcrt_mpi_start(wtcrt_rt *rt, int *argc, char ***argv)
 {
     int inited = 0;

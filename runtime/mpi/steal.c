@@ -80,7 +80,8 @@ static void maybe_steal(wtcrt_rt *rt)
     rt->steal_out = 1;
     rt->steal_t0 = now;
     rt->st.steals++;
-    wtcrt_send(rt, wtcp_victim(&rt->steal_rng, rt->nranks, rt->rank), WTCRT_STEAL, wtcrt_msg_new(rt, 0));
+    wtcrt_send(rt, wtcp_victim(&rt->steal_rng, rt->nranks, rt->rank), WTCRT_STEAL,
+               wtcrt_msg_new(rt, 0));
 }
 
 /* A par (or a task frame): its children run here from the first, thieves take them

@@ -348,8 +348,8 @@ static wtcrt_msg *recv_probed(wtcrt_rt *rt, const MPI_Status *st)
     m->tag = st->MPI_TAG;
     total = WTCRT_HDR(m)->nbytes;
     if (total < (long long)n - WTCRT_HDR_SIZE)
-        wtcrt_die(rt, "message of %d bytes (tag %d) from rank %d says %lld", n, m->tag, m->src,
-                  total);
+        wtcrt_die(rt, "message of %d bytes (tag %d) from rank %d says %lld", n, m->tag,
+                  m->src, total);
     if (total > (long long)n - WTCRT_HDR_SIZE) {
         m->len = WTCRT_HDR_SIZE + (size_t)total;
         if (m->cap < m->len) {
@@ -496,7 +496,8 @@ static int stats_gather(wtcrt_rt *rt)
                  P > 1 ? "s" : "", rt->st.wall);
         wtcrt_stats_print(stderr, s, P, title);
     }
-    if (rt->opt.trace && wtcrt_trace_write(rt->opt.trace, "wtc program", P, ev, nev, s) < 0) {
+    if (rt->opt.trace &&
+        wtcrt_trace_write(rt->opt.trace, "wtc program", P, ev, nev, s) < 0) {
         fprintf(stderr, "wtc: error: --wtc-trace=%s: cannot write it: %s\n", rt->opt.trace,
                 strerror(errno));
         failed = 1;
@@ -595,8 +596,8 @@ static int opts_auto(wtcrt_rt *rt, char *err, size_t errsz)
                  "give none of them with it");
         return -1;
     }
-    if (wtcrt_profile_auto(rt->opt.autof, rt->prog, rt->nranks, rt->opt.machine, &a, err + 12,
-                           errsz - 12) < 0) {
+    if (wtcrt_profile_auto(rt->opt.autof, rt->prog, rt->nranks, rt->opt.machine, &a,
+                           err + 12, errsz - 12) < 0) {
         memcpy(err, "wtc: error: ", 12);
         return -1;
     }
