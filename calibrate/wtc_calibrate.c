@@ -28,7 +28,6 @@
 #include "calib.h"
 #include "wtcrt.h"
 
-#define rt wtcrt_g
 
 #define MAXP 64
 #define NSIZES 6
@@ -199,29 +198,30 @@ static volatile int sink;
    receiver wakes on the doorbell and receives it); rank 1 waits in wtcrt_recv, then
    unpacks (a copy into fresh memory, as the children's buffers are). Medians of
    big_reps (at most 5). */
-static void big_one(int me, const char *src, int k, double *pk, double *tr, double *up)
+static void big_one(wtcrt_rt *rt, int me, const char *src, int k, double *pk, double *tr,
+                    double *up)
 {
     double a[5], b[5], c[5], r;
     for (int rep = 0; rep < big_reps; rep++) {
         sleepy_barrier(MPI_COMM_WORLD); /* ranks spinning in MPI_Barrier would take the cores */
         if (me == 0) {
             double t0 = now(), t1;
-            wtcrt_msg *m = wtcrt_msg_new((size_t)k);
+            wtcrt_msg *m = wtcrt_msg_new(rt, (size_t)k);
             memcpy(WTCRT_PAYLOAD(m), src, (size_t)k);
             t1 = now();
-            wtcrt_send_task_msg(1, m);
-            wtcrt_sync_tasks();
+            wtcrt_send_task_msg(rt, 1, m);
+            wtcrt_sync_tasks(rt);
             a[rep] = t1 - t0;
             b[rep] = now() - t1;
         } else if (me == 1) {
-            wtcrt_msg *m = wtcrt_recv(0, WTCRT_TASK);
+            wtcrt_msg *m = wtcrt_recv(rt, 0, WTCRT_TASK);
             double t1 = now();
             char *mem = malloc((size_t)k);
             memcpy(mem, WTCRT_PAYLOAD(m), (size_t)k);
             sink += mem[k - 1] + mem[k / 2]; /* the copy must happen */
             c[rep] = now() - t1;
             free(mem);
-            wtcrt_msg_free(m);
+            wtcrt_msg_free(rt, m);
         }
     }
     if (me == 1) {
@@ -237,14 +237,14 @@ static void big_one(int me, const char *src, int k, double *pk, double *tr, doub
 
 /* The per-byte costs of big messages (rank 0 gets them): O_s from the pack, G from the
    transfer, O_r from the unpack, each the slope of a least-squares line over 1-64 MB. */
-static void measure_big(int me, double *O_s, double *G, double *O_r)
+static void measure_big(wtcrt_rt *rt, int me, double *O_s, double *G, double *O_r)
 {
     double pk[NBIG], tr[NBIG], up[NBIG], a;
     char *src = me == 0 ? malloc((size_t)big_sizes[nbig - 1]) : NULL;
     if (src)
         memset(src, 1, (size_t)big_sizes[nbig - 1]);
     for (int i = 0; i < nbig; i++)
-        big_one(me, src, (int)big_sizes[i], &pk[i], &tr[i], &up[i]);
+        big_one(rt, me, src, (int)big_sizes[i], &pk[i], &tr[i], &up[i]);
     free(src);
     if (me != 0)
         return;
@@ -285,12 +285,12 @@ static int ranks_per_node(void)
     return nodes > 1 ? mine : 0;
 }
 
-/* One ping-pong of 48-byte messages (ranks 0 and 1 of rt.comm): rank 0 computes 'gap'
+/* One ping-pong of 48-byte messages (ranks 0 and 1 of rt->comm): rank 0 computes 'gap'
    seconds, sends and rings the doorbell as wtcrt_send does, then waits for the answer
    spinning in MPI_Recv; returns the round trip. Rank 1 waits with the runtime's own
    wtcrt_recv (yield polls, then doorbell sleeps) when 'polling', else spins in
    MPI_Recv (it sees the message at once). */
-static double wake_pingpong(int me, double gap, int polling)
+static double wake_pingpong(wtcrt_rt *rt, int me, double gap, int polling)
 {
     char b[WTCRT_HDR_SIZE];
     double t = 0;
@@ -298,36 +298,36 @@ static double wake_pingpong(int me, double gap, int polling)
     if (me == 0) {
         spin(gap);
         t = now();
-        MPI_Send(b, sizeof b, MPI_BYTE, 1, WTCRT_REQ, rt.comm);
-        wtcrt_bell_ring(1);
-        MPI_Recv(b, sizeof b, MPI_BYTE, 1, WTCRT_GRANT, rt.comm, MPI_STATUS_IGNORE);
+        MPI_Send(b, sizeof b, MPI_BYTE, 1, WTCRT_REQ, rt->comm);
+        wtcrt_bell_ring(rt, 1);
+        MPI_Recv(b, sizeof b, MPI_BYTE, 1, WTCRT_GRANT, rt->comm, MPI_STATUS_IGNORE);
         t = now() - t;
     } else if (me == 1) {
         if (polling)
-            wtcrt_msg_free(wtcrt_recv(0, WTCRT_REQ));
+            wtcrt_msg_free(rt, wtcrt_recv(rt, 0, WTCRT_REQ));
         else
-            MPI_Recv(b, sizeof b, MPI_BYTE, 0, WTCRT_REQ, rt.comm, MPI_STATUS_IGNORE);
-        MPI_Send(b, sizeof b, MPI_BYTE, 0, WTCRT_GRANT, rt.comm);
+            MPI_Recv(b, sizeof b, MPI_BYTE, 0, WTCRT_REQ, rt->comm, MPI_STATUS_IGNORE);
+        MPI_Send(b, sizeof b, MPI_BYTE, 0, WTCRT_GRANT, rt->comm);
     }
     return t;
 }
 
-/* How long the runtime's yield phase lasts with the given rt.yield_s: wtcrt_backoff
+/* How long the runtime's yield phase lasts with the given rt->yield_s: wtcrt_backoff
    steps from 0 until it would sleep, two probes each as wtcrt_recv does, idle host;
    median of 21 (rank 0 only). */
-static double yield_phase(void)
+static double yield_phase(wtcrt_rt *rt)
 {
     double v[21];
     for (int r = 0; r < 21; r++) {
         int us = 0, flag;
         double t0 = now();
         do {
-            MPI_Iprobe(MPI_ANY_SOURCE, 12345, rt.comm, &flag, MPI_STATUS_IGNORE);
-            MPI_Iprobe(MPI_ANY_SOURCE, 12345, rt.comm, &flag, MPI_STATUS_IGNORE);
-            wtcrt_backoff(&us);
+            MPI_Iprobe(MPI_ANY_SOURCE, 12345, rt->comm, &flag, MPI_STATUS_IGNORE);
+            MPI_Iprobe(MPI_ANY_SOURCE, 12345, rt->comm, &flag, MPI_STATUS_IGNORE);
+            wtcrt_backoff(rt, &us);
         } while (us <= 0);
         v[r] = now() - t0; /* the yield phase plus one (armed, not slept) step */
-        wtcrt_backoff_end(&us);
+        wtcrt_backoff_end(rt, &us);
     }
     return wtcrt_median(v, 21);
 }
@@ -342,26 +342,26 @@ static double yield_phase(void)
    common),
    pooled median, minus the same with the receiver spinning. How fast a vCPU wakes
    depends on how long it idled, so this is the typical case, not every case. */
-static void measure_waiting(int me, fit *f)
+static void measure_waiting(wtcrt_rt *rt, int me, fit *f)
 {
     static const double gaps[5] = { 25e-6, 50e-6, 100e-6, 200e-6, 400e-6 };
     double v[105], asleep[105];
     int n = reps < 21 ? reps : 21;
-    double yield_s = rt.yield_s;
+    double yield_s = rt->yield_s;
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
     f->cores = cores > 0 ? (int)cores : 0;
     if (me == 0) {
-        rt.yield_s = wtcrt_yield_seconds(1);
-        f->w_yield = yield_phase();
-        rt.yield_s = wtcrt_yield_seconds(f->cores + 1);
-        f->w_yield_over = yield_phase();
+        rt->yield_s = wtcrt_yield_seconds(1);
+        f->w_yield = yield_phase(rt);
+        rt->yield_s = wtcrt_yield_seconds(f->cores + 1);
+        f->w_yield_over = yield_phase(rt);
     }
-    rt.yield_s = 0; /* w_wake: the receiver sleeps whatever the gap */
+    rt->yield_s = 0; /* w_wake: the receiver sleeps whatever the gap */
     for (int g = 0; g < 5; g++) {
         for (int i = 0; i < n; i++)
-            v[g * n + i] = wake_pingpong(me, gaps[g], 0);
+            v[g * n + i] = wake_pingpong(rt, me, gaps[g], 0);
         for (int i = 0; i < n; i++)
-            asleep[g * n + i] = wake_pingpong(me, gaps[g], 1);
+            asleep[g * n + i] = wake_pingpong(rt, me, gaps[g], 1);
     }
     if (me == 0) {
         f->w_wake = wtcrt_median(asleep, 5 * n) - wtcrt_median(v, 5 * n);
@@ -372,7 +372,7 @@ static void measure_waiting(int me, fit *f)
         if (f->w_wake < 0)
             f->w_wake = 0;
     }
-    rt.yield_s = yield_s;
+    rt->yield_s = yield_s;
 }
 
 /* A child function for measure_child: a few operations, as small as a task gets. */
@@ -394,7 +394,7 @@ static void tiny_par(wtc_ctx c, void *args, void *ret)
    (result stored) after a clock read (the time slice check of the dynamic local loop),
    minus calling the sequential function directly; median of 5. The spawning itself is
    not in it: the predictor records it per par (t_spawn, doc/predictor.md section 1). */
-static double measure_child(void)
+static double measure_child(wtcrt_rt *rt)
 {
     static const wtc_fn fn = { "tiny", 0, WTC_MODE_DYNAMIC, 1, 0, sizeof(int), sizeof(int),
                                WTC_K_INT, 0, NULL, NULL, tiny_par, tiny_seq };
@@ -405,15 +405,15 @@ static double measure_child(void)
     wtc_ctx c = { 0, 0, 1, 0 };
     for (int rep = 0; rep < 5; rep++) {
         double t0;
-        wtc_par *p = wtcrt_frame_push(c);
+        wtc_par *p = wtcrt_frame_push(rt, c);
         for (int i = 0; i < N; i++)
             wtc_spawn(p, &fn, &i, &out[i], WTC_K_INT, sizeof(int));
         t0 = now();
         for (int i = 0; i < N; i++) {
             clock_sink += wtcrt_now();
-            wtcrt_run_local(p, i);
+            wtcrt_run_local(rt, p, i);
         }
-        rt.nframes--;
+        rt->nframes--;
         with[rep] = now() - t0;
         t0 = now();
         for (int i = 0; i < N; i++) {
@@ -686,6 +686,8 @@ static void fit_overheads(fit *f, int P, const char *out, const char *name)
 
 int main(int argc, char **argv)
 {
+    static wtcrt_rt state; /* the runtime's state, for its waiting and its frames */
+    wtcrt_rt *rt = &state;
     int me, P;
     const char *name = "host", *out;
     fit f;
@@ -693,16 +695,16 @@ int main(int argc, char **argv)
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &me);
     MPI_Comm_size(MPI_COMM_WORLD, &P);
-    MPI_Comm_dup(MPI_COMM_WORLD, &rt.comm); /* the runtime's state, for its waiting */
-    rt.rank = me;
-    rt.nranks = P;
-    wtcrt_wait_init();
+    MPI_Comm_dup(MPI_COMM_WORLD, &rt->comm);
+    rt->rank = me;
+    rt->nranks = P;
+    wtcrt_wait_init(rt);
     out = parse_args(argc, argv, me, &name);
     if (!out || P < 2) {
         if (out && me == 0)
             fprintf(stderr, "wtc-calibrate: error: needs at least 2 ranks "
                             "(mpiexec -n P wtc-calibrate -o FILE)\n");
-        wtcrt_bell_fini();
+        wtcrt_bell_fini(rt);
         MPI_Finalize();
         return 2;
     }
@@ -725,7 +727,7 @@ int main(int argc, char **argv)
     sleepy_barrier(MPI_COMM_WORLD);
     {
         double bs = 0, bg = 0, br = 0;
-        measure_big(me, &bs, &bg, &br);
+        measure_big(rt, me, &bs, &bg, &br);
         /* the big messages' per-byte costs (fresh buffers, page faults) replace the
            small ones' (pooled buffers): bytes matter for big messages only */
         if (me == 0) {
@@ -757,15 +759,15 @@ int main(int argc, char **argv)
     if (f.busy_contention || f.contention < 0)
         f.contention = 0;
     if (me < 2)
-        measure_waiting(me, &f);
+        measure_waiting(rt, me, &f);
     if (me == 0) {
-        f.t_child = measure_child();
+        f.t_child = measure_child(rt);
         fit_overheads(&f, P, out, name);
     }
     sleepy_barrier(MPI_COMM_WORLD);
     free(buf);
-    wtcrt_bell_fini();
-    MPI_Comm_free(&rt.comm);
+    wtcrt_bell_fini(rt);
+    MPI_Comm_free(&rt->comm);
     MPI_Finalize();
     return 0;
 }

@@ -200,6 +200,7 @@ double wtcrt_median(double *v, long n);
 
 /* ---- the MPI runtime's own state -------------------------------------------------- */
 #ifdef WTCRT_MPI
+#include <stdatomic.h>
 #include <mpi.h>
 
 /* A message buffer (header + payload), pooled. */
@@ -252,18 +253,22 @@ struct wtc_par {
 #define WTCRT_ARGS(p, i) (((p)->mem ? (p)->mem : (p)->arena) + (p)->ch[i].args_off)
 #define WTCRT_RET(p, i) (((p)->mem ? (p)->mem : (p)->arena) + (p)->ch[i].ret_off)
 
+/* The MPI runtime's state of one rank (below); every function of runtime/mpi takes it
+   as its first parameter. */
+typedef struct wtcrt_rt wtcrt_rt;
+
 /* What each mode does in the MPI runtime (mpi/region.c holds the table; the decisions
    themselves are the core's, runtime/core/proto.h). */
 typedef struct wtcrt_mode_ops {
     const wtcp_mode *mode;
-    void (*close)(wtc_par *p);  /* runs a par's children, waits for them */
-    void (*worker)(void);       /* a worker other than rank 0 during a region */
-    void (*master)(void);       /* a master during a region (NULL: none) */
-    void (*poll)(void);         /* at every par (cond true or false): NULL when none */
-    void (*end)(void);          /* rank 0, the root returned: ends the region */
+    void (*close)(wtcrt_rt *rt, wtc_par *p); /* runs a par's children, waits for them */
+    void (*worker)(wtcrt_rt *rt); /* a worker other than rank 0 during a region */
+    void (*master)(wtcrt_rt *rt); /* a master during a region (NULL: none) */
+    void (*poll)(wtcrt_rt *rt);   /* at every par (cond true or false): NULL when none */
+    void (*end)(wtcrt_rt *rt);    /* rank 0, the root returned: ends the region */
 } wtcrt_mode_ops;
 
-typedef struct wtcrt_rt {
+struct wtcrt_rt {
     const wtc_program *prog;
     MPI_Comm comm;
     int rank, nranks;
@@ -296,6 +301,16 @@ typedef struct wtcrt_rt {
     double last_probe;       /* when a compute-path poll last asked MPI */
     int polls_down;          /* compute-path polls since the clock was last read */
     int host_ranks;          /* ranks on this host (doorbell start-up; 0: not known) */
+    int alone;               /* this process is the whole job: MPI was not started
+                                (mpi/single.c) */
+    /* the doorbell (mpi/bell.c): this host's segment (NULL without a doorbell), world
+       rank -> slot in it (-1: another host), this rank's slot, every rank of the job
+       on this host */
+    struct wtcrt_bell_slot *bell_seg;
+    size_t bell_len;
+    int *bell_slot_of;
+    atomic_int *bell_mine, *bell_my_mail; /* this rank's futex word and mail flag */
+    int bell_all_local;
     int nest;                  /* work run nested while waiting (core: wtcp_may_nest) */
     /* steal mode: a STEAL in flight (its victim), victim sequence, nesting of work run
        while waiting */
@@ -319,68 +334,74 @@ typedef struct wtcrt_rt {
     wtcrt_event *ev;
     long nev, capev;
     int tracing;
-} wtcrt_rt;
+};
 
-extern wtcrt_rt wtcrt_g;
+/* This process's runtime state (mpi/transport.c). Named only where the outside world
+   enters the runtime: the functions of wtc_abi.h, wtcrt_check_fail; everything else
+   takes it as its first parameter (tests/unit/rt_state.sh). */
+extern wtcrt_rt wtcrt_this_rank;
 
 /* mpi/transport.c: transport, states, fatal errors */
-wtcrt_msg *wtcrt_msg_new(size_t payload);
-void wtcrt_msg_free(wtcrt_msg *m);
-void wtcrt_send(int dest, int tag, wtcrt_msg *m);
-void wtcrt_send_task_msg(int dest, wtcrt_msg *m);
-void wtcrt_send_sync(int dest, int tag, wtcrt_msg *m);
-void wtcrt_sync_tasks(void);
-void wtcrt_progress(void);
-void wtcrt_flush_sends(void);
-wtcrt_msg *wtcrt_recv(int src, int tag);
-wtcrt_msg *wtcrt_try_recv(int src, int tag);
-wtcrt_msg *wtcrt_try_recv_quick(void);
-int wtcrt_set_state(int state);
-void wtcrt_die(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
-int wtcrt_forked(void);
+wtcrt_msg *wtcrt_msg_new(wtcrt_rt *rt, size_t payload);
+void wtcrt_msg_free(wtcrt_rt *rt, wtcrt_msg *m);
+void wtcrt_send(wtcrt_rt *rt, int dest, int tag, wtcrt_msg *m);
+void wtcrt_send_task_msg(wtcrt_rt *rt, int dest, wtcrt_msg *m);
+void wtcrt_send_sync(wtcrt_rt *rt, int dest, int tag, wtcrt_msg *m);
+void wtcrt_sync_tasks(wtcrt_rt *rt);
+void wtcrt_progress(wtcrt_rt *rt);
+void wtcrt_flush_sends(wtcrt_rt *rt);
+wtcrt_msg *wtcrt_recv(wtcrt_rt *rt, int src, int tag);
+wtcrt_msg *wtcrt_try_recv(wtcrt_rt *rt, int src, int tag);
+wtcrt_msg *wtcrt_try_recv_quick(wtcrt_rt *rt);
+int wtcrt_set_state(wtcrt_rt *rt, int state);
+void wtcrt_die(wtcrt_rt *rt, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3), noreturn));
+int wtcrt_forked(wtcrt_rt *rt);
 double wtcrt_yield_seconds(int host_ranks);
-void wtcrt_backoff(int *us);
-void wtcrt_backoff_end(int *us);
-void wtcrt_wait_init(void);
+void wtcrt_backoff(wtcrt_rt *rt, int *us);
+void wtcrt_backoff_end(wtcrt_rt *rt, int *us);
+void wtcrt_wait_init(wtcrt_rt *rt);
 
 /* mpi/single.c: MPI start and end; a job of one rank runs without MPI */
-void wtcrt_mpi_start(int *argc, char ***argv);
-void wtcrt_mpi_end(void);
-void wtcrt_mpi_abort(int status);
+void wtcrt_mpi_start(wtcrt_rt *rt, int *argc, char ***argv);
+void wtcrt_mpi_end(wtcrt_rt *rt);
+void wtcrt_mpi_abort(wtcrt_rt *rt, int status);
 
 /* mpi/bell.c: the doorbell between ranks of one host */
-int wtcrt_bell_init(void);
-void wtcrt_bell_fini(void);
-void wtcrt_bell_ring(int r);
-int wtcrt_bell_arm(void);
-void wtcrt_bell_sleep(int us);
-void wtcrt_bell_disarm(void);
-int wtcrt_bell_mail(void);
-void wtcrt_bell_mail_again(void);
+int wtcrt_bell_init(wtcrt_rt *rt);
+void wtcrt_bell_fini(wtcrt_rt *rt);
+void wtcrt_bell_ring(wtcrt_rt *rt, int r);
+int wtcrt_bell_arm(wtcrt_rt *rt);
+void wtcrt_bell_sleep(wtcrt_rt *rt, int us);
+void wtcrt_bell_disarm(wtcrt_rt *rt);
+int wtcrt_bell_mail(wtcrt_rt *rt);
+void wtcrt_bell_mail_again(wtcrt_rt *rt);
 
 /* mpi/region.c */
-int wtcrt_mode_of(const wtc_fn *fn);
-void wtcrt_region_begin(const wtc_fn *fn);
-void wtcrt_region_end(void);
-int wtcrt_serve(void);
-int wtcrt_master_of(int worker);
+int wtcrt_mode_of(wtcrt_rt *rt, const wtc_fn *fn);
+void wtcrt_region_begin(wtcrt_rt *rt, const wtc_fn *fn);
+void wtcrt_region_end(wtcrt_rt *rt);
+int wtcrt_serve(wtcrt_rt *rt);
+int wtcrt_master_of(wtcrt_rt *rt, int worker);
 
 /* mpi/par.c */
-void wtcrt_call_push(const wtc_fn *fn, const void *args);
-void wtcrt_call_pop(void);
-wtc_par *wtcrt_frame_push(wtc_ctx ctx);
-void wtcrt_run_local(wtc_par *p, int i);
-void wtcrt_send_task(wtc_par *p, int dest, int first, int count, int lo, int hi);
-void wtcrt_store_result(wtcrt_msg *m);
-void wtcrt_run_task(wtcrt_msg *m);
-wtc_par *wtcrt_task_frame(wtcrt_msg *m);
-void wtcrt_task_frame_reply(wtc_par *p, int parent, const wtcrt_hdr *th);
-wtcp_frames wtcrt_frames_view(void);
-int wtcrt_give_oldest(const wtcp_mode *mode, int dest);
-void wtcrt_poll(void (*handle)(wtcrt_msg *m));
-void wtcrt_task_run(wtcrt_msg *m, void (*close)(wtc_par *p));
-void wtcrt_await(wtc_par *p, void (*handle)(wtcrt_msg *m), void (*idle)(void));
-void wtcrt_run_local_range(wtc_par *p, int i, int lo, int hi);
+void wtcrt_call_push(wtcrt_rt *rt, const wtc_fn *fn, const void *args);
+void wtcrt_call_pop(wtcrt_rt *rt);
+wtc_par *wtcrt_frame_push(wtcrt_rt *rt, wtc_ctx ctx);
+void wtcrt_run_local(wtcrt_rt *rt, wtc_par *p, int i);
+void wtcrt_send_task(wtcrt_rt *rt, wtc_par *p, int dest, int first, int count, int lo,
+                     int hi);
+void wtcrt_store_result(wtcrt_rt *rt, wtcrt_msg *m);
+void wtcrt_run_task(wtcrt_rt *rt, wtcrt_msg *m);
+wtc_par *wtcrt_task_frame(wtcrt_rt *rt, wtcrt_msg *m);
+void wtcrt_task_frame_reply(wtcrt_rt *rt, wtc_par *p, int parent, const wtcrt_hdr *th);
+wtcp_frames wtcrt_frames_view(wtcrt_rt *rt);
+int wtcrt_give_oldest(wtcrt_rt *rt, const wtcp_mode *mode, int dest);
+void wtcrt_poll(wtcrt_rt *rt, void (*handle)(wtcrt_rt *rt, wtcrt_msg *m));
+void wtcrt_task_run(wtcrt_rt *rt, wtcrt_msg *m, void (*close)(wtcrt_rt *rt, wtc_par *p));
+void wtcrt_await(wtcrt_rt *rt, wtc_par *p, void (*handle)(wtcrt_rt *rt, wtcrt_msg *m),
+                 void (*idle)(wtcrt_rt *rt));
+void wtcrt_run_local_range(wtcrt_rt *rt, wtc_par *p, int i, int lo, int hi);
 
 /* mpi/simple.c */
 extern const wtcrt_mode_ops wtcrt_simple_ops;

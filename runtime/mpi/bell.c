@@ -21,22 +21,13 @@
 #include "wtcrt.h"
 #include "wtc_mpi_impl.h"
 
-#define rt wtcrt_g
-
 /* One local rank's words, alone on their cache line: 'asleep' (the futex word) and
    'mail' (1: a rank of this host has sent it a message it may not have looked at). */
-typedef struct bell_slot {
+typedef struct wtcrt_bell_slot {
     atomic_int asleep;
     atomic_int mail;
     char pad[56];
 } bell_slot;
-
-static bell_slot *seg;     /* this host's segment, NULL without a doorbell */
-static size_t seg_len;
-static int *slot_of;       /* world rank -> slot in seg, -1 on another host */
-static atomic_int *mine;   /* this rank's word */
-static atomic_int *my_mail; /* and its mail flag */
-static int all_local;      /* every rank of the job shares this host's segment */
 
 /* futex(2) on a word of the shared segment (not FUTEX_PRIVATE: across processes). */
 static long futex(atomic_int *w, int op, int val, const struct timespec *ts)
@@ -52,65 +43,66 @@ typedef struct bell_id {
 } bell_id;
 
 /* Maps the segment 'name' of nlocal slots (created by the host's first rank). */
-static void seg_map(const char *name, int nlocal, int create)
+static void seg_map(wtcrt_rt *rt, const char *name, int nlocal, int create)
 {
     int fd = shm_open(name, create ? O_CREAT | O_EXCL | O_RDWR : O_RDWR, 0600);
     if (fd < 0)
         return;
-    seg_len = (size_t)nlocal * sizeof(bell_slot);
-    if (!create || ftruncate(fd, (off_t)seg_len) == 0)
-        seg = mmap(NULL, seg_len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    rt->bell_len = (size_t)nlocal * sizeof(bell_slot);
+    if (!create || ftruncate(fd, (off_t)rt->bell_len) == 0)
+        rt->bell_seg = mmap(NULL, rt->bell_len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
     close(fd);
-    if (seg == MAP_FAILED)
-        seg = NULL;
+    if (rt->bell_seg == MAP_FAILED)
+        rt->bell_seg = NULL;
 }
 
 /* Unmaps the segment (every rank's own mapping; the name is long gone). */
-static void seg_drop(void)
+static void seg_drop(wtcrt_rt *rt)
 {
-    if (seg)
-        munmap(seg, seg_len);
-    seg = NULL;
-    mine = NULL;
-    my_mail = NULL;
-    all_local = 0;
+    if (rt->bell_seg)
+        munmap(rt->bell_seg, rt->bell_len);
+    rt->bell_seg = NULL;
+    rt->bell_mine = NULL;
+    rt->bell_my_mail = NULL;
+    rt->bell_all_local = 0;
 }
 
-/* All ranks agree: 1 when 'ok' holds on every rank (a collective over rt.comm). */
-static int all_agree(int ok)
+/* All ranks agree: 1 when 'ok' holds on every rank (a collective over rt->comm). */
+static int all_agree(wtcrt_rt *rt, int ok)
 {
-    MPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_MIN, rt.comm);
+    MPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_MIN, rt->comm);
     return ok;
 }
 
-/* Fills slot_of from everyone's bell_id; returns (leader, my slot, local ranks). */
-static void host_ranks(const bell_id *ids, int *leader, int *me, int *nlocal)
+/* Fills rt->bell_slot_of from everyone's bell_id; returns (leader, my slot, local
+   ranks). */
+static void host_ranks(wtcrt_rt *rt, const bell_id *ids, int *leader, int *me, int *nlocal)
 {
-    const char *host = ids[rt.rank].host;
+    const char *host = ids[rt->rank].host;
     *leader = -1;
     *nlocal = 0;
-    for (int r = 0; r < rt.nranks; r++) {
-        slot_of[r] = -1;
+    for (int r = 0; r < rt->nranks; r++) {
+        rt->bell_slot_of[r] = -1;
         if (strcmp(ids[r].host, host) != 0)
             continue;
         if (*leader < 0)
             *leader = r;
-        if (r == rt.rank)
+        if (r == rt->rank)
             *me = *nlocal;
-        slot_of[r] = (*nlocal)++;
+        rt->bell_slot_of[r] = (*nlocal)++;
     }
 }
 
-/* Collective over rt.comm: maps this host's segment and learns which ranks share the
+/* Collective over rt->comm: maps this host's segment and learns which ranks share the
    host (same hostname). Returns 1 when every rank of the job has a doorbell and all
    run on one host. Any failure anywhere, or SMPI: no doorbell at all (plain back-off). */
-int wtcrt_bell_init(void)
+int wtcrt_bell_init(wtcrt_rt *rt)
 {
     bell_id id, *ids;
     int leader, me = 0, nlocal, ok;
     char name[96];
     const char *s = getenv("WTC_DOORBELL");
-    if ((s && strcmp(s, "0") == 0) || rt.nranks < 2)
+    if ((s && strcmp(s, "0") == 0) || rt->nranks < 2)
         return 0;
 #ifdef WTC_MPI_SMPI
     /* SimGrid's SMPI: every simulated rank is a thread of one process on one host
@@ -123,50 +115,51 @@ int wtcrt_bell_init(void)
         strcpy(id.host, "?");
     id.pid = (long)getpid();
     id.token = (unsigned long)(wtcrt_now() * 1e9) ^ ((unsigned long)id.pid << 32);
-    ids = malloc((size_t)rt.nranks * sizeof *ids);
-    slot_of = malloc((size_t)rt.nranks * sizeof *slot_of);
-    if (!ids || !slot_of)
-        wtcrt_die("out of memory");
-    MPI_Allgather(&id, sizeof id, MPI_BYTE, ids, sizeof id, MPI_BYTE, rt.comm);
-    host_ranks(ids, &leader, &me, &nlocal);
-    rt.host_ranks = nlocal;
+    ids = malloc((size_t)rt->nranks * sizeof *ids);
+    rt->bell_slot_of = malloc((size_t)rt->nranks * sizeof *rt->bell_slot_of);
+    if (!ids || !rt->bell_slot_of)
+        wtcrt_die(rt, "out of memory");
+    MPI_Allgather(&id, sizeof id, MPI_BYTE, ids, sizeof id, MPI_BYTE, rt->comm);
+    host_ranks(rt, ids, &leader, &me, &nlocal);
+    rt->host_ranks = nlocal;
     snprintf(name, sizeof name, "/wtcrt.%ld.%lx.%ld", ids[0].pid, ids[0].token,
              ids[leader].pid);
-    if (leader == rt.rank && nlocal > 1)
-        seg_map(name, nlocal, 1);
-    ok = all_agree(leader != rt.rank || nlocal < 2 || seg); /* created */
-    if (ok && leader != rt.rank)
-        seg_map(name, nlocal, 0);
-    ok = all_agree(ok && (nlocal < 2 || seg)); /* every local rank has mapped it */
-    if (leader == rt.rank && seg)
+    if (leader == rt->rank && nlocal > 1)
+        seg_map(rt, name, nlocal, 1);
+    ok = all_agree(rt, leader != rt->rank || nlocal < 2 || rt->bell_seg); /* created */
+    if (ok && leader != rt->rank)
+        seg_map(rt, name, nlocal, 0);
+    /* every local rank has mapped it */
+    ok = all_agree(rt, ok && (nlocal < 2 || rt->bell_seg));
+    if (leader == rt->rank && rt->bell_seg)
         shm_unlink(name);
     if (!ok)
-        seg_drop();
-    if (seg) {
-        mine = &seg[me].asleep;
-        my_mail = &seg[me].mail;
+        seg_drop(rt);
+    if (rt->bell_seg) {
+        rt->bell_mine = &rt->bell_seg[me].asleep;
+        rt->bell_my_mail = &rt->bell_seg[me].mail;
     }
     free(ids);
-    all_local = seg && nlocal == rt.nranks;
-    return all_local;
+    rt->bell_all_local = rt->bell_seg && nlocal == rt->nranks;
+    return rt->bell_all_local;
 }
 
 /* Releases the segment at exit (after the last send: rings write into it). */
-void wtcrt_bell_fini(void)
+void wtcrt_bell_fini(wtcrt_rt *rt)
 {
-    seg_drop();
-    free(slot_of);
-    slot_of = NULL;
+    seg_drop(rt);
+    free(rt->bell_slot_of);
+    rt->bell_slot_of = NULL;
 }
 
 /* Wakes rank r if it sleeps on this host. Call after the message to r was sent. */
-void wtcrt_bell_ring(int r)
+void wtcrt_bell_ring(wtcrt_rt *rt, int r)
 {
     atomic_int *w;
-    if (!seg || slot_of[r] < 0)
+    if (!rt->bell_seg || rt->bell_slot_of[r] < 0)
         return;
-    w = &seg[slot_of[r]].asleep;
-    atomic_store_explicit(&seg[slot_of[r]].mail, 1, memory_order_relaxed);
+    w = &rt->bell_seg[rt->bell_slot_of[r]].asleep;
+    atomic_store_explicit(&rt->bell_seg[rt->bell_slot_of[r]].mail, 1, memory_order_relaxed);
     /* the message is in place before the word is read (pairs with bell_arm) */
     atomic_thread_fence(memory_order_seq_cst);
     if (atomic_load_explicit(w, memory_order_relaxed) &&
@@ -176,29 +169,29 @@ void wtcrt_bell_ring(int r)
 
 /* Before sleeping: publishes "may sleep". Returns 1 when it was not yet published
    (the caller must look for its message once more before sleeping), else 0. */
-int wtcrt_bell_arm(void)
+int wtcrt_bell_arm(wtcrt_rt *rt)
 {
-    if (!mine || atomic_load_explicit(mine, memory_order_relaxed))
+    if (!rt->bell_mine || atomic_load_explicit(rt->bell_mine, memory_order_relaxed))
         return 0;
-    atomic_store(mine, 1);
+    atomic_store(rt->bell_mine, 1);
     return 1;
 }
 
 /* Sleeps up to 'us' microseconds, or until a sender rings. */
-void wtcrt_bell_sleep(int us)
+void wtcrt_bell_sleep(wtcrt_rt *rt, int us)
 {
     struct timespec ts = { us / 1000000, 1000L * (us % 1000000) }; /* tv_nsec < 1e9 */
-    if (mine)
-        futex(mine, FUTEX_WAIT, 1, &ts);
+    if (rt->bell_mine)
+        futex(rt->bell_mine, FUTEX_WAIT, 1, &ts);
     else
         nanosleep(&ts, NULL);
 }
 
 /* The wait is over: senders need not ring any more. */
-void wtcrt_bell_disarm(void)
+void wtcrt_bell_disarm(wtcrt_rt *rt)
 {
-    if (mine && atomic_load_explicit(mine, memory_order_relaxed))
-        atomic_store_explicit(mine, 0, memory_order_relaxed);
+    if (rt->bell_mine && atomic_load_explicit(rt->bell_mine, memory_order_relaxed))
+        atomic_store_explicit(rt->bell_mine, 0, memory_order_relaxed);
 }
 
 /* For polls on the compute path: 1 when a message may have come. With every rank of the
@@ -206,20 +199,20 @@ void wtcrt_bell_disarm(void)
    poll that finds the flag down need not ask MPI (a load instead of an MPI_Iprobe);
    the flag is lowered here and raised again by wtcrt_bell_mail_again while messages
    keep coming. Otherwise (ranks on other hosts, no doorbell): always 1. */
-int wtcrt_bell_mail(void)
+int wtcrt_bell_mail(wtcrt_rt *rt)
 {
-    if (!all_local)
+    if (!rt->bell_all_local)
         return 1;
-    if (!atomic_load_explicit(my_mail, memory_order_relaxed))
+    if (!atomic_load_explicit(rt->bell_my_mail, memory_order_relaxed))
         return 0;
-    atomic_store_explicit(my_mail, 0, memory_order_relaxed);
+    atomic_store_explicit(rt->bell_my_mail, 0, memory_order_relaxed);
     atomic_thread_fence(memory_order_seq_cst);
     return 1;
 }
 
 /* A poll found a message: there may be more behind it. */
-void wtcrt_bell_mail_again(void)
+void wtcrt_bell_mail_again(wtcrt_rt *rt)
 {
-    if (my_mail)
-        atomic_store_explicit(my_mail, 1, memory_order_relaxed);
+    if (rt->bell_my_mail)
+        atomic_store_explicit(rt->bell_my_mail, 1, memory_order_relaxed);
 }

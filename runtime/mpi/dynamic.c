@@ -5,173 +5,173 @@
 #include <string.h>
 #include "wtcrt.h"
 
-#define rt wtcrt_g
 
 /* ---- the worker's side ------------------------------------------------------------ */
 
 /* A control message to a master: synchronous (MPI_Issend), so that when this rank's
    sends have completed at the end of a region the master has received them all. */
-static void send_ctl(int dest, int tag, int lo, int want)
+static void send_ctl(wtcrt_rt *rt, int dest, int tag, int lo, int want)
 {
-    wtcrt_msg *m = wtcrt_msg_new(0);
+    wtcrt_msg *m = wtcrt_msg_new(rt, 0);
     WTCRT_HDR(m)->lo = lo;
     WTCRT_HDR(m)->want = want;
-    wtcrt_send_sync(dest, tag, m);
+    wtcrt_send_sync(rt, dest, tag, m);
 }
 
 /* Keeps this rank's standing request in line with its pending work: a REQ for every
    pending group when none stands, a cancel (REQ for 0) when nothing is pending. */
-static void ask(void)
+static void ask(wtcrt_rt *rt)
 {
-    int want = wtcp_ask(rt.npending, rt.batch, &rt.dyn_want);
+    int want = wtcp_ask(rt->npending, rt->batch, &rt->dyn_want);
     if (want >= 0)
-        send_ctl(wtcrt_master_of(rt.rank), WTCRT_REQ, rt.rank, want);
+        send_ctl(rt, wtcrt_master_of(rt, rt->rank), WTCRT_REQ, rt->rank, want);
 }
 
-static void dyn_close(wtc_par *p);
+static void dyn_close(wtcrt_rt *rt, wtc_par *p);
 
 /* A GRANT: a group to each granted rank while this rank has some; a rank granted when
    nothing is left goes back to its master (as if it had sent IDLE). At the end of a
    region a grant is dropped: the masters forget their tables, and nothing may be sent
    once this rank may have entered the end's barrier. */
-static void on_grant(wtcrt_msg *m)
+static void on_grant(wtcrt_rt *rt, wtcrt_msg *m)
 {
     const wtcrt_hdr *h = WTCRT_HDR(m);
-    if (rt.ending)
+    if (rt->ending)
         return;
     for (int j = 0; j < h->count; j++) {
         int r;
         memcpy(&r, WTCRT_PAYLOAD(m) + 4ul * (unsigned long)j, sizeof r);
-        int n = rt.npending > 0 ? wtcrt_give_oldest(&wtcp_dynamic, r) : 0;
+        int n = rt->npending > 0 ? wtcrt_give_oldest(rt, &wtcp_dynamic, r) : 0;
         if (n > 0) {
-            rt.npending -= n;
-            rt.st.granted++;
+            rt->npending -= n;
+            rt->st.granted++;
         } else {
-            send_ctl(wtcrt_master_of(r), WTCRT_IDLE, r, 0);
-            rt.st.refused++;
+            send_ctl(rt, wtcrt_master_of(rt, r), WTCRT_IDLE, r, 0);
+            rt->st.refused++;
         }
     }
-    wtcrt_sync_tasks();
-    wtcp_granted(&rt.dyn_want, h->count);
-    ask();
+    wtcrt_sync_tasks(rt);
+    wtcp_granted(&rt->dyn_want, h->count);
+    ask(rt);
 }
 
 /* Handles one message of a worker during a region. */
-static void handle(wtcrt_msg *m)
+static void handle(wtcrt_rt *rt, wtcrt_msg *m)
 {
     switch (m->tag) {
     case WTCRT_GRANT:
-        on_grant(m);
-        wtcrt_msg_free(m);
+        on_grant(rt, m);
+        wtcrt_msg_free(rt, m);
         break;
     case WTCRT_RESULT:
-        wtcrt_store_result(m);
-        wtcrt_msg_free(m);
+        wtcrt_store_result(rt, m);
+        wtcrt_msg_free(rt, m);
         break;
     case WTCRT_TASK: /* granted to this rank: the master marked it busy */
-        rt.avail = 0;
-        wtcrt_task_run(m, dyn_close);
+        rt->avail = 0;
+        wtcrt_task_run(rt, m, dyn_close);
         break;
     default:
-        wtcrt_die("dynamic mode: unexpected message %d from rank %d", m->tag, m->src);
+        wtcrt_die(rt, "dynamic mode: unexpected message %d from rank %d", m->tag, m->src);
     }
 }
 
 /* At every par and before each child: grants, results, work granted to this rank. */
-static void dyn_poll(void)
+static void dyn_poll(wtcrt_rt *rt)
 {
-    wtcrt_poll(handle);
+    wtcrt_poll(rt, handle);
 }
 
 /* Waiting with nothing arrived: tells the master, once, that this rank is available
    (it then runs, nested, what it is granted). */
-static void offer(void)
+static void offer(wtcrt_rt *rt)
 {
-    if (!rt.avail && wtcp_may_nest(rt.nest)) {
-        rt.avail = 1;
-        send_ctl(wtcrt_master_of(rt.rank), WTCRT_IDLE, rt.rank, 0);
+    if (!rt->avail && wtcp_may_nest(rt->nest)) {
+        rt->avail = 1;
+        send_ctl(rt, wtcrt_master_of(rt, rt->rank), WTCRT_IDLE, rt->rank, 0);
     }
 }
 
 /* A par (or a granted group as a task frame): its children run here from the first,
    grants take them from the last; then it collects what was sent away. */
-static void dyn_close(wtc_par *p)
+static void dyn_close(wtcrt_rt *rt, wtc_par *p)
 {
     p->nextc = 0;
     p->end = p->nch;
     p->closing = 1;
-    rt.npending += p->nch;
-    ask();
+    rt->npending += p->nch;
+    ask(rt);
     /* the child is taken before the poll (a grant then takes the one after it) */
     while (p->nextc < p->end) {
         int i = p->nextc++;
-        rt.npending--;
-        dyn_poll();
-        ask();
-        wtcrt_run_local(p, i);
+        rt->npending--;
+        dyn_poll(rt);
+        ask(rt);
+        wtcrt_run_local(rt, p, i);
     }
     p->closing = 0;
-    wtcrt_await(p, handle, offer);
+    wtcrt_await(rt, p, handle, offer);
 }
 
 /* ---- the masters ------------------------------------------------------------------ */
 
 /* Grants up to 'want' of this master's idle workers (lowest rank first, never 'who'
    itself) to worker 'who' in one GRANT; returns how many. */
-static int grant_own(int who, int want)
+static int grant_own(wtcrt_rt *rt, int who, int want)
 {
     int g;
     wtcrt_msg *m;
-    if (want < 1 || rt.ending)
+    if (want < 1 || rt->ending)
         return 0;
     /* the ranks are picked straight into the GRANT's payload (room for 'want') */
-    m = wtcrt_msg_new(4ul * (unsigned long)want);
-    g = wtcp_grant_pick(rt.roles, rt.rank, who, want, rt.idle, (int *)(void *)WTCRT_PAYLOAD(m));
+    m = wtcrt_msg_new(rt, 4ul * (unsigned long)want);
+    g = wtcp_grant_pick(rt->roles, rt->rank, who, want, rt->idle,
+                        (int *)(void *)WTCRT_PAYLOAD(m));
     if (g == 0) {
-        wtcrt_msg_free(m);
+        wtcrt_msg_free(rt, m);
         return 0;
     }
     m->len = WTCRT_HDR_SIZE + 4ul * (unsigned long)g;
     WTCRT_HDR(m)->nbytes = 4ll * g;
     WTCRT_HDR(m)->count = g;
     WTCRT_HDR(m)->lo = who;
-    wtcrt_send_sync(who, WTCRT_GRANT, m);
-    rt.st.granted += g;
+    wtcrt_send_sync(rt, who, WTCRT_GRANT, m);
+    rt->st.granted += g;
     return g;
 }
 
 /* The rest of worker 'who''s request stands here until workers become idle. */
-static void stand(int who, int want)
+static void stand(wtcrt_rt *rt, int who, int want)
 {
-    rt.standing[who] = want;
-    rt.stand_seq[who] = ++rt.stand_clock;
-    rt.st.refused++;
+    rt->standing[who] = want;
+    rt->stand_seq[who] = ++rt->stand_clock;
+    rt->st.refused++;
 }
 
 /* A request of worker 'who' for 'want' groups that has visited 'hops' masters: this
    master grants what it can; the rest travels on along the ring, and after the last
    master it stands at the worker's own master until workers become idle. */
-static void master_request(int who, int want, int hops)
+static void master_request(wtcrt_rt *rt, int who, int want, int hops)
 {
     int rest, dest, fh;
     if (want == 0 && hops == 0) { /* the worker has nothing left to give */
-        rt.standing[who] = 0;
+        rt->standing[who] = 0;
         return;
     }
-    rest = want - grant_own(who, want);
-    if (rt.ending)
+    rest = want - grant_own(rt, who, want);
+    if (rt->ending)
         return;
-    switch (wtcp_rest_route(rt.roles, rt.rank, who, rest, hops, &dest, &fh)) {
+    switch (wtcp_rest_route(rt->roles, rt->rank, who, rest, hops, &dest, &fh)) {
     case WTCP_REST_FWD: {
-        wtcrt_msg *m = wtcrt_msg_new(0);
+        wtcrt_msg *m = wtcrt_msg_new(rt, 0);
         WTCRT_HDR(m)->lo = who;
         WTCRT_HDR(m)->want = rest;
         WTCRT_HDR(m)->hops = fh;
-        wtcrt_send_sync(dest, WTCRT_FWD, m);
+        wtcrt_send_sync(rt, dest, WTCRT_FWD, m);
         break;
     }
     case WTCP_REST_STAND:
-        stand(who, rest);
+        stand(rt, who, rest);
         break;
     default:
         break;
@@ -179,50 +179,50 @@ static void master_request(int who, int want, int hops)
 }
 
 /* Grants idle workers to the standing requests, the oldest request first. */
-static void master_match(void)
+static void master_match(wtcrt_rt *rt)
 {
     for (;;) {
-        int who = wtcp_oldest_standing(0, rt.roles.W, rt.standing, rt.stand_seq);
+        int who = wtcp_oldest_standing(0, rt->roles.W, rt->standing, rt->stand_seq);
         if (who < 0)
             return;
-        int g = grant_own(who, rt.standing[who]);
+        int g = grant_own(rt, who, rt->standing[who]);
         if (g == 0)
             return;
-        rt.standing[who] -= g;
+        rt->standing[who] -= g;
     }
 }
 
 /* One message to a master. */
-static void master_handle(wtcrt_msg *m)
+static void master_handle(wtcrt_rt *rt, wtcrt_msg *m)
 {
     const wtcrt_hdr *h = WTCRT_HDR(m);
     switch (m->tag) {
     case WTCRT_REQ:
-        master_request(h->lo, h->want, 0);
+        master_request(rt, h->lo, h->want, 0);
         break;
     case WTCRT_FWD:
-        if (wtcp_fwd_stands(rt.roles, h->hops)) /* back home: it stands here */
-            stand(h->lo, h->want);
+        if (wtcp_fwd_stands(rt->roles, h->hops)) /* back home: it stands here */
+            stand(rt, h->lo, h->want);
         else
-            master_request(h->lo, h->want, h->hops);
+            master_request(rt, h->lo, h->want, h->hops);
         break;
     case WTCRT_IDLE:
-        rt.idle[h->lo] = 1;
+        rt->idle[h->lo] = 1;
         break;
     default:
-        wtcrt_die("master: unexpected message %d from rank %d", m->tag, m->src);
+        wtcrt_die(rt, "master: unexpected message %d from rank %d", m->tag, m->src);
     }
-    master_match();
+    master_match(rt);
 }
 
 /* ---- the end of a region ------------------------------------------------------------ */
 
 /* A master's message of this region, if one has come: REQ, FWD or IDLE. */
-static wtcrt_msg *try_kinds(void)
+static wtcrt_msg *try_kinds(wtcrt_rt *rt)
 {
     static const int kinds[] = { WTCRT_IDLE, WTCRT_REQ, WTCRT_FWD };
     for (int i = 0; i < 3; i++) {
-        wtcrt_msg *m = wtcrt_try_recv(MPI_ANY_SOURCE, kinds[i]);
+        wtcrt_msg *m = wtcrt_try_recv(rt, MPI_ANY_SOURCE, kinds[i]);
         if (m)
             return m;
     }
@@ -233,20 +233,20 @@ static wtcrt_msg *try_kinds(void)
    more is granted; each rank waits until its own sends (control messages are
    synchronous) have been received, then a barrier; until it completes, stale grants go
    back and masters take the last control messages. No message is left unreceived. */
-static void dyn_end(void)
+static void dyn_end(wtcrt_rt *rt)
 {
     MPI_Request req;
-    int started = 0, done = 0, us = 0, master = wtcp_is_master(rt.roles, rt.rank);
-    rt.ending = 1;
+    int started = 0, done = 0, us = 0, master = wtcp_is_master(rt->roles, rt->rank);
+    rt->ending = 1;
     if (master)
-        for (int w = 0; w < rt.roles.W; w++)
-            rt.standing[w] = 0;
+        for (int w = 0; w < rt->roles.W; w++)
+            rt->standing[w] = 0;
     for (;;) {
         wtcrt_msg *m;
-        if (rt.nreqs)
-            wtcrt_progress();
-        if (!started && rt.nreqs == 0 && rt.ntasks == 0) {
-            MPI_Ibarrier(rt.comm, &req);
+        if (rt->nreqs)
+            wtcrt_progress(rt);
+        if (!started && rt->nreqs == 0 && rt->ntasks == 0) {
+            MPI_Ibarrier(rt->comm, &req);
             started = 1;
         }
         if (started) {
@@ -255,59 +255,59 @@ static void dyn_end(void)
                 break;
         }
         /* this region's kinds only: the next region's messages stay queued */
-        m = master ? try_kinds() : wtcrt_try_recv(MPI_ANY_SOURCE, WTCRT_GRANT);
+        m = master ? try_kinds(rt) : wtcrt_try_recv(rt, MPI_ANY_SOURCE, WTCRT_GRANT);
         if (m) {
-            wtcrt_backoff_end(&us);
+            wtcrt_backoff_end(rt, &us);
             if (m->tag == WTCRT_GRANT)
-                on_grant(m);
+                on_grant(rt, m);
             else
-                master_handle(m);
-            wtcrt_msg_free(m);
+                master_handle(rt, m);
+            wtcrt_msg_free(rt, m);
             continue;
         }
-        wtcrt_backoff(&us);
+        wtcrt_backoff(rt, &us);
     }
-    wtcrt_backoff_end(&us);
-    rt.ending = 0;
-    rt.dyn_want = 0;
-    rt.avail = 0;
-    rt.npending = 0;
+    wtcrt_backoff_end(rt, &us);
+    rt->ending = 0;
+    rt->dyn_want = 0;
+    rt->avail = 0;
+    rt->npending = 0;
 }
 
 /* A master during a region: serves requests and IDLEs until REGION_END. */
-static void master_loop(void)
+static void master_loop(wtcrt_rt *rt)
 {
-    wtcrt_set_state(WTCRT_S_MASTER_IDLE);
+    wtcrt_set_state(rt, WTCRT_S_MASTER_IDLE);
     for (;;) {
-        wtcrt_msg *m = wtcrt_recv(MPI_ANY_SOURCE, MPI_ANY_TAG);
-        wtcrt_set_state(WTCRT_S_MASTER_BUSY);
+        wtcrt_msg *m = wtcrt_recv(rt, MPI_ANY_SOURCE, MPI_ANY_TAG);
+        wtcrt_set_state(rt, WTCRT_S_MASTER_BUSY);
         if (m->tag == WTCRT_REGION_END) {
-            wtcrt_msg_free(m);
-            dyn_end();
+            wtcrt_msg_free(rt, m);
+            dyn_end(rt);
             break;
         }
-        master_handle(m);
-        wtcrt_msg_free(m);
-        wtcrt_set_state(WTCRT_S_MASTER_IDLE);
+        master_handle(rt, m);
+        wtcrt_msg_free(rt, m);
+        wtcrt_set_state(rt, WTCRT_S_MASTER_IDLE);
     }
-    wtcrt_set_state(WTCRT_S_IDLE);
+    wtcrt_set_state(rt, WTCRT_S_IDLE);
 }
 
 /* A worker other than rank 0 in a dynamic region: runs what it is granted and reports
    IDLE to its master after each, until REGION_END. */
-static void dyn_worker(void)
+static void dyn_worker(wtcrt_rt *rt)
 {
     for (;;) {
-        wtcrt_msg *m = wtcrt_recv(MPI_ANY_SOURCE, MPI_ANY_TAG);
+        wtcrt_msg *m = wtcrt_recv(rt, MPI_ANY_SOURCE, MPI_ANY_TAG);
         if (m->tag == WTCRT_REGION_END) {
-            wtcrt_msg_free(m);
-            dyn_end();
+            wtcrt_msg_free(rt, m);
+            dyn_end(rt);
             return;
         }
-        handle(m);
-        if (!rt.avail) {
-            rt.avail = 1;
-            send_ctl(wtcrt_master_of(rt.rank), WTCRT_IDLE, rt.rank, 0);
+        handle(rt, m);
+        if (!rt->avail) {
+            rt->avail = 1;
+            send_ctl(rt, wtcrt_master_of(rt, rt->rank), WTCRT_IDLE, rt->rank, 0);
         }
     }
 }

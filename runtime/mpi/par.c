@@ -4,7 +4,6 @@
 #include <string.h>
 #include "wtcrt.h"
 
-#define rt wtcrt_g
 #define ALIGN16(n) (((n) + 15) & ~(size_t)15)
 
 _Static_assert(sizeof(long) == 8, "buffer counts travel as 8-byte longs");
@@ -12,21 +11,22 @@ _Static_assert(sizeof(long) == 8, "buffer counts travel as 8-byte longs");
 /* ---- frames ----------------------------------------------------------------------- */
 
 /* Opens the next frame of this rank's stack (frames are reused, never freed). */
-wtc_par *wtcrt_frame_push(wtc_ctx ctx)
+wtc_par *wtcrt_frame_push(wtcrt_rt *rt, wtc_ctx ctx)
 {
     wtc_par *p;
-    if (rt.nframes == rt.capframes) {
-        int cap = rt.capframes ? 2 * rt.capframes : 64;
-        wtc_par **f = realloc(rt.frames, (size_t)cap * sizeof *f);
+    if (rt->nframes == rt->capframes) {
+        int cap = rt->capframes ? 2 * rt->capframes : 64;
+        wtc_par **f = realloc(rt->frames, (size_t)cap * sizeof *f);
         if (!f)
-            wtcrt_die("out of memory");
-        memset(f + rt.capframes, 0, (size_t)(cap - rt.capframes) * sizeof *f);
-        rt.frames = f;
-        rt.capframes = cap;
+            wtcrt_die(rt, "out of memory");
+        memset(f + rt->capframes, 0, (size_t)(cap - rt->capframes) * sizeof *f);
+        rt->frames = f;
+        rt->capframes = cap;
     }
-    if (!(p = rt.frames[rt.nframes]) && !(p = rt.frames[rt.nframes] = calloc(1, sizeof *p)))
-        wtcrt_die("out of memory");
-    p->level = rt.nframes++;
+    if (!(p = rt->frames[rt->nframes]) &&
+        !(p = rt->frames[rt->nframes] = calloc(1, sizeof *p)))
+        wtcrt_die(rt, "out of memory");
+    p->level = rt->nframes++;
     p->region = 0;
     p->ctx = ctx;
     p->nch = 0;
@@ -43,7 +43,7 @@ wtc_par *wtcrt_frame_push(wtc_ctx ctx)
 }
 
 /* Reserves n bytes (16-aligned) in the frame's arena; returns the offset. */
-static size_t arena_alloc(wtc_par *p, size_t n)
+static size_t arena_alloc(wtcrt_rt *rt, wtc_par *p, size_t n)
 {
     size_t off = p->used;
     if (off + ALIGN16(n) > p->cap) {
@@ -51,7 +51,7 @@ static size_t arena_alloc(wtc_par *p, size_t n)
         while (cap < off + ALIGN16(n))
             cap *= 2;
         if (!(p->arena = realloc(p->arena, cap)))
-            wtcrt_die("out of memory");
+            wtcrt_die(rt, "out of memory");
         p->cap = cap;
     }
     p->used += ALIGN16(n);
@@ -60,68 +60,70 @@ static size_t arena_alloc(wtc_par *p, size_t n)
 
 wtc_par *wtc_par_open(wtc_ctx ctx, int cond, const wtc_site *site)
 {
+    wtcrt_rt *rt = &wtcrt_this_rank; /* entered from generated code (wtc_abi.h) */
     (void)site; /* the predictor's advice uses it */
     wtc_par *p;
-    if (!rt.in_region)
+    if (!rt->in_region)
         return NULL;
-    if (rt.ops->poll) /* thieves are answered at every par, below the cut-off too */
-        rt.ops->poll();
-    if (!cond || rt.nranks == 1)
+    if (rt->ops->poll) /* thieves are answered at every par, below the cut-off too */
+        rt->ops->poll(rt);
+    if (!cond || rt->nranks == 1)
         return NULL;
-    if (rt.ops->mode->ranges && ctx.hi - ctx.lo <= 1)
+    if (rt->ops->mode->ranges && ctx.hi - ctx.lo <= 1)
         return NULL;
-    ctx.frame = rt.nframes;
-    p = wtcrt_frame_push(ctx);
-    p->call = rt.ncalls - 1;
+    ctx.frame = rt->nframes;
+    p = wtcrt_frame_push(rt, ctx);
+    p->call = rt->ncalls - 1;
     return p;
 }
 
 /* A call the runtime starts on this rank (its buffers bound those of the children it
    spawns: check_child) / its end. */
-void wtcrt_call_push(const wtc_fn *fn, const void *args)
+void wtcrt_call_push(wtcrt_rt *rt, const wtc_fn *fn, const void *args)
 {
-    if (rt.ncalls == rt.capcalls) {
-        int cap = rt.capcalls ? 2 * rt.capcalls : 64;
-        struct wtcrt_call *c = realloc(rt.calls, (size_t)cap * sizeof *c);
+    if (rt->ncalls == rt->capcalls) {
+        int cap = rt->capcalls ? 2 * rt->capcalls : 64;
+        struct wtcrt_call *c = realloc(rt->calls, (size_t)cap * sizeof *c);
         if (!c)
-            wtcrt_die("out of memory");
-        rt.calls = c;
-        rt.capcalls = cap;
+            wtcrt_die(rt, "out of memory");
+        rt->calls = c;
+        rt->capcalls = cap;
     }
-    rt.calls[rt.ncalls].fn = fn;
-    rt.calls[rt.ncalls++].args = args;
+    rt->calls[rt->ncalls].fn = fn;
+    rt->calls[rt->ncalls++].args = args;
 }
 
-void wtcrt_call_pop(void)
+void wtcrt_call_pop(wtcrt_rt *rt)
 {
-    rt.ncalls--;
+    rt->ncalls--;
 }
 
 /* Child i's element counts against the buffers of the call that spawns it: a count
    that reaches past them stops the program (common/check.c). Checked before every
    TASK (a wtcc --check build checks every spawn in the generated code). */
-static void check_child(const wtc_par *p, int i)
+static void check_child(wtcrt_rt *rt, const wtc_par *p, int i)
 {
     const struct wtcrt_call *c;
     if (p->call < 0)
         return;
-    c = &rt.calls[p->call];
+    c = &rt->calls[p->call];
     wtcrt_check_inside(c->fn, c->args, p->ch[i].fn, WTCRT_ARGS(p, i), NULL);
 }
 
 void wtc_spawn(wtc_par *p, const wtc_fn *fn, const void *args, void *dest, int dest_kind,
                unsigned long dest_size)
 {
+    wtcrt_rt *rt = &wtcrt_this_rank; /* entered from generated code (wtc_abi.h) */
     wtcrt_child *c;
     if (p->nch == p->capch) {
         p->capch = p->capch ? 2 * p->capch : 16;
         if (!(p->ch = realloc(p->ch, (size_t)p->capch * sizeof *p->ch)))
-            wtcrt_die("out of memory");
+            wtcrt_die(rt, "out of memory");
     }
     c = &p->ch[p->nch++];
     c->fn = fn;
-    c->args_off = arena_alloc(p, fn->args_size);
-    c->ret_off = arena_alloc(p, fn->ret_size);
+    c->args_off = arena_alloc(rt, p, fn->args_size);
+    c->ret_off = arena_alloc(rt, p, fn->ret_size);
     memcpy(p->arena + c->args_off, args, fn->args_size);
     c->dest = dest_size ? dest : NULL;
     c->dest_kind = dest_kind;
@@ -131,46 +133,48 @@ void wtc_spawn(wtc_par *p, const wtc_fn *fn, const void *args, void *dest, int d
 
 void wtc_keep(wtc_par *p, const wtc_fn *fn, void *args, int b)
 {
+    wtcrt_rt *rt = &wtcrt_this_rank; /* entered from generated code (wtc_abi.h) */
     if (wtcrt_keep_buf(&p->keep, fn, args, b) < 0)
-        wtcrt_die("out of memory copying an argument of %s", fn->name);
+        wtcrt_die(rt, "out of memory copying an argument of %s", fn->name);
 }
 
 /* The context of the children of frame p, run on this rank owning [lo, hi). */
-static wtc_ctx child_ctx(const wtc_par *p, int lo, int hi)
+static wtc_ctx child_ctx(wtcrt_rt *rt, const wtc_par *p, int lo, int hi)
 {
-    wtc_ctx c = { p->ctx.depth + 1, lo, hi, rt.nframes };
+    wtc_ctx c = { p->ctx.depth + 1, lo, hi, rt->nframes };
     return c;
 }
 
 /* Runs child i here, in place, owning ctx's ranks; stores its return value. */
-static void run_local_ctx(wtc_par *p, int i, wtc_ctx c)
+static void run_local_ctx(wtcrt_rt *rt, wtc_par *p, int i, wtc_ctx c)
 {
     wtcrt_child ch = p->ch[i]; /* copy: p->ch is stable, but keep the frame read-only */
     void *ret = WTCRT_RET(p, i);
-    wtcrt_call_push(ch.fn, WTCRT_ARGS(p, i));
+    wtcrt_call_push(rt, ch.fn, WTCRT_ARGS(p, i));
     ch.fn->run_par(c, WTCRT_ARGS(p, i), ret);
-    wtcrt_call_pop();
+    wtcrt_call_pop(rt);
     if (ch.dest)
         wtcrt_kind_store(ch.dest, ch.dest_kind, ch.dest_size, ret, ch.fn->ret_kind,
                          ch.fn->ret_size);
 }
 
 /* Runs child i here, owning the ranks [lo, hi) (simple mode). */
-void wtcrt_run_local_range(wtc_par *p, int i, int lo, int hi)
+void wtcrt_run_local_range(wtcrt_rt *rt, wtc_par *p, int i, int lo, int hi)
 {
-    run_local_ctx(p, i, child_ctx(p, lo, hi));
+    run_local_ctx(rt, p, i, child_ctx(rt, p, lo, hi));
 }
 
 /* Runs child i here (dynamic and steal modes: this rank only). */
-void wtcrt_run_local(wtc_par *p, int i)
+void wtcrt_run_local(wtcrt_rt *rt, wtc_par *p, int i)
 {
-    run_local_ctx(p, i, child_ctx(p, rt.rank, rt.rank + 1));
+    run_local_ctx(rt, p, i, child_ctx(rt, p, rt->rank, rt->rank + 1));
 }
 
 /* ---- TASK and RESULT -------------------------------------------------------------- */
 
 /* Sends children first..first+count-1 of p in one TASK; [lo, hi) is their range. */
-void wtcrt_send_task(wtc_par *p, int dest, int first, int count, int lo, int hi)
+void wtcrt_send_task(wtcrt_rt *rt, wtc_par *p, int dest, int first, int count, int lo,
+                     int hi)
 {
     size_t n = 0;
     unsigned char *q;
@@ -182,13 +186,13 @@ void wtcrt_send_task(wtc_par *p, int dest, int first, int count, int lo, int hi)
             maxb = p->ch[i].fn->nbufs;
     counts = maxb <= 64 ? cnt : malloc((size_t)maxb * sizeof *counts);
     if (!counts)
-        wtcrt_die("out of memory");
+        wtcrt_die(rt, "out of memory");
     for (int i = first; i < first + count; i++) {
-        check_child(p, i);
+        check_child(rt, p, i);
         p->ch[i].fn->counts(WTCRT_ARGS(p, i), counts);
         n += wtcrt_task_child_bytes(p->ch[i].fn, counts);
     }
-    m = wtcrt_msg_new(n);
+    m = wtcrt_msg_new(rt, n);
     q = WTCRT_PAYLOAD(m);
     for (int i = first; i < first + count; i++) {
         const wtc_fn *fn = p->ch[i].fn;
@@ -223,32 +227,33 @@ void wtcrt_send_task(wtc_par *p, int dest, int first, int count, int lo, int hi)
         h->want = p->base + first; /* the index in the original par (decision log) */
     }
     p->outstanding++;
-    rt.st.calls_sent += count;
+    rt->st.calls_sent += count;
     if (wtcp_log_file())
         fprintf(wtcp_log_file(), "send %d %d %d -> %d\n", p->ctx.depth + 1, p->base + first,
                 count, dest);
-    wtcrt_send_task_msg(dest, m);
+    wtcrt_send_task_msg(rt, dest, m);
 }
 
 /* A RESULT for one of this rank's open frames: stores return values and out: data. */
-void wtcrt_store_result(wtcrt_msg *m)
+void wtcrt_store_result(wtcrt_rt *rt, wtcrt_msg *m)
 {
     const wtcrt_hdr *h = WTCRT_HDR(m);
     const unsigned char *q = WTCRT_PAYLOAD(m);
     wtc_par *p;
     long cnt[64];
-    if (h->frame < 0 || h->frame >= rt.nframes)
-        wtcrt_die("RESULT for frame %d, %d open", h->frame, rt.nframes);
-    p = rt.frames[h->frame];
+    if (h->frame < 0 || h->frame >= rt->nframes)
+        wtcrt_die(rt, "RESULT for frame %d, %d open", h->frame, rt->nframes);
+    p = rt->frames[h->frame];
     if (h->first < 0 || h->count < 1 || h->first + h->count > p->nch)
-        wtcrt_die("RESULT for children %d+%d of a par with %d", h->first, h->count, p->nch);
+        wtcrt_die(rt, "RESULT for children %d+%d of a par with %d", h->first, h->count,
+                  p->nch);
     for (int i = h->first; i < h->first + h->count; i++) {
         wtcrt_child *c = &p->ch[i];
         const wtc_fn *fn = c->fn;
         long *counts = fn->nbufs <= 64 ? cnt : malloc((size_t)fn->nbufs * sizeof *counts);
         const unsigned char *args = WTCRT_ARGS(p, i);
         if (!c->remote || !counts)
-            wtcrt_die("unexpected RESULT for child %d", i);
+            wtcrt_die(rt, "unexpected RESULT for child %d", i);
         fn->counts(args, counts);
         memcpy(WTCRT_RET(p, i), q, fn->ret_size); /* a task frame sends it on */
         if (c->dest)
@@ -277,7 +282,7 @@ typedef struct task_child {
 } task_child;
 
 /* Unpacks a TASK's children into one allocation; returns it (to free). */
-static unsigned char *task_unpack(wtcrt_msg *m, task_child *tc, size_t *size)
+static unsigned char *task_unpack(wtcrt_rt *rt, wtcrt_msg *m, task_child *tc, size_t *size)
 {
     const wtcrt_hdr *h = WTCRT_HDR(m);
     const unsigned char *q = WTCRT_PAYLOAD(m), *end = m->buf + m->len;
@@ -289,14 +294,14 @@ static unsigned char *task_unpack(wtcrt_msg *m, task_child *tc, size_t *size)
         const wtc_fn *fn;
         size_t bytes;
         if (end - q < (ptrdiff_t)sizeof pre)
-            wtcrt_die("truncated TASK");
+            wtcrt_die(rt, "truncated TASK");
         memcpy(pre, q, sizeof pre);
-        if (pre[0] < 0 || pre[0] >= rt.prog->nfns)
-            wtcrt_die("TASK for unknown function %d", pre[0]);
-        fn = tc[i].fn = rt.prog->fns[pre[0]];
+        if (pre[0] < 0 || pre[0] >= rt->prog->nfns)
+            wtcrt_die(rt, "TASK for unknown function %d", pre[0]);
+        fn = tc[i].fn = rt->prog->fns[pre[0]];
         bytes = WTCRT_CHILD_PREFIX + fn->args_size + 8ul * (unsigned long)fn->nbufs;
         if ((size_t)(end - q) < bytes)
-            wtcrt_die("truncated TASK");
+            wtcrt_die(rt, "truncated TASK");
         total += ALIGN16(fn->args_size) + ALIGN16(fn->ret_size) +
                  ALIGN16(8ul * (unsigned long)fn->nbufs);
         for (int b = 0; b < fn->nbufs; b++) {
@@ -307,13 +312,13 @@ static unsigned char *task_unpack(wtcrt_msg *m, task_child *tc, size_t *size)
                 bytes += wtcrt_buf_bytes(fn, b, cb);
         }
         if ((size_t)(end - q) < bytes)
-            wtcrt_die("truncated TASK");
+            wtcrt_die(rt, "truncated TASK");
         q += bytes;
     }
     if (q != end)
-        wtcrt_die("TASK of %zu bytes has %td unexpected bytes", m->len, end - q);
+        wtcrt_die(rt, "TASK of %zu bytes has %td unexpected bytes", m->len, end - q);
     if (!(mem = malloc(total ? total : 1)))
-        wtcrt_die("out of memory (%zu bytes)", total);
+        wtcrt_die(rt, "out of memory (%zu bytes)", total);
     *size = total;
     /* pass 2: copy args, counts, in: buffers; point the args at the local buffers */
     q = WTCRT_PAYLOAD(m);
@@ -345,7 +350,7 @@ static unsigned char *task_unpack(wtcrt_msg *m, task_child *tc, size_t *size)
 }
 
 /* Packs the RESULT of a TASK's children and sends it to the parent. */
-static void task_reply(const wtcrt_hdr *th, int parent, task_child *tc)
+static void task_reply(wtcrt_rt *rt, const wtcrt_hdr *th, int parent, task_child *tc)
 {
     size_t n = 0;
     unsigned char *q;
@@ -353,7 +358,7 @@ static void task_reply(const wtcrt_hdr *th, int parent, task_child *tc)
     wtcrt_hdr *h;
     for (int i = 0; i < th->count; i++)
         n += wtcrt_result_child_bytes(tc[i].fn, tc[i].counts);
-    m = wtcrt_msg_new(n);
+    m = wtcrt_msg_new(rt, n);
     q = WTCRT_PAYLOAD(m);
     for (int i = 0; i < th->count; i++) {
         const wtc_fn *fn = tc[i].fn;
@@ -370,11 +375,11 @@ static void task_reply(const wtcrt_hdr *th, int parent, task_child *tc)
     h = WTCRT_HDR(m);
     *h = *th;
     h->nbytes = (long long)n;
-    wtcrt_send(parent, WTCRT_RESULT, m);
+    wtcrt_send(rt, parent, WTCRT_RESULT, m);
 }
 
 /* Runs the children of a received TASK one after the other, sends the RESULT. */
-void wtcrt_run_task(wtcrt_msg *m)
+void wtcrt_run_task(wtcrt_rt *rt, wtcrt_msg *m)
 {
     wtcrt_hdr h = *WTCRT_HDR(m);
     int parent = m->src, old;
@@ -382,49 +387,49 @@ void wtcrt_run_task(wtcrt_msg *m)
     unsigned char *mem;
     size_t memsize;
     if (h.count < 1 || !tc)
-        wtcrt_die("bad TASK (%d children)", h.count);
-    mem = task_unpack(m, tc, &memsize);
-    wtcrt_msg_free(m);
-    old = wtcrt_set_state(WTCRT_S_COMPUTE);
+        wtcrt_die(rt, "bad TASK (%d children)", h.count);
+    mem = task_unpack(rt, m, tc, &memsize);
+    wtcrt_msg_free(rt, m);
+    old = wtcrt_set_state(rt, WTCRT_S_COMPUTE);
     for (int i = 0; i < h.count; i++) {
-        wtc_ctx c = { h.depth, h.lo, h.hi, rt.nframes };
-        if (!rt.ops->mode->ranges) {
-            c.lo = rt.rank;
-            c.hi = rt.rank + 1;
+        wtc_ctx c = { h.depth, h.lo, h.hi, rt->nframes };
+        if (!rt->ops->mode->ranges) {
+            c.lo = rt->rank;
+            c.hi = rt->rank + 1;
         }
-        wtcrt_call_push(tc[i].fn, tc[i].args);
+        wtcrt_call_push(rt, tc[i].fn, tc[i].args);
         tc[i].fn->run_par(c, tc[i].args, tc[i].ret);
-        wtcrt_call_pop();
+        wtcrt_call_pop(rt);
     }
-    rt.st.calls_run += h.count;
-    task_reply(&h, parent, tc);
+    rt->st.calls_run += h.count;
+    task_reply(rt, &h, parent, tc);
     wtcrt_unpacked_forget(mem, memsize);
     free(mem);
     if (tc != &one)
         free(tc);
-    wtcrt_set_state(old);
+    wtcrt_set_state(rt, old);
 }
 
 /* ---- task frames: a received TASK's children as a par of this rank ----------------- */
 
 /* Pushes a frame holding the children of TASK m (freed here), ready to close: in steal
    mode they can be stolen again, a part at a time, as any par's. */
-wtc_par *wtcrt_task_frame(wtcrt_msg *m)
+wtc_par *wtcrt_task_frame(wtcrt_rt *rt, wtcrt_msg *m)
 {
     const wtcrt_hdr h = *WTCRT_HDR(m);
     task_child one, *tc = h.count == 1 ? &one : malloc((size_t)h.count * sizeof *tc);
-    wtc_ctx c = { h.depth - 1, rt.rank, rt.rank + 1, rt.nframes };
+    wtc_ctx c = { h.depth - 1, rt->rank, rt->rank + 1, rt->nframes };
     wtc_par *p;
     if (h.count < 1 || !tc)
-        wtcrt_die("bad TASK (%d children)", h.count);
-    p = wtcrt_frame_push(c);
+        wtcrt_die(rt, "bad TASK (%d children)", h.count);
+    p = wtcrt_frame_push(rt, c);
     p->base = h.want;
-    p->mem = task_unpack(m, tc, &p->memsize);
-    wtcrt_msg_free(m);
+    p->mem = task_unpack(rt, m, tc, &p->memsize);
+    wtcrt_msg_free(rt, m);
     if (p->capch < h.count) {
         p->capch = h.count;
         if (!(p->ch = realloc(p->ch, (size_t)p->capch * sizeof *p->ch)))
-            wtcrt_die("out of memory");
+            wtcrt_die(rt, "out of memory");
     }
     for (int i = 0; i < h.count; i++) {
         wtcrt_child *ch = &p->ch[i];
@@ -437,7 +442,7 @@ wtc_par *wtcrt_task_frame(wtcrt_msg *m)
         ch->remote = 0;
     }
     p->nch = h.count;
-    rt.st.calls_run += h.count;
+    rt->st.calls_run += h.count;
     if (tc != &one)
         free(tc);
     return p;
@@ -445,7 +450,7 @@ wtc_par *wtcrt_task_frame(wtcrt_msg *m)
 
 /* Sends the RESULT of task frame p (every child done) to 'parent', the header of the
    TASK th saying where it goes; releases the unpacked TASK. */
-void wtcrt_task_frame_reply(wtc_par *p, int parent, const wtcrt_hdr *th)
+void wtcrt_task_frame_reply(wtcrt_rt *rt, wtc_par *p, int parent, const wtcrt_hdr *th)
 {
     size_t n = 0;
     long cnt[64], *counts;
@@ -457,12 +462,12 @@ void wtcrt_task_frame_reply(wtc_par *p, int parent, const wtcrt_hdr *th)
             maxb = p->ch[i].fn->nbufs;
     counts = maxb <= 64 ? cnt : malloc((size_t)maxb * sizeof *counts);
     if (!counts)
-        wtcrt_die("out of memory");
+        wtcrt_die(rt, "out of memory");
     for (int i = 0; i < p->nch; i++) {
         p->ch[i].fn->counts(WTCRT_ARGS(p, i), counts);
         n += wtcrt_result_child_bytes(p->ch[i].fn, counts);
     }
-    m = wtcrt_msg_new(n);
+    m = wtcrt_msg_new(rt, n);
     q = WTCRT_PAYLOAD(m);
     for (int i = 0; i < p->nch; i++) {
         const wtc_fn *fn = p->ch[i].fn;
@@ -482,7 +487,7 @@ void wtcrt_task_frame_reply(wtc_par *p, int parent, const wtcrt_hdr *th)
         free(counts);
     *WTCRT_HDR(m) = *th;
     WTCRT_HDR(m)->nbytes = (long long)n;
-    wtcrt_send(parent, WTCRT_RESULT, m);
+    wtcrt_send(rt, parent, WTCRT_RESULT, m);
     wtcrt_unpacked_forget(p->mem, p->memsize);
     free(p->mem);
     p->mem = NULL;
@@ -490,98 +495,100 @@ void wtcrt_task_frame_reply(wtc_par *p, int parent, const wtcrt_hdr *th)
 
 /* Runs the children of TASK m (freed here) as a task frame closed by the mode's
    'close', nested on whatever this rank was doing, then sends their RESULT. */
-void wtcrt_task_run(wtcrt_msg *m, void (*close)(wtc_par *p))
+void wtcrt_task_run(wtcrt_rt *rt, wtcrt_msg *m, void (*close)(wtcrt_rt *rt, wtc_par *p))
 {
     int parent = m->src, old;
     wtcrt_hdr th = *WTCRT_HDR(m);
     wtc_par *p;
-    rt.nest++;
-    old = wtcrt_set_state(WTCRT_S_COMPUTE);
-    p = wtcrt_task_frame(m);
-    close(p);
-    wtcrt_task_frame_reply(p, parent, &th);
-    if (p->level != rt.nframes - 1)
-        wtcrt_die("task frame closed out of order");
-    rt.nframes--;
-    wtcrt_set_state(old);
-    rt.nest--;
+    rt->nest++;
+    old = wtcrt_set_state(rt, WTCRT_S_COMPUTE);
+    p = wtcrt_task_frame(rt, m);
+    close(rt, p);
+    wtcrt_task_frame_reply(rt, p, parent, &th);
+    if (p->level != rt->nframes - 1)
+        wtcrt_die(rt, "task frame closed out of order");
+    rt->nframes--;
+    wtcrt_set_state(rt, old);
+    rt->nest--;
 }
 
 /* Sends the oldest group this rank can give (the core: the outermost closing frame
    with pending children, a group of the mode's size, its last children) to 'dest' in
    one TASK; returns how many children went (0: none pending). */
-int wtcrt_give_oldest(const wtcp_mode *mode, int dest)
+int wtcrt_give_oldest(wtcrt_rt *rt, const wtcp_mode *mode, int dest)
 {
-    wtcp_frames v = wtcrt_frames_view();
+    wtcp_frames v = wtcrt_frames_view(rt);
     int l = wtcp_give_frame(&v), n;
     wtc_par *p;
     if (l < 0)
         return 0;
-    p = rt.frames[l];
-    n = wtcp_group_size(mode, p->end - p->nextc, rt.batch);
+    p = rt->frames[l];
+    n = wtcp_group_size(mode, p->end - p->nextc, rt->batch);
     p->end -= n;
-    wtcrt_send_task(p, dest, p->end, n, dest, dest + 1);
+    wtcrt_send_task(rt, p, dest, p->end, n, dest, dest + 1);
     return n;
 }
 
 /* Hands every message that has arrived to the mode's 'handle' (a compute-path poll). */
-void wtcrt_poll(void (*handle)(wtcrt_msg *m))
+void wtcrt_poll(wtcrt_rt *rt, void (*handle)(wtcrt_rt *rt, wtcrt_msg *m))
 {
     wtcrt_msg *m;
-    while ((m = wtcrt_try_recv_quick()))
-        handle(m);
+    while ((m = wtcrt_try_recv_quick(rt)))
+        handle(rt, m);
 }
 
 /* Waits until p's children sent away have come back: hands every message that arrives
    to the mode's 'handle' (RESULTs are stored there, work granted or stolen runs there,
    nested); with nothing arrived, calls 'idle' (ask a victim, tell the master), then
    sleeps a step. */
-void wtcrt_await(wtc_par *p, void (*handle)(wtcrt_msg *m), void (*idle)(void))
+void wtcrt_await(wtcrt_rt *rt, wtc_par *p, void (*handle)(wtcrt_rt *rt, wtcrt_msg *m),
+                 void (*idle)(wtcrt_rt *rt))
 {
     int old, us = 0;
     if (!p->outstanding)
         return;
-    old = wtcrt_set_state(WTCRT_S_WAIT_CHILDREN);
+    old = wtcrt_set_state(rt, WTCRT_S_WAIT_CHILDREN);
     while (p->outstanding) {
-        wtcrt_msg *m = wtcrt_try_recv(MPI_ANY_SOURCE, MPI_ANY_TAG);
+        wtcrt_msg *m = wtcrt_try_recv(rt, MPI_ANY_SOURCE, MPI_ANY_TAG);
         if (m) {
-            wtcrt_backoff_end(&us);
-            handle(m);
+            wtcrt_backoff_end(rt, &us);
+            handle(rt, m);
             continue;
         }
-        idle();
-        wtcrt_backoff(&us);
+        idle(rt);
+        wtcrt_backoff(rt, &us);
     }
-    wtcrt_backoff_end(&us);
-    wtcrt_set_state(old);
+    wtcrt_backoff_end(rt, &us);
+    wtcrt_set_state(rt, old);
 }
 
 /* The core's view of this rank's frames (which frame gives work). */
 static int view_pending(void *ctx, int level)
 {
-    (void)ctx;
-    return rt.frames[level]->end - rt.frames[level]->nextc;
+    const wtcrt_rt *rt = ctx;
+    return rt->frames[level]->end - rt->frames[level]->nextc;
 }
 
 static int view_closing(void *ctx, int level)
 {
-    (void)ctx;
-    return rt.frames[level]->closing;
+    const wtcrt_rt *rt = ctx;
+    return rt->frames[level]->closing;
 }
 
-wtcp_frames wtcrt_frames_view(void)
+wtcp_frames wtcrt_frames_view(wtcrt_rt *rt)
 {
-    wtcp_frames f = { rt.nframes, view_pending, view_closing, NULL };
+    wtcp_frames f = { rt->nframes, view_pending, view_closing, rt };
     return f;
 }
 
 void wtc_par_close(wtc_par *p)
 {
+    wtcrt_rt *rt = &wtcrt_this_rank; /* entered from generated code (wtc_abi.h) */
     if (p->nch > 0)
-        rt.ops->close(p);
-    if (p->level != rt.nframes - 1)
-        wtcrt_die("par frames closed out of order");
-    rt.nframes--;
+        rt->ops->close(rt, p);
+    if (p->level != rt->nframes - 1)
+        wtcrt_die(rt, "par frames closed out of order");
+    rt->nframes--;
     if (p->region)
-        wtcrt_region_end();
+        wtcrt_region_end(rt);
 }

@@ -4,201 +4,205 @@
 #include <string.h>
 #include "wtcrt.h"
 
-#define rt wtcrt_g
 
 /* The modes of the MPI runtime, dispatched through this table. */
 static const wtcrt_mode_ops *const mode_ops[] = {
     &wtcrt_simple_ops, &wtcrt_dynamic_ops, &wtcrt_steal_ops
 };
 
-static const wtcrt_mode_ops *ops_of(int mode)
+static const wtcrt_mode_ops *ops_of(wtcrt_rt *rt, int mode)
 {
     for (size_t i = 0; i < sizeof mode_ops / sizeof mode_ops[0]; i++)
         if (mode_ops[i]->mode->id == mode)
             return mode_ops[i];
-    wtcrt_die("unknown mode %d", mode);
+    wtcrt_die(rt, "unknown mode %d", mode);
 }
 
 /* The region's mode: --wtc-mode, else wtcc --mode, else the function's mode:. */
-int wtcrt_mode_of(const wtc_fn *fn)
+int wtcrt_mode_of(wtcrt_rt *rt, const wtc_fn *fn)
 {
-    if (rt.opt.mode != WTC_MODE_DEFAULT)
-        return rt.opt.mode;
-    return wtcrt_source_mode(rt.prog, fn);
+    if (rt->opt.mode != WTC_MODE_DEFAULT)
+        return rt->opt.mode;
+    return wtcrt_source_mode(rt->prog, fn);
 }
 
 /* Masters of a region: --wtc-masters (checked at start), else wtcc --mode's M, else
    the source's; the core reduces them to P-1, said once on stderr. */
-static int masters_of(const wtc_fn *fn, int mode)
+static int masters_of(wtcrt_rt *rt, const wtc_fn *fn, int mode)
 {
-    int m = rt.opt.masters, reduced;
+    int m = rt->opt.masters, reduced;
     if (!m)
-        m = wtcrt_source_masters(rt.prog, fn);
-    int got = wtcp_masters(wtcp_mode_get(mode), rt.nranks, m, &reduced);
-    if (reduced && !rt.warned_masters) {
+        m = wtcrt_source_masters(rt->prog, fn);
+    int got = wtcp_masters(wtcp_mode_get(mode), rt->nranks, m, &reduced);
+    if (reduced && !rt->warned_masters) {
         fprintf(stderr, "wtc: warning: %s asks for %d masters but only %d rank%s can "
-                        "be spared; using %d\n", fn->name, m, rt.nranks - 1,
-                rt.nranks - 1 == 1 ? "" : "s", got);
-        rt.warned_masters = 1;
+                        "be spared; using %d\n", fn->name, m, rt->nranks - 1,
+                rt->nranks - 1 == 1 ? "" : "s", got);
+        rt->warned_masters = 1;
     }
     return got;
 }
 
 /* The rank of a worker's master. */
-int wtcrt_master_of(int worker)
+int wtcrt_master_of(wtcrt_rt *rt, int worker)
 {
-    return wtcp_master_of(rt.roles, worker);
+    return wtcp_master_of(rt->roles, worker);
 }
 
 /* Every rank: the region's parameters, and the masters' idle table. */
-static void region_setup(int mode, int masters, int batch)
+static void region_setup(wtcrt_rt *rt, int mode, int masters, int batch)
 {
-    rt.in_region = 1;
-    rt.mode = mode;
-    rt.ops = ops_of(mode);
-    rt.roles = wtcp_roles_make(rt.ops->mode, rt.nranks, masters);
-    rt.masters = rt.roles.M;
-    rt.batch = batch;
-    rt.nworkers = rt.roles.W;
+    rt->in_region = 1;
+    rt->mode = mode;
+    rt->ops = ops_of(rt, mode);
+    rt->roles = wtcp_roles_make(rt->ops->mode, rt->nranks, masters);
+    rt->masters = rt->roles.M;
+    rt->batch = batch;
+    rt->nworkers = rt->roles.W;
     /* dynamic: the masters start with every worker but rank 0 idle */
-    rt.avail = rt.rank != 0;
-    rt.dyn_want = rt.npending = rt.ending = 0;
-    if (wtcp_is_master(rt.roles, rt.rank)) {
-        rt.st.master = 1;
-        if (!rt.idle && !(rt.idle = calloc((size_t)rt.nranks, 1)))
-            wtcrt_die("out of memory");
-        if (!rt.standing && (!(rt.standing = calloc((size_t)rt.nranks, sizeof *rt.standing)) ||
-                             !(rt.stand_seq = calloc((size_t)rt.nranks, sizeof *rt.stand_seq))))
-            wtcrt_die("out of memory");
-        for (int w = 0; w < rt.nworkers; w++) {
-            rt.idle[w] = w != 0; /* rank 0 runs the root */
-            rt.standing[w] = 0;
+    rt->avail = rt->rank != 0;
+    rt->dyn_want = rt->npending = rt->ending = 0;
+    if (wtcp_is_master(rt->roles, rt->rank)) {
+        rt->st.master = 1;
+        if (!rt->idle && !(rt->idle = calloc((size_t)rt->nranks, 1)))
+            wtcrt_die(rt, "out of memory");
+        if (!rt->standing &&
+            (!(rt->standing = calloc((size_t)rt->nranks, sizeof *rt->standing)) ||
+             !(rt->stand_seq = calloc((size_t)rt->nranks, sizeof *rt->stand_seq))))
+            wtcrt_die(rt, "out of memory");
+        for (int w = 0; w < rt->nworkers; w++) {
+            rt->idle[w] = w != 0; /* rank 0 runs the root */
+            rt->standing[w] = 0;
         }
     } else {
-        rt.st.worker = 1;
+        rt->st.worker = 1;
     }
 }
 
 /* Payload of REGION_BEGIN: mode, masters, batch, pad, then every global's bytes. */
-static size_t snapshot_size(void)
+static size_t snapshot_size(wtcrt_rt *rt)
 {
     size_t n = 4 * sizeof(int);
-    for (int g = 0; g < rt.prog->nglobals; g++)
-        n += rt.prog->globals[g].size;
+    for (int g = 0; g < rt->prog->nglobals; g++)
+        n += rt->prog->globals[g].size;
     return n;
 }
 
 /* Rank 0: decides the region's parameters and sends REGION_BEGIN to every rank. */
-void wtcrt_region_begin(const wtc_fn *fn)
+void wtcrt_region_begin(wtcrt_rt *rt, const wtc_fn *fn)
 {
     /* what main printed goes out before any rank can print or abort (stdout is fully
        buffered: mpi/single.c) */
     fflush(stdout);
-    int mode = wtcrt_mode_of(fn);
+    int mode = wtcrt_mode_of(rt, fn);
     /* batch 0: the mode's default (dynamic: 1; steal: half the pending children) */
-    int par[4] = { mode, masters_of(fn, mode), rt.opt.batch > 0 ? rt.opt.batch : 0, 0 };
-    size_t n = snapshot_size();
-    for (int r = 1; r < rt.nranks; r++) {
-        wtcrt_msg *m = wtcrt_msg_new(n);
+    int par[4] = { mode, masters_of(rt, fn, mode), rt->opt.batch > 0 ? rt->opt.batch : 0,
+                   0 };
+    size_t n = snapshot_size(rt);
+    for (int r = 1; r < rt->nranks; r++) {
+        wtcrt_msg *m = wtcrt_msg_new(rt, n);
         unsigned char *p = WTCRT_PAYLOAD(m);
         memcpy(p, par, sizeof par);
         p += sizeof par;
-        for (int g = 0; g < rt.prog->nglobals; g++) {
-            memcpy(p, rt.prog->globals[g].addr, rt.prog->globals[g].size);
-            p += rt.prog->globals[g].size;
+        for (int g = 0; g < rt->prog->nglobals; g++) {
+            memcpy(p, rt->prog->globals[g].addr, rt->prog->globals[g].size);
+            p += rt->prog->globals[g].size;
         }
         WTCRT_HDR(m)->fn = fn->id;
-        wtcrt_send(r, WTCRT_REGION_BEGIN, m);
+        wtcrt_send(rt, r, WTCRT_REGION_BEGIN, m);
     }
-    region_setup(par[0], par[1], par[2]);
+    region_setup(rt, par[0], par[1], par[2]);
 }
 
 /* Other ranks: applies REGION_BEGIN (parameters and the global snapshot). */
-static void region_enter(wtcrt_msg *m)
+static void region_enter(wtcrt_rt *rt, wtcrt_msg *m)
 {
     int par[4];
     const unsigned char *p = WTCRT_PAYLOAD(m);
-    if (m->len - WTCRT_HDR_SIZE != snapshot_size())
-        wtcrt_die("REGION_BEGIN of %zu bytes, expected %zu", m->len - WTCRT_HDR_SIZE,
-                  snapshot_size());
+    if (m->len - WTCRT_HDR_SIZE != snapshot_size(rt))
+        wtcrt_die(rt, "REGION_BEGIN of %zu bytes, expected %zu", m->len - WTCRT_HDR_SIZE,
+                  snapshot_size(rt));
     memcpy(par, p, sizeof par);
     p += sizeof par;
-    for (int g = 0; g < rt.prog->nglobals; g++) {
-        memcpy(rt.prog->globals[g].addr, p, rt.prog->globals[g].size);
-        p += rt.prog->globals[g].size;
+    for (int g = 0; g < rt->prog->nglobals; g++) {
+        memcpy(rt->prog->globals[g].addr, p, rt->prog->globals[g].size);
+        p += rt->prog->globals[g].size;
     }
-    region_setup(par[0], par[1], par[2]);
+    region_setup(rt, par[0], par[1], par[2]);
 }
 
 /* Rank 0: the region's root has returned; every other rank leaves the region. */
-void wtcrt_region_end(void)
+void wtcrt_region_end(wtcrt_rt *rt)
 {
-    for (int r = 1; r < rt.nranks; r++)
-        wtcrt_send(r, WTCRT_REGION_END, wtcrt_msg_new(0));
-    if (rt.ops->end)
-        rt.ops->end();
-    rt.in_region = 0;
+    for (int r = 1; r < rt->nranks; r++)
+        wtcrt_send(rt, r, WTCRT_REGION_END, wtcrt_msg_new(rt, 0));
+    if (rt->ops->end)
+        rt->ops->end(rt);
+    rt->in_region = 0;
 }
 
 /* May a region start here? Only rank 0, outside a region, with other ranks, not in a
    child of fork() (its recursive calls run sequentially: MPI is the parent's). */
-static int region_possible(void)
+static int region_possible(wtcrt_rt *rt)
 {
-    return rt.started && rt.rank == 0 && !rt.in_region && rt.nranks > 1 && !wtcrt_forked();
+    return rt->started && rt->rank == 0 && !rt->in_region && rt->nranks > 1 &&
+           !wtcrt_forked(rt);
 }
 
 void wtc_call(const wtc_fn *fn, void *args, void *ret)
 {
+    wtcrt_rt *rt = &wtcrt_this_rank; /* entered from generated code (wtc_abi.h) */
     wtc_ctx c = { 0, 0, 1, 0 };
-    if (!region_possible()) {
+    if (!region_possible(rt)) {
         fn->run_seq(args, ret);
         return;
     }
-    wtcrt_region_begin(fn);
-    if (rt.ops->mode->ranges)
-        c.hi = rt.nranks;
-    wtcrt_call_push(fn, args);
+    wtcrt_region_begin(rt, fn);
+    if (rt->ops->mode->ranges)
+        c.hi = rt->nranks;
+    wtcrt_call_push(rt, fn, args);
     fn->run_par(c, args, ret);
-    wtcrt_call_pop();
-    wtcrt_region_end();
+    wtcrt_call_pop(rt);
+    wtcrt_region_end(rt);
 }
 
 wtc_par *wtc_region_open(const wtc_fn *first, const wtc_site *site)
 {
+    wtcrt_rt *rt = &wtcrt_this_rank; /* entered from generated code (wtc_abi.h) */
     (void)site; /* the predictor's advice uses it */
     wtc_ctx c = { -1, 0, 1, 0 }; /* the spawned calls get depth 0 */
     wtc_par *p;
-    if (!region_possible())
+    if (!region_possible(rt))
         return NULL;
-    wtcrt_region_begin(first);
-    if (rt.ops->mode->ranges)
-        c.hi = rt.nranks;
-    p = wtcrt_frame_push(c);
+    wtcrt_region_begin(rt, first);
+    if (rt->ops->mode->ranges)
+        c.hi = rt->nranks;
+    p = wtcrt_frame_push(rt, c);
     p->region = 1;
     return p;
 }
 
 /* Ranks other than 0: wait for regions until EXIT; returns the exit status. */
-int wtcrt_serve(void)
+int wtcrt_serve(wtcrt_rt *rt)
 {
     for (;;) {
         /* between regions only rank 0 speaks first: messages of the next region from
            other ranks wait in MPI's queue until its REGION_BEGIN is applied */
-        wtcrt_msg *m = wtcrt_recv(0, MPI_ANY_TAG);
+        wtcrt_msg *m = wtcrt_recv(rt, 0, MPI_ANY_TAG);
         if (m->tag == WTCRT_EXIT) {
             int status = WTCRT_HDR(m)->want;
-            wtcrt_msg_free(m);
+            wtcrt_msg_free(rt, m);
             return status;
         }
         if (m->tag != WTCRT_REGION_BEGIN)
-            wtcrt_die("unexpected message %d from rank 0 between regions", m->tag);
-        region_enter(m);
-        wtcrt_msg_free(m);
-        if (wtcp_is_master(rt.roles, rt.rank))
-            rt.ops->master();
+            wtcrt_die(rt, "unexpected message %d from rank 0 between regions", m->tag);
+        region_enter(rt, m);
+        wtcrt_msg_free(rt, m);
+        if (wtcp_is_master(rt->roles, rt->rank))
+            rt->ops->master(rt);
         else
-            rt.ops->worker();
-        rt.in_region = 0;
+            rt->ops->worker(rt);
+        rt->in_region = 0;
         fflush(stdout); /* what recursive code printed here, before main goes on */
     }
 }

@@ -2,7 +2,6 @@
    split over the rank range its call owns, the core deciding the sub-ranges. */
 #include "wtcrt.h"
 
-#define rt wtcrt_g
 
 /* Sub-range j of s over [lo, lo+n) (the core's rule). */
 static int sub_lo(int lo, int n, int s, int j)
@@ -11,7 +10,7 @@ static int sub_lo(int lo, int n, int s, int j)
 }
 
 /* doc/runtime.md simple mode, steps 1-4. */
-static void simple_close(wtc_par *p)
+static void simple_close(wtcrt_rt *rt, wtc_par *p)
 {
     int k = p->nch, lo = p->ctx.lo, n = p->ctx.hi - p->ctx.lo;
     int s = wtcp_split_count(k, n), i = 0;
@@ -19,38 +18,39 @@ static void simple_close(wtc_par *p)
     for (int j = 1; j < s; j++) {
         int first = wtcp_split_first(j, k, s);
         int last = wtcp_split_first(j + 1, k, s);
-        wtcrt_send_task(p, sub_lo(lo, n, s, j), first, last - first, sub_lo(lo, n, s, j),
+        wtcrt_send_task(rt, p, sub_lo(lo, n, s, j), first, last - first, sub_lo(lo, n, s, j),
                         sub_lo(lo, n, s, j + 1));
     }
-    wtcrt_sync_tasks();
+    wtcrt_sync_tasks(rt);
     for (i = 0; i < k && (long)i * s / k == 0; i++)
-        wtcrt_run_local_range(p, i, lo, sub_lo(lo, n, s, 1));
+        wtcrt_run_local_range(rt, p, i, lo, sub_lo(lo, n, s, 1));
     /* step 4: RESULTs in sub-range order (a rank owes this rank one RESULT at most) */
     if (s > 1) {
-        int old = wtcrt_set_state(WTCRT_S_WAIT_CHILDREN);
+        int old = wtcrt_set_state(rt, WTCRT_S_WAIT_CHILDREN);
         for (int j = 1; j < s; j++) {
-            wtcrt_msg *m = wtcrt_recv(sub_lo(lo, n, s, j), WTCRT_RESULT);
-            wtcrt_store_result(m);
-            wtcrt_msg_free(m);
+            wtcrt_msg *m = wtcrt_recv(rt, sub_lo(lo, n, s, j), WTCRT_RESULT);
+            wtcrt_store_result(rt, m);
+            wtcrt_msg_free(rt, m);
         }
-        wtcrt_set_state(old);
+        wtcrt_set_state(rt, old);
     }
     if (p->outstanding)
-        wtcrt_die("simple mode: %d RESULTs missing", p->outstanding);
+        wtcrt_die(rt, "simple mode: %d RESULTs missing", p->outstanding);
 }
 
 /* A worker other than rank 0 in a simple region: runs TASKs until REGION_END. */
-static void simple_worker(void)
+static void simple_worker(wtcrt_rt *rt)
 {
     for (;;) {
-        wtcrt_msg *m = wtcrt_recv(MPI_ANY_SOURCE, MPI_ANY_TAG);
+        wtcrt_msg *m = wtcrt_recv(rt, MPI_ANY_SOURCE, MPI_ANY_TAG);
         if (m->tag == WTCRT_REGION_END) {
-            wtcrt_msg_free(m);
+            wtcrt_msg_free(rt, m);
             return;
         }
         if (m->tag != WTCRT_TASK)
-            wtcrt_die("unexpected message %d from rank %d in the server loop", m->tag, m->src);
-        wtcrt_run_task(m);
+            wtcrt_die(rt, "unexpected message %d from rank %d in the server loop", m->tag,
+                      m->src);
+        wtcrt_run_task(rt, m);
     }
 }
 

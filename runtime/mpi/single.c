@@ -22,9 +22,6 @@
 #define WTCRT_MPIEXEC "mpiexec" /* the Makefile names the launcher of this runtime's MPI */
 #endif
 
-#define rt wtcrt_g
-
-static int alone; /* this process is the whole job: MPI was not started */
 
 /* Launchers' variables that give the number of processes of the job (hydra, MPICH's
    PMI, Slurm's PMI-2: PMI_SIZE; Open MPI; MVAPICH; srun). The ones of the launchers of
@@ -128,44 +125,45 @@ static void stdout_rebuffer(void)
     setvbuf(stdout, buf, isatty(fileno(stdout)) ? _IOLBF : _IOFBF, sizeof buf);
 }
 
-/* Starts MPI, unless this process is the whole job; sets rt.comm, rt.rank, rt.nranks. */
-void wtcrt_mpi_start(int *argc, char ***argv)
+/* Starts MPI, unless this process is the whole job; sets rt->comm, rt->rank,
+   rt->nranks. */
+void wtcrt_mpi_start(wtcrt_rt *rt, int *argc, char ***argv)
 {
     int inited = 0;
     MPI_Initialized(&inited);
     if (!inited && job_of_one()) {
-        alone = 1;
-        rt.comm = MPI_COMM_NULL;
-        rt.rank = 0;
-        rt.nranks = 1;
+        rt->alone = 1;
+        rt->comm = MPI_COMM_NULL;
+        rt->rank = 0;
+        rt->nranks = 1;
         return;
     }
     if (!inited) {
         MPI_Init(argc, argv);
         stdout_rebuffer();
     }
-    MPI_Comm_dup(MPI_COMM_WORLD, &rt.comm);
-    MPI_Comm_rank(rt.comm, &rt.rank);
-    MPI_Comm_size(rt.comm, &rt.nranks);
-    if (rt.nranks == 1)
+    MPI_Comm_dup(MPI_COMM_WORLD, &rt->comm);
+    MPI_Comm_rank(rt->comm, &rt->rank);
+    MPI_Comm_size(rt->comm, &rt->nranks);
+    if (rt->nranks == 1)
         check_launcher();
 }
 
 /* Ends what wtcrt_mpi_start started. */
-void wtcrt_mpi_end(void)
+void wtcrt_mpi_end(wtcrt_rt *rt)
 {
-    if (alone)
+    if (rt->alone)
         return;
-    MPI_Comm_free(&rt.comm);
+    MPI_Comm_free(&rt->comm);
     MPI_Finalize();
 }
 
 /* Stops every rank of the job with 'status' (MPI_Abort); alone, it returns and the
    caller exits. */
-void wtcrt_mpi_abort(int status)
+void wtcrt_mpi_abort(wtcrt_rt *rt, int status)
 {
     fflush(NULL);
-    if (!alone) {
+    if (!rt->alone) {
         /* hydra stops forwarding a job's output once it learns of the abort: on the
            loaded VM a message just written to stderr was lost (once in a few hundred
            runs of tests/unit/rt_counts.sh, status 2 and no message). A pause lets the

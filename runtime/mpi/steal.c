@@ -3,90 +3,90 @@
    the oldest pending children it has (the core decides which: runtime/core/proto.h). */
 #include "wtcrt.h"
 
-#define rt wtcrt_g
 
-static void steal_close(wtc_par *p);
+static void steal_close(wtcrt_rt *rt, wtc_par *p);
 
 /* A STEAL from 'thief': the pending children of the oldest frame, a group of the
    core's size, in one TASK; NOWORK when this rank has none. */
-static void answer(int thief)
+static void answer(wtcrt_rt *rt, int thief)
 {
-    if (wtcrt_give_oldest(&wtcp_steal, thief))
-        wtcrt_sync_tasks();
+    if (wtcrt_give_oldest(rt, &wtcp_steal, thief))
+        wtcrt_sync_tasks(rt);
     else
-        wtcrt_send(thief, WTCRT_NOWORK, wtcrt_msg_new(0));
+        wtcrt_send(rt, thief, WTCRT_NOWORK, wtcrt_msg_new(rt, 0));
 }
 
 /* The answer to this rank's STEAL has come: 'work' says whether it was a TASK. */
-static void answered(int work)
+static void answered(wtcrt_rt *rt, int work)
 {
-    double w = wtcrt_now() - rt.steal_t0;
-    rt.st.steal_wait += w;
-    if (w > rt.st.steal_wait_max)
-        rt.st.steal_wait_max = w;
-    rt.steal_out = 0;
+    double w = wtcrt_now() - rt->steal_t0;
+    rt->st.steal_wait += w;
+    if (w > rt->st.steal_wait_max)
+        rt->st.steal_wait_max = w;
+    rt->steal_out = 0;
     if (work) {
-        rt.st.granted++;
-        rt.steal_fails = 0;
+        rt->st.granted++;
+        rt->steal_fails = 0;
     } else {
-        rt.st.refused++;
-        rt.steal_fails++;
+        rt->st.refused++;
+        rt->steal_fails++;
     }
-    rt.steal_rtt = w;
+    rt->steal_rtt = w;
 }
 
 /* Handles one message of a region. */
-static void handle(wtcrt_msg *m)
+static void handle(wtcrt_rt *rt, wtcrt_msg *m)
 {
     switch (m->tag) {
     case WTCRT_STEAL:
-        answer(m->src);
-        wtcrt_msg_free(m);
+        answer(rt, m->src);
+        wtcrt_msg_free(rt, m);
         break;
     case WTCRT_RESULT:
-        wtcrt_store_result(m);
-        wtcrt_msg_free(m);
+        wtcrt_store_result(rt, m);
+        wtcrt_msg_free(rt, m);
         break;
     case WTCRT_TASK: /* the children a STEAL of this rank brought */
-        answered(1);
-        wtcrt_task_run(m, steal_close);
+        answered(rt, 1);
+        wtcrt_task_run(rt, m, steal_close);
         break;
     case WTCRT_NOWORK:
-        answered(0);
-        wtcrt_msg_free(m);
+        answered(rt, 0);
+        wtcrt_msg_free(rt, m);
         break;
     default:
-        wtcrt_die("steal mode: unexpected message %d from rank %d", m->tag, m->src);
+        wtcrt_die(rt, "steal mode: unexpected message %d from rank %d", m->tag, m->src);
     }
 }
 
 /* At every par and before each child: answers thieves, stores RESULTs, runs the work
    a STEAL of this rank brought. */
-static void steal_poll(void)
+static void steal_poll(wtcrt_rt *rt)
 {
-    wtcrt_poll(handle);
+    wtcrt_poll(rt, handle);
 }
 
 /* Asks a random victim for work, unless a STEAL is already out or the last ones were
    refused too recently (the core's pause after refusals). */
-static void maybe_steal(void)
+static void maybe_steal(wtcrt_rt *rt)
 {
     double now;
-    if (rt.steal_out || !wtcp_may_nest(rt.nest))
+    if (rt->steal_out || !wtcp_may_nest(rt->nest))
         return;
     now = wtcrt_now();
-    if (now - rt.steal_t0 < wtcp_steal_pause(rt.steal_fails, rt.steal_rtt,
-                                             rt.sleep_max_us * 1e-6))
+    if (now - rt->steal_t0 < wtcp_steal_pause(rt->steal_fails, rt->steal_rtt,
+                                             rt->sleep_max_us * 1e-6))
         return;
-    rt.steal_out = 1;
-    rt.steal_t0 = now;
-    rt.st.steals++;
-    wtcrt_send(wtcp_victim(&rt.steal_rng, rt.nranks, rt.rank), WTCRT_STEAL, wtcrt_msg_new(0));
+    rt->steal_out = 1;
+    rt->steal_t0 = now;
+    rt->st.steals++;
+    wtcrt_send(rt, wtcp_victim(&rt->steal_rng, rt->nranks, rt->rank), WTCRT_STEAL,
+               wtcrt_msg_new(rt, 0));
 }
 
 /* A par (or a task frame): its children run here from the first, thieves take them
    from the last; then it waits for what was stolen. */
-static void steal_close(wtc_par *p)
+static void steal_close(wtcrt_rt *rt, wtc_par *p)
 {
     p->nextc = 0;
     p->end = p->nch;
@@ -95,21 +95,21 @@ static void steal_close(wtc_par *p)
        bounce straight back to the next thief */
     while (p->nextc < p->end) {
         int i = p->nextc++;
-        steal_poll();
-        wtcrt_run_local(p, i);
+        steal_poll(rt);
+        wtcrt_run_local(rt, p, i);
     }
     p->closing = 0;
-    wtcrt_await(p, handle, maybe_steal);
+    wtcrt_await(rt, p, handle, maybe_steal);
 }
 
 /* After the region: answers one STEAL that has come with NOWORK; 0 when none. */
-static int refuse_one(void)
+static int refuse_one(wtcrt_rt *rt)
 {
-    wtcrt_msg *m = wtcrt_try_recv(MPI_ANY_SOURCE, WTCRT_STEAL);
+    wtcrt_msg *m = wtcrt_try_recv(rt, MPI_ANY_SOURCE, WTCRT_STEAL);
     if (!m)
         return 0;
-    wtcrt_send(m->src, WTCRT_NOWORK, wtcrt_msg_new(0));
-    wtcrt_msg_free(m);
+    wtcrt_send(rt, m->src, WTCRT_NOWORK, wtcrt_msg_new(rt, 0));
+    wtcrt_msg_free(rt, m);
     return 1;
 }
 
@@ -117,54 +117,54 @@ static int refuse_one(void)
    others): no STEAL may stay unreceived. Every thief's STEAL is answered before it
    stops; a barrier then tells everybody that nobody asks any more, and until it
    completes every STEAL gets NOWORK (the root returned: no work is left). */
-static void steal_end(void)
+static void steal_end(wtcrt_rt *rt)
 {
     MPI_Request req;
     int done = 0, us = 0;
     /* only STEALs and NOWORKs: the next region's (or EXIT) from rank 0 stay queued */
-    while (rt.steal_out) {
-        wtcrt_msg *m = wtcrt_try_recv(MPI_ANY_SOURCE, WTCRT_NOWORK);
+    while (rt->steal_out) {
+        wtcrt_msg *m = wtcrt_try_recv(rt, MPI_ANY_SOURCE, WTCRT_NOWORK);
         if (m) {
-            answered(0);
-            wtcrt_msg_free(m);
-        } else if (!refuse_one()) {
-            wtcrt_backoff(&us);
+            answered(rt, 0);
+            wtcrt_msg_free(rt, m);
+        } else if (!refuse_one(rt)) {
+            wtcrt_backoff(rt, &us);
             continue;
         }
-        wtcrt_backoff_end(&us);
+        wtcrt_backoff_end(rt, &us);
     }
-    MPI_Ibarrier(rt.comm, &req);
+    MPI_Ibarrier(rt->comm, &req);
     for (;;) {
         MPI_Test(&req, &done, MPI_STATUS_IGNORE);
         if (done)
             break;
-        if (refuse_one())
-            wtcrt_backoff_end(&us);
+        if (refuse_one(rt))
+            wtcrt_backoff_end(rt, &us);
         else
-            wtcrt_backoff(&us);
+            wtcrt_backoff(rt, &us);
     }
-    wtcrt_backoff_end(&us);
-    rt.steal_fails = 0;
+    wtcrt_backoff_end(rt, &us);
+    rt->steal_fails = 0;
 }
 
 /* A rank other than 0 during a region: steals until REGION_END. */
-static void steal_worker(void)
+static void steal_worker(wtcrt_rt *rt)
 {
     int us = 0;
     for (;;) {
-        wtcrt_msg *m = wtcrt_try_recv(MPI_ANY_SOURCE, MPI_ANY_TAG);
+        wtcrt_msg *m = wtcrt_try_recv(rt, MPI_ANY_SOURCE, MPI_ANY_TAG);
         if (m) {
-            wtcrt_backoff_end(&us);
+            wtcrt_backoff_end(rt, &us);
             if (m->tag == WTCRT_REGION_END) {
-                wtcrt_msg_free(m);
-                steal_end();
+                wtcrt_msg_free(rt, m);
+                steal_end(rt);
                 return;
             }
-            handle(m);
+            handle(rt, m);
             continue;
         }
-        maybe_steal();
-        wtcrt_backoff(&us);
+        maybe_steal(rt);
+        wtcrt_backoff(rt, &us);
     }
 }
 

@@ -4,7 +4,8 @@
    message really travels in pieces), then receives it with wtcrt_recv and checks its
    length and every byte. A message of one piece, one of exactly two, and one whose last
    piece is short; two messages back to back with the same tag must not mix.
-   Prints "pieces OK" on rank 1 (and nothing else). */
+   Prints "pieces OK" on rank 1 (and nothing else). The runtime state is this test's
+   own: the transport takes it as a parameter. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,27 +18,27 @@ static unsigned char byte_at(size_t i, int salt)
     return (unsigned char)((i * 2654435761u >> 7) + (unsigned)salt);
 }
 
-static wtcrt_msg *make(size_t payload, int salt)
+static wtcrt_msg *make(wtcrt_rt *rt, size_t payload, int salt)
 {
-    wtcrt_msg *m = wtcrt_msg_new(payload);
+    wtcrt_msg *m = wtcrt_msg_new(rt, payload);
     for (size_t i = 0; i < payload; i++)
         WTCRT_PAYLOAD(m)[i] = byte_at(i, salt);
     WTCRT_HDR(m)->want = salt;
     return m;
 }
 
-static int check(size_t payload, int salt, long chunk)
+static int check(wtcrt_rt *rt, size_t payload, int salt, long chunk)
 {
     MPI_Status st;
     int n;
     wtcrt_msg *m;
-    MPI_Probe(0, TAG, wtcrt_g.comm, &st);
+    MPI_Probe(0, TAG, rt->comm, &st);
     MPI_Get_count(&st, MPI_BYTE, &n);
     if (n > chunk || (WTCRT_HDR_SIZE + payload > (size_t)chunk && n != chunk)) {
         printf("first piece of %d bytes, chunk %ld\n", n, chunk);
         return 1;
     }
-    m = wtcrt_recv(0, TAG);
+    m = wtcrt_recv(rt, 0, TAG);
     if (m->len != WTCRT_HDR_SIZE + payload || WTCRT_HDR(m)->want != salt) {
         printf("message of %zu bytes (salt %d), want %zu (salt %d)\n", m->len,
                WTCRT_HDR(m)->want, WTCRT_HDR_SIZE + payload, salt);
@@ -48,7 +49,7 @@ static int check(size_t payload, int salt, long chunk)
             printf("byte %zu of message %d wrong\n", i, salt);
             return 1;
         }
-    wtcrt_msg_free(m);
+    wtcrt_msg_free(rt, m);
     return 0;
 }
 
@@ -58,11 +59,13 @@ int main(int argc, char **argv)
     long chunk = s ? atol(s) : 0;
     size_t sizes[5];
     int bad = 0;
+    static wtcrt_rt state;
+    wtcrt_rt *rt = &state;
     MPI_Init(&argc, &argv);
-    wtcrt_g.comm = MPI_COMM_WORLD;
-    MPI_Comm_rank(MPI_COMM_WORLD, &wtcrt_g.rank);
-    MPI_Comm_size(MPI_COMM_WORLD, &wtcrt_g.nranks);
-    if (chunk < WTCRT_HDR_SIZE || wtcrt_g.nranks != 2) {
+    rt->comm = MPI_COMM_WORLD;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rt->rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &rt->nranks);
+    if (chunk < WTCRT_HDR_SIZE || rt->nranks != 2) {
         fprintf(stderr, "pieces: needs -n 2 and WTC_MSG_CHUNK >= %d\n", WTCRT_HDR_SIZE);
         MPI_Abort(MPI_COMM_WORLD, 2);
     }
@@ -72,15 +75,15 @@ int main(int argc, char **argv)
     sizes[3] = 1;
     sizes[4] = 5 * (size_t)chunk;
     for (int k = 0; k < 5; k++) {
-        if (wtcrt_g.rank == 0)
-            wtcrt_send(1, TAG, make(sizes[k], k));
+        if (rt->rank == 0)
+            wtcrt_send(rt, 1, TAG, make(rt, sizes[k], k));
     }
-    if (wtcrt_g.rank == 0)
-        wtcrt_flush_sends();
+    if (rt->rank == 0)
+        wtcrt_flush_sends(rt);
     else
         for (int k = 0; k < 5 && !bad; k++)
-            bad = check(sizes[k], k, chunk);
-    if (wtcrt_g.rank == 1 && !bad)
+            bad = check(rt, sizes[k], k, chunk);
+    if (rt->rank == 1 && !bad)
         printf("pieces OK\n");
     MPI_Finalize();
     return bad;
