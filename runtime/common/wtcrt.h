@@ -275,6 +275,7 @@ typedef struct wtcrt_rt {
     const wtcrt_mode_ops *ops;
     wtcp_roles roles;
     int warned_masters;
+    wtcrt_msg *bcast_early;  /* the next broadcast, taken before REGION_END (simple mode) */
     /* the calls the runtime started on this rank, innermost last (common/check.c) */
     struct wtcrt_call { const wtc_fn *fn; const void *args; } *calls;
     int ncalls, capcalls;
@@ -329,6 +330,7 @@ void wtcrt_msg_free(wtcrt_msg *m);
 void wtcrt_send(int dest, int tag, wtcrt_msg *m);
 void wtcrt_send_task_msg(int dest, wtcrt_msg *m);
 void wtcrt_send_sync(int dest, int tag, wtcrt_msg *m);
+void wtcrt_send_each(const int *dest, int n, int tag, wtcrt_msg *m);
 void wtcrt_sync_tasks(void);
 void wtcrt_progress(void);
 void wtcrt_flush_sends(void);
@@ -363,6 +365,8 @@ int wtcrt_mode_of(const wtc_fn *fn);
 void wtcrt_region_begin(const wtc_fn *fn);
 void wtcrt_region_end(void);
 int wtcrt_serve(void);
+void wtcrt_bcast(int tag, wtcrt_msg *m);
+void wtcrt_bcast_early(wtcrt_msg *m);
 int wtcrt_master_of(int worker);
 
 /* mpi/par.c */

@@ -48,6 +48,10 @@ static void simple_worker(void)
             wtcrt_msg_free(m);
             return;
         }
+        if (m->tag == WTCRT_REGION_BEGIN || m->tag == WTCRT_EXIT) {
+            wtcrt_bcast_early(m); /* from the tree: this region's end is on its way */
+            return;
+        }
         if (m->tag != WTCRT_TASK)
             wtcrt_die("unexpected message %d from rank %d in the server loop", m->tag, m->src);
         wtcrt_run_task(m);

@@ -71,6 +71,7 @@ wtcrt_msg *wtcrt_msg_new(size_t payload)
         m->buf = xrealloc(NULL, m->cap);
     }
     m->len = len;
+    m->refs = 0;
     memset(m->buf, 0, WTCRT_HDR_SIZE);
     WTCRT_HDR(m)->nbytes = (long long)payload;
     return m;
@@ -148,7 +149,6 @@ static int send_any(int dest, int tag, wtcrt_msg *m, int sync)
     int n = 0;
     WTCRT_HDR(m)->kind = tag;
     WTCRT_HDR(m)->nbytes = (long long)(m->len - WTCRT_HDR_SIZE); /* the receiver's total */
-    m->refs = 0;
     do {
         size_t len = m->len - off < chunk ? m->len - off : chunk;
         MPI_Request r;
@@ -164,6 +164,26 @@ static int send_any(int dest, int tag, wtcrt_msg *m, int sync)
     rt.st.msgs++;
     rt.st.bytes += (long long)m->len;
     return n;
+}
+
+/* Sends m to each of the n ranks dest[], one buffer for all, and waits until these
+   sends have completed: a message above the eager limit moves only while its sender
+   calls MPI, and the receivers are idle ranks, so the wait is short (doc/runtime.md
+   "The region start"). The caller still owns m. */
+void wtcrt_send_each(const int *dest, int n, int tag, wtcrt_msg *m)
+{
+    int us = 0;
+    m->refs++; /* the caller's: the last send's completion does not free m */
+    for (int i = 0; i < n; i++)
+        send_any(dest[i], tag, m, 0);
+    for (;;) {
+        wtcrt_progress();
+        if (m->refs == 1)
+            break;
+        wtcrt_backoff(&us);
+    }
+    wtcrt_backoff_end(&us);
+    m->refs--;
 }
 
 /* Sends a TASK: like wtcrt_send, but wtcrt_sync_tasks will wait for it. */
@@ -355,8 +375,10 @@ static wtcrt_msg *recv_probed(const MPI_Status *st)
         }
         recv_rest(m, (size_t)n);
     }
-    /* a big TASK's parent waits for the send to complete (wtcrt_sync_tasks) */
-    if (m->tag == WTCRT_TASK && m->len > WTCRT_BELL_TASK_BYTES)
+    /* a big TASK's parent waits for the send to complete (wtcrt_sync_tasks), a big
+       REGION_BEGIN's sender too (wtcrt_send_each) */
+    if ((m->tag == WTCRT_TASK || m->tag == WTCRT_REGION_BEGIN) &&
+        m->len > WTCRT_BELL_TASK_BYTES)
         wtcrt_bell_ring(m->src);
     return m;
 }
@@ -528,11 +550,10 @@ static int finish(int status)
         return status;
     rt.finished = 1;
     if (rt.rank == 0) {
-        for (int r = 1; r < rt.nranks; r++) {
-            wtcrt_msg *m = wtcrt_msg_new(0);
-            WTCRT_HDR(m)->want = status;
-            wtcrt_send(r, WTCRT_EXIT, m);
-        }
+        wtcrt_msg *m = wtcrt_msg_new(0);
+        WTCRT_HDR(m)->want = status;
+        wtcrt_bcast(WTCRT_EXIT, m); /* by REGION_BEGIN's route (mpi/region.c) */
+        wtcrt_msg_free(m);
     }
     states_end();
     if (rt.opt.stats || rt.opt.trace) {
