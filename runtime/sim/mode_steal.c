@@ -171,8 +171,6 @@ static int handle(sim *S, int rid, int i, double *wait)
         answered(S, rid, 0);
     else if (m.kind == M_END)
         r->finished = 1;
-    else if (m.kind == M_BEGIN)
-        r->begun = 1;
     else
         eng_internal(S, "unexpected message in steal mode", rid);
     return H_DONE;
