@@ -105,6 +105,9 @@ void wtcrt_bcast(int tag, wtcrt_msg *m)
     if (!kids)
         wtcrt_die("out of memory");
     int n = wtcp_bcast_to(rt.rank, rt.nranks, bcast_tree(), kids);
+    if (tag == WTCRT_REGION_BEGIN && wtcp_log_file())
+        for (int i = 0; i < n; i++)
+            fprintf(wtcp_log_file(), "begin %d -> %d\n", rt.rank, kids[i]);
     wtcrt_send_each(kids, n, tag, m);
     free(kids);
 }

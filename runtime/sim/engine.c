@@ -596,8 +596,11 @@ static void worker_run(sim *S, int rid)
 static void begin_send(sim *S, int rid, double bytes)
 {
     int n = wtcp_bcast_to(rid, S->P, S->bcast_tree, S->kids);
-    for (int x = 0; x < n; x++)
+    for (int x = 0; x < n; x++) {
+        if (wtcp_log_file())
+            fprintf(wtcp_log_file(), "begin %d -> %d\n", rid, S->kids[x]);
         eng_send(S, rid, S->kids[x], M_BEGIN, bytes);
+    }
     S->r[rid].bcast_wait = S->r[rid].sync_pending > 0;
 }
 
