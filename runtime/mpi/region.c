@@ -101,10 +101,10 @@ static int bcast_tree(void)
    have it; the caller still owns m (doc/runtime.md "The region start"). */
 void wtcrt_bcast(int tag, wtcrt_msg *m)
 {
-    int *kids = malloc((size_t)(rt.nranks > 32 ? rt.nranks : 32) * sizeof *kids);
+    int *kids = malloc((size_t)(rt.nranks > 32 ? rt.nranks : 32) * sizeof *kids), n;
     if (!kids)
         wtcrt_die("out of memory");
-    int n = wtcp_bcast_to(rt.rank, rt.nranks, bcast_tree(), kids);
+    n = wtcp_bcast_to(rt.rank, rt.nranks, bcast_tree(), kids);
     if (tag == WTCRT_REGION_BEGIN && wtcp_log_file())
         for (int i = 0; i < n; i++)
             fprintf(wtcp_log_file(), "begin %d -> %d\n", rt.rank, kids[i]);

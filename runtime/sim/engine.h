@@ -54,7 +54,8 @@ typedef struct rank {
     double t;        /* local clock: when it can act next */
     int head, tail;  /* inbox */
     int finished;    /* received REGION_END */
-    int begun;       /* received REGION_BEGIN (rank 0: from the start) */
+    int begun;       /* received REGION_BEGIN (rank 0: from the start); until then it
+                        takes nothing else (engine.c's wake) */
     int asleep;      /* its wait is past the yield phase (idle since before the region,
                         or a thief woken by its timer): the next message costs w_wake */
     int sync_pending;/* synchronous TASK (or REGION_BEGIN) sends not yet completed */
