@@ -6,7 +6,7 @@
 # 4, 2 and 6 pass them on (4, 2 and 2 messages), the others send nothing; WTC_BCAST=flat
 # makes it 7 + 7 + 7 from rank 0 alone. Then rounds of regions in the three modes in
 # turn, each with a new snapshot, at -n 4, 5, 8 and 16, by the rule (the tree) and flat:
-# every rank must sum this round's table.
+# every rank must sum this round's table. Last, the tree with messages in pieces.
 . "$(dirname "$0")/rt_lib.inc"
 
 prog=$RT_OUT/bcast
@@ -47,4 +47,11 @@ for np in 4 5 8 16; do
         >"$RT_STDOUT" 2>"$RT_STDERR" || RT_RC=$?
     rt_expect "-n $np: six regions, flat" 0 "$want"
 done
+# pieces (doc/runtime.md "Messages over 2 GiB"): every copy of the snapshot travels in
+# 11 pieces of 100000 bytes and is passed on in pieces
+want3=$(printf 'round %d: OK\n' 0 1 2)
+RT_RC=0
+WTC_MSG_CHUNK=100000 timeout "$RT_TIMEOUT" mpiexec -n 8 "$prog" 3 \
+    >"$RT_STDOUT" 2>"$RT_STDERR" || RT_RC=$?
+rt_expect "-n 8: the tree with the snapshot in pieces of 100000 bytes" 0 "$want3"
 rt_summary
