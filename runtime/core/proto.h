@@ -139,7 +139,7 @@ double wtcp_steal_pause(int fails, double rtt, double cap);
    [lo + floor(n/2), hi), and keeps [lo, lo + floor(n/2)) (the ranges of simple mode's
    two-way split). Every rank but 0 receives once; the last receives in round
    ceil(log2 P) when each rank sends one message per round. */
-/* The rank r of P receives from (-1 for rank 0). */
+/* The rank from which rank r of P receives in the tree (-1 for rank 0). */
 int wtcp_bcast_parent(int r, int P);
 /* The ranks r sends to, in sending order (the biggest subtree first), into kids[]
    (room for 32); returns how many. */
@@ -155,8 +155,8 @@ int wtcp_bcast_children(int r, int P, int *kids);
    alike (the payload's size is the program's). WTC_BCAST=tree or =flat in the
    environment (the same on every rank, and for the predictor) forces a route: tests. */
 int wtcp_bcast_tree(int P, long long bytes);
-/* The rank r of P receives rank 0's broadcasts from, for the route chosen: its tree
-   parent, or 0 when flat (-1 for rank 0). */
+/* The rank from which rank r of P receives rank 0's broadcasts on the route chosen: its
+   tree parent, or 0 when flat (-1 for rank 0). */
 int wtcp_bcast_from(int r, int P, int tree);
 /* The ranks r sends rank 0's broadcasts to, in order, for the route chosen (flat: rank
    0 to 1 .. P-1, the others none) into kids[] (room for P-1 when flat, 32 when tree). */
