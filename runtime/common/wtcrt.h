@@ -280,6 +280,7 @@ struct wtcrt_rt {
     const wtcrt_mode_ops *ops;
     wtcp_roles roles;
     int warned_masters;
+    wtcrt_msg *bcast_early;  /* the next broadcast, taken before REGION_END (simple mode) */
     /* the calls the runtime started on this rank, innermost last (common/check.c) */
     struct wtcrt_call { const wtc_fn *fn; const void *args; } *calls;
     int ncalls, capcalls;
@@ -347,6 +348,7 @@ void wtcrt_msg_free(wtcrt_rt *rt, wtcrt_msg *m);
 void wtcrt_send(wtcrt_rt *rt, int dest, int tag, wtcrt_msg *m);
 void wtcrt_send_task_msg(wtcrt_rt *rt, int dest, wtcrt_msg *m);
 void wtcrt_send_sync(wtcrt_rt *rt, int dest, int tag, wtcrt_msg *m);
+void wtcrt_send_each(wtcrt_rt *rt, const int *dest, int n, int tag, wtcrt_msg *m);
 void wtcrt_sync_tasks(wtcrt_rt *rt);
 void wtcrt_progress(wtcrt_rt *rt);
 void wtcrt_flush_sends(wtcrt_rt *rt);
@@ -382,6 +384,8 @@ int wtcrt_mode_of(wtcrt_rt *rt, const wtc_fn *fn);
 void wtcrt_region_begin(wtcrt_rt *rt, const wtc_fn *fn);
 void wtcrt_region_end(wtcrt_rt *rt);
 int wtcrt_serve(wtcrt_rt *rt);
+void wtcrt_bcast(wtcrt_rt *rt, int tag, wtcrt_msg *m);
+void wtcrt_bcast_early(wtcrt_rt *rt, wtcrt_msg *m);
 int wtcrt_master_of(wtcrt_rt *rt, int worker);
 
 /* mpi/par.c */

@@ -1,4 +1,5 @@
 /* proto.c - the protocol core (proto.h): the decisions of every mode, once. */
+#include <stdlib.h>
 #include <string.h>
 #include "wtc_abi.h"
 #include "proto.h"
@@ -235,6 +236,88 @@ double wtcp_steal_pause(int fails, double rtt, double cap)
         return 0;
     d = rtt * (double)(1u << (fails < 21 ? fails - 1 : 20));
     return d < cap ? d : cap;
+}
+
+/* ---- the region start: rank 0's broadcasts ------------------------------------------ */
+
+int wtcp_bcast_parent(int r, int P)
+{
+    int lo = 0, hi = P, parent = -1;
+    if (r < 0 || r >= P)
+        return -1;
+    while (r != lo) { /* r is in [lo, hi): into the half it belongs to */
+        int mid = lo + (hi - lo) / 2;
+        if (r >= mid) {
+            parent = lo;
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    return parent;
+}
+
+int wtcp_bcast_children(int r, int P, int *kids)
+{
+    int lo = 0, hi = P, n = 0;
+    if (r < 0 || r >= P)
+        return 0;
+    while (r != lo) { /* the range r is the first rank of */
+        int mid = lo + (hi - lo) / 2;
+        if (r >= mid)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    while (hi - lo > 1) { /* give away the upper half, keep the lower */
+        int mid = lo + (hi - lo) / 2;
+        kids[n++] = mid;
+        hi = mid;
+    }
+    return n;
+}
+
+/* ceil(log2 P) for P >= 1. */
+static int ceil_log2(int P)
+{
+    int h = 0;
+    while ((1LL << h) < P)
+        h++;
+    return h;
+}
+
+int wtcp_bcast_tree(int P, long long bytes)
+{
+    int h = ceil_log2(P);
+    const char *force = getenv("WTC_BCAST"); /* tests: "tree" or "flat" */
+    if (force && !strcmp(force, "tree"))
+        return P > 1;
+    if (force && !strcmp(force, "flat"))
+        return 0;
+    if (P < 4) /* up to 3 ranks the tree is rank 0 sending to each */
+        return 0;
+    if (bytes < 0)
+        bytes = 0;
+    return (double)(P - 1 - h) * ((double)bytes + WTCP_BCAST_SEND_BYTES) >=
+           (double)(h - 1) * WTCP_BCAST_WAKE_BYTES;
+}
+
+int wtcp_bcast_from(int r, int P, int tree)
+{
+    if (r <= 0 || r >= P)
+        return -1;
+    return tree ? wtcp_bcast_parent(r, P) : 0;
+}
+
+int wtcp_bcast_to(int r, int P, int tree, int *kids)
+{
+    int n = 0;
+    if (tree)
+        return wtcp_bcast_children(r, P, kids);
+    if (r == 0)
+        for (int x = 1; x < P; x++)
+            kids[n++] = x;
+    return n;
 }
 
 /* ---- the decision log -------------------------------------------------------------- */

@@ -132,11 +132,42 @@ unsigned long long wtcp_victim_seed(int rank);
    answering, and idle thieves do not flood the network). */
 double wtcp_steal_pause(int fails, double rtt, double cap);
 
+/* ---- the region start: rank 0's broadcasts (doc/runtime.md "The region start") ---- */
+
+/* Rank 0's broadcasts (REGION_BEGIN, EXIT) go by a tree of recursive halving: the rank
+   lo of a range [lo, hi) of n > 1 ranks sends to lo + floor(n/2), which takes
+   [lo + floor(n/2), hi), and keeps [lo, lo + floor(n/2)) (the ranges of simple mode's
+   two-way split). Every rank but 0 receives once; the last receives in round
+   ceil(log2 P) when each rank sends one message per round. */
+/* The rank from which rank r of P receives in the tree (-1 for rank 0). */
+int wtcp_bcast_parent(int r, int P);
+/* The ranks r sends to, in sending order (the biggest subtree first), into kids[]
+   (room for 32); returns how many. */
+int wtcp_bcast_children(int r, int P, int *kids);
+/* A send's overhead and a sleeping rank's wake-up, in bytes a link carries meanwhile
+   (the rule of wtcp_bcast_tree, doc/runtime.md "The region start"). */
+#define WTCP_BCAST_SEND_BYTES 4096
+#define WTCP_BCAST_WAKE_BYTES 262144
+/* Whether the broadcasts of a program on P ranks whose REGION_BEGIN carries 'bytes'
+   of payload go by the tree (1) or flat, rank 0 to every rank (0). The tree saves rank
+   0 P-1-h sends (h = ceil(log2 P)) of the payload and costs h-1 more hops, each a wake-up
+   of a sleeping rank: tree when (P-1-h)(bytes + SEND) >= (h-1) WAKE. Every rank decides
+   alike (the payload's size is the program's). WTC_BCAST=tree or =flat in the
+   environment (the same on every rank, and for the predictor) forces a route: tests. */
+int wtcp_bcast_tree(int P, long long bytes);
+/* The rank from which rank r of P receives rank 0's broadcasts on the route chosen: its
+   tree parent, or 0 when flat (-1 for rank 0). */
+int wtcp_bcast_from(int r, int P, int tree);
+/* The ranks r sends rank 0's broadcasts to, in order, for the route chosen (flat: rank
+   0 to 1 .. P-1, the others none) into kids[] (room for P-1 when flat, 32 when tree). */
+int wtcp_bcast_to(int r, int P, int tree, int *kids);
+
 /* ---- the decision log -------------------------------------------------------------------- */
 
 /* With a log open (WTC_DECISIONS=FILE in both runtimes), each executor writes one line
-   per decision that moves work: "send FRAME_DEPTH FIRST COUNT -> RANK". The simple
-   mode's lines of a real run and of the simulation of its recording are equal. */
+   per decision that moves work: "send FRAME_DEPTH FIRST COUNT -> RANK", and one per
+   REGION_BEGIN a rank sends (wtcp_bcast_to): "begin FROM -> TO". The simple mode's lines
+   of a real run and of the simulation of its recording are equal. */
 void wtcp_log_open(FILE *f);
 FILE *wtcp_log_file(void);
 

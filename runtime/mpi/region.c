@@ -1,5 +1,6 @@
 /* mpi/region.c - parallel regions (doc/runtime.md "Ranks and roles"): wtc_call and
-   wtc_region_open on rank 0, REGION_BEGIN / REGION_END, the other ranks' server loop. */
+   wtc_region_open on rank 0, REGION_BEGIN (by the core's broadcast route) / REGION_END,
+   the other ranks' server loop. */
 #include <stdlib.h>
 #include <string.h>
 #include "wtcrt.h"
@@ -88,7 +89,30 @@ static size_t snapshot_size(wtcrt_rt *rt)
     return n;
 }
 
-/* Rank 0: decides the region's parameters and sends REGION_BEGIN to every rank. */
+/* Whether rank 0's broadcasts go by the tree: the core's rule for this program's
+   REGION_BEGIN, the same on every rank. */
+static int bcast_tree(wtcrt_rt *rt)
+{
+    return wtcp_bcast_tree(rt->nranks, (long long)snapshot_size(rt));
+}
+
+/* Sends rank 0's broadcast m (REGION_BEGIN, EXIT) on to the ranks this rank passes it
+   to (all others from rank 0 when flat, its children in the tree), waiting until they
+   have it; the caller still owns m (doc/runtime.md "The region start"). */
+void wtcrt_bcast(wtcrt_rt *rt, int tag, wtcrt_msg *m)
+{
+    int *kids = malloc((size_t)(rt->nranks > 32 ? rt->nranks : 32) * sizeof *kids), n;
+    if (!kids)
+        wtcrt_die(rt, "out of memory");
+    n = wtcp_bcast_to(rt->rank, rt->nranks, bcast_tree(rt), kids);
+    if (tag == WTCRT_REGION_BEGIN && wtcp_log_file())
+        for (int i = 0; i < n; i++)
+            fprintf(wtcp_log_file(), "begin %d -> %d\n", rt->rank, kids[i]);
+    wtcrt_send_each(rt, kids, n, tag, m);
+    free(kids);
+}
+
+/* Rank 0: decides the region's parameters and broadcasts REGION_BEGIN. */
 void wtcrt_region_begin(wtcrt_rt *rt, const wtc_fn *fn)
 {
     /* what main printed goes out before any rank can print or abort (stdout is fully
@@ -98,19 +122,17 @@ void wtcrt_region_begin(wtcrt_rt *rt, const wtc_fn *fn)
     /* batch 0: the mode's default (dynamic: 1; steal: half the pending children) */
     int par[4] = { mode, masters_of(rt, fn, mode), rt->opt.batch > 0 ? rt->opt.batch : 0,
                    0 };
-    size_t n = snapshot_size(rt);
-    for (int r = 1; r < rt->nranks; r++) {
-        wtcrt_msg *m = wtcrt_msg_new(rt, n);
-        unsigned char *p = WTCRT_PAYLOAD(m);
-        memcpy(p, par, sizeof par);
-        p += sizeof par;
-        for (int g = 0; g < rt->prog->nglobals; g++) {
-            memcpy(p, rt->prog->globals[g].addr, rt->prog->globals[g].size);
-            p += rt->prog->globals[g].size;
-        }
-        WTCRT_HDR(m)->fn = fn->id;
-        wtcrt_send(rt, r, WTCRT_REGION_BEGIN, m);
+    wtcrt_msg *m = wtcrt_msg_new(rt, snapshot_size(rt));
+    unsigned char *p = WTCRT_PAYLOAD(m);
+    memcpy(p, par, sizeof par);
+    p += sizeof par;
+    for (int g = 0; g < rt->prog->nglobals; g++) {
+        memcpy(p, rt->prog->globals[g].addr, rt->prog->globals[g].size);
+        p += rt->prog->globals[g].size;
     }
+    WTCRT_HDR(m)->fn = fn->id;
+    wtcrt_bcast(rt, WTCRT_REGION_BEGIN, m);
+    wtcrt_msg_free(rt, m);
     region_setup(rt, par[0], par[1], par[2]);
 }
 
@@ -182,20 +204,43 @@ wtc_par *wtc_region_open(const wtc_fn *first, const wtc_site *site)
     return p;
 }
 
+/* The next of rank 0's broadcasts (REGION_BEGIN, EXIT), from the rank that passes it
+   to this one: between regions nobody else speaks first, so messages of the next
+   region from other ranks wait in MPI's queue until its REGION_BEGIN is applied. */
+static wtcrt_msg *bcast_next(wtcrt_rt *rt)
+{
+    wtcrt_msg *m = rt->bcast_early;
+    if (m)
+        rt->bcast_early = NULL;
+    else
+        m = wtcrt_recv(rt, wtcp_bcast_from(rt->rank, rt->nranks, bcast_tree(rt)), MPI_ANY_TAG);
+    if (m->tag != WTCRT_EXIT && m->tag != WTCRT_REGION_BEGIN)
+        wtcrt_die(rt, "unexpected message %d from rank %d between regions", m->tag, m->src);
+    return m;
+}
+
+/* A simple-mode worker got the next broadcast m from its tree parent before this
+   region's REGION_END from rank 0 (they come by different routes): m waits for the
+   server loop, and only the REGION_END is taken now. */
+void wtcrt_bcast_early(wtcrt_rt *rt, wtcrt_msg *m)
+{
+    if (rt->bcast_early)
+        wtcrt_die(rt, "two broadcasts from rank %d before REGION_END", m->src);
+    rt->bcast_early = m;
+    wtcrt_msg_free(rt, wtcrt_recv(rt, 0, WTCRT_REGION_END));
+}
+
 /* Ranks other than 0: wait for regions until EXIT; returns the exit status. */
 int wtcrt_serve(wtcrt_rt *rt)
 {
     for (;;) {
-        /* between regions only rank 0 speaks first: messages of the next region from
-           other ranks wait in MPI's queue until its REGION_BEGIN is applied */
-        wtcrt_msg *m = wtcrt_recv(rt, 0, MPI_ANY_TAG);
+        wtcrt_msg *m = bcast_next(rt);
+        wtcrt_bcast(rt, m->tag, m); /* on to the ranks below this one first */
         if (m->tag == WTCRT_EXIT) {
             int status = WTCRT_HDR(m)->want;
             wtcrt_msg_free(rt, m);
             return status;
         }
-        if (m->tag != WTCRT_REGION_BEGIN)
-            wtcrt_die(rt, "unexpected message %d from rank 0 between regions", m->tag);
         region_enter(rt, m);
         wtcrt_msg_free(rt, m);
         if (wtcp_is_master(rt->roles, rt->rank))

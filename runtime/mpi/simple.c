@@ -47,6 +47,10 @@ static void simple_worker(wtcrt_rt *rt)
             wtcrt_msg_free(rt, m);
             return;
         }
+        if (m->tag == WTCRT_REGION_BEGIN || m->tag == WTCRT_EXIT) {
+            wtcrt_bcast_early(rt, m); /* from the tree: this region's end is on its way */
+            return;
+        }
         if (m->tag != WTCRT_TASK)
             wtcrt_die(rt, "unexpected message %d from rank %d in the server loop", m->tag,
                       m->src);

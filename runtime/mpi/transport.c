@@ -74,6 +74,7 @@ wtcrt_msg *wtcrt_msg_new(wtcrt_rt *rt, size_t payload)
         m->buf = xrealloc(rt, NULL, m->cap);
     }
     m->len = len;
+    m->refs = 0;
     memset(m->buf, 0, WTCRT_HDR_SIZE);
     WTCRT_HDR(m)->nbytes = (long long)payload;
     return m;
@@ -151,7 +152,6 @@ static int send_any(wtcrt_rt *rt, int dest, int tag, wtcrt_msg *m, int sync)
     int n = 0;
     WTCRT_HDR(m)->kind = tag;
     WTCRT_HDR(m)->nbytes = (long long)(m->len - WTCRT_HDR_SIZE); /* the receiver's total */
-    m->refs = 0;
     do {
         size_t len = m->len - off < chunk ? m->len - off : chunk;
         MPI_Request r;
@@ -167,6 +167,26 @@ static int send_any(wtcrt_rt *rt, int dest, int tag, wtcrt_msg *m, int sync)
     rt->st.msgs++;
     rt->st.bytes += (long long)m->len;
     return n;
+}
+
+/* Sends m to each of the n ranks dest[], one buffer for all, and waits until these
+   sends have completed: a message above the eager limit moves only while its sender
+   calls MPI, and the receivers are idle ranks, so the wait is short (doc/runtime.md
+   "The region start"). The caller still owns m. */
+void wtcrt_send_each(wtcrt_rt *rt, const int *dest, int n, int tag, wtcrt_msg *m)
+{
+    int us = 0;
+    m->refs++; /* the caller's: the last send's completion does not free m */
+    for (int i = 0; i < n; i++)
+        send_any(rt, dest[i], tag, m, 0);
+    for (;;) {
+        wtcrt_progress(rt);
+        if (m->refs == 1)
+            break;
+        wtcrt_backoff(rt, &us);
+    }
+    wtcrt_backoff_end(rt, &us);
+    m->refs--;
 }
 
 /* Sends a TASK: like wtcrt_send, but wtcrt_sync_tasks will wait for it. */
@@ -358,8 +378,10 @@ static wtcrt_msg *recv_probed(wtcrt_rt *rt, const MPI_Status *st)
         }
         recv_rest(rt, m, (size_t)n);
     }
-    /* a big TASK's parent waits for the send to complete (wtcrt_sync_tasks) */
-    if (m->tag == WTCRT_TASK && m->len > WTCRT_BELL_TASK_BYTES)
+    /* a big TASK's parent waits for the send to complete (wtcrt_sync_tasks), a big
+       REGION_BEGIN's sender too (wtcrt_send_each) */
+    if ((m->tag == WTCRT_TASK || m->tag == WTCRT_REGION_BEGIN) &&
+        m->len > WTCRT_BELL_TASK_BYTES)
         wtcrt_bell_ring(rt, m->src);
     return m;
 }
@@ -532,11 +554,10 @@ static int finish(wtcrt_rt *rt, int status)
         return status;
     rt->finished = 1;
     if (rt->rank == 0) {
-        for (int r = 1; r < rt->nranks; r++) {
-            wtcrt_msg *m = wtcrt_msg_new(rt, 0);
-            WTCRT_HDR(m)->want = status;
-            wtcrt_send(rt, r, WTCRT_EXIT, m);
-        }
+        wtcrt_msg *m = wtcrt_msg_new(rt, 0);
+        WTCRT_HDR(m)->want = status;
+        wtcrt_bcast(rt, WTCRT_EXIT, m); /* by REGION_BEGIN's route (mpi/region.c) */
+        wtcrt_msg_free(rt, m);
     }
     states_end(rt);
     if (rt->opt.stats || rt->opt.trace) {

@@ -179,8 +179,9 @@ static double wire(sim *S, int from, int to, double t, double k, double *left)
 }
 
 /* Sends a message: the sender pays o_s; it arrives after the wire (a synchronous one
-   only announces itself after L; the data follows when the receiver takes it). MPI's
-   non-overtaking rule matters for REGION_BEGIN only: nothing overtakes it. */
+   only announces itself after L; the data follows when the receiver takes it). A rank
+   takes nothing before its REGION_BEGIN (wake): what comes earlier waits in its inbox,
+   as in MPI's queue. */
 msg *eng_send(sim *S, int from, int to, int kind, double bytes)
 {
     rank *r = &S->r[from];
@@ -205,14 +206,10 @@ msg *eng_send(sim *S, int from, int to, int kind, double bytes)
     m->bytes = bytes;
     m->sync = bytes > S->m->S;
     m->arr = m->sync ? r->t + latency(S, from, to) : wire(S, from, to, r->t, bytes, &left);
-    if (kind == M_BEGIN)
-        S->begin_arr[to] = m->arr;
-    else if (m->arr < S->begin_arr[to])
-        m->arr = S->begin_arr[to];
     m->next = -1;
     S->res->messages++;
     S->res->bytes += (long long)bytes;
-    if (m->sync && kind == M_TASK) /* the parent waits for it (doc/runtime.md) */
+    if (m->sync && (kind == M_TASK || kind == M_BEGIN)) /* the sender waits for it */
         r->sync_pending++;
     S->r[to].inflight++;
     eng_heap_push(S, m->arr, i);
@@ -265,7 +262,8 @@ void eng_receive(sim *S, int rid, int i, double *wait)
     if (m->sync) { /* rendezvous: clear-to-send back, then the data */
         double left, arr = wire(S, m->src, rid, r->t + latency(S, rid, m->src), m->bytes,
                                 &left);
-        if (m->kind == M_TASK) /* its sender learns it went when the data has left */
+        if (m->kind == M_TASK || m->kind == M_BEGIN) /* its sender learns it went
+                                                         when the data has left */
             post(S, m->src, M_DONE, left);
         r->t = arr;
     }
@@ -563,8 +561,6 @@ int eng_serve_groups(sim *S, int rid)
         f->srcframe = m->d;
     } else if (m->kind == M_END) {
         r->finished = 1;
-    } else if (m->kind == M_BEGIN) {
-        r->begun = 1;
     } else {
         eng_internal(S, "unexpected message in the server loop", rid);
     }
@@ -593,8 +589,60 @@ static void worker_run(sim *S, int rid)
     }
 }
 
+/* ---- the region start: REGION_BEGIN by the core's route (doc/predictor.md) --------- */
+
+/* Rank rid sends REGION_BEGIN of 'bytes' on to the ranks the core's route gives it; it
+   waits for the synchronous ones to complete before it does anything else. */
+static void begin_send(sim *S, int rid, double bytes)
+{
+    int n = wtcp_bcast_to(rid, S->P, S->bcast_tree, S->kids);
+    for (int x = 0; x < n; x++) {
+        if (wtcp_log_file())
+            fprintf(wtcp_log_file(), "begin %d -> %d\n", rid, S->kids[x]);
+        eng_send(S, rid, S->kids[x], M_BEGIN, bytes);
+    }
+    S->r[rid].bcast_wait = S->r[rid].sync_pending > 0;
+}
+
+/* A rank that has not begun takes its REGION_BEGIN first (the runtime's server loop
+   receives only from the rank that passes it on) and passes it on; 0 when it has not
+   come yet. */
+static int begin_take(sim *S, int rid)
+{
+    rank *r = &S->r[rid];
+    int i = eng_take(S, r, -1, M_BEGIN);
+    double bytes;
+    if (i < 0)
+        return 0;
+    eng_receive(S, rid, i, NULL);
+    bytes = S->msgs[i].bytes;
+    eng_msg_free(S, i);
+    r->begun = 1;
+    begin_send(S, rid, bytes);
+    return 1;
+}
+
+/* Whether the rank has its REGION_BEGIN and every send of it on has completed; rank 0
+   then starts the root. */
+static int begun(sim *S, int rid)
+{
+    rank *r = &S->r[rid];
+    if (!r->begun && !begin_take(S, rid))
+        return 0;
+    if (r->bcast_wait) {
+        if (!eng_wait_sends(S, rid))
+            return 0;
+        r->bcast_wait = 0;
+        if (rid == 0)
+            start_node(S, 0, S->root, 0, S->P);
+    }
+    return 1;
+}
+
 static void wake(sim *S, int rid)
 {
+    if (!begun(S, rid))
+        return;
     if (rid >= S->W)
         S->ops->master(S, rid);
     else
@@ -616,7 +664,7 @@ static void sim_free(sim *S)
     free(S->standing);
     free(S->stamp);
     free(S->nstanding);
-    free(S->begin_arr);
+    free(S->kids);
     for (int n = 0; n < S->nnodes; n++) {
         if (S->port_out) {
             eng_res_free(&S->port_out[n]);
@@ -702,8 +750,7 @@ static int sim_setup(sim *S, const sim_tree *t, const sim_machine *m, sim_settin
     }
     if (S->W >= 2) /* computing ranks share the host (machine file: contention) */
         S->inv_cpu *= 1 + m->contention;
-    S->begin_arr = eng_xrealloc(NULL, (size_t)S->P * sizeof *S->begin_arr);
-    memset(S->begin_arr, 0, (size_t)S->P * sizeof *S->begin_arr);
+    S->kids = eng_xrealloc(NULL, (size_t)(S->P > 32 ? S->P : 32) * sizeof *S->kids);
     machine_setup(S);
     return S->ops->setup ? S->ops->setup(S) : 0;
 }
@@ -741,10 +788,12 @@ static int run_region(const sim_tree *t, int region, const sim_machine *m, sim_s
         sim_free(&S);
         return 0;
     }
-    for (int x = 1; x < S.P; x++)
-        eng_send(&S, 0, x, M_BEGIN, HDR + t->regions[region].begin_bytes);
-    start_node(&S, 0, root, 0, S.P);
-    worker_run(&S, 0);
+    S.root = root;
+    S.bcast_tree = wtcp_bcast_tree(S.P, (long long)t->regions[region].begin_bytes);
+    begin_send(&S, 0, HDR + t->regions[region].begin_bytes);
+    if (!S.r[0].bcast_wait)
+        start_node(&S, 0, root, 0, S.P);
+    wake(&S, 0);
     /* after rank 0 ends the region, deliver what arrives before that moment, so the
        other ranks' accounts cover the same span */
     while (!S.error && S.nh > 0 && (!S.done || S.h[0].t <= S.r[0].t)) {

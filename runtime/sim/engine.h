@@ -54,10 +54,12 @@ typedef struct rank {
     double t;        /* local clock: when it can act next */
     int head, tail;  /* inbox */
     int finished;    /* received REGION_END */
-    int begun;       /* received REGION_BEGIN (rank 0: from the start) */
+    int begun;       /* received REGION_BEGIN (rank 0: from the start); until then it
+                        takes nothing else (engine.c's wake) */
     int asleep;      /* its wait is past the yield phase (idle since before the region,
                         or a thief woken by its timer): the next message costs w_wake */
-    int sync_pending;/* synchronous TASK sends not yet completed */
+    int sync_pending;/* synchronous TASK (or REGION_BEGIN) sends not yet completed */
+    int bcast_wait;  /* it waits for its REGION_BEGIN sends to complete */
     int inflight;    /* messages and events to it still in the heap */
     frame *st;
     int depth, cap;
@@ -137,7 +139,10 @@ struct sim {
                              own master), 0: none */
     long long *stamp, stand_clock; /* when each request began to stand (the order) */
     int *nstanding;       /* standing requests per master */
-    double *begin_arr;    /* arrival of REGION_BEGIN at each rank */
+    int root;             /* the region's root call (rank 0 starts it after its
+                             REGION_BEGIN sends) */
+    int bcast_tree;       /* REGION_BEGIN goes by the core's tree (wtcp_bcast_tree) */
+    int *kids;            /* room for the ranks one rank sends REGION_BEGIN to */
     sim_timeline *tl;     /* the predicted timeline and per-rank counters, or NULL */
     /* the machine's nodes (doc/predictor.md section 4): ranks_per_node ranks each, in
        rank order; a network port per node and direction when there are several nodes

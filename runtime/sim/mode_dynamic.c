@@ -161,9 +161,6 @@ static int handle(sim *S, int rid, int i, double *wait)
     case M_TASK:
         push_task(S, rid, &m);
         return H_TASK;
-    case M_BEGIN:
-        r->begun = 1;
-        return H_DONE;
     case M_END:
         r->finished = 1;
         return H_DONE;

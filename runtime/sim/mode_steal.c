@@ -171,8 +171,6 @@ static int handle(sim *S, int rid, int i, double *wait)
         answered(S, rid, 0);
     else if (m.kind == M_END)
         r->finished = 1;
-    else if (m.kind == M_BEGIN)
-        r->begun = 1;
     else
         eng_internal(S, "unexpected message in steal mode", rid);
     return H_DONE;
@@ -257,13 +255,13 @@ static int step_work(sim *S, int rid)
     return wait_results(S, rid, fidx);
 }
 
-/* A rank with an empty stack: after REGION_BEGIN it steals until REGION_END. */
+/* A rank with an empty stack (it has its REGION_BEGIN: engine.c's wake): it steals
+   until REGION_END. */
 static int serve_steal(sim *S, int rid)
 {
     rank *r = &S->r[rid];
     int i;
-    if (r->begun)
-        maybe_steal(S, rid);
+    maybe_steal(S, rid);
     if ((i = eng_take(S, r, -1, -1)) < 0)
         return 0;
     handle(S, rid, i, NULL);

@@ -545,10 +545,11 @@ static void region_begin(const wtc_fn *root_fn, const void *args, int depth)
     call_push(node, 1, 0);
 }
 
-/* The REGION_BEGIN payload: mode, masters, batch and the global snapshot. */
+/* The REGION_BEGIN payload: mode, masters, batch, a pad (four ints, as the MPI
+   runtime's) and the global snapshot. */
 static unsigned region_begin_bytes(void)
 {
-    unsigned long n = 12;
+    unsigned long n = 16;
     for (int g = 0; g < R.prog->nglobals; g++)
         n += R.prog->globals[g].size;
     return (unsigned)n;

@@ -357,7 +357,8 @@ static void standing_timelines(void)
     check("dynamic standing request: groups sent", (double)r.grants, 2);
     check("dynamic standing request: messages", (double)r.messages, 18);
     check("dynamic standing request: master busy", r.master_busy, 20);
-    check_log("dynamic standing request", log, "send 0 4 1 -> 1\nsend 0 3 1 -> 1\n");
+    check_log("dynamic standing request", log, "begin 0 -> 1\nbegin 0 -> 2\n"
+              "send 0 4 1 -> 1\nsend 0 3 1 -> 1\n");
     sim_tree_free(&t);
     /* P = 5, M = 2: workers 0, 1 -> master rank 3, worker 2 -> master rank 4. rank 0:
        BEGINs to 1..4 (1..4; arr 11..14); compute 5 (9); REQ(6) to rank 3 (10, arr 20);
@@ -384,8 +385,9 @@ static void standing_timelines(void)
     check("dynamic two masters: children sent", (double)r.remote_calls, 3);
     check("dynamic two masters: a granted rank given back", (double)r.refusals, 1);
     check("dynamic two masters: messages", (double)r.messages, 13 + 9 + 4 + 6 + 5);
-    check_log("dynamic two masters", log, "send 0 5 1 -> 1\nsend 0 4 1 -> 2\n"
-                                          "send 0 3 1 -> 1\n");
+    check_log("dynamic two masters", log,
+              "begin 0 -> 1\nbegin 0 -> 2\nbegin 0 -> 3\nbegin 0 -> 4\n"
+              "send 0 5 1 -> 1\nsend 0 4 1 -> 2\nsend 0 3 1 -> 1\n");
     sim_tree_free(&t);
 }
 
@@ -431,7 +433,8 @@ static void oldest_and_nested_timelines(void)
        compute 3 (312); END x2 (314). (Grants from the asking frame would have sent a1.) */
     check("dynamic oldest work: time", run_logged(&t, &m, SIM_DYNAMIC, 3, 1, &r, log,
           sizeof log), 314);
-    check_log("dynamic oldest work", log, "send 0 2 1 -> 1\n");
+    check_log("dynamic oldest work", log, "begin 0 -> 1\nbegin 0 -> 2\n"
+              "send 0 2 1 -> 1\n");
     sim_tree_free(&t);
     /* root: compute 5, par of A (leaf 300), X (leaf 13), B; B: par of b0..b3 (leaves of
        100). P = 4, M = 1 (workers 0, 1, 2; master 3).
@@ -487,6 +490,7 @@ static void oldest_and_nested_timelines(void)
           (336 - 328) + (440 - 339) + (571 - 546) + (555 - 535) + (558 - 557));
     check("dynamic nested TASK while waiting: master busy", r.master_busy, 17 * 2 + 4);
     check_log("dynamic nested TASK while waiting", log,
+              "begin 0 -> 1\nbegin 0 -> 2\nbegin 0 -> 3\n"
               "send 1 2 1 -> 1\nsend 2 3 1 -> 0\nsend 2 2 1 -> 2\n");
     sim_tree_free(&t);
 }
@@ -519,7 +523,8 @@ static void steal_timelines(void)
     check("steal P=2: STEALs sent", (double)r.steals, 3);
     check("steal P=2: messages", (double)r.messages, 8);
     check("steal P=2: wait-children", r.wait_children, 232 - 210);
-    check_log("steal P=2", log, "send 0 2 1 -> 1\n");
+    check_log("steal P=2", log, "begin 0 -> 1\n"
+              "send 0 2 1 -> 1\n");
     sim_tree_free(&t);
     /* Steal-half of a frame of 8 leaves of 100. rank 0 as above up to the poll before
        child 1 at 106: 6 children pending (2..7), the thief gets the back 3 (5, 6, 7):
@@ -533,7 +538,8 @@ static void steal_timelines(void)
     check("steal-half of 8: children stolen", (double)r.remote_calls, 3);
     check("steal-half of 8: STEALs sent", (double)r.steals, 2);
     check("steal-half of 8: messages", (double)r.messages, 6);
-    check_log("steal-half of 8", log, "send 0 5 3 -> 1\n");
+    check_log("steal-half of 8", log, "begin 0 -> 1\n"
+              "send 0 5 3 -> 1\n");
     sim_tree_free(&t);
     /* Re-steal from a task frame: leaves 100, 100, 10, 10, 10, 300, 300, 300. As above
        rank 1 gets 5, 6, 7 (TASK arr 119 -> 121) and runs 5 (421). rank 0 runs 1 (209),
@@ -557,7 +563,8 @@ static void steal_timelines(void)
     check("steal from a task frame: messages", (double)r.messages, 13);
     check("steal from a task frame: wait-children", r.wait_children,
           (434 - 240) + (760 - 741) + (747 - 725));
-    check_log("steal from a task frame", log, "send 0 5 3 -> 1\nsend 0 7 1 -> 0\n");
+    check_log("steal from a task frame", log, "begin 0 -> 1\n"
+              "send 0 5 3 -> 1\nsend 0 7 1 -> 0\n");
     sim_tree_free(&t);
 }
 

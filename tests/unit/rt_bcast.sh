@@ -1,0 +1,57 @@
+#!/bin/sh
+# The region start as a collective in the MPI runtime (doc/runtime.md "The region
+# start"): REGION_BEGIN and EXIT take the core's route. First the route itself, counted
+# in --wtc-stats: at -n 8 a region that sends no TASK, with a 1 MiB snapshot (the rule:
+# the tree) rank 0 sends 3 REGION_BEGINs, 7 REGION_ENDs (always flat) and 3 EXITs, ranks
+# 4, 2 and 6 pass them on (4, 2 and 2 messages), the others send nothing; WTC_BCAST=flat
+# makes it 7 + 7 + 7 from rank 0 alone. Then rounds of regions in the three modes in
+# turn, each with a new snapshot, at -n 4, 5, 8 and 16, by the rule (the tree) and flat:
+# every rank must sum this round's table. Last, the tree with messages in pieces.
+. "$(dirname "$0")/rt_lib.inc"
+
+prog=$RT_OUT/bcast
+bin/wtcc --no-predict tests/unit/rt_bcast.wtc -o "$prog" >"$RT_STDERR" 2>&1 \
+    || { rt_fail "build rt_bcast.wtc"; exit 1; }
+unset WTC_BCAST
+
+# msgs sent per rank, "r:n" for each rank of the --wtc-stats table
+msgs() {
+    awk '$1 ~ /^[0-9]+$/ && $2 == "worker" { printf "%s%s:%s", sep, $1, $11; sep = " " }' \
+        "$RT_STDERR"
+}
+rt_run 8 "$prog" 0 --wtc-stats
+got=$(msgs)
+want="0:13 1:0 2:2 3:0 4:4 5:0 6:2 7:0"
+if [ "$RT_RC" = 0 ] && [ "$got" = "$want" ]; then
+    rt_pass "-n 8, 1 MiB snapshot: the tree's messages ($got)"
+else
+    rt_fail "-n 8, 1 MiB snapshot: messages per rank '$got', want '$want' (status $RT_RC)"
+fi
+RT_RC=0
+WTC_BCAST=flat timeout "$RT_TIMEOUT" mpiexec -n 8 "$prog" 0 --wtc-stats \
+    >"$RT_STDOUT" 2>"$RT_STDERR" || RT_RC=$?
+got=$(msgs)
+want="0:21 1:0 2:0 3:0 4:0 5:0 6:0 7:0"
+if [ "$RT_RC" = 0 ] && [ "$got" = "$want" ]; then
+    rt_pass "-n 8, WTC_BCAST=flat: rank 0 sends to every rank ($got)"
+else
+    rt_fail "-n 8, WTC_BCAST=flat: messages per rank '$got', want '$want' (status $RT_RC)"
+fi
+
+want=$(printf 'round %d: OK\n' 0 1 2 3 4 5)
+for np in 4 5 8 16; do
+    rt_run $np "$prog"
+    rt_expect "-n $np: six regions, simple / dynamic / steal, by the tree" 0 "$want"
+    RT_RC=0
+    WTC_BCAST=flat timeout "$RT_TIMEOUT" mpiexec -n $np "$prog" \
+        >"$RT_STDOUT" 2>"$RT_STDERR" || RT_RC=$?
+    rt_expect "-n $np: six regions, flat" 0 "$want"
+done
+# pieces (doc/runtime.md "Messages over 2 GiB"): every copy of the snapshot travels in
+# 11 pieces of 100000 bytes and is passed on in pieces
+want3=$(printf 'round %d: OK\n' 0 1 2)
+RT_RC=0
+WTC_MSG_CHUNK=100000 timeout "$RT_TIMEOUT" mpiexec -n 8 "$prog" 3 \
+    >"$RT_STDOUT" 2>"$RT_STDERR" || RT_RC=$?
+rt_expect "-n 8: the tree with the snapshot in pieces of 100000 bytes" 0 "$want3"
+rt_summary
