@@ -72,6 +72,7 @@ static void steal_poll(void)
 static void maybe_steal(void)
 {
     double now;
+    int victim;
     if (rt.steal_out || !wtcp_may_nest(rt.nest))
         return;
     now = wtcrt_now();
@@ -81,7 +82,9 @@ static void maybe_steal(void)
     rt.steal_out = 1;
     rt.steal_t0 = now;
     rt.st.steals++;
-    wtcrt_send(wtcp_victim(&rt.steal_rng, rt.nranks, rt.rank), WTCRT_STEAL, wtcrt_msg_new(0));
+    victim = wtcp_victim(&rt.steal_rng, rt.nranks, rt.rank);
+    wtcp_log_steal(rt.rank, victim);
+    wtcrt_send(victim, WTCRT_STEAL, wtcrt_msg_new(0));
 }
 
 /* A par (or a task frame): its children run here from the first, thieves take them
