@@ -3,8 +3,9 @@
 # Without SimGrid: a missing smpicc is a clear error (status 2, a note saying how to get
 # it); a wrapper whose <mpi.h> is SMPI's is told apart (impl 'smpi') and, without an
 # SMPI runtime, refused with the usual note. With smpicc, smpirun and lib/wtc/smpi: a
-# sample built with --cc=smpicc runs under smpirun on the bench's platform in the three
-# modes with the right output, and its predictor (host cc) links and runs. That part is
+# sample built with --cc=smpicc runs under smpirun on the bench's platform (its <config>
+# holds the SMPI settings) in the three modes with the right output, in steal mode at
+# P = 8 and 16 too, and its predictor (host cc) links and runs. That part is
 # skipped with a message when SimGrid is absent (bench/smpi/run.sh installs it).
 # Run from the repository root after 'make'. WTCC=path overrides bin/wtcc.
 . "$PWD/tests/unit/driver_lib.inc"
@@ -46,15 +47,28 @@ else
     [ -s err ] && fail "wtcc --cc=smpicc printed: $(cat err)"
     for mode in simple dynamic steal; do
         timeout 120 smpirun -np 4 -platform "$ROOT/bench/smpi/cluster.xml" \
-            --cfg=smpi/host-speed:1Gf --cfg=smpi/iprobe:0 --cfg=smpi/cpu-threshold:-1 \
-            --cfg=smpi/test:1e-6 \
-            --cfg=smpi/bw-factor:0:1 --cfg=smpi/lat-factor:0:1 \
             ./fib 27 --wtc-mode=$mode >out 2>err
         st=$?
         [ $st = 0 ] || fail "smpirun -np 4 ($mode): status $st: $(tail -5 err)"
         # one rank ran main: the output once, as with mpiexec
         cmp -s out "$ROOT/samples/fib.out" ||
             fail "smpirun -np 4 ($mode): output $(cat out), expected $(cat "$ROOT/samples/fib.out")"
+    done
+    # steal mode with many thieves: every thief once asked rank 0 (an unseeded victim
+    # generator), which never finished at P >= 5; the simulated time stays near fib
+    # 27's ~1 ms of computing (it took 0.4 s at P = 4 then)
+    for P in 8 16; do
+        timeout 60 smpirun -np $P -platform "$ROOT/bench/smpi/cluster.xml" \
+            ./fib 27 --wtc-mode=steal >out 2>err
+        st=$?
+        t=$(awk '/^TIME /{ print $3 }' err)
+        if [ $st != 0 ]; then
+            fail "smpirun -np $P (steal): status $st$([ $st = 124 ] && echo ' (timeout 60 s)'): $(tail -3 err)"
+        elif ! cmp -s out "$ROOT/samples/fib.out"; then
+            fail "smpirun -np $P (steal): output $(cat out), expected $(cat "$ROOT/samples/fib.out")"
+        elif ! awk -v t="${t:-x}" 'BEGIN { exit !(t + 0 > 0 && t + 0 < 0.05) }'; then
+            fail "smpirun -np $P (steal): simulated time '${t:-none}' s, expected below 0.05 s"
+        fi
     done
     timeout 120 ./fib.predict --wtc-procs=1,4 --wtc-modes=simple \
         --wtc-machine="$ROOT/bench/smpi/smpi-1gbe.conf" 27 >pred 2>err ||
