@@ -332,6 +332,7 @@ void wtcrt_send_sync(int dest, int tag, wtcrt_msg *m);
 void wtcrt_sync_tasks(void);
 void wtcrt_progress(void);
 void wtcrt_flush_sends(void);
+void wtcrt_ibarrier(MPI_Request *req);
 wtcrt_msg *wtcrt_recv(int src, int tag);
 wtcrt_msg *wtcrt_try_recv(int src, int tag);
 wtcrt_msg *wtcrt_try_recv_quick(void);

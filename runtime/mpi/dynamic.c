@@ -246,7 +246,7 @@ static void dyn_end(void)
         if (rt.nreqs)
             wtcrt_progress();
         if (!started && rt.nreqs == 0 && rt.ntasks == 0) {
-            MPI_Ibarrier(rt.comm, &req);
+            wtcrt_ibarrier(&req);
             started = 1;
         }
         if (started) {

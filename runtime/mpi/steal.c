@@ -136,7 +136,7 @@ static void steal_end(void)
         }
         wtcrt_backoff_end(&us);
     }
-    MPI_Ibarrier(rt.comm, &req);
+    wtcrt_ibarrier(&req);
     for (;;) {
         MPI_Test(&req, &done, MPI_STATUS_IGNORE);
         if (done)

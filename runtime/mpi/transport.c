@@ -10,6 +10,7 @@
 #include <sys/prctl.h>
 #include <unistd.h>
 #include "wtcrt.h"
+#include "wtc_mpi_impl.h"
 
 wtcrt_rt wtcrt_g;
 #define rt wtcrt_g
@@ -219,6 +220,21 @@ void wtcrt_progress(void)
             i++;
         }
     }
+}
+
+/* Starts a nonblocking barrier over rt.comm: *req completes once every rank has
+   started one (a region's end: nobody sends any more). SimGrid 3.32's MPI_Ibarrier does
+   not wait for that: rank 0 sends its releases along with its receives, so a rank leaves
+   once rank 0 has entered, a thief's STEAL to it stayed unanswered and the job hung
+   (steal mode, 1 run in 3 at P = 128). Its MPI_Iallreduce receives from every rank. */
+void wtcrt_ibarrier(MPI_Request *req)
+{
+#ifdef WTC_MPI_SMPI
+    static int zero, sum; /* one barrier at a time per rank, alive until it completes */
+    MPI_Iallreduce(&zero, &sum, 1, MPI_INT, MPI_SUM, rt.comm, req);
+#else
+    MPI_Ibarrier(rt.comm, req);
+#endif
 }
 
 /* Waits for every pending send. */
