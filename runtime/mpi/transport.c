@@ -226,7 +226,7 @@ void wtcrt_progress(void)
    started one (a region's end: nobody sends any more). SimGrid 3.32's MPI_Ibarrier does
    not wait for that: rank 0 sends its releases along with its receives, so a rank leaves
    once rank 0 has entered, a thief's STEAL to it stayed unanswered and the job hung
-   (steal mode, 1 run in 3 at P = 128). Its MPI_Iallreduce receives from every rank. */
+   (steal mode, 3 of 8 runs at P = 128). Its MPI_Iallreduce receives from every rank. */
 void wtcrt_ibarrier(MPI_Request *req)
 {
 #ifdef WTC_MPI_SMPI
