@@ -12,17 +12,11 @@
 # libsimgrid-dev and simgrid when smpicc is missing (root, or sudo), then runs 'make'
 # (which builds lib/wtc/smpi/libwtcrt_mpi.a once smpicc is there).
 #
-# SMPI settings (SMPI_CFG): the hosts' speed is the host's (smpi/host-speed = 1Gf:
-# simulated computing = measured computing, cpu_ratio 1); SMPI's bandwidth and latency
-# factors 1 (the platform's figures as they are: "0:1", a plain "1" crashes SimGrid
-# 3.32); an MPI_Iprobe costs nothing but the CPU time it really takes, as every
-# computation does (smpi/iprobe 0, smpi/cpu-threshold -1: no burst is discarded, or
-# a wait's yield phase would not advance the clock). SMPI's default sleeps 100 us in a
-# failed MPI_Iprobe; even 1 us, or 0.1 us, per probe made the dynamic mode 10-100 times
-# slower than predicted (fib 36, P = 16: 0.47 s and 0.05 s against 0.004 s; 0.019 s
-# with these settings): the runtime polls MPI before every child, and the predictor
-# has no cost per poll. MPI_Test costs 1 us. Environment: SMPI_TIMEOUT (s per run, default
-# 120), SMPI_PROCS (default 16,64,128), SMPI_MODES (default simple,dynamic,steal).
+# SMPI settings: in cluster.xml's <config>, each with its reason (simulated computing =
+# measured computing, the platform's network figures as they are, an MPI_Iprobe costs
+# its CPU time only, an MPI_Test 1 us). Environment: SMPI_TIMEOUT (s per run, default
+# 120), SMPI_PROCS (default 16,64,128), SMPI_MODES (default simple,dynamic,steal),
+# SMPI_CFG (more smpirun flags, e.g. --cfg=smpi/test:0, for experiments).
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
@@ -35,8 +29,7 @@ if [ "${1:-}" = --quick ]; then
     PROCS=${SMPI_PROCS:-16}
     shift
 fi
-SMPI_CFG="--cfg=smpi/host-speed:1Gf --cfg=smpi/bw-factor:0:1 --cfg=smpi/lat-factor:0:1
-          --cfg=smpi/iprobe:0 --cfg=smpi/cpu-threshold:-1 --cfg=smpi/test:1e-6"
+SMPI_CFG=${SMPI_CFG:-}
 MACH=$here/smpi-1gbe.conf
 mkdir -p "$OUT"
 

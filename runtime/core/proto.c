@@ -333,3 +333,9 @@ FILE *wtcp_log_file(void)
 {
     return log_file;
 }
+
+void wtcp_log_steal(int thief, int victim)
+{
+    if (log_file)
+        fprintf(log_file, "steal %d -> %d\n", thief, victim);
+}

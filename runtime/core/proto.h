@@ -165,10 +165,13 @@ int wtcp_bcast_to(int r, int P, int tree, int *kids);
 /* ---- the decision log -------------------------------------------------------------------- */
 
 /* With a log open (WTC_DECISIONS=FILE in both runtimes), each executor writes one line
-   per decision that moves work: "send FRAME_DEPTH FIRST COUNT -> RANK", and one per
-   REGION_BEGIN a rank sends (wtcp_bcast_to): "begin FROM -> TO". The simple mode's lines
-   of a real run and of the simulation of its recording are equal. */
+   per decision that moves work: "send FRAME_DEPTH FIRST COUNT -> RANK", one per
+   REGION_BEGIN a rank sends (wtcp_bcast_to): "begin FROM -> TO", and in steal mode one
+   per STEAL: "steal THIEF -> VICTIM". The simple mode's lines of a real run and of the
+   simulation of its recording are equal; so is each thief's victim sequence. */
 void wtcp_log_open(FILE *f);
 FILE *wtcp_log_file(void);
+/* Logs a STEAL of 'thief' to 'victim' when a log is open. */
+void wtcp_log_steal(int thief, int victim);
 
 #endif

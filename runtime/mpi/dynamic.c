@@ -246,7 +246,7 @@ static void dyn_end(wtcrt_rt *rt)
         if (rt->nreqs)
             wtcrt_progress(rt);
         if (!started && rt->nreqs == 0 && rt->ntasks == 0) {
-            MPI_Ibarrier(rt->comm, &req);
+            wtcrt_ibarrier(rt, &req);
             started = 1;
         }
         if (started) {

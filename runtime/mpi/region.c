@@ -63,6 +63,8 @@ static void region_setup(wtcrt_rt *rt, int mode, int masters, int batch)
     /* dynamic: the masters start with every worker but rank 0 idle */
     rt->avail = rt->rank != 0;
     rt->dyn_want = rt->npending = rt->ending = 0;
+    /* steal: each region asks the victims of its simulation (unseeded: always rank 0) */
+    rt->steal_rng = wtcp_victim_seed(rt->rank);
     if (wtcp_is_master(rt->roles, rt->rank)) {
         rt->st.master = 1;
         if (!rt->idle && !(rt->idle = calloc((size_t)rt->nranks, 1)))

@@ -71,6 +71,7 @@ static void steal_poll(wtcrt_rt *rt)
 static void maybe_steal(wtcrt_rt *rt)
 {
     double now;
+    int victim;
     if (rt->steal_out || !wtcp_may_nest(rt->nest))
         return;
     now = wtcrt_now();
@@ -80,8 +81,9 @@ static void maybe_steal(wtcrt_rt *rt)
     rt->steal_out = 1;
     rt->steal_t0 = now;
     rt->st.steals++;
-    wtcrt_send(rt, wtcp_victim(&rt->steal_rng, rt->nranks, rt->rank), WTCRT_STEAL,
-               wtcrt_msg_new(rt, 0));
+    victim = wtcp_victim(&rt->steal_rng, rt->nranks, rt->rank);
+    wtcp_log_steal(rt->rank, victim);
+    wtcrt_send(rt, victim, WTCRT_STEAL, wtcrt_msg_new(rt, 0));
 }
 
 /* A par (or a task frame): its children run here from the first, thieves take them
@@ -133,7 +135,7 @@ static void steal_end(wtcrt_rt *rt)
         }
         wtcrt_backoff_end(rt, &us);
     }
-    MPI_Ibarrier(rt->comm, &req);
+    wtcrt_ibarrier(rt, &req);
     for (;;) {
         MPI_Test(&req, &done, MPI_STATUS_IGNORE);
         if (done)

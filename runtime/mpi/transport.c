@@ -10,6 +10,7 @@
 #include <sys/prctl.h>
 #include <unistd.h>
 #include "wtcrt.h"
+#include "wtc_mpi_impl.h"
 
 /* The runtime state of this process (doc/runtime.md "Where the decisions live"): every
    function of runtime/mpi takes it as its first parameter; only the places where the
@@ -242,6 +243,21 @@ void wtcrt_progress(wtcrt_rt *rt)
             i++;
         }
     }
+}
+
+/* Starts a nonblocking barrier over rt->comm: *req completes once every rank has
+   started one (a region's end: nobody sends any more). SimGrid 3.32's MPI_Ibarrier does
+   not wait for that: rank 0 sends its releases along with its receives, so a rank leaves
+   once rank 0 has entered, a thief's STEAL to it stayed unanswered and the job hung
+   (steal mode, 3 of 8 runs at P = 128). Its MPI_Iallreduce receives from every rank. */
+void wtcrt_ibarrier(wtcrt_rt *rt, MPI_Request *req)
+{
+#ifdef WTC_MPI_SMPI
+    static int zero, sum; /* one barrier at a time per rank, alive until it completes */
+    MPI_Iallreduce(&zero, &sum, 1, MPI_INT, MPI_SUM, rt->comm, req);
+#else
+    MPI_Ibarrier(rt->comm, req);
+#endif
 }
 
 /* Waits for every pending send. */

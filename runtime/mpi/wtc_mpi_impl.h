@@ -7,7 +7,7 @@
  * Derivatives first: MVAPICH and Intel MPI define MPICH_VERSION too, but their runtime
  * libraries are not MPICH's. SimGrid's SMPI (smpicc, <smpi/smpi.h>) runs every rank in
  * one simulator process: WTC_MPI_SMPI switches off what only real processes can do
- * (the doorbell, mpi/bell.c).
+ * (the doorbell, mpi/bell.c) and works around SMPI's MPI_Ibarrier (wtcrt_ibarrier).
  */
 #ifndef WTC_MPI_IMPL_H
 #define WTC_MPI_IMPL_H

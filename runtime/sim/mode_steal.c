@@ -68,6 +68,7 @@ static void maybe_steal(sim *S, int rid)
 {
     rank *r = &S->r[rid];
     double next;
+    int victim;
     if (r->steal_out)
         return;
     /* (compared as a time, so that the timer's own time passes the test) */
@@ -81,7 +82,9 @@ static void maybe_steal(sim *S, int rid)
         return;
     }
     r->steal_t0 = r->t;
-    eng_send(S, rid, wtcp_victim(&r->rng, S->P, rid), M_STEAL, HDR);
+    victim = wtcp_victim(&r->rng, S->P, rid);
+    wtcp_log_steal(rid, victim);
+    eng_send(S, rid, victim, M_STEAL, HDR);
     r->steal_out = 1;
     S->res->steals++;
     if (eng_stats(S, rid))

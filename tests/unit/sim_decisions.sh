@@ -6,6 +6,12 @@
 # one per rank (FILE.RANK); both are read. The REGION_BEGINs each rank sends ("begin
 # FROM -> TO") are among the lines: rank 0 to every rank at -n 4 (a small snapshot goes
 # flat), and the broadcast tree at -n 8 with WTC_BCAST=tree.
+# In steal mode each thief's victims (lines "steal THIEF -> VICTIM", the core's
+# wtcp_victim from wtcp_victim_seed) are the same sequence in the run and in the
+# simulation, as far as both go; ranks 2 and 3 steal at least once (they start idle, and
+# fib 34 runs long enough for a loaded host to schedule them). An unseeded generator in
+# the MPI runtime sent every STEAL to rank 0 (rank 0's to 1): at P = 4 the first victims
+# of ranks 0-3 are 2, 0, 3, 1, not 1, 0, 0, 0.
 . tests/unit/sim_common.inc
 [ -x bin/wtcc ] || { bad "bin/wtcc missing: run make"; exit 1; }
 command -v mpiexec >/dev/null || { bad "mpiexec missing"; exit 1; }
@@ -39,4 +45,37 @@ for s in msort nqueens; do for np in 4 8; do
         diff $x.real.sorted $x.sim.sorted | head -10
     fi
 done; done
+
+# steal: per thief, the run's victims are a prefix of the simulation's or the other way
+x=$OUT/dec_steal
+if bin/wtcc ${SIM_CFLAGS:-} samples/fib.wtc -o $x >$x.build 2>&1; then
+    rm -f $x.real $x.real.* $x.sim
+    WTC_DECISIONS=$x.real timeout 120 mpiexec -n 4 $x --wtc-mode=steal 34 >$x.out 2>$x.err ||
+        bad "fib steal: mpiexec -n 4 failed: $(head -3 $x.err)"
+    WTC_DECISIONS=$x.sim timeout 120 $x.predict --wtc-procs=4 --wtc-modes=steal 34 \
+        >$x.pout 2>$x.perr || bad "fib steal: the predictor failed: $(head -3 $x.perr)"
+    cat $x.real $x.real.* 2>/dev/null >$x.real.all
+    for r in 0 1 2 3; do
+        # the victims of rank r, run and simulation, as far as both go
+        awk -v r=$r '$1 == "steal" && $2 == r { print $4 }' $x.real.all >$x.v_run
+        awk -v r=$r '$1 == "steal" && $2 == r { print $4 }' $x.sim >$x.v_sim 2>/dev/null
+        n=$(wc -l <$x.v_run)
+        m=$(wc -l <$x.v_sim)
+        [ "$m" -lt "$n" ] && n=$m
+        a=$(head -n "$n" $x.v_run | tr '\n' ' ')
+        b=$(head -n "$n" $x.v_sim | tr '\n' ' ')
+        if [ "$r" -ge 2 ] && [ "$n" = 0 ]; then
+            bad "fib -n 4 steal: rank $r: no STEAL in the run ($(wc -l <$x.v_run)) or" \
+                "in the simulation ($(wc -l <$x.v_sim))"
+        elif [ "$a" != "$b" ]; then
+            bad "fib -n 4 steal: rank $r asks other victims than its simulation:" \
+                "run $(echo "$a" | cut -c1-40), simulation $(echo "$b" | cut -c1-40)"
+        else
+            pass "fib -n 4 steal: rank $r's first $n victims are the simulation's" \
+                "($(echo "$a" | cut -c1-20))"
+        fi
+    done
+else
+    bad "build fib: $(head -3 $x.build)"
+fi
 exit $fail

@@ -523,8 +523,7 @@ static void steal_timelines(void)
     check("steal P=2: STEALs sent", (double)r.steals, 3);
     check("steal P=2: messages", (double)r.messages, 8);
     check("steal P=2: wait-children", r.wait_children, 232 - 210);
-    check_log("steal P=2", log, "begin 0 -> 1\n"
-              "send 0 2 1 -> 1\n");
+    check_log("steal P=2", log, "begin 0 -> 1\nsteal 1 -> 0\nsend 0 2 1 -> 1\nsteal 1 -> 0\nsteal 0 -> 1\n");
     sim_tree_free(&t);
     /* Steal-half of a frame of 8 leaves of 100. rank 0 as above up to the poll before
        child 1 at 106: 6 children pending (2..7), the thief gets the back 3 (5, 6, 7):
@@ -538,8 +537,7 @@ static void steal_timelines(void)
     check("steal-half of 8: children stolen", (double)r.remote_calls, 3);
     check("steal-half of 8: STEALs sent", (double)r.steals, 2);
     check("steal-half of 8: messages", (double)r.messages, 6);
-    check_log("steal-half of 8", log, "begin 0 -> 1\n"
-              "send 0 5 3 -> 1\n");
+    check_log("steal-half of 8", log, "begin 0 -> 1\nsteal 1 -> 0\nsend 0 5 3 -> 1\nsteal 1 -> 0\n");
     sim_tree_free(&t);
     /* Re-steal from a task frame: leaves 100, 100, 10, 10, 10, 300, 300, 300. As above
        rank 1 gets 5, 6, 7 (TASK arr 119 -> 121) and runs 5 (421). rank 0 runs 1 (209),
@@ -563,8 +561,10 @@ static void steal_timelines(void)
     check("steal from a task frame: messages", (double)r.messages, 13);
     check("steal from a task frame: wait-children", r.wait_children,
           (434 - 240) + (760 - 741) + (747 - 725));
-    check_log("steal from a task frame", log, "begin 0 -> 1\n"
-              "send 0 5 3 -> 1\nsend 0 7 1 -> 0\n");
+    /* the STEALs in the order above: 1 (0), 0 (240), 1 (725), 0 (741), 1 (753) */
+    check_log("steal from a task frame", log,
+              "begin 0 -> 1\nsteal 1 -> 0\nsend 0 5 3 -> 1\nsteal 0 -> 1\nsend 0 7 1 -> 0\n"
+              "steal 1 -> 0\nsteal 0 -> 1\nsteal 1 -> 0\n");
     sim_tree_free(&t);
 }
 
