@@ -30,7 +30,8 @@ typedef struct wtcrt_hdr {
                           first = GRANT messages of this request (valid when final) */
     int want;          /* REQ/FWD: groups still wanted; EXIT: exit status; TASK: index
                           of the first child in the original par (decision log) */
-    int hops;          /* FWD: masters already asked; GRANT: final flag */
+    int hops;          /* FWD: masters already asked; GRANT: final flag; TASK and its
+                          RESULT: 1 for a seed (steal mode), 0 otherwise */
     long long nbytes;  /* payload bytes after the header */
 } wtcrt_hdr;
 
@@ -282,7 +283,11 @@ struct wtcrt_rt {
     int warned_masters;
     wtcrt_msg *bcast_early;  /* the next broadcast, taken before REGION_END (simple mode) */
     /* the calls the runtime started on this rank, innermost last (common/check.c) */
-    struct wtcrt_call { const wtc_fn *fn; const void *args; } *calls;
+    struct wtcrt_call {
+        const wtc_fn *fn;
+        const void *args;
+        int seeded;          /* steal mode: the call has spread its ranks (one par only) */
+    } *calls;
     int ncalls, capcalls;
     /* par frames of this rank */
     wtc_par **frames;
@@ -316,6 +321,8 @@ struct wtcrt_rt {
     /* steal mode: a STEAL in flight (its victim), victim sequence, nesting of work run
        while waiting */
     int steal_out, steal_fails;
+    int *seeds_out, nseeds, capseeds; /* ranks seeded, RESULT not back (wtcp_may_give) */
+    int seeded_in;           /* steal: a seed came in this region (its STEALs say so) */
     double steal_t0, steal_rtt;
     unsigned long long steal_rng;
 
@@ -394,6 +401,8 @@ void wtcrt_call_push(wtcrt_rt *rt, const wtc_fn *fn, const void *args);
 void wtcrt_call_pop(wtcrt_rt *rt);
 wtc_par *wtcrt_frame_push(wtcrt_rt *rt, wtc_ctx ctx);
 void wtcrt_run_local(wtcrt_rt *rt, wtc_par *p, int i);
+void wtcrt_send_seed(wtcrt_rt *rt, wtc_par *p, int dest, int first, int count, int lo,
+                     int hi);
 void wtcrt_send_task(wtcrt_rt *rt, wtc_par *p, int dest, int first, int count, int lo,
                      int hi);
 void wtcrt_store_result(wtcrt_rt *rt, wtcrt_msg *m);

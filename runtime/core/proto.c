@@ -6,9 +6,9 @@
 
 /* ---- modes ---------------------------------------------------------------------- */
 
-const wtcp_mode wtcp_simple = { WTC_MODE_SIMPLE, "simple", 0, 1 };
-const wtcp_mode wtcp_dynamic = { WTC_MODE_DYNAMIC, "dynamic", 1, 0 };
-const wtcp_mode wtcp_steal = { WTC_MODE_STEAL, "steal", 0, 0 };
+const wtcp_mode wtcp_simple = { WTC_MODE_SIMPLE, "simple", 0, 1, 0 };
+const wtcp_mode wtcp_dynamic = { WTC_MODE_DYNAMIC, "dynamic", 1, 0, 0 };
+const wtcp_mode wtcp_steal = { WTC_MODE_STEAL, "steal", 0, 0, 1 };
 
 static const wtcp_mode *const modes[] = { &wtcp_simple, &wtcp_dynamic, &wtcp_steal };
 #define NMODES ((int)(sizeof modes / sizeof modes[0]))
@@ -93,6 +93,26 @@ int wtcp_split_first(int j, int k, int s)
 int wtcp_split_lo(int lo, int n, int j, int s)
 {
     return lo + (int)((long long)j * n / s);
+}
+
+int wtcp_root_ranks(const wtcp_mode *mode, int P)
+{
+    return mode->ranges || mode->seeds ? P : 1;
+}
+
+int wtcp_seed_count(const wtcp_mode *mode, int k, int n)
+{
+    return mode->seeds && n > 1 ? wtcp_split_count(k, n) : 1;
+}
+
+int wtcp_may_give(const int *seeds_out, int n, int thief, int had_seed)
+{
+    if (had_seed)
+        return 1;
+    for (int i = 0; i < n; i++)
+        if (seeds_out[i] == thief)
+            return 0;
+    return 1;
 }
 
 /* ---- which pending children leave a rank ------------------------------------------ */

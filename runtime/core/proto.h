@@ -19,6 +19,9 @@ typedef struct wtcp_mode {
     const char *name;   /* as in mode:, wtcc --mode, --wtc-mode */
     int masters;        /* has master ranks (dynamic) */
     int ranges;         /* children own rank ranges (simple): a call of one rank is a leaf */
+    int seeds;          /* a par whose call owns several ranks first gives each other
+                           sub-range its children, as simple mode does, then works as
+                           the mode does (steal: wtcp_seed_count) */
 } wtcp_mode;
 
 extern const wtcp_mode wtcp_simple, wtcp_dynamic, wtcp_steal;
@@ -56,6 +59,23 @@ int wtcp_split_count(int k, int n);
 int wtcp_split_first(int j, int k, int s);
 /* First rank of sub-range j of [lo, lo+n). */
 int wtcp_split_lo(int lo, int n, int j, int s);
+/* The ranks a region's root owns: all P where children own ranges or seeds (simple,
+   steal), else 1. */
+int wtcp_root_ranks(const wtcp_mode *mode, int P);
+/* Steal mode's start: a par of k children whose call owns n ranks is split into this
+   many sub-ranges (1: none), sub-range j > 0 getting its children in one TASK that owns
+   its ranks, exactly as simple mode splits; sub-range 0's children stay here, pending
+   for thieves like any par's. Spreading the top of the tree at once, instead of
+   waiting for thieves, costs a thief nothing later and spares the start-up the time a
+   busy victim takes to answer (a whole leaf task: doc/runtime.md "steal mode"). */
+int wtcp_seed_count(const wtcp_mode *mode, int k, int n);
+/* Whether a STEAL from 'thief' may be given work: not when this rank has sent it a seed
+   (seeds_out[0..n-1]: the ranks whose seed's RESULT has not come back) and the STEAL
+   says the thief had no seed yet when it asked (had_seed 0). Its work is on the way,
+   and what it took here would only be stolen back (cilksort at P = 2: 17.6 MB moved
+   instead of 14.2 MB). A thief that has its seed is served: it waits for work stolen
+   from the seed, and this rank's pending work is what it should take meanwhile. */
+int wtcp_may_give(const int *seeds_out, int n, int thief, int had_seed);
 
 /* ---- which pending children leave a rank ------------------------------------------------ */
 

@@ -90,6 +90,7 @@ void wtcrt_call_push(wtcrt_rt *rt, const wtc_fn *fn, const void *args)
         rt->capcalls = cap;
     }
     rt->calls[rt->ncalls].fn = fn;
+    rt->calls[rt->ncalls].seeded = 0;
     rt->calls[rt->ncalls++].args = args;
 }
 
@@ -173,8 +174,8 @@ void wtcrt_run_local(wtcrt_rt *rt, wtc_par *p, int i)
 /* ---- TASK and RESULT -------------------------------------------------------------- */
 
 /* Sends children first..first+count-1 of p in one TASK; [lo, hi) is their range. */
-void wtcrt_send_task(wtcrt_rt *rt, wtc_par *p, int dest, int first, int count, int lo,
-                     int hi)
+static void send_task(wtcrt_rt *rt, wtc_par *p, int dest, int first, int count, int lo,
+                      int hi, int seed)
 {
     size_t n = 0;
     unsigned char *q;
@@ -225,13 +226,37 @@ void wtcrt_send_task(wtcrt_rt *rt, wtc_par *p, int dest, int first, int count, i
         h->first = first;
         h->count = count;
         h->want = p->base + first; /* the index in the original par (decision log) */
+        h->hops = seed;
     }
     p->outstanding++;
     rt->st.calls_sent += count;
     if (wtcp_log_file())
-        fprintf(wtcp_log_file(), "send %d %d %d -> %d\n", p->ctx.depth + 1, p->base + first,
-                count, dest);
+        fprintf(wtcp_log_file(), "%s %d %d %d -> %d\n", seed ? "seed" : "send",
+                p->ctx.depth + 1, p->base + first, count, dest);
     wtcrt_send_task_msg(rt, dest, m);
+}
+
+void wtcrt_send_task(wtcrt_rt *rt, wtc_par *p, int dest, int first, int count, int lo,
+                     int hi)
+{
+    send_task(rt, p, dest, first, count, lo, hi, 0);
+}
+
+/* A seed (steal mode: wtcp_seed_count): its RESULT says so too, and 'dest' is refused
+   work here until that RESULT is back (wtcp_may_give). */
+void wtcrt_send_seed(wtcrt_rt *rt, wtc_par *p, int dest, int first, int count, int lo,
+                     int hi)
+{
+    if (rt->nseeds == rt->capseeds) {
+        int cap = rt->capseeds ? 2 * rt->capseeds : 8;
+        int *s = realloc(rt->seeds_out, (size_t)cap * sizeof *s);
+        if (!s)
+            wtcrt_die(rt, "out of memory");
+        rt->seeds_out = s;
+        rt->capseeds = cap;
+    }
+    rt->seeds_out[rt->nseeds++] = dest;
+    send_task(rt, p, dest, first, count, lo, hi, 1);
 }
 
 /* A RESULT for one of this rank's open frames: stores return values and out: data. */
@@ -422,6 +447,10 @@ wtc_par *wtcrt_task_frame(wtcrt_rt *rt, wtcrt_msg *m)
     wtc_par *p;
     if (h.count < 1 || !tc)
         wtcrt_die(rt, "bad TASK (%d children)", h.count);
+    if (h.hops) { /* a seed: its children own the ranks it came with */
+        c.lo = h.lo;
+        c.hi = h.hi;
+    }
     p = wtcrt_frame_push(rt, c);
     p->base = h.want;
     p->mem = task_unpack(rt, m, tc, &p->memsize);

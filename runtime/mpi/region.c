@@ -65,6 +65,7 @@ static void region_setup(wtcrt_rt *rt, int mode, int masters, int batch)
     rt->dyn_want = rt->npending = rt->ending = 0;
     /* steal: each region asks the victims of its simulation (unseeded: always rank 0) */
     rt->steal_rng = wtcp_victim_seed(rt->rank);
+    rt->seeded_in = 0;
     if (wtcp_is_master(rt->roles, rt->rank)) {
         rt->st.master = 1;
         if (!rt->idle && !(rt->idle = calloc((size_t)rt->nranks, 1)))
@@ -182,8 +183,7 @@ void wtc_call(const wtc_fn *fn, void *args, void *ret)
         return;
     }
     wtcrt_region_begin(rt, fn);
-    if (rt->ops->mode->ranges)
-        c.hi = rt->nranks;
+    c.hi = wtcp_root_ranks(rt->ops->mode, rt->nranks);
     wtcrt_call_push(rt, fn, args);
     fn->run_par(c, args, ret);
     wtcrt_call_pop(rt);
@@ -199,8 +199,7 @@ wtc_par *wtc_region_open(const wtc_fn *first, const wtc_site *site)
     if (!region_possible(rt))
         return NULL;
     wtcrt_region_begin(rt, first);
-    if (rt->ops->mode->ranges)
-        c.hi = rt->nranks;
+    c.hi = wtcp_root_ranks(rt->ops->mode, rt->nranks);
     p = wtcrt_frame_push(rt, c);
     p->region = 1;
     return p;

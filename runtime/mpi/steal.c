@@ -8,9 +8,10 @@ static void steal_close(wtcrt_rt *rt, wtc_par *p);
 
 /* A STEAL from 'thief': the pending children of the oldest frame, a group of the
    core's size, in one TASK; NOWORK when this rank has none. */
-static void answer(wtcrt_rt *rt, int thief)
+static void answer(wtcrt_rt *rt, int thief, int had_seed)
 {
-    if (wtcrt_give_oldest(rt, &wtcp_steal, thief))
+    if (wtcp_may_give(rt->seeds_out, rt->nseeds, thief, had_seed) &&
+        wtcrt_give_oldest(rt, &wtcp_steal, thief))
         wtcrt_sync_tasks(rt);
     else
         wtcrt_send(rt, thief, WTCRT_NOWORK, wtcrt_msg_new(rt, 0));
@@ -34,20 +35,62 @@ static void answered(wtcrt_rt *rt, int work)
     rt->steal_rtt = w;
 }
 
+/* The RESULT of the seed sent to rank 'from' has come. */
+static void seed_back(wtcrt_rt *rt, int from)
+{
+    for (int i = 0; i < rt->nseeds; i++)
+        if (rt->seeds_out[i] == from) {
+            rt->seeds_out[i] = rt->seeds_out[--rt->nseeds];
+            return;
+        }
+    wtcrt_die(rt, "steal mode: a seed's RESULT from rank %d that was not seeded", from);
+}
+
+/* A par whose call owns several ranks and has not spread them yet (the region's root
+   owns all): the core's split (wtcp_seed_count), one seed per sub-range but the
+   first, whose children stay pending here; *lo, *hi get the ranks they own. */
+static void seed(wtcrt_rt *rt, wtc_par *p, int *lo, int *hi)
+{
+    int k = p->nch, n = p->ctx.hi - p->ctx.lo, s;
+    *lo = rt->rank;
+    *hi = rt->rank + 1;
+    if (n <= 1 || (p->call >= 0 && rt->calls[p->call].seeded))
+        return;
+    if (p->call >= 0) /* a call spreads its ranks at its first par only */
+        rt->calls[p->call].seeded = 1;
+    s = wtcp_seed_count(&wtcp_steal, k, n);
+    for (int j = 1; j < s; j++) {
+        int c0 = wtcp_split_first(j, k, s), c1 = wtcp_split_first(j + 1, k, s);
+        int to = wtcp_split_lo(p->ctx.lo, n, j, s);
+        wtcrt_send_seed(rt, p, to, c0, c1 - c0, to, wtcp_split_lo(p->ctx.lo, n, j + 1, s));
+    }
+    if (s > 1) {
+        wtcrt_sync_tasks(rt);
+        p->end = wtcp_split_first(1, k, s);
+    }
+    *lo = p->ctx.lo;
+    *hi = wtcp_split_lo(p->ctx.lo, n, 1, s);
+}
+
 /* Handles one message of a region. */
 static void handle(wtcrt_rt *rt, wtcrt_msg *m)
 {
     switch (m->tag) {
     case WTCRT_STEAL:
-        answer(rt, m->src);
+        answer(rt, m->src, WTCRT_HDR(m)->hops);
         wtcrt_msg_free(rt, m);
         break;
     case WTCRT_RESULT:
+        if (WTCRT_HDR(m)->hops) /* a seed's: its rank may be given work again */
+            seed_back(rt, m->src);
         wtcrt_store_result(rt, m);
         wtcrt_msg_free(rt, m);
         break;
-    case WTCRT_TASK: /* the children a STEAL of this rank brought */
-        answered(rt, 1);
+    case WTCRT_TASK: /* the children a STEAL of this rank brought, or a seed */
+        if (!WTCRT_HDR(m)->hops)
+            answered(rt, 1);
+        else
+            rt->seeded_in = 1;
         wtcrt_task_run(rt, m, steal_close);
         break;
     case WTCRT_NOWORK:
@@ -72,6 +115,7 @@ static void maybe_steal(wtcrt_rt *rt)
 {
     double now;
     int victim;
+    wtcrt_msg *m;
     if (rt->steal_out || !wtcp_may_nest(rt->nest))
         return;
     now = wtcrt_now();
@@ -83,22 +127,31 @@ static void maybe_steal(wtcrt_rt *rt)
     rt->st.steals++;
     victim = wtcp_victim(&rt->steal_rng, rt->nranks, rt->rank);
     wtcp_log_steal(rt->rank, victim);
-    wtcrt_send(rt, victim, WTCRT_STEAL, wtcrt_msg_new(rt, 0));
+    m = wtcrt_msg_new(rt, 0);
+    WTCRT_HDR(m)->hops = rt->seeded_in; /* wtcp_may_give */
+    wtcrt_send(rt, victim, WTCRT_STEAL, m);
 }
 
 /* A par (or a task frame): its children run here from the first, thieves take them
    from the last; then it waits for what was stolen. */
 static void steal_close(wtcrt_rt *rt, wtc_par *p)
 {
+    int lo, hi;
     p->nextc = 0;
     p->end = p->nch;
+    if (p->mem) { /* a task frame: its children own the TASK's ranks */
+        lo = p->ctx.lo;
+        hi = p->ctx.hi;
+    } else {
+        seed(rt, p, &lo, &hi);
+    }
     p->closing = 1;
     /* the child is taken before the poll: a group of one just received must not
        bounce straight back to the next thief */
     while (p->nextc < p->end) {
         int i = p->nextc++;
         steal_poll(rt);
-        wtcrt_run_local(rt, p, i);
+        wtcrt_run_local_range(rt, p, i, lo, hi);
     }
     p->closing = 0;
     wtcrt_await(rt, p, handle, maybe_steal);

@@ -479,11 +479,11 @@ wtcp_frames eng_frames(rank *r)
     return v;
 }
 
-void eng_log_task(const sim *S, int p, int first, int count, int to)
+void eng_log_task(const sim *S, int p, int first, int count, int to, int seed)
 {
     FILE *f = wtcp_log_file();
     if (f)
-        fprintf(f, "send %d %d %d -> %d\n", S->t->nodes[first].depth,
+        fprintf(f, "%s %d %d %d -> %d\n", seed ? "seed" : "send", S->t->nodes[first].depth,
                 first - S->t->pars[p].first_child, count, to);
 }
 
@@ -634,7 +634,7 @@ static int begun(sim *S, int rid)
             return 0;
         r->bcast_wait = 0;
         if (rid == 0)
-            start_node(S, 0, S->root, 0, S->P);
+            start_node(S, 0, S->root, 0, wtcp_root_ranks(S->mode, S->P));
     }
     return 1;
 }
@@ -653,8 +653,10 @@ static void wake(sim *S, int rid)
 
 static void sim_free(sim *S)
 {
-    for (int i = 0; i < S->P; i++)
+    for (int i = 0; i < S->P; i++) {
         free(S->r[i].st);
+        free(S->r[i].seeds_out);
+    }
     free(S->r);
     free(S->msgs);
     free(S->h);
@@ -792,7 +794,7 @@ static int run_region(const sim_tree *t, int region, const sim_machine *m, sim_s
     S.bcast_tree = wtcp_bcast_tree(S.P, (long long)t->regions[region].begin_bytes);
     begin_send(&S, 0, HDR + t->regions[region].begin_bytes);
     if (!S.r[0].bcast_wait)
-        start_node(&S, 0, root, 0, S.P);
+        start_node(&S, 0, root, 0, wtcp_root_ranks(S.mode, S.P));
     wake(&S, 0);
     /* after rank 0 ends the region, deliver what arrives before that moment, so the
        other ranks' accounts cover the same span */

@@ -28,7 +28,10 @@ typedef struct msg {
                         REQ: a = want; FWD: a = want, b = worker, c = hops;
                         GRANT: a = offset in the grant list, b = count;
                         IDLE: b = the worker now idle */
-    int lo, hi;      /* TASK in simple mode: the children's rank range */
+    int lo, hi;      /* TASK in simple mode, and a seed in steal mode: the children's
+                        rank range */
+    int seed;        /* TASK, RESULT: of a seed (steal mode's split of a call's ranks),
+                        not the answer to a STEAL; STEAL: the thief has had its seed */
     int next;        /* inbox / free-list link */
 } msg;
 
@@ -48,6 +51,7 @@ typedef struct frame {
     int k, outstanding;           /* task F_WORK: children received; F_WORK: RESULTs owed */
     int claimed;                  /* F_WORK: the child taken, to run after the poll (-1) */
     int task;                     /* F_WORK: a task frame (sends a RESULT when done) */
+    int seed;                     /* task F_WORK: of a seed (its RESULT says so) */
 } frame;
 
 typedef struct rank {
@@ -74,6 +78,8 @@ typedef struct rank {
        answer's round trip; M_WAKE timers posted and the latest one's time */
     int steal_out, steal_fails, timers;
     double steal_t0, steal_rtt, timer_at;
+    int *seeds_out, nseeds, capseeds; /* ranks seeded and not yet answered (wtcp_may_give) */
+    int seeded_in;   /* a seed came (its STEALs say so) */
     unsigned long long rng;
     double compute, comm, wchild, busy;
 } rank;
@@ -210,7 +216,7 @@ double eng_children_bytes(const sim *S, int first, int count, int result);
 wtcp_frames eng_frames(rank *r);
 /* The decision log (WTC_DECISIONS): a TASK carrying 'count' children of par p from
    node 'first' goes to rank 'to'. */
-void eng_log_task(const sim *S, int p, int first, int count, int to);
+void eng_log_task(const sim *S, int p, int first, int count, int to, int seed);
 /* The server loop of simple-mode workers: REGION_BEGIN, TASK (a group run in order,
    F_GROUP), REGION_END; 0 when it must wait. */
 int eng_serve_groups(sim *S, int rid);

@@ -101,7 +101,7 @@ static void send_group(sim *S, int rid, int to)
     S->res->grants++;
     if (eng_stats(S, rid)) /* the worker counts groups sent away, as the runtime's */
         eng_stats(S, rid)->granted++;
-    eng_log_task(S, f->par, f->end, n, to);
+    eng_log_task(S, f->par, f->end, n, to, 0);
 }
 
 /* The end of a GRANT's handling once its TASK sends have completed (the runtime waits

@@ -21,7 +21,7 @@ static void open_spar(sim *S, int rid, int p, int lo, int hi)
         m->lo = to;
         m->hi = wtcp_split_lo(lo, n, j + 1, s);
         S->res->remote_calls += c1 - c0;
-        eng_log_task(S, p, pp->first_child + c0, c1 - c0, to);
+        eng_log_task(S, p, pp->first_child + c0, c1 - c0, to, 0);
     }
     frame *f = eng_push(S, rid, F_SPAR);
     f->par = p;

@@ -22,25 +22,66 @@
 enum { H_DONE, H_WAIT /* a steal answer's TASK send is being completed */,
        H_TASK /* the TASK of its STEAL: a task frame is on top */ };
 
-/* A par with cond true: every child pending, in a frame thieves may take from. */
+/* Adds rank 'to' to r's seeds waiting for their RESULT (add), or removes it. */
+static void seed_out(rank *r, int to, int add)
+{
+    if (add) {
+        if (r->nseeds == r->capseeds) {
+            r->capseeds = r->capseeds ? 2 * r->capseeds : 8;
+            r->seeds_out = eng_xrealloc(r->seeds_out, (size_t)r->capseeds * sizeof *r->seeds_out);
+        }
+        r->seeds_out[r->nseeds++] = to;
+        return;
+    }
+    for (int i = 0; i < r->nseeds; i++)
+        if (r->seeds_out[i] == to) {
+            r->seeds_out[i] = r->seeds_out[--r->nseeds];
+            return;
+        }
+}
+
+/* A par with cond true: every child pending, in a frame thieves may take from. A call
+   owning several ranks (the root owns all) first sends each other sub-range its
+   children (wtcp_seed_count, simple mode's split); sub-range 0's stay here, owning it. */
 static void open_wpar(sim *S, int rid, int p, int lo, int hi)
 {
     const sim_par *pp = &S->t->pars[p];
+    int k = pp->nchild, n = hi - lo, s = wtcp_seed_count(S->mode, k, n);
+    int fidx = S->r[rid].depth;
+    for (int j = 1; j < s; j++) {
+        int c0 = wtcp_split_first(j, k, s), c1 = wtcp_split_first(j + 1, k, s);
+        int to = wtcp_split_lo(lo, n, j, s);
+        msg *m = eng_send(S, rid, to, M_TASK,
+                          eng_children_bytes(S, pp->first_child + c0, c1 - c0, 0));
+        m->a = p;
+        m->b = pp->first_child + c0;
+        m->c = c1 - c0;
+        m->d = fidx;
+        m->lo = to;
+        m->hi = wtcp_split_lo(lo, n, j + 1, s);
+        m->seed = 1;
+        seed_out(&S->r[rid], to, 1);
+        S->res->remote_calls += c1 - c0;
+        eng_log_task(S, p, pp->first_child + c0, c1 - c0, to, 1);
+    }
+    if (n > 1 && fidx > 0 && S->r[rid].st[fidx - 1].type == F_NODE)
+        S->r[rid].st[fidx - 1].hi = S->r[rid].st[fidx - 1].lo + 1; /* seeds once */
     frame *f = eng_push(S, rid, F_WORK);
-    (void)lo;
-    (void)hi;
     f->par = p;
     f->i = pp->first_child;
-    f->end = pp->first_child + pp->nchild;
+    f->end = pp->first_child + (s > 1 ? wtcp_split_first(1, k, s) : k);
+    f->outstanding = s - 1;
+    f->lo = n > 1 ? lo : rid;
+    f->hi = n > 1 ? wtcp_split_lo(lo, n, 1, s) : rid + 1;
 }
 
 /* A STEAL from 'thief': the back of the oldest work (wtcp_give_frame), a group of
    wtcp_group_size children in one TASK; NOWORK when no frame has pending children. */
-static void answer(sim *S, int rid, int thief)
+static void answer(sim *S, int rid, int thief, int had_seed)
 {
     rank *r = &S->r[rid];
     wtcp_frames v = eng_frames(r);
-    int e = wtcp_give_frame(&v);
+    int e = wtcp_may_give(r->seeds_out, r->nseeds, thief, had_seed) ? wtcp_give_frame(&v) : -1;
     if (e < 0) {
         eng_send(S, rid, thief, M_NOWORK, HDR);
         S->res->refusals++;
@@ -58,7 +99,7 @@ static void answer(sim *S, int rid, int thief)
     m->d = e;
     S->res->remote_calls += g;
     S->res->grants++;
-    eng_log_task(S, p, c0, g, thief);
+    eng_log_task(S, p, c0, g, thief, 0);
 }
 
 /* A STEAL to a random victim, unless one is in flight or the core's pause after
@@ -84,7 +125,7 @@ static void maybe_steal(sim *S, int rid)
     r->steal_t0 = r->t;
     victim = wtcp_victim(&r->rng, S->P, rid);
     wtcp_log_steal(rid, victim);
-    eng_send(S, rid, victim, M_STEAL, HDR);
+    eng_send(S, rid, victim, M_STEAL, HDR)->seed = r->seeded_in;
     r->steal_out = 1;
     S->res->steals++;
     if (eng_stats(S, rid))
@@ -130,11 +171,15 @@ static void timer_popped(sim *S, int rid, int i, double *wait)
     eng_msg_free(S, i);
 }
 
-/* A stolen group arrived: a task frame holding its children as pending work. */
+/* A stolen group (or a seed) arrived: a task frame holding its children as pending
+   work, each owning the TASK's ranks. */
 static void push_task(sim *S, int rid, const msg *m)
 {
     frame *f = eng_push(S, rid, F_WORK);
     f->task = 1;
+    f->seed = m->seed;
+    f->lo = m->seed ? m->lo : rid;
+    f->hi = m->seed ? m->hi : rid + 1;
     f->par = m->a;
     f->node = f->i = m->b;
     f->end = m->b + m->c;
@@ -161,13 +206,19 @@ static int handle(sim *S, int rid, int i, double *wait)
     m = S->msgs[i];
     eng_msg_free(S, i);
     if (m.kind == M_STEAL) {
-        answer(S, rid, m.src); /* the runtime completes a TASK send before going on */
+        answer(S, rid, m.src, m.seed); /* the runtime completes a TASK send before going on */
         return eng_wait_sends(S, rid) ? H_DONE : H_WAIT;
     }
-    if (m.kind == M_RESULT && m.d < r->depth && r->st[m.d].type == F_WORK)
+    if (m.kind == M_RESULT && m.d < r->depth && r->st[m.d].type == F_WORK) {
         r->st[m.d].outstanding--;
+        if (m.seed)
+            seed_out(r, m.src, 0);
+    }
     else if (m.kind == M_TASK) {
-        answered(S, rid, 1);
+        if (!m.seed)
+            answered(S, rid, 1);
+        else
+            r->seeded_in = 1;
         push_task(S, rid, &m);
         return H_TASK;
     } else if (m.kind == M_NOWORK)
@@ -203,6 +254,7 @@ static void finish(sim *S, int rid)
     if (f.task) {
         msg *m = eng_send(S, rid, f.src, M_RESULT, eng_children_bytes(S, f.node, f.k, 1));
         m->d = f.srcframe;
+        m->seed = f.seed;
     }
 }
 
@@ -244,7 +296,7 @@ static int step_work(sim *S, int rid)
             return x > 0;
         c = r->st[fidx].claimed;
         r->st[fidx].claimed = -1;
-        eng_start_child(S, rid, c, 0, 0);
+        eng_start_child(S, rid, c, r->st[fidx].lo, r->st[fidx].hi);
         return 1;
     }
     if (f->i < f->end) {

@@ -78,4 +78,33 @@ if bin/wtcc ${SIM_CFLAGS:-} samples/fib.wtc -o $x >$x.build 2>&1; then
 else
     bad "build fib: $(head -3 $x.build)"
 fi
+
+# steal mode: which seeds a run sends is decided by the ranges alone (wtcp_seed_count),
+# not by timing: the run's seed lines ("seed DEPTH FIRST COUNT -> RANK") are the
+# simulation's, at -n 4 and -n 8 (a root of 14 or 10 children: the ranges split again)
+for n in 4 8; do
+    for s in nqueens msort; do
+        x=$OUT/dec_$s
+        [ -x $x ] || continue
+        args=$(cat samples/$s.args 2>/dev/null)
+        rm -f $x.sreal $x.sreal.* $x.ssim
+        # shellcheck disable=SC2086
+        WTC_DECISIONS=$x.sreal timeout 120 mpiexec -n $n $x --wtc-mode=steal $args \
+            >$x.out 2>$x.err || { bad "$s: steal -n $n failed: $(head -3 $x.err)"; continue; }
+        # shellcheck disable=SC2086
+        WTC_DECISIONS=$x.ssim timeout 120 $x.predict --wtc-procs=$n --wtc-modes=steal $args \
+            >$x.pout 2>$x.perr || { bad "$s: the predictor failed: $(head -3 $x.perr)"; continue; }
+        cat $x.sreal $x.sreal.* 2>/dev/null | grep '^seed ' | sort >$x.sreal.sorted
+        grep '^seed ' $x.ssim 2>/dev/null | sort >$x.ssim.sorted
+        k=$(wc -l <$x.ssim.sorted)
+        if [ "$k" -lt $((n - 1)) ]; then
+            bad "$s steal -n $n: the simulation seeded $k ranks, fewer than $((n - 1))"
+        elif cmp -s $x.sreal.sorted $x.ssim.sorted; then
+            pass "$s steal -n $n: the run and its simulation send the same $k seeds"
+        else
+            bad "$s steal -n $n: the run's seeds differ from the simulation's (< run, > simulation):"
+            diff $x.sreal.sorted $x.ssim.sorted | head -10
+        fi
+    done
+done
 exit $fail

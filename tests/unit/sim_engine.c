@@ -496,8 +496,10 @@ static void oldest_and_nested_timelines(void)
 }
 
 /* doc/runtime.md "steal mode" on 2 ranks (rank 1 always steals from rank 0 and back):
-   a rank answers a STEAL only between children, gives the back half of its oldest
-   pending children, and a stolen group can be stolen from again. */
+   the root owns both ranks, so its par first seeds rank 1 with the back of its
+   children (simple mode's split); a rank answers a STEAL only between children,
+   refuses a thief it seeded that asked before its seed came, gives the back half of its
+   oldest pending children, and a stolen group can be stolen from again. */
 static void steal_timelines(void)
 {
     sim_machine m = toy();
@@ -505,66 +507,114 @@ static void steal_timelines(void)
     sim_result r;
     char log[256];
     double three[3] = { 100, 100, 100 };
-    /* The STEAL waits for the victim's current child. rank 0: BEGIN (1, arr 11);
-       compute 5 (6); takes child 0, polls (nothing), runs it (106); takes child 1 and
-       polls at 106. rank 1: BEGIN 11 -> 13; STEAL to 0 (14, arr 24): it waits in rank
-       0's inbox until that poll. rank 0: STEAL 106 -> 108; pending: child 2 only,
-       steal-half of 1 = 1: TASK child 2 (109, arr 119); child 1 (209); nothing pending,
-       its RESULT owed, nothing arrived: STEAL to 1 (210, arr 220). rank 1: TASK 119 ->
-       121; task frame [2]: takes child 2, polls, runs it (221); RESULT (222, arr 232);
-       idle: STEAL to 0 (223, arr 233); rank 0's STEAL 223 -> 225: NOWORK (226). rank 0:
-       RESULT 232 -> 234; compute 3 (237); END (238). */
+    /* The seed, and a STEAL that waits for the victim's current child. rank 0: BEGIN
+       (1, arr 11); compute 5 (6); seed: children 0, 1 stay, child 2 to rank 1 (TASK 7,
+       arr 17); takes child 0, polls (nothing), runs it (107); takes child 1 and polls at
+       107. rank 1: BEGIN 11 -> 13; STEAL to 0 (14, arr 24): it waits in rank 0's inbox
+       until that poll: 107 -> 109, rank 1 was seeded: NOWORK (110, arr 120); child 1
+       (210). rank 1: TASK 17 -> 19, runs child 2 (119); RESULT (120, arr 130); NOWORK 120
+       -> 122; STEAL again (123). rank 0 at 210: the RESULT has arrived: 210 -> 212;
+       compute 3 (215); END (216). */
     leaves(&t, three, 3);
     check("steal P=2: the STEAL waits for the child", run_logged(&t, &m, SIM_STEAL, 2, 0, &r,
-          log, sizeof log), 238);
-    check("steal P=2: children stolen", (double)r.remote_calls, 1);
-    check("steal P=2: successful steals", (double)r.grants, 1);
-    check("steal P=2: NOWORK answers", (double)r.refusals, 1);
-    check("steal P=2: STEALs sent", (double)r.steals, 3);
-    check("steal P=2: messages", (double)r.messages, 8);
-    check("steal P=2: wait-children", r.wait_children, 232 - 210);
-    check_log("steal P=2", log, "begin 0 -> 1\nsteal 1 -> 0\nsend 0 2 1 -> 1\nsteal 1 -> 0\nsteal 0 -> 1\n");
+          log, sizeof log), 216);
+    check("steal P=2: children sent (the seed)", (double)r.remote_calls, 1);
+    check("steal P=2: successful steals", (double)r.grants, 0);
+    check("steal P=2: NOWORK answers (the seeded thief)", (double)r.refusals, 1);
+    check("steal P=2: STEALs sent", (double)r.steals, 2);
+    check("steal P=2: messages", (double)r.messages, 7);
+    check("steal P=2: wait-children", r.wait_children, 0);
+    check_log("steal P=2", log, "begin 0 -> 1\nseed 0 2 1 -> 1\nsteal 1 -> 0\nsteal 1 -> 0\n");
     sim_tree_free(&t);
-    /* Steal-half of a frame of 8 leaves of 100. rank 0 as above up to the poll before
-       child 1 at 106: 6 children pending (2..7), the thief gets the back 3 (5, 6, 7):
-       TASK (109, arr 119); rank 0 runs 1, 2, 3, 4 (209 .. 509). rank 1: TASK 119 -> 121;
-       runs 5, 6, 7 (221, 321, 421); RESULT (422, arr 432); STEAL (423). rank 0 at 509:
-       the RESULT has arrived: 509 -> 511; compute 3 (514); END (515). */
+    /* The seed of a frame of 8 leaves of 100: children 4..7 to rank 1 (TASK 7, arr 17);
+       rank 0 runs 0 (107); its poll before 1 refuses rank 1's STEAL (arr 24; 107 -> 109,
+       NOWORK 110, arr 120); runs 1, 2, 3 (410); waits, steals from 1 (411, arr 421).
+       rank 1: TASK 17 -> 19; runs 4, 5 (219); NOWORK 219 -> 221; runs 6, 7 (421);
+       RESULT (422, arr 432); STEAL to 0 (423); rank 0's STEAL 423 -> 425: NOWORK (426).
+       rank 0: RESULT 432 -> 434; compute 3 (437); END (438). */
     double eight[8] = { 100, 100, 100, 100, 100, 100, 100, 100 };
     leaves(&t, eight, 8);
-    check("steal-half of 8: time", run_logged(&t, &m, SIM_STEAL, 2, 0, &r, log, sizeof log),
-          515);
-    check("steal-half of 8: children stolen", (double)r.remote_calls, 3);
-    check("steal-half of 8: STEALs sent", (double)r.steals, 2);
-    check("steal-half of 8: messages", (double)r.messages, 6);
-    check_log("steal-half of 8", log, "begin 0 -> 1\nsteal 1 -> 0\nsend 0 5 3 -> 1\nsteal 1 -> 0\n");
+    check("seed of 8: time", run_logged(&t, &m, SIM_STEAL, 2, 0, &r, log, sizeof log),
+          438);
+    check("seed of 8: children sent", (double)r.remote_calls, 4);
+    check("seed of 8: STEALs sent", (double)r.steals, 3);
+    check("seed of 8: messages", (double)r.messages, 9);
+    /* (each rank's lines in order; the simulator runs rank 1 ahead to 422 before rank
+       0 reaches 410) */
+    check_log("seed of 8", log,
+              "begin 0 -> 1\nseed 0 4 4 -> 1\nsteal 1 -> 0\nsteal 1 -> 0\nsteal 0 -> 1\n");
     sim_tree_free(&t);
-    /* Re-steal from a task frame: leaves 100, 100, 10, 10, 10, 300, 300, 300. As above
-       rank 1 gets 5, 6, 7 (TASK arr 119 -> 121) and runs 5 (421). rank 0 runs 1 (209),
-       2, 3, 4 (239); RESULT owed, nothing arrived: STEAL to 1 (240, arr 250). rank 1
-       takes child 6 and polls at 421: STEAL 421 -> 423; its task frame has child 7
-       pending: TASK child 7 to 0 (424, arr 434); child 6 (724). rank 0: TASK 434 -> 436;
-       child 7 (736); RESULT to 1 (737, arr 747); waits (its clock is 737 for all: tick).
-       rank 1 at 724: nothing arrived: STEAL to 0 (725, arr 735). rank 0: STEAL 737 ->
-       739, nothing pending: NOWORK (740); STEAL to 1 (741). rank 1: RESULT 747 -> 749;
-       its task is complete: RESULT to 0 (750, arr 760); NOWORK 750 -> 752; STEAL (753);
-       rank 0's STEAL 753 -> 755, NOWORK (756). rank 0: RESULT 760 -> 762; compute 3
-       (765); END (766). */
+    /* Re-steal from a task frame: leaves 100, 100, 10, 10, 10, 300, 300, 300. Rank 1 gets
+       the seed 4..7 (TASK arr 17 -> 19), runs 4 (29) and 5 (329). rank 0 refuses rank 1's
+       first STEAL at 107 (NOWORK arr 120), runs 1 (210), 2, 3 (230); RESULT owed, nothing
+       arrived: STEAL to 1 (231, arr 241). rank 1 takes child 6 and polls at 329: NOWORK
+       329 -> 331, the STEAL 331 -> 333; its task frame has child 7 pending: TASK child 7
+       to 0 (334, arr 344); child 6 (634). rank 0: TASK 344 -> 346; child 7 (646); RESULT
+       to 1 (647, arr 657); rank 1's STEAL (634 -> 635, arr 645; it has its seed) 647
+       -> 649: nothing pending: NOWORK (650); STEAL to 1 (651). rank 1: RESULT 657 -> 659; its task is
+       complete: RESULT to 0 (660, arr 670). rank 0: RESULT 670 -> 672; compute 3 (675);
+       END (676). */
     double mixed[8] = { 100, 100, 10, 10, 10, 300, 300, 300 };
     leaves(&t, mixed, 8);
     check("steal from a task frame: time", run_logged(&t, &m, SIM_STEAL, 2, 0, &r, log,
-          sizeof log), 766);
-    check("steal from a task frame: children stolen", (double)r.remote_calls, 4);
-    check("steal from a task frame: successful steals", (double)r.grants, 2);
-    check("steal from a task frame: NOWORK answers", (double)r.refusals, 2);
-    check("steal from a task frame: STEALs sent", (double)r.steals, 5);
-    check("steal from a task frame: messages", (double)r.messages, 13);
+          sizeof log), 676);
+    check("steal from a task frame: children sent", (double)r.remote_calls, 5);
+    check("steal from a task frame: successful steals", (double)r.grants, 1);
+    check("steal from a task frame: NOWORK answers", (double)r.refusals, 3);
+    check("steal from a task frame: messages", (double)r.messages, 14);
     check("steal from a task frame: wait-children", r.wait_children,
-          (434 - 240) + (760 - 741) + (747 - 725));
-    /* the STEALs in the order above: 1 (0), 0 (240), 1 (725), 0 (741), 1 (753) */
+          (344 - 231) + (670 - 651) + (657 - 635));
+    /* the STEALs: 1 (14), 0 (231), 1 (635), 0 (651), 1 after its NOWORK */
     check_log("steal from a task frame", log,
-              "begin 0 -> 1\nsteal 1 -> 0\nsend 0 5 3 -> 1\nsteal 0 -> 1\nsend 0 7 1 -> 0\n"
+              "begin 0 -> 1\nseed 0 4 4 -> 1\nsteal 1 -> 0\nsteal 0 -> 1\nsend 0 7 1 -> 0\n"
               "steal 1 -> 0\nsteal 0 -> 1\nsteal 1 -> 0\n");
+    sim_tree_free(&t);
+}
+
+/* Seeds down the ranges: at P = 4 a root par of 2 calls, each with a par of 2 leaves of
+   100 and a second par of 2 leaves after it. The root (ranks 0-3) seeds call 1 to rank 2
+   with ranks 2-3; call 0 keeps 0-1. Each call seeds its first par's leaf 1 (to 1, and
+   from 2 to 3), and not its second par: a call spreads its ranks once, at its first par
+   (later the ranks are busy, and only thieves move work). */
+static void steal_seeds(void)
+{
+    sim_machine m = toy();
+    sim_tree t;
+    sim_result r;
+    char log[256];
+    sim_tree_init(&t);
+    int root = sim_tree_add_nodes(&t, 1);
+    int c = sim_tree_add_nodes(&t, 2);
+    t.nodes[root].t_after = 3;
+    sim_tree_add_par(&t, root, 5, c, 2, 1);
+    for (int k = 0; k < 2; k++) {
+        t.nodes[c + k].depth = 1;
+        for (int q = 0; q < 2; q++) {
+            int b = sim_tree_add_nodes(&t, 2);
+            for (int i = 0; i < 2; i++) {
+                t.nodes[b + i].t_after = 100;
+                t.nodes[b + i].leaf = 1;
+                t.nodes[b + i].depth = 2;
+            }
+            sim_tree_add_par(&t, c + k, 1, b, 2, 1);
+        }
+    }
+    sim_tree_add_region(&t, root, 0);
+    sim_tree_finish(&t);
+    run_logged(&t, &m, SIM_STEAL, 4, 0, &r, log, sizeof log);
+    /* the log in the order the sends happened (the depth of the children first): the
+       root's, then rank 0's and rank 2's first pars; their second pars are not seeded,
+       and here nothing is stolen from them (the thieves' STEALs miss the one poll at
+       which a second leaf is pending) */
+    check("seeds down the ranges: the root's seed first (after the region start)",
+          strstr(log, "seed 1 1 1 -> 2\n") != NULL &&
+          strstr(log, "seed 1 1 1 -> 2\n") < strstr(log, "seed 2 1 1 -> 1\n"), 1);
+    check("seeds down the ranges: call 0 seeds rank 1", strstr(log, "seed 2 1 1 -> 1\n") != NULL, 1);
+    check("seeds down the ranges: call 1 seeds rank 3", strstr(log, "seed 2 1 1 -> 3\n") != NULL, 1);
+    int seeds = 0;
+    for (const char *q = log; (q = strstr(q, "seed ")) != NULL; q++)
+        seeds++;
+    check("seeds down the ranges: three seeds, none at the second pars", seeds, 3);
     sim_tree_free(&t);
 }
 
@@ -818,6 +868,7 @@ int main(int argc, char **argv)
     standing_timelines();
     oldest_and_nested_timelines();
     steal_timelines();
+    steal_seeds();
     steal_pause_timeline();
     steal_free_refused();
     conservation();
