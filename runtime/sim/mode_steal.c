@@ -265,7 +265,7 @@ static void finish(sim *S, int rid)
 static int wait_results(sim *S, int rid, int fidx)
 {
     rank *r = &S->r[rid];
-    wtcp_frames v;
+    (void)fidx;
     int i;
     if (!eng_wait_sends(S, rid))
         return 0;
@@ -274,13 +274,10 @@ static int wait_results(sim *S, int rid, int fidx)
                      instant post looks to each other forever) */
     if ((i = eng_take(S, r, -1, -1)) >= 0)
         return handle(S, rid, i, &r->wchild) != H_WAIT;
-    /* helping outer frames never finds work (the oldest is given first: doc/runtime.md),
-       and the runtime does not help: finding some is an internal error here */
-    v = eng_frames(r);
-    if (wtcp_help_frame(&v, fidx, 0, 1) >= 0) {
-        eng_internal(S, "a waiting thief has outer work to help", rid);
-        return 0;
-    }
+    /* the runtime does not run its own outer pending children while it waits (without
+       seeds it never has any: the oldest is given first); with seeds it can: a seed that
+       comes while the rank runs stolen work runs nested on it, and the stolen frame's
+       pending children wait for thieves (doc/runtime.md "steal mode") */
     maybe_steal(S, rid);
     return 0; /* the next message (or its timer) wakes it */
 }
