@@ -401,8 +401,7 @@ void wtcrt_call_push(wtcrt_rt *rt, const wtc_fn *fn, const void *args);
 void wtcrt_call_pop(wtcrt_rt *rt);
 wtc_par *wtcrt_frame_push(wtcrt_rt *rt, wtc_ctx ctx);
 void wtcrt_run_local(wtcrt_rt *rt, wtc_par *p, int i);
-void wtcrt_send_seed(wtcrt_rt *rt, wtc_par *p, int dest, int first, int count, int lo,
-                     int hi);
+void wtcrt_send_split(wtcrt_rt *rt, wtc_par *p, int s, int seed);
 void wtcrt_send_task(wtcrt_rt *rt, wtc_par *p, int dest, int first, int count, int lo,
                      int hi);
 void wtcrt_store_result(wtcrt_rt *rt, wtcrt_msg *m);

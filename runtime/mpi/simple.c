@@ -15,12 +15,7 @@ static void simple_close(wtcrt_rt *rt, wtc_par *p)
     int k = p->nch, lo = p->ctx.lo, n = p->ctx.hi - p->ctx.lo;
     int s = wtcp_split_count(k, n), i = 0;
     /* children of sub-range j are i with floor(i*s/k) == j */
-    for (int j = 1; j < s; j++) {
-        int first = wtcp_split_first(j, k, s);
-        int last = wtcp_split_first(j + 1, k, s);
-        wtcrt_send_task(rt, p, sub_lo(lo, n, s, j), first, last - first, sub_lo(lo, n, s, j),
-                        sub_lo(lo, n, s, j + 1));
-    }
+    wtcrt_send_split(rt, p, s, 0);
     wtcrt_sync_tasks(rt);
     for (i = 0; i < k && (long)i * s / k == 0; i++)
         wtcrt_run_local_range(rt, p, i, lo, sub_lo(lo, n, s, 1));

@@ -59,11 +59,7 @@ static void seed(wtcrt_rt *rt, wtc_par *p, int *lo, int *hi)
     if (p->call >= 0) /* a call spreads its ranks at its first par only */
         rt->calls[p->call].seeded = 1;
     s = wtcp_seed_count(&wtcp_steal, k, n);
-    for (int j = 1; j < s; j++) {
-        int c0 = wtcp_split_first(j, k, s), c1 = wtcp_split_first(j + 1, k, s);
-        int to = wtcp_split_lo(p->ctx.lo, n, j, s);
-        wtcrt_send_seed(rt, p, to, c0, c1 - c0, to, wtcp_split_lo(p->ctx.lo, n, j + 1, s));
-    }
+    wtcrt_send_split(rt, p, s, 1);
     if (s > 1) {
         wtcrt_sync_tasks(rt);
         p->end = wtcp_split_first(1, k, s);

@@ -487,6 +487,30 @@ void eng_log_task(const sim *S, int p, int first, int count, int to, int seed)
                 first - S->t->pars[p].first_child, count, to);
 }
 
+/* Simple mode's split (and steal mode's seeds, 'seed'): par p's children cut into s
+   sub-ranges of [lo, lo+n) (the core's wtcp_split_*), one TASK for each sub-range j > 0
+   to its first rank, owning it, answered to the frame rank rid pushes next. */
+void eng_send_split(sim *S, int rid, int p, int lo, int n, int s, int seed)
+{
+    const sim_par *pp = &S->t->pars[p];
+    int k = pp->nchild, fidx = S->r[rid].depth;
+    for (int j = 1; j < s; j++) {
+        int c0 = wtcp_split_first(j, k, s), c1 = wtcp_split_first(j + 1, k, s);
+        int to = wtcp_split_lo(lo, n, j, s);
+        msg *m = eng_send(S, rid, to, M_TASK,
+                          eng_children_bytes(S, pp->first_child + c0, c1 - c0, 0));
+        m->a = p;
+        m->b = pp->first_child + c0;
+        m->c = c1 - c0;
+        m->d = fidx;
+        m->lo = to;
+        m->hi = wtcp_split_lo(lo, n, j + 1, s);
+        m->seed = seed;
+        S->res->remote_calls += c1 - c0;
+        eng_log_task(S, p, pp->first_child + c0, c1 - c0, to, seed);
+    }
+}
+
 /* ---- workers ---------------------------------------------------------------------------- */
 
 /* A call: its pars in order, each after its own compute, then its last compute. Where

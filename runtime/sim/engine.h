@@ -217,6 +217,7 @@ wtcp_frames eng_frames(rank *r);
 /* The decision log (WTC_DECISIONS): a TASK carrying 'count' children of par p from
    node 'first' goes to rank 'to'. */
 void eng_log_task(const sim *S, int p, int first, int count, int to, int seed);
+void eng_send_split(sim *S, int rid, int p, int lo, int n, int s, int seed);
 /* The server loop of simple-mode workers: REGION_BEGIN, TASK (a group run in order,
    F_GROUP), REGION_END; 0 when it must wait. */
 int eng_serve_groups(sim *S, int rid);

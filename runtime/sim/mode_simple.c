@@ -8,21 +8,7 @@ static void open_spar(sim *S, int rid, int p, int lo, int hi)
 {
     const sim_par *pp = &S->t->pars[p];
     int n = hi - lo, k = pp->nchild, s = wtcp_split_count(k, n);
-    int fidx = S->r[rid].depth;
-    for (int j = 1; j < s; j++) {
-        int c0 = wtcp_split_first(j, k, s), c1 = wtcp_split_first(j + 1, k, s);
-        int to = wtcp_split_lo(lo, n, j, s);
-        msg *m = eng_send(S, rid, to, M_TASK,
-                          eng_children_bytes(S, pp->first_child + c0, c1 - c0, 0));
-        m->a = p;
-        m->b = pp->first_child + c0;
-        m->c = c1 - c0;
-        m->d = fidx;
-        m->lo = to;
-        m->hi = wtcp_split_lo(lo, n, j + 1, s);
-        S->res->remote_calls += c1 - c0;
-        eng_log_task(S, p, pp->first_child + c0, c1 - c0, to, 0);
-    }
+    eng_send_split(S, rid, p, lo, n, s, 0);
     frame *f = eng_push(S, rid, F_SPAR);
     f->par = p;
     f->lo = lo;

@@ -48,22 +48,9 @@ static void open_wpar(sim *S, int rid, int p, int lo, int hi)
     const sim_par *pp = &S->t->pars[p];
     int k = pp->nchild, n = hi - lo, s = wtcp_seed_count(S->mode, k, n);
     int fidx = S->r[rid].depth;
-    for (int j = 1; j < s; j++) {
-        int c0 = wtcp_split_first(j, k, s), c1 = wtcp_split_first(j + 1, k, s);
-        int to = wtcp_split_lo(lo, n, j, s);
-        msg *m = eng_send(S, rid, to, M_TASK,
-                          eng_children_bytes(S, pp->first_child + c0, c1 - c0, 0));
-        m->a = p;
-        m->b = pp->first_child + c0;
-        m->c = c1 - c0;
-        m->d = fidx;
-        m->lo = to;
-        m->hi = wtcp_split_lo(lo, n, j + 1, s);
-        m->seed = 1;
-        seed_out(&S->r[rid], to, 1);
-        S->res->remote_calls += c1 - c0;
-        eng_log_task(S, p, pp->first_child + c0, c1 - c0, to, 1);
-    }
+    eng_send_split(S, rid, p, lo, n, s, 1);
+    for (int j = 1; j < s; j++)
+        seed_out(&S->r[rid], wtcp_split_lo(lo, n, j, s), 1);
     if (n > 1 && fidx > 0 && S->r[rid].st[fidx - 1].type == F_NODE)
         S->r[rid].st[fidx - 1].hi = S->r[rid].st[fidx - 1].lo + 1; /* seeds once */
     frame *f = eng_push(S, rid, F_WORK);

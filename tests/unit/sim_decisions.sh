@@ -84,8 +84,9 @@ fi
 # simulation's, at -n 4 and -n 8 (a root of 14 or 10 children: the ranges split again)
 for n in 4 8; do
     for s in nqueens msort; do
-        x=$OUT/dec_$s
-        [ -x $x ] || continue
+        x=$OUT/dec_seed_$s$n
+        bin/wtcc ${SIM_CFLAGS:-} samples/$s.wtc -o $x >$x.build 2>&1 \
+            || { bad "build $s: $(head -3 $x.build)"; continue; }
         args=$(cat samples/$s.args 2>/dev/null)
         rm -f $x.sreal $x.sreal.* $x.ssim
         # shellcheck disable=SC2086
