@@ -101,8 +101,9 @@ int wtcp_group_size(const wtcp_mode *mode, int pending, int batch);
 int wtcp_groups_wanted(const wtcp_mode *mode, int pending, int batch);
 /* An outer closing frame below 'level' with pending children (the innermost such), or
    -1; -1 as well when already nested 'help_max' deep. With the oldest work given first
-   there is never one once a frame waits (doc/runtime.md, "dynamic mode"): the
-   simulator checks it as an invariant; no executor helps. */
+   there is never one once a frame waits in dynamic mode (doc/runtime.md, "dynamic
+   mode"): the simulator checks it as an invariant there. In steal mode a seed can run
+   nested on stolen work and find one (doc/runtime.md "steal mode"); no executor helps. */
 int wtcp_help_frame(const wtcp_frames *f, int level, int helping, int help_max);
 
 /* Whether a rank running 'nest' pieces of work nested while it waits (granted or stolen
