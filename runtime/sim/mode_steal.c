@@ -2,8 +2,8 @@
  * mode"): every rank is a worker; a rank runs the children of its frames from the
  * front and, between children, answers STEALs with the back of its oldest work
  * (steal-half); a rank that waits for RESULTs, or has nothing, steals from random
- * victims. The decisions are the core's: wtcp_give_frame, wtcp_group_size,
- * wtcp_help_frame, wtcp_victim, wtcp_steal_pause.
+ * victims. The decisions are the core's: wtcp_seed_count, wtcp_may_give,
+ * wtcp_give_frame, wtcp_group_size, wtcp_victim, wtcp_steal_pause.
  *
  * A rank polls at the start of every par and before each child it runs: it first takes
  * the child (the front pending one), then handles whatever has arrived by its clock,
@@ -246,9 +246,8 @@ static void finish(sim *S, int rid)
 }
 
 /* Waiting for RESULTs: what has arrived first (RESULTs, STEALs to answer, the TASK of
-   its own STEAL); when nothing has, one pending child of an outer frame
-   (wtcp_help_frame), else a STEAL to a random victim (if none is in flight) and a wait
-   for the next message. */
+   its own STEAL or a seed); when nothing has, a STEAL to a random victim (if none is in
+   flight) and a wait for the next message. */
 static int wait_results(sim *S, int rid, int fidx)
 {
     rank *r = &S->r[rid];
