@@ -5,7 +5,6 @@
 #include <string.h>
 #include "wtcrt.h"
 
-
 /* ---- the worker's side ------------------------------------------------------------ */
 
 /* A control message to a master: synchronous (MPI_Issend), so that when this rank's

@@ -242,27 +242,15 @@ void wtcrt_send_task(wtcrt_rt *rt, wtc_par *p, int dest, int first, int count, i
     send_task(rt, p, dest, first, count, lo, hi, 0);
 }
 
-/* Simple mode's split (steal mode's seeds: 'seed'): p's children cut into s sub-ranges of
-   the ranks its call owns (the core's wtcp_split_*), one TASK for each sub-range j > 0 to
-   its first rank, owning it. A seed's RESULT says so too, and its rank is refused work
-   here until that RESULT is back if it asks before the seed came (wtcp_may_give). */
+/* Simple mode's split (steal mode's seeds: 'seed', marked in the TASK and its RESULT):
+   p's children cut into s sub-ranges of the ranks its call owns (the core's
+   wtcp_split_*), one TASK for each sub-range j > 0 to its first rank, owning it. */
 void wtcrt_send_split(wtcrt_rt *rt, wtc_par *p, int s, int seed)
 {
     int k = p->nch, lo = p->ctx.lo, n = p->ctx.hi - p->ctx.lo;
     for (int j = 1; j < s; j++) {
         int c0 = wtcp_split_first(j, k, s), c1 = wtcp_split_first(j + 1, k, s);
         int to = wtcp_split_lo(lo, n, j, s);
-        if (seed) {
-            if (rt->nseeds == rt->capseeds) {
-                int cap = rt->capseeds ? 2 * rt->capseeds : 8;
-                int *q = realloc(rt->seeds_out, (size_t)cap * sizeof *q);
-                if (!q)
-                    wtcrt_die(rt, "out of memory");
-                rt->seeds_out = q;
-                rt->capseeds = cap;
-            }
-            rt->seeds_out[rt->nseeds++] = to;
-        }
         send_task(rt, p, to, c0, c1 - c0, to, wtcp_split_lo(lo, n, j + 1, s), seed);
     }
 }

@@ -5,7 +5,6 @@
 #include <string.h>
 #include "wtcrt.h"
 
-
 /* The modes of the MPI runtime, dispatched through this table. */
 static const wtcrt_mode_ops *const mode_ops[] = {
     &wtcrt_simple_ops, &wtcrt_dynamic_ops, &wtcrt_steal_ops

@@ -2,7 +2,6 @@
    split over the rank range its call owns, the core deciding the sub-ranges. */
 #include "wtcrt.h"
 
-
 /* Sub-range j of s over [lo, lo+n) (the core's rule). */
 static int sub_lo(int lo, int n, int s, int j)
 {

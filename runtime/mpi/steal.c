@@ -1,8 +1,8 @@
 /* mpi/steal.c - the steal mode (doc/runtime.md "steal mode"): masterless work
    stealing. Every rank computes; a rank without work asks a random victim, which gives
    the oldest pending children it has (the core decides which: runtime/core/proto.h). */
+#include <stdlib.h>
 #include "wtcrt.h"
-
 
 static void steal_close(wtcrt_rt *rt, wtc_par *p);
 
@@ -35,15 +35,28 @@ static void answered(wtcrt_rt *rt, int work)
     rt->steal_rtt = w;
 }
 
-/* The RESULT of the seed sent to rank 'from' has come. */
-static void seed_back(wtcrt_rt *rt, int from)
+/* Adds rank 'to' to the ranks seeded whose RESULT has not come (add), or removes it
+   when it has (wtcp_may_give reads them). */
+static void seed_out(wtcrt_rt *rt, int to, int add)
 {
+    if (add) {
+        if (rt->nseeds == rt->capseeds) {
+            int cap = rt->capseeds ? 2 * rt->capseeds : 8;
+            int *q = realloc(rt->seeds_out, (size_t)cap * sizeof *q);
+            if (!q)
+                wtcrt_die(rt, "out of memory");
+            rt->seeds_out = q;
+            rt->capseeds = cap;
+        }
+        rt->seeds_out[rt->nseeds++] = to;
+        return;
+    }
     for (int i = 0; i < rt->nseeds; i++)
-        if (rt->seeds_out[i] == from) {
+        if (rt->seeds_out[i] == to) {
             rt->seeds_out[i] = rt->seeds_out[--rt->nseeds];
             return;
         }
-    wtcrt_die(rt, "steal mode: a seed's RESULT from rank %d that was not seeded", from);
+    wtcrt_die(rt, "steal mode: a seed's RESULT from rank %d that was not seeded", to);
 }
 
 /* A par whose call owns several ranks and has not spread them yet (the region's root
@@ -60,6 +73,8 @@ static void seed(wtcrt_rt *rt, wtc_par *p, int *lo, int *hi)
         rt->calls[p->call].seeded = 1;
     s = wtcp_seed_count(&wtcp_steal, k, n);
     wtcrt_send_split(rt, p, s, 1);
+    for (int j = 1; j < s; j++)
+        seed_out(rt, wtcp_split_lo(p->ctx.lo, n, j, s), 1);
     if (s > 1) {
         wtcrt_sync_tasks(rt);
         p->end = wtcp_split_first(1, k, s);
@@ -78,7 +93,7 @@ static void handle(wtcrt_rt *rt, wtcrt_msg *m)
         break;
     case WTCRT_RESULT:
         if (WTCRT_HDR(m)->hops) /* a seed's: its rank may be given work again */
-            seed_back(rt, m->src);
+            seed_out(rt, m->src, 0);
         wtcrt_store_result(rt, m);
         wtcrt_msg_free(rt, m);
         break;

@@ -15,20 +15,27 @@
 . tests/unit/sim_common.inc
 [ -x bin/wtcc ] || { bad "bin/wtcc missing: run make"; exit 1; }
 command -v mpiexec >/dev/null || { bad "mpiexec missing"; exit 1; }
+# Builds SRC as X, runs it (mpiexec -n NP, --wtc-mode=MODE, ARGS) and its predictor for
+# the same P and mode, each writing its decision log: X.real (or X.real.RANK), X.sim.
+# Returns 1 after saying what failed.
+decide() {
+    x=$1 src=$2 np=$3 mode=$4
+    shift 4
+    bin/wtcc ${SIM_CFLAGS:-} $src -o $x >$x.build 2>&1 \
+        || { bad "build $src: $(head -3 $x.build)"; return 1; }
+    rm -f $x.real $x.real.* $x.sim
+    WTC_DECISIONS=$x.real timeout 120 mpiexec -n $np $x --wtc-mode=$mode "$@" \
+        >$x.out 2>$x.err || { bad "$src: $mode mpiexec -n $np failed: $(head -3 $x.err)"; return 1; }
+    WTC_DECISIONS=$x.sim timeout 120 $x.predict --wtc-procs=$np --wtc-modes=$mode "$@" \
+        >$x.pout 2>$x.perr || { bad "$src: the predictor failed: $(head -3 $x.perr)"; return 1; }
+}
+
 for s in msort nqueens; do for np in 4 8; do
     x=$OUT/dec_$s$np
     route=; [ $np = 8 ] && route=tree
-    args=$(cat samples/$s.args 2>/dev/null)
-    bin/wtcc ${SIM_CFLAGS:-} samples/$s.wtc -o $x >$x.build 2>&1 \
-        || { bad "build $s: $(head -3 $x.build)"; continue; }
-    rm -f $x.real $x.real.* $x.sim
-    # shellcheck disable=SC2086
-    WTC_BCAST=$route WTC_DECISIONS=$x.real timeout 120 mpiexec -n $np $x --wtc-mode=simple \
-        $args >$x.out 2>$x.err || { bad "$s: mpiexec -n $np failed: $(head -3 $x.err)"; continue; }
-    # shellcheck disable=SC2086
-    WTC_BCAST=$route WTC_DECISIONS=$x.sim timeout 120 $x.predict --wtc-procs=$np \
-        --wtc-modes=simple $args \
-        >$x.pout 2>$x.perr || { bad "$s: the predictor failed: $(head -3 $x.perr)"; continue; }
+    export WTC_BCAST=$route
+    # shellcheck disable=SC2046
+    decide $x samples/$s.wtc $np simple $(cat samples/$s.args 2>/dev/null) || continue
     cat $x.real $x.real.* 2>/dev/null | sort >$x.real.sorted
     sort $x.sim >$x.sim.sorted 2>/dev/null
     if [ ! -s $x.real.sorted ]; then
@@ -45,15 +52,11 @@ for s in msort nqueens; do for np in 4 8; do
         diff $x.real.sorted $x.sim.sorted | head -10
     fi
 done; done
+unset WTC_BCAST
 
 # steal: per thief, the run's victims are a prefix of the simulation's or the other way
 x=$OUT/dec_steal
-if bin/wtcc ${SIM_CFLAGS:-} samples/fib.wtc -o $x >$x.build 2>&1; then
-    rm -f $x.real $x.real.* $x.sim
-    WTC_DECISIONS=$x.real timeout 120 mpiexec -n 4 $x --wtc-mode=steal 34 >$x.out 2>$x.err ||
-        bad "fib steal: mpiexec -n 4 failed: $(head -3 $x.err)"
-    WTC_DECISIONS=$x.sim timeout 120 $x.predict --wtc-procs=4 --wtc-modes=steal 34 \
-        >$x.pout 2>$x.perr || bad "fib steal: the predictor failed: $(head -3 $x.perr)"
+if decide $x samples/fib.wtc 4 steal 34; then
     cat $x.real $x.real.* 2>/dev/null >$x.real.all
     for r in 0 1 2 3; do
         # the victims of rank r, run and simulation, as far as both go
@@ -75,8 +78,6 @@ if bin/wtcc ${SIM_CFLAGS:-} samples/fib.wtc -o $x >$x.build 2>&1; then
                 "($(echo "$a" | cut -c1-20))"
         fi
     done
-else
-    bad "build fib: $(head -3 $x.build)"
 fi
 
 # steal mode: which seeds a run sends is decided by the ranges alone (wtcp_seed_count),
@@ -85,18 +86,10 @@ fi
 for n in 4 8; do
     for s in nqueens msort; do
         x=$OUT/dec_seed_$s$n
-        bin/wtcc ${SIM_CFLAGS:-} samples/$s.wtc -o $x >$x.build 2>&1 \
-            || { bad "build $s: $(head -3 $x.build)"; continue; }
-        args=$(cat samples/$s.args 2>/dev/null)
-        rm -f $x.sreal $x.sreal.* $x.ssim
-        # shellcheck disable=SC2086
-        WTC_DECISIONS=$x.sreal timeout 120 mpiexec -n $n $x --wtc-mode=steal $args \
-            >$x.out 2>$x.err || { bad "$s: steal -n $n failed: $(head -3 $x.err)"; continue; }
-        # shellcheck disable=SC2086
-        WTC_DECISIONS=$x.ssim timeout 120 $x.predict --wtc-procs=$n --wtc-modes=steal $args \
-            >$x.pout 2>$x.perr || { bad "$s: the predictor failed: $(head -3 $x.perr)"; continue; }
-        cat $x.sreal $x.sreal.* 2>/dev/null | grep '^seed ' | sort >$x.sreal.sorted
-        grep '^seed ' $x.ssim 2>/dev/null | sort >$x.ssim.sorted
+        # shellcheck disable=SC2046
+        decide $x samples/$s.wtc $n steal $(cat samples/$s.args 2>/dev/null) || continue
+        cat $x.real $x.real.* 2>/dev/null | grep '^seed ' | sort >$x.sreal.sorted
+        grep '^seed ' $x.sim 2>/dev/null | sort >$x.ssim.sorted
         k=$(wc -l <$x.ssim.sorted)
         if [ "$k" -lt $((n - 1)) ]; then
             bad "$s steal -n $n: the simulation seeded $k ranks, fewer than $((n - 1))"
