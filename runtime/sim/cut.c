@@ -1,6 +1,6 @@
 /* sim/cut.c - the recorded tree as another cut-off would have made it (--wtc-depth):
- * with every cond: replaced by wtc_depth < D, a par of a call at depth d spawns when
- * d < D; else its children run sequentially, each a leaf task whose time is the
+ * with every cond: replaced by wtc_depth < D, a par whose cond sees wtc_depth d (its
+ * call's depth; one more per direct call between recursive functions) spawns when d < D; else its children run sequentially, each a leaf task whose time is the
  * sequential time of its recorded subtree. A tree recorded to depth Dr (or with the
  * program's conds) gives every D whose spawning pars were all recorded as spawning. */
 #include <stdlib.h>
@@ -21,16 +21,16 @@ static void as_leaf(const sim_tree *t, int src, sim_tree *out, int dst)
    children's new indices, -1 for those that are leaf tasks now (their subtrees go). */
 static int copy_pars(const sim_tree *t, int i, int ni, int D, int *map, sim_tree *out)
 {
-    int d = t->nodes[i].depth;
     for (int p = t->nodes[i].first_par; p >= 0; p = t->pars[p].next) {
         const sim_par *pp = &t->pars[p];
-        int cond = d < D, first, np;
+        int cond = pp->depth < D, first, np;
         if (cond && !pp->cond)
             return -1; /* recorded with an earlier cut-off: its subtree is unknown */
         first = sim_tree_add_nodes(out, pp->nchild);
         np = sim_tree_add_par(out, ni, pp->t_before, first, pp->nchild, cond);
         out->pars[np].t_spawn = pp->t_spawn;
         out->pars[np].site = pp->site;
+        out->pars[np].depth = pp->depth;
         for (int k = 0; k < pp->nchild; k++) {
             int c = pp->first_child + k;
             if (cond) {

@@ -111,21 +111,20 @@ static const char *gain_text(double better, double base, char *buf, size_t n)
 
 /* ---- cut-off ------------------------------------------------------------------------- */
 
-/* The depths of the calls whose par of this site spawns (cond true): [*lo, *hi].
-   Returns 0 when the site never spawns. */
+/* The wtc_depths at which this site's par spawns (cond true): [*lo, *hi]. Returns 0
+   when the site never spawns. */
 static int site_depths(const sim_tree *t, int site, int *lo, int *hi)
 {
     int any = 0;
-    for (int i = 0; i < t->nnodes; i++)
-        for (int p = t->nodes[i].first_par; p >= 0; p = t->pars[p].next)
-            if (t->pars[p].site == site && t->pars[p].cond) {
-                int d = t->nodes[i].depth;
-                if (!any || d < *lo)
-                    *lo = d;
-                if (!any || d > *hi)
-                    *hi = d;
-                any = 1;
-            }
+    for (int p = 0; p < t->npars; p++)
+        if (t->pars[p].site == site && t->pars[p].cond) {
+            int d = t->pars[p].depth;
+            if (!any || d < *lo)
+                *lo = d;
+            if (!any || d > *hi)
+                *hi = d;
+            any = 1;
+        }
     return any;
 }
 
@@ -134,12 +133,10 @@ static long site_tasks(const sim_tree *t, int site, int d, double *mean)
 {
     long n = 0;
     double s = 0;
-    for (int i = 0; i < t->nnodes; i++)
-        if (t->nodes[i].depth >= d)
-            for (int p = t->nodes[i].first_par; p >= 0; p = t->pars[p].next)
-                if (t->pars[p].site == site && t->pars[p].cond)
-                    for (int c = 0; c < t->pars[p].nchild; c++, n++)
-                        s += t->seq[t->pars[p].first_child + c];
+    for (int p = 0; p < t->npars; p++)
+        if (t->pars[p].site == site && t->pars[p].cond && t->pars[p].depth >= d)
+            for (int c = 0; c < t->pars[p].nchild; c++, n++)
+                s += t->seq[t->pars[p].first_child + c];
     *mean = n ? s / n : 0;
     return n;
 }
@@ -210,7 +207,7 @@ static int note_cutoff(notes *N, int site)
     return 1;
 }
 
-/* The pars of this site whose cond was false (their calls' depths in [*lo, *hi]), and
+/* The pars of this site whose cond was false (the wtc_depths they saw in [*lo, *hi]), and
    the mean and largest sequential time of their calls (host seconds). */
 static long coarse_calls(const sim_tree *t, int site, int *lo, int *hi, double *mean,
                          double *big)
@@ -221,7 +218,7 @@ static long coarse_calls(const sim_tree *t, int site, int *lo, int *hi, double *
     for (int i = 0; i < t->nnodes; i++)
         for (int p = t->nodes[i].first_par; p >= 0; p = t->pars[p].next)
             if (t->pars[p].site == site && !t->pars[p].cond && t->pars[p].nchild > 1) {
-                int d = t->nodes[i].depth;
+                int d = t->pars[p].depth;
                 if (!n || d < *lo)
                     *lo = d;
                 if (!n || d > *hi)

@@ -64,8 +64,8 @@ static void write_body(FILE *f, const sim_tree *t, const sim_sampling *s, int re
     fprintf(f, "pars %d\n", t->npars);
     for (int i = 0; i < t->npars; i++) {
         const sim_par *p = &t->pars[i];
-        fprintf(f, "%a %d %d %d %d %a %d\n", p->t_before, p->first_child, p->nchild, p->cond,
-                p->next, p->t_spawn, p->site);
+        fprintf(f, "%a %d %d %d %d %a %d %d\n", p->t_before, p->first_child, p->nchild,
+                p->cond, p->next, p->t_spawn, p->site, p->depth);
     }
     fprintf(f, "regions %d\n", t->nregions);
     for (int i = 0; i < t->nregions; i++)
@@ -236,8 +236,9 @@ static void read_tree(cur *c, sim_tree *t)
         int next = (int)get_long(c);
         if (first < 1 || nch < 0 || first > n - nch || next < -1 || next >= np)
             c->bad = 1;
-        t->pars[i] = (sim_par){ tb, first, nch, cond, next, get_double(c), -1 };
+        t->pars[i] = (sim_par){ tb, first, nch, cond, next, get_double(c), -1, 0 };
         t->pars[i].site = (int)get_long(c);
+        t->pars[i].depth = (int)get_long(c);
         t->npars = t->cappars = (int)i + 1;
     }
     for (long i = 0; i < n && !c->bad; i++)

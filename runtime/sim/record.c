@@ -704,6 +704,7 @@ static void copy_subtree(int src, int dst)
         int np = sim_tree_add_par(&R.tree, dst, q.t_before, f, q.nchild, q.cond);
         R.tree.pars[np].t_spawn = q.t_spawn;
         R.tree.pars[np].site = q.site;
+        R.tree.pars[np].depth = q.depth;
         for (int c = 0; c < q.nchild; c++) {
             sim_node *s = &R.tree.nodes[q.first_child + c], *d = &R.tree.nodes[f + c];
             d->depth = s->depth;
@@ -1111,6 +1112,7 @@ void wtc_par_close(wtc_par *p)
     np = sim_tree_add_par(&R.tree, cnode, t_before - t_spawn, first, p->nch, p->cond);
     R.tree.pars[np].t_spawn = t_spawn;
     R.tree.pars[np].site = site_index(p->site);
+    R.tree.pars[np].depth = p->depth;
     rep = replicable(p, weight);
     for (int i = 0; i < p->nch; i++) {
         if (rep && i == 1 && !witness) {

@@ -88,6 +88,9 @@ typedef struct sim_par {
                              them only where the runtime opens the par, not at P = 1 nor
                              in a simple-mode range of one rank (doc/predictor.md 1) */
     int site;             /* the par statement: index in sim_tree.sites, -1 unknown */
+    int depth;            /* the wtc_depth its cond saw: the caller's depth, more where a
+                             recursive function called directly (folded into the caller's
+                             node) opened it, since a direct call goes one level down */
 } sim_par;
 
 /* A par statement in the source (wtc_site of wtc_abi.h), for the advice's notes. */

@@ -65,7 +65,8 @@ int sim_tree_add_par(sim_tree *t, int caller, double t_before, int first_child,
 {
     int p = t->npars, *link;
     t->pars = grow(t->pars, t->npars, &t->cappars, 1, sizeof *t->pars);
-    t->pars[p] = (sim_par){ t_before, first_child, nchild, cond, -1, 0, -1 };
+    t->pars[p] = (sim_par){ t_before, first_child, nchild, cond, -1, 0, -1,
+                             t->nodes[caller].depth };
     t->npars++;
     /* append at the end of the caller's list (short: a call has few pars) */
     for (link = &t->nodes[caller].first_par; *link >= 0; link = &t->pars[*link].next)
@@ -99,11 +100,9 @@ static void copy_pars_only(const sim_tree *t, sim_tree *out)
 void sim_tree_cut(const sim_tree *t, int site, int depth, sim_tree *out)
 {
     copy_pars_only(t, out);
-    for (int i = 0; i < t->nnodes; i++)
-        if (t->nodes[i].depth >= depth)
-            for (int p = t->nodes[i].first_par; p >= 0; p = t->pars[p].next)
-                if (t->pars[p].site == site)
-                    out->pars[p].cond = 0;
+    for (int p = 0; p < t->npars; p++)
+        if (t->pars[p].site == site && t->pars[p].depth >= depth)
+            out->pars[p].cond = 0;
     sim_tree_finish(out);
 }
 

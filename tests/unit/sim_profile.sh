@@ -15,7 +15,8 @@ cc $CFLAGS -Iruntime -Iruntime/common -Iruntime/sim -o $D/sim_cut tests/unit/sim
 $D/sim_cut > $D/cut.txt && pass "sim_tree_cut: worked numbers ($(grep -c PASS $D/cut.txt) checks)" \
     || bad "sim_tree_cut: $(grep FAIL $D/cut.txt | head -3)"
 
-for p in samples/nqueens.wtc samples/fib.wtc tests/unit/sim_depth.wtc; do
+for p in samples/nqueens.wtc samples/fib.wtc tests/unit/sim_depth.wtc \
+    tests/unit/sim_depth_direct.wtc; do
     b=$(basename $p .wtc)
     bin/wtcc $p -o $D/$b >$D/$b.build 2>&1 || { bad "build $p: $(cat $D/$b.build)"; exit 1; }
 done
@@ -81,8 +82,8 @@ refused() { # label, file, pattern
     else bad "$1: status $rc: $(cat $D/e.txt)"; fi
 }
 refused "another program's profile" $D/fib.prof 'profile of another program (fib.wtc'
-sed '1s/ 1$/ 2/' $D/nq.prof >$D/v2.prof
-refused "another version" $D/v2.prof 'format version 2, this runtime reads version 1'
+sed '1s/ 2$/ 1/' $D/nq.prof >$D/v1.prof
+refused "an older version" $D/v1.prof 'format version 1, this runtime reads version 2'
 head -c 5000 $D/nq.prof >$D/cut.prof
 refused "a truncated file" $D/cut.prof 'damaged profile (truncated'
 head -c $(($(wc -c <$D/nq.prof) - 3)) $D/nq.prof >$D/cut2.prof
@@ -117,6 +118,25 @@ c2=$(calls_out); e2=$(grep -c 'evals 0' $D/e.txt)
 [ "$c0" = 0 ] && [ "${c2:-0}" -gt 0 ] && [ "$e0$e2" = 11 ] && [ "$(cat $D/o.txt)" = 1024 ] \
     && pass "program --wtc-depth: 0 calls sent at depth 0, $c2 at depth 2, cond: never evaluated" \
     || bad "program --wtc-depth: calls out $c0 / $c2, evals-0 lines $e0 $e2"
+# a direct call between recursive functions goes one level down: sort's merge opens its
+# par at its caller's depth + 1. Each depth cut from one recording to depth 4 is what
+# recording at that depth gives (simple mode: the messages and bytes are the tree's)
+rows() { awk -F, -v d=$1 'NR > 1 && $NF == d { print $1, $2, $14, $15 }' $D/o.txt; }
+timeout 60 $D/sim_depth_direct.predict --wtc-modes=simple --wtc-procs=4,8 --wtc-depth=1,2,3,4 \
+    --wtc-format=csv >$D/o.txt 2>$D/e.txt
+rc=$?
+cut=$(for d in 1 2 3 4; do echo "$d: $(rows $d)"; done)
+direct=$(for d in 1 2 3 4; do
+    timeout 60 $D/sim_depth_direct.predict --wtc-modes=simple --wtc-procs=4,8 --wtc-depth=$d \
+        --wtc-format=csv >$D/o.txt 2>/dev/null
+    echo "$d: $(rows $d)"; done)
+p8=$(echo "$cut" | grep -c '^simple 8 \|: simple 8 ')
+if [ $rc = 0 ] && [ "$cut" = "$direct" ] && [ "$p8" = 4 ] &&
+    [ "$(echo "$cut" | sed -n 's/.*simple 8 //p' | sort -u | wc -l)" = 4 ]; then
+    pass "--wtc-depth=1,2,3,4 with a direct call: each cut equals its own recording"
+else
+    bad "--wtc-depth with a direct call: status $rc $(head -2 $D/e.txt); cut: $cut; direct: $direct"
+fi
 
 # 5. --wtc-auto: the best setting of the table for this P, one line on stderr
 timeout 120 $D/nqueens.predict --wtc-procs=1,2,3 --wtc-depth=1,2,3 --wtc-format=csv \
