@@ -14,8 +14,10 @@ W=$D/nf.wtc
 cp tests/unit/sim_notes.wtc $W
 bin/wtcc ${SIM_CFLAGS:-} $W -o $D/nf >$D/build 2>&1 || { bad "build: $(cat $D/build)"; exit 1; }
 # the 2004 preset with a slow runtime (20 us a child, as sim_notes.sh): the cut-off
-# as written (every depth spawns) is too fine
-sed 's/^t_child = .*/t_child = 20e-6/' machines/ethernet-mpich-2004.conf > $D/m.conf
+# as written (every depth spawns) is too fine. L_intra given: a sweep sets L alone
+# (6.1), a file without L_intra would take it from L
+{ sed 's/^t_child = .*/t_child = 20e-6/' machines/ethernet-mpich-2004.conf
+  echo "L_intra = 50e-6"; } > $D/m.conf
 sel="--wtc-modes=dynamic,steal --wtc-procs=1,16 --wtc-machine=$D/m.conf"
 timeout 120 $D/nf.predict $sel --wtc-sample=all --wtc-save-profile=$D/nf.prof 12 5000 \
     >/dev/null 2>$D/rec.err || { bad "record: $(cat $D/rec.err)"; exit 1; }
