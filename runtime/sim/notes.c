@@ -2,8 +2,8 @@
  * every piece of advice names the par statement it is about, as a compiler note,
  *   nqueens.wtc:39:5: note: cut-off too fine: ...
  * and is a comparison of two predictions: the setting it recommends against the
- * program as it stands, with the gain in seconds and percent. Nothing is printed for a
- * gain under SIM_NOTE_GAIN. Four kinds:
+ * program as it stands, with the gain in seconds and percent. No note for a gain under
+ * SIM_NOTE_GAIN. Four kinds:
  *   cut-off  a par that spawns at several depths, cut at each of the SIM_NOTE_MAXCUTS
  *            smaller depths (the recorded tree with cond false from that depth on:
  *            sim_tree_cut), simulated again with the table's best masters and batch
@@ -51,6 +51,51 @@ const char *sim_note_kind(int kind)
     return kind >= 0 && kind < SIM_NOTE_NKINDS ? kind_names[kind] : "?";
 }
 
+/* Simulates setting s on tree t; NaN when impossible. */
+static double predict(notes *N, const sim_tree *t, sim_setting s)
+{
+    sim_result r;
+    double w0 = wtcrt_now(), x;
+    x = sim_run(t, N->m, s, &r) == 0 ? r.time : NAN;
+    *N->events += r.events;
+    N->wall += wtcrt_now() - w0;
+    return x;
+}
+
+/* "dynamic, P = 8, M = 1, batch half" */
+static const char *setting_text(sim_setting s, char *buf, size_t n)
+{
+    const wtcp_mode *mode = wtcp_mode_get(s.mode);
+    int len = snprintf(buf, n, "%s, P = %d", mode->name, s.procs);
+    if (mode->masters && s.procs > 1) {
+        if (s.batch > 0)
+            snprintf(buf + len, n - len, ", M = %d, batch %d", s.masters, s.batch);
+        else
+            snprintf(buf + len, n - len, ", M = %d, batch half", s.masters);
+    }
+    return buf;
+}
+
+/* A duration for a note: "12.3 us", "4.56 ms", "1.23 s". */
+static const char *dur_text(double s, char *buf, size_t n)
+{
+    if (s < 1e-3)
+        snprintf(buf, n, "%.3g us", s * 1e6);
+    else if (s < 1)
+        snprintf(buf, n, "%.3g ms", s * 1e3);
+    else
+        snprintf(buf, n, "%.3g s", s);
+    return buf;
+}
+
+/* Whether 'better' gains enough over 'base' to be advised. */
+static int worth(double better, double base)
+{
+    return !isnan(better) && !isnan(base) && base > 0 && better <= (1 - SIM_NOTE_GAIN) * base;
+}
+
+/* ---- making a note ------------------------------------------------------------------ */
+
 /* A note's start: kind, the two settings and their times, no advised depth or clause. */
 static sim_note note_of(int kind, sim_setting rec, double rec_s, sim_setting was,
                         double was_s)
@@ -65,8 +110,6 @@ static sim_note note_of(int kind, sim_setting rec, double rec_s, sim_setting was
     x.depth = -1;
     return x;
 }
-
-static const char *setting_text(sim_setting s, char *buf, size_t n);
 
 static char *strf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
@@ -120,49 +163,6 @@ static void note_add(notes *N, int site, sim_note x, char *head, const char *was
         exit(2);
     }
     L->v[L->n++] = x;
-}
-
-/* Simulates setting s on tree t; NaN when impossible. */
-static double predict(notes *N, const sim_tree *t, sim_setting s)
-{
-    sim_result r;
-    double w0 = wtcrt_now(), x;
-    x = sim_run(t, N->m, s, &r) == 0 ? r.time : NAN;
-    *N->events += r.events;
-    N->wall += wtcrt_now() - w0;
-    return x;
-}
-
-/* "dynamic, P = 8, M = 1, batch half" */
-static const char *setting_text(sim_setting s, char *buf, size_t n)
-{
-    const wtcp_mode *mode = wtcp_mode_get(s.mode);
-    int len = snprintf(buf, n, "%s, P = %d", mode->name, s.procs);
-    if (mode->masters && s.procs > 1) {
-        if (s.batch > 0)
-            snprintf(buf + len, n - len, ", M = %d, batch %d", s.masters, s.batch);
-        else
-            snprintf(buf + len, n - len, ", M = %d, batch half", s.masters);
-    }
-    return buf;
-}
-
-/* A duration for a note: "12.3 us", "4.56 ms", "1.23 s". */
-static const char *dur_text(double s, char *buf, size_t n)
-{
-    if (s < 1e-3)
-        snprintf(buf, n, "%.3g us", s * 1e6);
-    else if (s < 1)
-        snprintf(buf, n, "%.3g ms", s * 1e3);
-    else
-        snprintf(buf, n, "%.3g s", s);
-    return buf;
-}
-
-/* Whether 'better' gains enough over 'base' to be advised. */
-static int worth(double better, double base)
-{
-    return !isnan(better) && !isnan(base) && base > 0 && better <= (1 - SIM_NOTE_GAIN) * base;
 }
 
 /* ---- cut-off ------------------------------------------------------------------------- */
