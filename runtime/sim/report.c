@@ -763,6 +763,14 @@ static void vary_table_head(FILE *out, const sim_opts *o, const sim_machine *m)
             "predicted_s", "speedup");
 }
 
+/* The notes as diagnostics, as gcc's (doc/predictor.md 6.2): on stderr when stdout is
+   for a program (CSV, JSON); the table prints them in its own section. */
+static void notes_on_stderr(const sim_opts *o, const sim_note_list *L)
+{
+    if (o->format != SIM_FMT_TABLE)
+        sim_notes_lines(stderr, L, 0);
+}
+
 /* "L = 1e-05, cpu_ratio = 4": which values of the sweep's keys the notes are for. */
 static const char *vary_ctx(const sim_opts *o, const double *val, char *buf, size_t n)
 {
@@ -911,7 +919,6 @@ static int report_vary(FILE *out, sim_tree *t, sim_tree *cuts, const sim_machine
             for (int k = 0; k < o->nvary; k++)
                 len += snprintf(pre + len, sizeof pre - len, "%.9g,", val[k]);
             print_csv(out, R.dcol, R.v, R.n, t1, c ? NULL : head, pre);
-            sim_notes_lines(stderr, &notes[c], 0);
         } else if (o->format == SIM_FMT_JSON) {
             fprintf(out, "    {");
             json_vary_values(out, o, val);
@@ -922,10 +929,10 @@ static int report_vary(FILE *out, sim_tree *t, sim_tree *cuts, const sim_machine
             fprintf(out, "    ], ");
             json_notes(out, &notes[c], "    ");
             fprintf(out, "}%s\n", c + 1 < nc ? "," : "");
-            sim_notes_lines(stderr, &notes[c], 0);
         } else {
             vary_table_row(out, o, val, &R, best, t1);
         }
+        notes_on_stderr(o, &notes[c]);
     }
     if (o->format == SIM_FMT_JSON) {
         fprintf(out, "  ],\n  \"masters_reduced\": ");
@@ -997,10 +1004,8 @@ int sim_report(FILE *out, sim_tree *t, const sim_machine *m, const sim_opts *o,
         print_csv(out, R.dcol, v, n, t1, "", "");
         if (R.notes[0])
             fprintf(stderr, "wtc predict: masters reduced to P - 1: %s\n", R.notes);
-        sim_notes_lines(stderr, &L, 0); /* diagnostics, as gcc's (doc/predictor.md 6.2) */
     } else if (o->format == SIM_FMT_JSON) {
         print_json(out, &R, t1, best, m, smp, program, rate, &L);
-        sim_notes_lines(stderr, &L, 0);
     } else {
         print_head(out, t, m, smp, program, t1);
         print_table(out, R.dcol, v, n, t1);
@@ -1021,6 +1026,7 @@ int sim_report(FILE *out, sim_tree *t, const sim_machine *m, const sim_opts *o,
                 smp->rec_seconds + wall, o->profile ? "reading the profile"
                 : "running and recording the program", smp->rec_seconds, wall);
     }
+    notes_on_stderr(o, &L);
     /* the options name one setting when these are asked for (sim_opts_parse) */
     if ((o->trace || o->stats) && n == 1 &&
         report_timeline(o->format == SIM_FMT_TABLE ? out : stderr,
