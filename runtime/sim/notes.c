@@ -2,8 +2,8 @@
  * every piece of advice names the par statement it is about, as a compiler note,
  *   nqueens.wtc:39:5: note: cut-off too fine: ...
  * and is a comparison of two predictions: the setting it recommends against the
- * program as it stands, with the gain in seconds and percent. Nothing is printed for a
- * gain under SIM_NOTE_GAIN. Four kinds:
+ * program as it stands, with the gain in seconds and percent. No note for a gain under
+ * SIM_NOTE_GAIN. Four kinds:
  *   cut-off  a par that spawns at several depths, cut at each of the SIM_NOTE_MAXCUTS
  *            smaller depths (the recorded tree with cond false from that depth on:
  *            sim_tree_cut), simulated again with the table's best masters and batch
@@ -14,7 +14,10 @@
  *            the other: those children spawned too (sim_tree_deepen), simulated as the
  *            cut-off note does;
  *   batch    a farm (the par with the most children): batches 4, 16, ..., 4096 at the
- *            best dynamic setting, when --wtc-batch was not given. */
+ *            best dynamic setting, when --wtc-batch was not given.
+ * Each is a sim_note (sim.h): its fields, gain and text are made here once, by
+ * note_add; the formats only print them (the table, gcc-style lines on stderr with CSV
+ * and JSON, JSON's "notes" array in report.c). */
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -24,39 +27,28 @@
 #include "sim.h"
 #include "proto.h"
 
-#define SIM_NOTE_GAIN 0.05   /* advise for a predicted gain of 5 % or more */
 #define SIM_NOTE_MAXCUTS 8   /* cut-off depths tried per par (the nearest to the top) */
 
 typedef struct notes {
-    FILE *out;
+    sim_note_list *L;     /* what is found */
     const sim_tree *t;
     const sim_machine *m;
     const sim_row *v;     /* the table */
     int n, best;
     const char *program;
-    int printed;
+    const char *ctx;      /* the --wtc-vary values, or NULL */
     double wall;          /* simulating time spent here */
     long long *events;
 } notes;
 
-static void note(notes *N, int site, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static const char *const kind_names[SIM_NOTE_NKINDS] = {
+    [SIM_NOTE_CUTOFF_FINE] = "cutoff-fine", [SIM_NOTE_CUTOFF_COARSE] = "cutoff-coarse",
+    [SIM_NOTE_MODE] = "mode", [SIM_NOTE_MASTERS] = "masters", [SIM_NOTE_BATCH] = "batch",
+};
 
-/* "file:line:col: note: ..." at par site 'site' (the program's name when unknown). */
-static void note(notes *N, int site, const char *fmt, ...)
+const char *sim_note_kind(int kind)
 {
-    va_list ap;
-    if (N->printed++ == 0)
-        fprintf(N->out, "\nadvice at source lines (predicted gains of %.0f %% or more):\n",
-                100 * SIM_NOTE_GAIN);
-    if (site >= 0 && site < N->t->nsites)
-        fprintf(N->out, "%s:%d:%d: note: ", N->t->sites[site].file, N->t->sites[site].line,
-                N->t->sites[site].col);
-    else
-        fprintf(N->out, "%s: note: ", N->program ? N->program : "program");
-    va_start(ap, fmt);
-    vfprintf(N->out, fmt, ap);
-    va_end(ap);
-    fputc('\n', N->out);
+    return kind >= 0 && kind < SIM_NOTE_NKINDS ? kind_names[kind] : "?";
 }
 
 /* Simulates setting s on tree t; NaN when impossible. */
@@ -102,11 +94,75 @@ static int worth(double better, double base)
     return !isnan(better) && !isnan(base) && base > 0 && better <= (1 - SIM_NOTE_GAIN) * base;
 }
 
-/* The gain of 'better' over 'base': "0.012 s (35.2 %)". */
-static const char *gain_text(double better, double base, char *buf, size_t n)
+/* ---- making a note ------------------------------------------------------------------ */
+
+/* A note's start: kind, the two settings and their times, no advised depth or clause. */
+static sim_note note_of(int kind, sim_setting rec, double rec_s, sim_setting was,
+                        double was_s)
 {
-    snprintf(buf, n, "%.6f s (%.1f %%)", base - better, 100 * (base - better) / base);
-    return buf;
+    sim_note x;
+    memset(&x, 0, sizeof x);
+    x.kind = kind;
+    x.rec = rec;
+    x.rec_s = rec_s;
+    x.was = was;
+    x.was_s = was_s;
+    x.depth = -1;
+    return x;
+}
+
+static char *strf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* A new string printed from fmt (exits when out of memory: a note cannot be cut short). */
+static char *strf(const char *fmt, ...)
+{
+    va_list ap;
+    char *p;
+    va_start(ap, fmt);
+    int len = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    if (len < 0 || !(p = malloc((size_t)len + 1))) {
+        fprintf(stderr, "wtc predict: out of memory for a note\n");
+        exit(2);
+    }
+    va_start(ap, fmt);
+    vsnprintf(p, (size_t)len + 1, fmt, ap);
+    va_end(ap);
+    return p;
+}
+
+/* Adds note x (its head, what is advised, made by the caller with strf) at par site
+   'site' (the program's name when unknown), with its gain and its text: "file:line:col:
+   note: [ctx: ]<head> is predicted R s (rec) against W s <was_how> (was): G s (P %)
+   faster<tail>" ("(rec)" only when rec_shown). */
+static void note_add(notes *N, int site, sim_note x, char *head, const char *was_how,
+                     int rec_shown, const char *tail)
+{
+    sim_note_list *L = N->L;
+    char s1[96], s2[96], r[104] = "", at[48] = "";
+    if (site >= 0 && site < N->t->nsites) {
+        x.file = N->t->sites[site].file;
+        x.line = N->t->sites[site].line;
+        x.col = N->t->sites[site].col;
+        snprintf(at, sizeof at, ":%d:%d", x.line, x.col);
+    } else {
+        x.file = N->program ? N->program : "program";
+    }
+    x.gain_s = x.was_s - x.rec_s;
+    x.gain_pct = 100 * x.gain_s / x.was_s;
+    if (rec_shown)
+        snprintf(r, sizeof r, " (%s)", setting_text(x.rec, s1, sizeof s1));
+    x.text = strf("%s%s: note: %s%s%s is predicted %.6f s%s against %.6f s %s (%s): "
+                  "%.6f s (%.1f %%) faster%s", x.file, at, N->ctx ? N->ctx : "",
+                  N->ctx ? ": " : "", head, x.rec_s, r, x.was_s, was_how,
+                  setting_text(x.was, s2, sizeof s2), x.gain_s, x.gain_pct, tail);
+    free(head);
+    if (L->n == L->cap &&
+        !(L->v = realloc(L->v, (size_t)(L->cap = L->cap ? 2 * L->cap : 8) * sizeof *L->v))) {
+        fprintf(stderr, "wtc predict: out of memory for a note\n");
+        exit(2);
+    }
+    L->v[L->n++] = x;
 }
 
 /* ---- cut-off ------------------------------------------------------------------------- */
@@ -178,7 +234,6 @@ static int note_cutoff(notes *N, int site)
     const sim_tree *t = N->t;
     int lo = 0, hi = 0, bd = -1, bi = -1;
     double base = N->v[N->best].r.time, bt = NAN;
-    char g[64], s1[96], s2[96];
     if (!site_depths(t, site, &lo, &hi) || hi == lo)
         return 0;
     for (int d = lo + 1; d <= hi && d <= lo + SIM_NOTE_MAXCUTS; d++) {
@@ -197,13 +252,13 @@ static int note_cutoff(notes *N, int site)
         return 0;
     double mean;
     long k = site_tasks(t, site, bd, &mean);
-    note(N, site, "cut-off too fine: this par spawns at depths %d to %d; %ld of its tasks "
-         "come from calls at depth %d or deeper (%.3g us each on average). "
-         "Spawning only above depth %d (cond: ... && wtc_depth < %d) is predicted %.6f s "
-         "(%s) against %.6f s as written (%s): %s faster",
-         lo, hi, k, bd, mean / N->m->cpu_ratio * 1e6, bd, bd, bt,
-         setting_text(N->v[bi].s, s1, sizeof s1), base,
-         setting_text(N->v[N->best].s, s2, sizeof s2), gain_text(bt, base, g, sizeof g));
+    sim_note x = note_of(SIM_NOTE_CUTOFF_FINE, N->v[bi].s, bt, N->v[N->best].s, base);
+    x.depth = bd;
+    snprintf(x.clause, sizeof x.clause, "cond: ... && wtc_depth < %d", bd);
+    note_add(N, site, x, strf("cut-off too fine: this par spawns at depths %d to %d; %ld of "
+             "its tasks come from calls at depth %d or deeper (%.3g us each on average). "
+             "Spawning only above depth %d (%s)", lo, hi, k, bd,
+             mean / N->m->cpu_ratio * 1e6, bd, x.clause), "as written", 1, "");
     return 1;
 }
 
@@ -242,13 +297,13 @@ static int note_coarse(notes *N, int site)
     const sim_tree *t = N->t;
     int lo = 0, hi = 0, at;
     double mean, big, base = N->v[N->best].r.time;
-    char g[64], s1[96], s2[96], how[64] = "", where[48], d1[32], d2[32];
+    char where[48], d1[32], d2[32];
     long k = coarse_calls(t, site, &lo, &hi, &mean, &big);
     if (k == 0)
         return 0;
     sim_tree c;
     long tasks = sim_tree_deepen(t, site, &c);
-    double x = NAN;
+    double y = NAN;
     at = -1;
     for (int i = 0; i < N->n; i++) {
         /* deeper, the leaves' work is the same and the spawns only add to it: a row
@@ -258,29 +313,29 @@ static int note_coarse(notes *N, int site)
         if (!cut_row(N, i) || r->nworkers < 1 ||
             r->time - r->regions + r->compute / r->nworkers > (1 - SIM_NOTE_GAIN) * base)
             continue;
-        double y = predict(N, &c, N->v[i].s);
-        if (!isnan(y) && (isnan(x) || y < x)) {
-            x = y;
+        double z = predict(N, &c, N->v[i].s);
+        if (!isnan(z) && (isnan(y) || z < y)) {
+            y = z;
             at = i;
         }
     }
     sim_tree_cut_free(&c);
-    if (at < 0 || !worth(x, base))
+    if (at < 0 || !worth(y, base))
         return 0;
+    sim_note x = note_of(SIM_NOTE_CUTOFF_COARSE, N->v[at].s, y, N->v[N->best].s, base);
     if (lo == hi) {
         snprintf(where, sizeof where, "at depth %d", lo);
-        snprintf(how, sizeof how, ": cond: ... || wtc_depth < %d", hi + 1);
+        x.depth = hi + 1;
+        snprintf(x.clause, sizeof x.clause, "cond: ... || wtc_depth < %d", x.depth);
     } else {
         snprintf(where, sizeof where, "at depths %d to %d", lo, hi);
     }
-    note(N, site, "cut-off too coarse: in %ld calls (%s) this par's cond is false and "
-         "their children run one after the other (%s a call on average, the largest %s). "
-         "Spawning those %ld children too (one level deeper%s) is predicted %.6f s (%s) "
-         "against %.6f s as written (%s): %s faster",
-         k, where, dur_text(mean / N->m->cpu_ratio, d1, sizeof d1),
-         dur_text(big / N->m->cpu_ratio, d2, sizeof d2), tasks, how, x,
-         setting_text(N->v[at].s, s1, sizeof s1), base,
-         setting_text(N->v[N->best].s, s2, sizeof s2), gain_text(x, base, g, sizeof g));
+    note_add(N, site, x, strf("cut-off too coarse: in %ld calls (%s) this par's cond is "
+             "false and their children run one after the other (%s a call on average, the "
+             "largest %s). Spawning those %ld children too (one level deeper%s%s)", k, where,
+             dur_text(mean / N->m->cpu_ratio, d1, sizeof d1),
+             dur_text(big / N->m->cpu_ratio, d2, sizeof d2), tasks, x.clause[0] ? ": " : "",
+             x.clause), "as written", 1, "");
     return 1;
 }
 
@@ -302,7 +357,6 @@ static void note_setting(notes *N)
     const sim_tree *t = N->t;
     const sim_row *b = &N->v[N->best];
     int big = 0, red;
-    char g[64], s1[96], s2[96], what[160];
     if (b->s.procs < 2 || t->nregions == 0)
         return;
     for (int i = 0; i < t->nregions; i++) {
@@ -326,21 +380,28 @@ static void note_setting(notes *N)
         base = predict(N, t, d);
     if (!worth(b->r.time, base))
         return;
-    if (b->s.mode != d.mode && wtcp_mode_get(b->s.mode)->masters)
-        snprintf(what, sizeof what, "mode: 'mode: dynamic %d;' (or --wtc-mode=dynamic "
-                 "--wtc-masters=%d)", b->s.masters, b->s.masters);
-    else if (b->s.mode != d.mode)
-        snprintf(what, sizeof what, "mode: 'mode: %s;' (or --wtc-mode=%s)",
-                 wtcp_mode_get(b->s.mode)->name, wtcp_mode_get(b->s.mode)->name);
-    else if (b->s.masters != d.masters)
-        snprintf(what, sizeof what, "masters: 'mode: %s %d;' (or --wtc-masters=%d)",
-                 mode->name, b->s.masters, b->s.masters);
-    else
-        snprintf(what, sizeof what, "batch: --wtc-batch=%d", b->s.batch);
-    note(N, region_site(t, big), "%s is predicted %.6f s (%s) against %.6f s with the "
-         "source's setting (%s): %s faster", what, b->r.time,
-         setting_text(b->s, s1, sizeof s1), base, setting_text(d, s2, sizeof s2),
-         gain_text(b->r.time, base, g, sizeof g));
+    sim_note x = note_of(SIM_NOTE_BATCH, b->s, b->r.time, d, base);
+    const char *to = wtcp_mode_get(b->s.mode)->name;
+    if (b->s.mode != d.mode && wtcp_mode_get(b->s.mode)->masters) {
+        x.kind = SIM_NOTE_MODE;
+        snprintf(x.clause, sizeof x.clause, "mode: %s %d;", to, b->s.masters);
+        snprintf(x.option, sizeof x.option, "--wtc-mode=%s --wtc-masters=%d", to,
+                 b->s.masters);
+    } else if (b->s.mode != d.mode) {
+        x.kind = SIM_NOTE_MODE;
+        snprintf(x.clause, sizeof x.clause, "mode: %s;", to);
+        snprintf(x.option, sizeof x.option, "--wtc-mode=%s", to);
+    } else if (b->s.masters != d.masters) {
+        x.kind = SIM_NOTE_MASTERS;
+        snprintf(x.clause, sizeof x.clause, "mode: %s %d;", to, b->s.masters);
+        snprintf(x.option, sizeof x.option, "--wtc-masters=%d", b->s.masters);
+    } else {
+        snprintf(x.option, sizeof x.option, "--wtc-batch=%d", b->s.batch);
+    }
+    note_add(N, region_site(t, big), x,
+             x.clause[0] ? strf("%s: '%s' (or %s)", sim_note_kind(x.kind), x.clause, x.option)
+                         : strf("%s: %s", sim_note_kind(x.kind), x.option),
+             "with the source's setting", 1, "");
 }
 
 /* ---- batch (aggregation) ------------------------------------------------------------ */
@@ -365,7 +426,7 @@ static void note_batch(notes *N, const sim_opts *o)
 {
     int bd = -1, bestT = 0, nch;
     double base, best;
-    char g[64], s1[96], s2[96];
+    char s2[96];
     if (o->nbatch != 1)
         return;
     for (int i = 0; i < N->n; i++)
@@ -394,25 +455,73 @@ static void note_batch(notes *N, const sim_opts *o)
     if (b->r.time < best) /* another mode or P is better still: say so */
         snprintf(other, sizeof other, " (the table's best, %s, is %.6f s)",
                  setting_text(b->s, s2, sizeof s2), b->r.time);
-    note(N, site, "batch: --wtc-batch=%d (task messages of up to %d children; this par "
-         "has %d) is predicted %.6f s against %.6f s at the best dynamic setting (%s): "
-         "%s faster%s", bestT, bestT, nch, best, base, setting_text(N->v[bd].s, s1, sizeof s1),
-         gain_text(best, base, g, sizeof g), other);
+    sim_setting rec = N->v[bd].s;
+    rec.batch = bestT;
+    sim_note x = note_of(SIM_NOTE_BATCH, rec, best, N->v[bd].s, base);
+    snprintf(x.option, sizeof x.option, "--wtc-batch=%d", bestT);
+    note_add(N, site, x, strf("batch: %s (task messages of up to %d children; this par has "
+             "%d)", x.option, bestT, nch), "at the best dynamic setting", 0, other);
 }
 
-double sim_notes(FILE *out, const sim_tree *t, const sim_machine *m, const sim_opts *o,
-                 const sim_row *v, int n, int best, const char *program, long long *events)
+double sim_notes_find(sim_note_list *L, const sim_tree *t, const sim_machine *m,
+                      const sim_opts *o, const sim_row *v, int n, int best,
+                      const char *program, const char *ctx, long long *events)
 {
-    notes N = { out, t, m, v, n, best, program, 0, 0, events };
-    if (best < 0)
+    notes N = { L, t, m, v, n, best, program, ctx, 0, events };
+    memset(L, 0, sizeof *L);
+    snprintf(L->ctx, sizeof L->ctx, "%s", ctx ? ctx : "");
+    if (o->ndepth > 0) { /* the notes re-simulate the recorded tree: the program's cond: */
+        snprintf(L->none, sizeof L->none, "with --wtc-depth the table compares cut-offs "
+                 "itself; the notes are for the program's own cond:, without --wtc-depth");
         return 0;
+    }
+    if (best < 0) {
+        snprintf(L->none, sizeof L->none, "no setting could be simulated");
+        return 0;
+    }
     for (int s = 0; s < t->nsites; s++)
         if (!note_cutoff(&N, s))
             note_coarse(&N, s);
     note_setting(&N);
     note_batch(&N, o);
-    if (!N.printed)
-        fprintf(out, "\nadvice at source lines: none (no change of cut-off, mode, masters "
-                     "or batch is predicted to gain %.0f %% or more)\n", 100 * SIM_NOTE_GAIN);
+    if (L->n == 0)
+        snprintf(L->none, sizeof L->none, "no change of cut-off, mode, masters or batch is "
+                 "predicted to gain %.0f %% or more", 100 * SIM_NOTE_GAIN);
     return N.wall;
+}
+
+void sim_notes_free(sim_note_list *L)
+{
+    for (int i = 0; i < L->n; i++)
+        free(L->v[i].text);
+    free(L->v);
+    memset(L, 0, sizeof *L);
+}
+
+void sim_notes_lines(FILE *out, const sim_note_list *L, int none)
+{
+    for (int i = 0; i < L->n; i++)
+        fprintf(out, "%s\n", L->v[i].text);
+    if (L->n == 0 && none)
+        fprintf(out, "%s: none (%s)\n", L->ctx, L->none);
+}
+
+void sim_notes_print(FILE *out, const sim_note_list *L)
+{
+    if (L->n == 0) {
+        fprintf(out, "\nadvice at source lines: none (%s)\n", L->none);
+        return;
+    }
+    fprintf(out, "\nadvice at source lines (predicted gains of %.0f %% or more):\n",
+            100 * SIM_NOTE_GAIN);
+    sim_notes_lines(out, L, 0);
+}
+
+void sim_notes_sweep_heading(FILE *out, const sim_opts *o)
+{
+    fprintf(out, "\nadvice at source lines (predicted gains of %.0f %% or more), for each "
+            "value of", 100 * SIM_NOTE_GAIN);
+    for (int k = 0; k < o->nvary; k++)
+        fprintf(out, "%s %s", k ? " and" : "", o->vary[k].key);
+    fprintf(out, ":\n");
 }

@@ -293,6 +293,15 @@ static void json_str(FILE *out, const char *s)
     fputc('"', out);
 }
 
+/* s as a JSON string; null when it is empty. */
+static void json_str_or_null(FILE *out, const char *s)
+{
+    if (*s)
+        json_str(out, s);
+    else
+        fprintf(out, "null");
+}
+
 /* The settings array's entries, each indented by 'ind'. */
 static void json_settings(FILE *out, int dcol, const row *v, int n, double t1,
                           const char *ind)
@@ -330,6 +339,52 @@ static void json_best(FILE *out, int dcol, const row *v, int best)
         fprintf(out, "null");
 }
 
+/* A setting of a note with its predicted time (and for the one recommended, the cut-off
+   depth, source clause and option that make it: null where there is none). */
+static void json_note_setting(FILE *out, const sim_note *x, int rec)
+{
+    const sim_setting *s = rec ? &x->rec : &x->was;
+    fprintf(out, "{\"mode\": \"%s\", \"procs\": %d, \"masters\": %d, \"batch\": %d, ",
+            mode_name(s->mode), s->procs, s->masters, s->batch);
+    if (rec) {
+        fprintf(out, x->depth >= 0 ? "\"depth\": %d, " : "\"depth\": null, ", x->depth);
+        fprintf(out, "\"clause\": ");
+        json_str_or_null(out, x->clause);
+        fprintf(out, ", \"option\": ");
+        json_str_or_null(out, x->option);
+        fprintf(out, ", ");
+    }
+    fprintf(out, "\"predicted_s\": %.9g}", rec ? x->rec_s : x->was_s);
+}
+
+/* "notes": the advice at source lines, a note an object (its fields, then its text as
+   the table prints it), each line indented by 'ind'; "notes_none": why there is none
+   (null when there are notes). */
+static void json_notes(FILE *out, const sim_note_list *L, const char *ind)
+{
+    fprintf(out, "\"notes\": [");
+    for (int i = 0; i < L->n; i++) {
+        const sim_note *x = &L->v[i];
+        fprintf(out, "%s\n%s  {\"kind\": \"%s\", \"file\": ", i ? "," : "", ind,
+                sim_note_kind(x->kind));
+        json_str(out, x->file);
+        fprintf(out, x->line > 0 ? ", \"line\": %d, \"column\": %d"
+                                 : ", \"line\": null, \"column\": null", x->line, x->col);
+        fprintf(out, ", \"recommended\": ");
+        json_note_setting(out, x, 1);
+        fprintf(out, ", \"replaced\": ");
+        json_note_setting(out, x, 0);
+        fprintf(out, ", \"gain_s\": %.9g, \"gain_pct\": %.6g, \"text\": ", x->gain_s,
+                x->gain_pct);
+        json_str(out, x->text);
+        fprintf(out, "}");
+    }
+    fprintf(out, L->n ? "\n%s], \"notes_none\": null" : "%s], \"notes_none\": ",
+            L->n ? ind : "");
+    if (!L->n)
+        json_str(out, L->none);
+}
+
 /* "program" and "machine", the first members of the JSON object. */
 static void json_program(FILE *out, const sim_machine *m, const char *program)
 {
@@ -348,7 +403,7 @@ static void json_program(FILE *out, const sim_machine *m, const char *program)
 
 static void print_json(FILE *out, const rows *R, double t1, int best,
                        const sim_machine *m, const sim_sampling *smp, const char *program,
-                       double msgs_per_s)
+                       double msgs_per_s, const sim_note_list *L)
 {
     json_program(out, m, program);
     fprintf(out, "  \"sequential_s\": %.9g,\n  \"sampling\": {\"leaf_tasks\": %ld, "
@@ -366,6 +421,8 @@ static void print_json(FILE *out, const rows *R, double t1, int best,
     json_str(out, R->notes);
     fprintf(out, ",\n  \"best\": ");
     json_best(out, R->dcol, R->v, best);
+    fprintf(out, ",\n  ");
+    json_notes(out, L, "  ");
     fprintf(out, "\n}\n");
 }
 
@@ -706,6 +763,25 @@ static void vary_table_head(FILE *out, const sim_opts *o, const sim_machine *m)
             "predicted_s", "speedup");
 }
 
+/* The notes as diagnostics, as gcc's (doc/predictor.md 6.2): on stderr when stdout is
+   for a program (CSV, JSON); the table prints them in its own section. */
+static void notes_on_stderr(const sim_opts *o, const sim_note_list *L)
+{
+    if (o->format != SIM_FMT_TABLE)
+        sim_notes_lines(stderr, L, 0);
+}
+
+/* "L = 1e-05, cpu_ratio = 4": which values of the sweep's keys the notes are for. */
+static const char *vary_ctx(const sim_opts *o, const double *val, char *buf, size_t n)
+{
+    int len = 0;
+    buf[0] = 0;
+    for (int k = 0; k < o->nvary && len < (int)n; k++)
+        len += snprintf(buf + len, n - len, "%s%s = %g", k ? ", " : "", o->vary[k].key,
+                        val[k]);
+    return buf;
+}
+
 /* The first members of a JSON prediction of the sweep: the values of its keys. */
 static void json_vary_values(FILE *out, const sim_opts *o, const double *val)
 {
@@ -787,7 +863,9 @@ static int vary_plot(const sim_opts *o, long nc, const double *xy, const sim_mac
 /* --wtc-vary: the settings asked for, simulated on the machine of every combination of
    the values (one recording for all); the table gives the best setting per combination,
    CSV and JSON every setting, with the values in front; --wtc-plot (one key) draws the
-   time against the value. Returns -1 when the plot could not be written. */
+   time against the value. The notes are found for every combination (each names it):
+   in the table after the sweep's, in JSON in each prediction, with CSV on stderr.
+   Returns -1 when the plot could not be written. */
 static int report_vary(FILE *out, sim_tree *t, sim_tree *cuts, const sim_machine *m,
                        const sim_opts *o, const sim_sampling *smp, const char *program)
 {
@@ -795,13 +873,14 @@ static int report_vary(FILE *out, sim_tree *t, sim_tree *cuts, const sim_machine
     long nc = vary_count(o);
     double wall = 0, val[SIM_MAXVARY];
     double *xy = o->plot ? malloc((size_t)(2 * SIM_NMODES * nc) * sizeof *xy) : NULL;
+    sim_note_list *notes = calloc((size_t)nc, sizeof *notes);
     long long events = 0;
     int maxP = 1, len = 0, rc = 0;
-    if (o->plot && !xy) {
-        fprintf(stderr, "wtc predict: out of memory for the plot\n");
+    if ((o->plot && !xy) || !notes) {
+        fprintf(stderr, "wtc predict: out of memory for the sweep\n");
         exit(2);
     }
-    char head[128] = "", pre[128];
+    char head[128] = "", pre[128], ctx[160];
     settings(o, &R);
     if (getenv("WTC_DECISIONS"))
         fprintf(stderr, "wtc predict: WTC_DECISIONS ignored with --wtc-vary\n");
@@ -824,6 +903,8 @@ static int report_vary(FILE *out, sim_tree *t, sim_tree *cuts, const sim_machine
         vary_machine(o, c, m, &mv, val);
         double t1 = seq_time(t, &mv);
         int best = simulate(t, cuts, &mv, &R, &wall, &events, &maxP, 0);
+        wall += sim_notes_find(&notes[c], t, &mv, o, R.v, R.n, best, program,
+                               vary_ctx(o, val, ctx, sizeof ctx), &events);
         for (int id = 1; xy && id <= SIM_NMODES; id++) { /* each mode's best time */
             double *vx = xy + (size_t)(id - 1) * 2 * nc, *vy = vx + nc;
             vx[c] = val[0];
@@ -845,10 +926,13 @@ static int report_vary(FILE *out, sim_tree *t, sim_tree *cuts, const sim_machine
             json_best(out, R.dcol, R.v, best);
             fprintf(out, ", \"settings\": [\n");
             json_settings(out, R.dcol, R.v, R.n, t1, "      ");
-            fprintf(out, "    ]}%s\n", c + 1 < nc ? "," : "");
+            fprintf(out, "    ], ");
+            json_notes(out, &notes[c], "    ");
+            fprintf(out, "}%s\n", c + 1 < nc ? "," : "");
         } else {
             vary_table_row(out, o, val, &R, best, t1);
         }
+        notes_on_stderr(o, &notes[c]);
     }
     if (o->format == SIM_FMT_JSON) {
         fprintf(out, "  ],\n  \"masters_reduced\": ");
@@ -862,6 +946,9 @@ static int report_vary(FILE *out, sim_tree *t, sim_tree *cuts, const sim_machine
                          "does: %s)\n", R.notes);
     }
     if (o->format == SIM_FMT_TABLE) {
+        sim_notes_sweep_heading(out, o);
+        for (long c = 0; c < nc; c++)
+            sim_notes_lines(out, &notes[c], 1);
         fprintf(out, "\nsimulator: %lld messages in %.3f s (%.2f million messages/s)\n",
                 events, wall, wall > 0 ? events / wall / 1e6 : 0);
         fprintf(out, "prediction took %.3f s (running and recording the program once %.3f s, "
@@ -871,6 +958,9 @@ static int report_vary(FILE *out, sim_tree *t, sim_tree *cuts, const sim_machine
         rc = vary_plot(o, nc, xy, m, program);
         free(xy);
     }
+    for (long c = 0; c < nc; c++)
+        sim_notes_free(&notes[c]);
+    free(notes);
     free(R.v);
     return rc;
 }
@@ -907,13 +997,15 @@ int sim_report(FILE *out, sim_tree *t, const sim_machine *m, const sim_opts *o,
         best_per_procs(o, &R, bestp);
     const row *v = R.v;
     int n = R.n;
+    sim_note_list L;
+    wall += sim_notes_find(&L, t, m, o, v, n, best, program, NULL, &events);
     double rate = wall > 0 ? events / wall : 0;
     if (o->format == SIM_FMT_CSV) {
         print_csv(out, R.dcol, v, n, t1, "", "");
         if (R.notes[0])
             fprintf(stderr, "wtc predict: masters reduced to P - 1: %s\n", R.notes);
     } else if (o->format == SIM_FMT_JSON) {
-        print_json(out, &R, t1, best, m, smp, program, rate);
+        print_json(out, &R, t1, best, m, smp, program, rate, &L);
     } else {
         print_head(out, t, m, smp, program, t1);
         print_table(out, R.dcol, v, n, t1);
@@ -926,18 +1018,15 @@ int sim_report(FILE *out, sim_tree *t, const sim_machine *m, const sim_opts *o,
                          "mpiexec -n %d)\n", m->procs, maxP, maxP);
         if (best >= 0)
             print_best(out, R.dcol, &v[best], t1);
-        /* with a --wtc-depth sweep the table itself compares cut-offs; the notes
-           re-simulate the recorded tree, so they are for the program's own cond: */
-        if (!R.dcol)
-            wall += sim_notes(out, t, m, o, v, n, best, program, &events);
+        sim_notes_print(out, &L);
         print_advice(out, t, m, maxP);
-        rate = wall > 0 ? events / wall : 0;
         fprintf(out, "\nsimulator: %lld messages in %.3f s (%.2f million messages/s)\n",
                 events, wall, rate / 1e6);
         fprintf(out, "prediction took %.3f s (%s %.3f s, simulating %.3f s)\n",
                 smp->rec_seconds + wall, o->profile ? "reading the profile"
                 : "running and recording the program", smp->rec_seconds, wall);
     }
+    notes_on_stderr(o, &L);
     /* the options name one setting when these are asked for (sim_opts_parse) */
     if ((o->trace || o->stats) && n == 1 &&
         report_timeline(o->format == SIM_FMT_TABLE ? out : stderr,
@@ -945,6 +1034,7 @@ int sim_report(FILE *out, sim_tree *t, const sim_machine *m, const sim_opts *o,
         rc = -1;
     if (o->plot && report_plot(&R, o, t1, best, m, program) < 0)
         rc = -1;
+    sim_notes_free(&L);
     free(R.v);
     return rc;
 }

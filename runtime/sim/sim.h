@@ -364,11 +364,53 @@ typedef struct sim_row {
     sim_result r;
 } sim_row;
 
-/* Advice at source lines (sim/notes.c): "file:line:col: note: ..." for each change of
-   cut-off, mode, masters or batch predicted to gain 5 % or more over the table v[0..n-1]
-   (best: its best row). Returns the time spent simulating (events: messages added). */
-double sim_notes(FILE *out, const sim_tree *t, const sim_machine *m, const sim_opts *o,
-                 const sim_row *v, int n, int best, const char *program, long long *events);
+/* ---- advice at source lines (sim/notes.c, doc/predictor.md 6.2) ---------------------- */
+
+#define SIM_NOTE_GAIN 0.05     /* a note for a predicted gain of 5 % or more */
+
+/* What a note is about; sim_note_kind names it ("cutoff-fine", ...) for JSON. */
+enum { SIM_NOTE_CUTOFF_FINE, SIM_NOTE_CUTOFF_COARSE, SIM_NOTE_MODE, SIM_NOTE_MASTERS,
+       SIM_NOTE_BATCH, SIM_NOTE_NKINDS };
+const char *sim_note_kind(int kind);
+
+/* One note: a comparison of two predictions at a par statement. Every format prints
+   these fields (text is the line as the table prints it); none computes them again. */
+typedef struct sim_note {
+    int kind;                  /* SIM_NOTE_* */
+    const char *file;          /* the par: file:line:col; the program, line 0, unknown */
+    int line, col;
+    sim_setting rec, was;      /* the setting recommended and the one it replaces */
+    double rec_s, was_s;       /* their predicted times */
+    double gain_s, gain_pct;   /* was_s - rec_s, and that in percent of was_s */
+    int depth;                 /* D of the advised "wtc_depth < D", -1: none */
+    char clause[48];           /* the source change ("mode: simple;"), "": none */
+    char option[64];           /* the option that makes it ("--wtc-batch=1024"), "": none */
+    char *text;                /* "file:line:col: note: ..." */
+} sim_note;
+
+/* The notes of one prediction; without one, why not (after "none"). */
+typedef struct sim_note_list {
+    sim_note *v;
+    int n, cap;
+    char none[192];
+    char ctx[160];             /* the --wtc-vary values they are for, "": none */
+} sim_note_list;
+
+/* Fills L with the notes for the table v[0..n-1] (best: its best row) on machine m:
+   each change of cut-off, mode, masters or batch predicted to gain SIM_NOTE_GAIN or
+   more. ctx: NULL, or the --wtc-vary values they are for ("L = 1e-05"), which every
+   note's text then names. Returns the time spent simulating (events: messages added). */
+double sim_notes_find(sim_note_list *L, const sim_tree *t, const sim_machine *m,
+                      const sim_opts *o, const sim_row *v, int n, int best,
+                      const char *program, const char *ctx, long long *events);
+void sim_notes_free(sim_note_list *L);
+/* The table's section "advice at source lines": its heading and L's lines, or "none". */
+void sim_notes_print(FILE *out, const sim_note_list *L);
+/* The heading of that section for a --wtc-vary sweep ("for each value of L") ... */
+void sim_notes_sweep_heading(FILE *out, const sim_opts *o);
+/* ... and L's lines alone, as gcc prints its notes (on stderr with CSV and JSON); none:
+   "L = 1e-05: none (why)" when L has none (a sweep's table). */
+void sim_notes_lines(FILE *out, const sim_note_list *L, int none);
 
 /* The best setting found for one P (the table --wtc-auto reads). */
 typedef struct sim_best {
