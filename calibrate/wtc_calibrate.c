@@ -260,13 +260,14 @@ typedef struct fit {
     double cs[MAXP], cr[MAXP], pp[MAXP];
     int np;
     double O_s, O_r, L, G, S, t_m;
-    double w_yield, w_yield_over, w_wake, t_child, contention;
+    double w_yield, w_yield_over, w_wake, t_child, t_poll, contention;
     int cores;
     /* what the data did not support: values set to a floor, and what was measured */
     int floor_L, floor_tm, busy_contention;
     double raw_L, raw_tm, raw_contention;
     double share_start, share_cont; /* cpu_share before measuring, and around contention */
     int rpn; /* ranks on rank 0's node when the job spans several nodes, else 0 */
+    int poll_asks; /* a compute-path poll asks MPI (no doorbell covers every rank) */
 } fit;
 
 /* The job's placement: how many ranks share rank 0's node, and on how many nodes the
@@ -425,6 +426,27 @@ static double measure_child(wtcrt_rt *rt)
     free(out);
     d = (wtcrt_median(with, 5) - wtcrt_median(without, 5)) / N;
     return d > 0 ? d : 0;
+}
+
+/* The runtime's own poll on the compute path (wtcrt_try_recv_quick: dynamic and steal
+   mode poll at every par and before each child) with nothing pending, on rank 0 while
+   the other ranks sleep in a barrier: with every rank on this host the doorbell's mail
+   flag makes it a load and a branch; across nodes (no doorbell) it asks MPI, two
+   MPI_Iprobe. Per poll, median of 5 runs of 2^14. */
+static double measure_poll(wtcrt_rt *rt)
+{
+    enum { N = 1 << 14 };
+    double v[5];
+    for (int rep = 0; rep < 5; rep++) {
+        double t0 = now();
+        for (int i = 0; i < N; i++) {
+            wtcrt_msg *m = wtcrt_try_recv_quick(rt);
+            if (m) /* nobody sends now; a stray message is only dropped */
+                wtcrt_msg_free(rt, m);
+        }
+        v[rep] = (now() - t0) / N;
+    }
+    return wtcrt_median(v, 5);
 }
 
 /* A computing kernel of ~20 ms: integer hashing over a 2 MB array. */
@@ -595,9 +617,13 @@ static int write_file(const char *path, const char *name, const fit *f, const ov
     if (f->floor_tm)
         fprintf(o, "# t_m: the fit gave %.3g s; the floor is the master's o_r + o_s\n", f->raw_tm);
     fprintf(o, "# the runtime's waiting: yields for w_yield, then sleeps on the doorbell: w_wake\n"
-               "# to wake up; t_child: its cost per child; computing slows by 'contention'\n"
-               "w_yield = %.6g\nw_wake = %.6g\nt_child = %.6g\ncontention = %.4f   # %s\n",
-            f->w_yield, f->w_wake, f->t_child, f->contention,
+               "# to wake up; t_child: its cost per child; t_poll: one poll on the compute\n"
+               "# path (%s); computing slows by 'contention'\n"
+               "w_yield = %.6g\nw_wake = %.6g\nt_child = %.6g\nt_poll = %.6g   # measured\n"
+               "contention = %.4f   # %s\n",
+            f->poll_asks ? "no doorbell for every rank: two MPI_Iprobe"
+                       : "every rank on this host: the doorbell's flag, a load",
+            f->w_yield, f->w_wake, f->t_child, f->t_poll, f->contention,
             f->busy_contention ? "NOT measured: the host was busy, 0 written"
                                : f->raw_contention < 0 ? "floor: the fit gave less" : "measured");
     if (f->busy_contention || f->raw_contention < 0)
@@ -678,9 +704,11 @@ static void fit_overheads(fit *f, int P, const char *out, const char *name)
     warn_busy(f);
     printf("wtc-calibrate: wrote %s: L = %.3g us, G = %.3g ns/B, o_s = %.3g + %.3g P us, "
            "o_r = %.3g + %.3g P us, S = %.0f B, t_m = %.3g us, w_yield = %.3g us, "
-           "w_wake = %.3g us, t_child = %.3g us, contention = %.1f%%%s\n", out, f->L * 1e6,
+           "w_wake = %.3g us, t_child = %.3g us, t_poll = %.3g us, contention = %.1f%%%s\n",
+           out, f->L * 1e6,
            f->G * 1e9, v.osa * 1e6, v.osb * 1e6, v.ora * 1e6, v.orb * 1e6, f->S, f->t_m * 1e6,
-           f->w_yield * 1e6, f->w_wake * 1e6, f->t_child * 1e6, 100 * f->contention,
+           f->w_yield * 1e6, f->w_wake * 1e6, f->t_child * 1e6, f->t_poll * 1e6,
+           100 * f->contention,
            f->busy_contention ? " (not measured: busy host)" : "");
 }
 
@@ -762,6 +790,8 @@ int main(int argc, char **argv)
         measure_waiting(rt, me, &f);
     if (me == 0) {
         f.t_child = measure_child(rt);
+        f.t_poll = measure_poll(rt);
+        f.poll_asks = !rt->bell_all_local;
         fit_overheads(&f, P, out, name);
     }
     sleepy_barrier(MPI_COMM_WORLD);

@@ -430,6 +430,17 @@ static void start_node(sim *S, int rid, int node, int lo, int hi)
     f->hi = hi;
 }
 
+/* The cost of a poll on the compute path (wtc_par_open, and before each child of a
+   dynamic or steal par): where no doorbell rings it asks MPI (two MPI_Iprobe when
+   nothing has come, doc/runtime.md "Waiting without burning a core"). Paid once per
+   poll, when it becomes due: the poll then looks for what has arrived by the clock
+   after it. */
+void eng_poll_cost(sim *S, int rid)
+{
+    if (S->m->t_poll > 0)
+        eng_compute(S, rid, S->m->t_poll);
+}
+
 /* The runtime's own cost per child (spawn into the arena, clock read, result store)
    first. */
 void eng_start_child(sim *S, int rid, int node, int lo, int hi)
@@ -529,6 +540,8 @@ static int step_node(sim *S, int rid, frame *f)
     } else if (f->phase == 0) {
         eng_compute(S, rid, t->pars[f->par].t_before);
         f->phase = S->ops->poll && t->nodes[f->node].depth >= 0 ? 2 : 3;
+        if (f->phase == 2)
+            eng_poll_cost(S, rid);
     } else {
         int p = f->par, lo = f->lo, hi = f->hi, x;
         if (f->phase == 2 && (x = S->ops->poll(S, rid)) != 0)

@@ -211,6 +211,8 @@ frame *eng_push(sim *S, int rid, int type);
 void eng_compute(sim *S, int rid, double host_seconds);
 /* Runs child 'node' of a par through the runtime, owning [lo, hi). */
 void eng_start_child(sim *S, int rid, int node, int lo, int hi);
+/* The machine's t_poll on the rank's clock, as computing: a poll has become due. */
+void eng_poll_cost(sim *S, int rid);
 double eng_children_bytes(const sim *S, int first, int count, int result);
 /* The core's view of a rank's frame stack (proto.h wtcp_frames). */
 wtcp_frames eng_frames(rank *r);

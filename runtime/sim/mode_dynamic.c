@@ -245,6 +245,7 @@ static int step_work(sim *S, int rid)
     if (f->i < f->end) {
         f->claimed = f->i++;
         r->npending--;
+        eng_poll_cost(S, rid);
         return 1;
     }
     if (f->outstanding == 0) {

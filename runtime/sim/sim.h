@@ -38,6 +38,9 @@ typedef struct sim_machine {
     double L_intra, G_intra;   /* optional: L and G between ranks of one node (default L,
                                   G); such messages use no network port */
     double procs;              /* optional: the largest P calibrated at (0: unknown) */
+    double t_poll;             /* optional: the runtime's cost of one poll on the compute
+                                  path (dynamic, steal: at every par and before each
+                                  child); 0 where the doorbell makes it a load */
     char name[128];
     char source[512];          /* where it was read from (for the report) */
 } sim_machine;

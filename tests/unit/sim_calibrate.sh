@@ -33,6 +33,13 @@ for k in L o_sa o_ra t_m; do
     grep -q "^$k = [^#]*# \(measured\|floor\)" $OUT/cal.conf || bad "$k: neither measured nor floor"
 done
 pass "L, o_sa, o_ra, t_m each marked measured or floor"
+# t_poll: the runtime's own compute-path poll, timed; with every rank on this host the
+# doorbell's flag makes it a load (nanoseconds), which the file says
+tp=$(sed -n 's/^t_poll = \([^ #]*\) *# measured.*/\1/p' $OUT/cal.conf)
+awk -v t="${tp:-x}" 'BEGIN { exit !(t + 0 > 0 && t + 0 < 1e-5) }' \
+    && grep -q "^# path (every rank on this host: the doorbell's flag" $OUT/cal.conf \
+    && pass "t_poll measured: ${tp} s a poll, the doorbell's flag" \
+    || bad "t_poll: '${tp}' $(grep -A1 't_poll: one poll' $OUT/cal.conf | tr '\n' ' ')"
 # the file's P is used: a prediction beyond it says the overheads are extrapolated
 bin/wtcc ${SIM_CFLAGS:-} samples/fib.wtc -o $OUT/calfib >/dev/null 2>&1 || bad "build fib"
 timeout 60 $OUT/calfib.predict --wtc-machine=$OUT/cal.conf --wtc-procs=1,4 --wtc-modes=simple 20 \

@@ -328,6 +328,55 @@ static void dynamic_timelines(void)
     sim_tree_free(&t);
 }
 
+/* t_poll: the runtime's cost of a poll on the compute path (no doorbell: two
+   MPI_Iprobe), paid in dynamic and steal mode at every par and before each child, as
+   computing, before the poll looks; simple mode never polls. p = 0.5 on the toy
+   machine: the timelines of dynamic_timelines and steal_timelines, each poll p later. */
+static void poll_cost_timelines(void)
+{
+    sim_machine m = toy();
+    sim_tree t;
+    sim_result r;
+    double two[2] = { 100, 100 }, three[3] = { 100, 100, 100 }, thirty[30], base;
+    char log[256];
+    const double p = 0.5;
+    m.t_poll = p;
+    /* dynamic P = 3, M = 1, two leaves: rank 0 BEGINs (2), computes 5 (7), pays the
+       par's poll (7.5), REQ(2) (8.5, arr 18.5); takes child 0, pays its poll (9), runs
+       it (109). master: REQ 18.5 -> 20.5, grants rank 1 (21.5, arr 31.5). rank 0 takes
+       child 1, pays its poll (109.5): the GRANT 31.5 -> 111.5, nothing to give: IDLE
+       (112.5), REQ(0) (113.5); child 1 (213.5); compute 3 (216.5); END x2 (218.5):
+       217 + 3p. */
+    leaves(&t, two, 2);
+    check("t_poll: dynamic P=3 M=1, three polls", run(&t, &m, SIM_DYNAMIC, 3, 1, 1, &r),
+          217 + 3 * p);
+    check("t_poll: dynamic P=3 M=1, messages as without", (double)r.messages, 9);
+    /* simple mode does not poll: the same time with and without */
+    base = (m.t_poll = 0, run(&t, &m, SIM_SIMPLE, 2, 0, 0, &r));
+    m.t_poll = p;
+    check("t_poll: simple mode pays none", run(&t, &m, SIM_SIMPLE, 2, 0, 0, &r), base);
+    sim_tree_free(&t);
+    /* dynamic alone (P = 2): 30 leaves of 20, one poll at the par and one per child:
+       612 + 31p; the rank's computing too (5 + 600 + 3 + 31p) */
+    for (int i = 0; i < 30; i++)
+        thirty[i] = 20;
+    leaves(&t, thirty, 30);
+    check("t_poll: dynamic alone, 31 polls", run(&t, &m, SIM_DYNAMIC, 2, 1, 1, &r),
+          612 + 31 * p);
+    check("t_poll: dynamic alone, counted as computing", r.compute, 608 + 31 * p);
+    sim_tree_free(&t);
+    /* steal P = 2, three leaves: rank 0 computes 5 (6), pays the par's poll (6.5), seeds
+       child 2 to rank 1 (7.5, arr 17.5); child 0's poll (8), child 0 (108); child 1's
+       poll (108.5): rank 1's STEAL (arr 24) -> 110.5, NOWORK (111.5); child 1 (211.5).
+       rank 1: the TASK 17.5 -> 19.5, child 2's poll (20), child 2 (120), RESULT (121,
+       arr 131). rank 0: RESULT 211.5 -> 213.5; compute 3 (216.5); END (217.5): 216 + 3p */
+    leaves(&t, three, 3);
+    check("t_poll: steal P=2, three polls on the critical path",
+          run_logged(&t, &m, SIM_STEAL, 2, 0, &r, log, sizeof log), 216 + 3 * p);
+    check("t_poll: steal P=2, messages as without", (double)r.messages, 7);
+    sim_tree_free(&t);
+}
+
 /* A standing request granted when a worker becomes idle (P = 3, M = 1) and on two
    masters (P = 5, M = 2: the FWD ring, the rest standing at home). */
 static void standing_timelines(void)
@@ -865,6 +914,7 @@ int main(int argc, char **argv)
     resource_bookings();
     port_timelines();
     dynamic_timelines();
+    poll_cost_timelines();
     standing_timelines();
     oldest_and_nested_timelines();
     steal_timelines();

@@ -149,6 +149,21 @@ static void parser(void)
     parse_with("contention", "contention = 0.2\nranks_per_node = 8\nL_intra = 2e-7", err);
     check("parser: ranks_per_node, L_intra are optional keys", parse_with("contention",
           "contention = 0.2\nranks_per_node = 8\nL_intra = 2e-7", err) == 0);
+    {
+        sim_machine m;
+        check("parser: t_poll is optional, 0 when absent",
+              sim_machine_parse("name = t\nL = 0\nG = 0\no_sa = 0\no_sb = 0\nO_s = 0\n"
+                                "o_ra = 0\no_rb = 0\nO_r = 0\nS = 1\nt_m = 0\n"
+                                "cpu_ratio = 1\nw_yield = 0\nw_wake = 0\nt_child = 0\n"
+                                "contention = 0\n", "t.conf", &m, err, sizeof err) == 0 &&
+              m.t_poll == 0);
+    }
+    check("parser: t_poll = 1.4e-6 parses",
+          parse_with("contention", "contention = 0\nt_poll = 1.4e-6", err) == 0);
+    parse_with("contention", "contention = 0\nt_poll = 2", err);
+    printf("  %s\n", err);
+    check("parser: t_poll = 2 s is out of range",
+          strstr(err, "key 't_poll' = 2 is outside 0 to 1 s") != NULL);
 }
 
 /* The same file with LF, CRLF and CR line endings: the same machine. */
