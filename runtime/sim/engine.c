@@ -732,7 +732,11 @@ static void machine_setup(sim *S)
     S->rpn = m->ranks_per_node >= 1 && m->ranks_per_node < S->P ? (int)m->ranks_per_node
                                                                   : S->P;
     S->nnodes = (S->P + S->rpn - 1) / S->rpn;
-    S->lmin = S->nnodes > 1 && m->L < m->L_intra ? m->L : m->L_intra;
+    /* the latencies that occur: L between nodes, L_intra within a node of 2+ ranks */
+    if (S->nnodes == 1)
+        S->lmin = m->L_intra;
+    else
+        S->lmin = S->rpn >= 2 && m->L_intra < m->L ? m->L_intra : m->L;
     if (S->nnodes > 1 && m->G > 0) {
         S->port_out = eng_xrealloc(NULL, (size_t)S->nnodes * sizeof *S->port_out);
         S->port_in = eng_xrealloc(NULL, (size_t)S->nnodes * sizeof *S->port_in);

@@ -283,6 +283,13 @@ static double *key_slot(sim_machine *m, int k)
     return slots[k];
 }
 
+/* The key whose value optional key k takes when a machine file leaves k out (0: none,
+   k has a default of its own). */
+static int source_of(int k)
+{
+    return k == K_WYO ? K_WY : k == K_LI ? K_L : k == K_GI ? K_G : 0;
+}
+
 static int fail(char *err, size_t errsz, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
@@ -400,12 +407,12 @@ int sim_machine_parse(const char *text, const char *file, sim_machine *m, char *
     for (int k = 0; k < K_REQUIRED; k++)
         if (!seen[k])
             return fail(err, errsz, "%s: missing key '%s'", file, keys[k].name);
-    if (!seen[K_WYO])
-        m->w_yield_over = m->w_yield;
-    if (!seen[K_LI])
-        m->L_intra = m->L;
-    if (!seen[K_GI])
-        m->G_intra = m->G;
+    m->follows = 0;
+    for (int k = 1; k < K_N; k++)
+        if (!seen[k] && source_of(k) > 0) {
+            m->follows |= 1u << k;
+            *key_slot(m, k) = *key_slot(m, source_of(k));
+        }
     snprintf(m->source, sizeof m->source, "%s", file);
     return 0;
 }
@@ -499,8 +506,13 @@ int sim_machine_set(sim_machine *m, const char *key, const char *val, char *err,
         return fail(err, errsz, "unknown machine key '%s' (%s)", key, sim_machine_keys());
     if (parse_value(val, k, &v) < 0)
         return fail(err, errsz, "%s", value_error(val, k));
-    if (m)
+    if (m) {
         *key_slot(m, k) = v;
+        m->follows &= ~(1u << k); /* set now: its own value from here on */
+        for (int d = 1; d < K_N; d++) /* keys the file left to follow this one */
+            if (source_of(d) == k && (m->follows & (1u << d)))
+                *key_slot(m, d) = v;
+    }
     return 0;
 }
 

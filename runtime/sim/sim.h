@@ -43,6 +43,9 @@ typedef struct sim_machine {
                                   child); 0 where the doorbell makes it a load */
     char name[128];
     char source[512];          /* where it was read from (for the report) */
+    unsigned follows;          /* the optional keys the file left out, which take their
+                                  source key's value (w_yield_over: w_yield, L_intra: L,
+                                  G_intra: G), also when --wtc-vary sets that key */
 } sim_machine;
 
 /* Parses machine-file text; 'file' names it in messages. Returns 0, or -1 with

@@ -43,6 +43,23 @@ echo "$got $ref" | awk '{ exit !($1 > 0 && $2 > 0 && $1 / $2 < 1.1 && $2 / $1 < 
     && pass "L = 1 in the sweep: $got s, with a machine file: $ref s" \
     || bad "L = 1 in the sweep: '$got' s, with a machine file: '$ref' s"
 
+# a key the file leaves out follows its source in a sweep as in a file: without L_intra
+# (two ranks a node) a swept L is the file's L for the ranks of a node too. From one
+# profile, so both predict the same recording: equal to the last digit.
+sed 's/^ranks_per_node = .*/ranks_per_node = 2/' machines/ethernet-mpich-2004.conf \
+    > $OUT/vary_rpn.conf
+sed 's/^L = .*/L = 0.002/' $OUT/vary_rpn.conf > $OUT/vary_rpn_L.conf
+timeout 120 $P.predict --wtc-machine=$OUT/vary_rpn.conf --wtc-procs=1 \
+    --wtc-save-profile=$OUT/vary.prof 9 >/dev/null 2>&1
+both="--wtc-profile=$OUT/vary.prof --wtc-modes=dynamic,steal --wtc-procs=4,8 --wtc-format=csv"
+got=$(timeout 120 $P.predict $both --wtc-machine=$OUT/vary_rpn.conf --wtc-vary=L:0.002 \
+      2>/dev/null | awk -F, 'NR > 1 { printf "%s ", $7 }')
+ref=$(timeout 120 $P.predict $both --wtc-machine=$OUT/vary_rpn_L.conf 2>/dev/null |
+      awk -F, 'NR > 1 { printf "%s ", $6 }')
+[ -n "$got" ] && [ "$got" = "$ref" ] \
+    && pass "L = 0.002 swept on a file without L_intra = a file with that L: $got" \
+    || bad "L swept without L_intra: '$got', a file with that L: '$ref'"
+
 # two keys: every pair, both columns; a faster CPU is faster when L is small
 csv=$(timeout 120 $P.predict --wtc-vary=L:1e-6,1e-2 --wtc-vary=cpu_ratio:1,4 $one \
       --wtc-format=csv 9 2>/dev/null)
