@@ -75,7 +75,7 @@ else
 fi
 # 4. cut-off too coarse: cut at depth 2 (4 tasks) in simple mode at P = 16; the note
 # advises one level deeper (wtc_depth < 3), and its figure is what the program built so
-# predicts (within 10 %, measured again once before failing: here the leaves' time
+# predicts (within 10 %, measured again twice before failing: here the leaves' time
 # matters, so the target is the plain preset, and the leaves take milliseconds)
 sed 's/^cond: d > 0;/cond: wtc_depth < 2;/; s/^mode: dynamic;/mode: simple;/' $W > $OUT/notes_coarse.wtc
 bin/wtcc $OUT/notes_coarse.wtc -o $OUT/notes_coarse >/dev/null 2>&1 || bad "build the coarse variant"
@@ -97,7 +97,9 @@ compare_coarse() {
          --wtc-format=csv 12 20000 2>/dev/null | awk -F, 'NR == 2 { print $5 }')
     echo "$ta $tb" | awk '{ exit !($1 > 0 && $2 > 0 && $1 / $2 < 1.1 && $2 / $1 < 1.1) }'
 }
-compare_coarse || compare_coarse \
+# two recordings on the host: a loaded host can move one of them (0.0116 against 0.0101
+# s once in a loaded run), so up to three tries
+compare_coarse || compare_coarse || compare_coarse \
     && pass "too coarse: the note predicts $ta s; built with wtc_depth < 3: $tb s" \
     || bad "too coarse: the note predicts '$ta' s; built with wtc_depth < 3: '$tb' s"
 exit $fail
