@@ -199,9 +199,9 @@ static volatile int sink;
    unpacks (a copy into fresh memory, as the children's buffers are). Medians of
    big_reps (at most 5). */
 static void big_one(wtcrt_rt *rt, int me, const char *src, int k, double *pk, double *tr,
-                    double *up)
+                    double *up, double *upw)
 {
-    double a[5], b[5], c[5], r;
+    double a[5], b[5], c[5], w[5], r[2];
     for (int rep = 0; rep < big_reps; rep++) {
         sleepy_barrier(MPI_COMM_WORLD); /* ranks spinning in MPI_Barrier would take the cores */
         if (me == 0) {
@@ -220,37 +220,48 @@ static void big_one(wtcrt_rt *rt, int me, const char *src, int k, double *pk, do
             memcpy(mem, WTCRT_PAYLOAD(m), (size_t)k);
             sink += mem[k - 1] + mem[k / 2]; /* the copy must happen */
             c[rep] = now() - t1;
+            /* again into the same memory, now touched: a RESULT's out: data goes into
+               the caller's arrays */
+            t1 = now();
+            memcpy(mem, WTCRT_PAYLOAD(m), (size_t)k);
+            sink += mem[k - 2] + mem[k / 3];
+            w[rep] = now() - t1;
             free(mem);
             wtcrt_msg_free(rt, m);
         }
     }
     if (me == 1) {
-        r = wtcrt_median(c, big_reps);
-        MPI_Send(&r, 1, MPI_DOUBLE, 0, 12, MPI_COMM_WORLD);
+        r[0] = wtcrt_median(c, big_reps);
+        r[1] = wtcrt_median(w, big_reps);
+        MPI_Send(r, 2, MPI_DOUBLE, 0, 12, MPI_COMM_WORLD);
     } else if (me == 0) {
-        MPI_Recv(&r, 1, MPI_DOUBLE, 1, 12, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        MPI_Recv(r, 2, MPI_DOUBLE, 1, 12, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
         *pk = wtcrt_median(a, big_reps);
         *tr = wtcrt_median(b, big_reps);
-        *up = r;
+        *up = r[0];
+        *upw = r[1];
     }
 }
 
 /* The per-byte costs of big messages (rank 0 gets them): O_s from the pack, G from the
-   transfer, O_r from the unpack, each the slope of a least-squares line over 1-64 MB. */
-static void measure_big(wtcrt_rt *rt, int me, double *O_s, double *G, double *O_r)
+   transfer, O_r from the unpack into new memory, O_r_result from the unpack into memory
+   already touched, each the slope of a least-squares line over 40-320 MB. */
+static void measure_big(wtcrt_rt *rt, int me, double *O_s, double *G, double *O_r,
+                        double *O_r_result)
 {
-    double pk[NBIG], tr[NBIG], up[NBIG], a;
+    double pk[NBIG], tr[NBIG], up[NBIG], upw[NBIG], a;
     char *src = me == 0 ? malloc((size_t)big_sizes[nbig - 1]) : NULL;
     if (src)
         memset(src, 1, (size_t)big_sizes[nbig - 1]);
     for (int i = 0; i < nbig; i++)
-        big_one(rt, me, src, (int)big_sizes[i], &pk[i], &tr[i], &up[i]);
+        big_one(rt, me, src, (int)big_sizes[i], &pk[i], &tr[i], &up[i], &upw[i]);
     free(src);
     if (me != 0)
         return;
     calib_fit_line(big_sizes, pk, nbig, &a, O_s);
     calib_fit_line(big_sizes, tr, nbig, &a, G);
     calib_fit_line(big_sizes, up, nbig, &a, O_r);
+    calib_fit_line(big_sizes, upw, nbig, &a, O_r_result);
     if (verbose)
         printf("  %.0f MB: pack %.3g s, transfer %.3g s, unpack %.3g s\n",
                big_sizes[nbig - 1] / (1 << 20), pk[nbig - 1], tr[nbig - 1], up[nbig - 1]);
@@ -259,11 +270,11 @@ static void measure_big(wtcrt_rt *rt, int me, double *O_s, double *G, double *O_
 typedef struct fit {
     double cs[MAXP], cr[MAXP], pp[MAXP];
     int np;
-    double O_s, O_r, L, G, S, t_m;
+    double O_s, O_r, L, G, S, t_m, O_r_result;
     double w_yield, w_yield_over, w_wake, t_child, t_poll, contention;
     int cores;
     /* what the data did not support: values set to a floor, and what was measured */
-    int floor_L, floor_tm, busy_contention;
+    int floor_L, floor_tm, busy_contention, floor_orr;
     double raw_L, raw_tm, raw_contention;
     double share_start, share_cont; /* cpu_share before measuring, and around contention */
     int rpn; /* ranks on rank 0's node when the job spans several nodes, else 0 */
@@ -608,10 +619,14 @@ static int write_file(const char *path, const char *name, const fit *f, const ov
                "L = %.6g   # %s\nG = %.6g   # measured (big messages)\n"
                "o_sa = %.6g   # %s\no_sb = %.6g   # %s\nO_s = %.6g   # measured\n"
                "o_ra = %.6g   # %s\no_rb = %.6g   # %s\nO_r = %.6g   # measured\n"
+               "O_r_result = %.6g   # %s\n"
                "S = %.0f   # measured\nt_m = %.6g   # %s\ncpu_ratio = 1\n",
             name, P, f->L, how(f->floor_L), f->G, v->osa, how(v->fs & CALIB_FLOOR), v->osb,
             slope_how(v->fs, f->np), f->O_s, v->ora, how(v->fr & CALIB_FLOOR), v->orb,
-            slope_how(v->fr, f->np), f->O_r, f->S, f->t_m, how(f->floor_tm));
+            slope_how(v->fr, f->np), f->O_r, f->O_r_result,
+            f->floor_orr ? "not fitted (the fit gave 0 or less): O_r written"
+                         : "measured (a RESULT's data into memory already touched)",
+            f->S, f->t_m, how(f->floor_tm));
     if (f->floor_L)
         fprintf(o, "# L: the fit gave %.3g s\n", f->raw_L);
     if (f->floor_tm)
@@ -754,14 +769,16 @@ int main(int argc, char **argv)
     f.S = eager_limit(me, buf);
     sleepy_barrier(MPI_COMM_WORLD);
     {
-        double bs = 0, bg = 0, br = 0;
-        measure_big(rt, me, &bs, &bg, &br);
+        double bs = 0, bg = 0, br = 0, bw = 0;
+        measure_big(rt, me, &bs, &bg, &br, &bw);
         /* the big messages' per-byte costs (fresh buffers, page faults) replace the
            small ones' (pooled buffers): bytes matter for big messages only */
         if (me == 0) {
             f.O_s = bs > 0 ? bs : f.O_s;
             f.G = bg > 0 ? bg : f.G;
             f.O_r = br > 0 ? br : f.O_r;
+            f.O_r_result = bw > 0 ? bw : f.O_r; /* a fit of 0 or less: O_r, and said so */
+            f.floor_orr = bw <= 0;
         }
     }
     sleepy_barrier(MPI_COMM_WORLD);

@@ -269,7 +269,7 @@ void eng_receive(sim *S, int rid, int i, double *wait)
     }
     if (wait)
         *wait += r->t - t0;
-    o = sim_o_recv(S->m, S->P, m->bytes);
+    o = sim_o_recv(S->m, S->P, m->bytes, m->kind == M_RESULT);
     r->t = cpu(S, rid, r->t, o, 1);
     if (rid >= S->W)
         r->busy += o;

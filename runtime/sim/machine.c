@@ -240,7 +240,8 @@ const char *sim_machine_preset(const char *name)
    machine can have (a value outside it is a typo or a unit slip: 1e308 s/B printed inf
    predictions, cpu_ratio = 1e-300 300-digit times). */
 enum { K_NAME, K_L, K_G, K_OSA, K_OSB, K_OS, K_ORA, K_ORB, K_OR, K_S, K_TM, K_CPU,
-       K_WY, K_WW, K_TC, K_CONT, K_CORES, K_WYO, K_RPN, K_LI, K_GI, K_PROCS, K_TP, K_N };
+       K_WY, K_WW, K_TC, K_CONT, K_CORES, K_WYO, K_RPN, K_LI, K_GI, K_PROCS, K_TP, K_ORR,
+       K_N };
 #define K_REQUIRED K_CORES /* the keys from K_CORES on are optional */
 static const struct {
     const char *name;
@@ -271,6 +272,7 @@ static const struct {
     { "G_intra", 0, 1e-3, 0, "s per byte" },
     { "procs", 0, 1e7, 1, "" },
     { "t_poll", 0, 1, 0, "s" },
+    { "O_r_result", 0, 1e-3, 0, "s per byte" },
 };
 
 static double *key_slot(sim_machine *m, int k)
@@ -279,7 +281,7 @@ static double *key_slot(sim_machine *m, int k)
                            &m->o_rb, &m->O_r, &m->S, &m->t_m, &m->cpu_ratio,
                            &m->w_yield, &m->w_wake, &m->t_child, &m->contention,
                            &m->cores, &m->w_yield_over, &m->ranks_per_node, &m->L_intra,
-                           &m->G_intra, &m->procs, &m->t_poll };
+                           &m->G_intra, &m->procs, &m->t_poll, &m->O_r_result };
     return slots[k];
 }
 
@@ -287,7 +289,7 @@ static double *key_slot(sim_machine *m, int k)
    k has a default of its own). */
 static int source_of(int k)
 {
-    return k == K_WYO ? K_WY : k == K_LI ? K_L : k == K_GI ? K_G : 0;
+    return k == K_WYO ? K_WY : k == K_LI ? K_L : k == K_GI ? K_G : k == K_ORR ? K_OR : 0;
 }
 
 static int fail(char *err, size_t errsz, const char *fmt, ...)
@@ -532,7 +534,7 @@ double sim_o_send(const sim_machine *m, int P, double k)
     return m->o_sa + m->o_sb * P + m->O_s * k;
 }
 
-double sim_o_recv(const sim_machine *m, int P, double k)
+double sim_o_recv(const sim_machine *m, int P, double k, int result)
 {
-    return m->o_ra + m->o_rb * P + m->O_r * k;
+    return m->o_ra + m->o_rb * P + (result ? m->O_r_result : m->O_r) * k;
 }

@@ -41,11 +41,16 @@ typedef struct sim_machine {
     double t_poll;             /* optional: the runtime's cost of one poll on the compute
                                   path (dynamic, steal: at every par and before each
                                   child); 0 where the doorbell makes it a load */
+    double O_r_result;         /* optional: O_r for a RESULT, whose out: data goes into the
+                                  caller's memory, already touched (default O_r: the
+                                  other messages unpack into new memory, page faults
+                                  and all) */
     char name[128];
     char source[512];          /* where it was read from (for the report) */
     unsigned follows;          /* the optional keys the file left out, which take their
                                   source key's value (w_yield_over: w_yield, L_intra: L,
-                                  G_intra: G), also when --wtc-vary sets that key */
+                                  G_intra: G, O_r_result: O_r), also when --wtc-vary
+                                  sets that key */
 } sim_machine;
 
 /* Parses machine-file text; 'file' names it in messages. Returns 0, or -1 with
@@ -220,7 +225,7 @@ int sim_run_timeline(const sim_tree *t, const sim_machine *m, sim_setting s,
 
 /* Extended LogGPS (SPEC 5 item 4): send / receive overhead of k bytes on P ranks. */
 double sim_o_send(const sim_machine *m, int P, double k);
-double sim_o_recv(const sim_machine *m, int P, double k);
+double sim_o_recv(const sim_machine *m, int P, double k, int result);
 
 /* ---- sampling (SPEC 5 item 2) --------------------------------------------------------- */
 

@@ -40,6 +40,12 @@ awk -v t="${tp:-x}" 'BEGIN { exit !(t + 0 > 0 && t + 0 < 1e-5) }' \
     && grep -q "^# path (every rank on this host: the doorbell's flag" $OUT/cal.conf \
     && pass "t_poll measured: ${tp} s a poll, the doorbell's flag" \
     || bad "t_poll: '${tp}' $(grep -A1 't_poll: one poll' $OUT/cal.conf | tr '\n' ' ')"
+# O_r_result: a RESULT's data copied into memory already touched (no page faults): a
+# positive per-byte figure, measured, or O_r with the reason
+orr=$(sed -n 's/^O_r_result = \([^ #]*\) *# \(measured\|not fitted\).*/\1/p' $OUT/cal.conf)
+awk -v t="${orr:-x}" 'BEGIN { exit !(t + 0 > 0 && t + 0 < 1e-6) }' \
+    && pass "O_r_result: ${orr} s a byte, $(sed -n 's/^O_r = \([^ #]*\).*/O_r \1/p' $OUT/cal.conf)" \
+    || bad "O_r_result: '$(grep '^O_r_result' $OUT/cal.conf)'"
 # the file's P is used: a prediction beyond it says the overheads are extrapolated
 bin/wtcc ${SIM_CFLAGS:-} samples/fib.wtc -o $OUT/calfib >/dev/null 2>&1 || bad "build fib"
 timeout 60 $OUT/calfib.predict --wtc-machine=$OUT/cal.conf --wtc-procs=1,4 --wtc-modes=simple 20 \

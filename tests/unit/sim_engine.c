@@ -79,6 +79,22 @@ static void hand_timelines(void)
        arrives 130. rank 0: receives 130+2 = 132; compute 3 (135); END to 1 (136). */
     check("simple P=2 two leaves", run(&t, &m, SIM_SIMPLE, 2, 0, 1, &r), 136);
     check("simple P=2 wait-children", r.wait_children, 130 - 107);
+    /* O_r_result: child 1's RESULT carries 952 bytes of data (1000 with its header):
+       rank 0 takes it in 2 + 0.01 * 1000 (142); compute 3 (145); END (146). The TASK
+       rank 1 receives pays O_r (0 here), so nothing else moves. */
+    t.nodes[t.pars[0].first_child + 1].result_bytes = 952;
+    m.O_r_result = 0.01;
+    check("O_r_result: a RESULT pays it", run(&t, &m, SIM_SIMPLE, 2, 0, 1, &r), 146);
+    /* the TASK with 952 bytes instead, and O_r = 0.01: rank 1 takes it in 2 + 10 (29),
+       computes (129), RESULT (130, arr 140); rank 0: 142, 145, END 146. With O_r_result
+       = 0 the RESULT (48 bytes) pays none of it. */
+    t.nodes[t.pars[0].first_child + 1].result_bytes = 0;
+    t.nodes[t.pars[0].first_child + 1].task_bytes = 952;
+    m.O_r = 0.01;
+    m.O_r_result = 0;
+    check("O_r_result: a TASK pays O_r", run(&t, &m, SIM_SIMPLE, 2, 0, 1, &r), 146);
+    t.nodes[t.pars[0].first_child + 1].task_bytes = 0;
+    m.O_r = 0;
     /* the doorbell (w_yield = 4, w_wake = 7) and the per-child cost (t_child = 0.5),
        simple, P = 2. rank 0: BEGIN to 1 (1, arr 11); compute 5 (6); TASK to 1 (7, arr
        17); child 0 here: 0.5 + 100 (107.5); waits for the RESULT from 107.5.

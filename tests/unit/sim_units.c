@@ -158,6 +158,26 @@ static void parser(void)
                                 "contention = 0\n", "t.conf", &m, err, sizeof err) == 0 &&
               m.t_poll == 0);
     }
+    {
+        sim_machine m;
+        const char *base = "name = t\nL = 0\nG = 0\no_sa = 0\no_sb = 0\nO_s = 0\n"
+                           "o_ra = 0\no_rb = 0\nO_r = 3e-9\nS = 1\nt_m = 0\n"
+                           "cpu_ratio = 1\nw_yield = 0\nw_wake = 0\nt_child = 0\n"
+                           "contention = 0\n";
+        char text[1024];
+        check("parser: O_r_result is optional, O_r when absent",
+              sim_machine_parse(base, "t.conf", &m, err, sizeof err) == 0 &&
+              m.O_r_result == 3e-9);
+        check("parser: O_r_result follows a swept O_r when absent",
+              sim_machine_set(&m, "O_r", "5e-9", err, sizeof err) == 0 &&
+              m.O_r_result == 5e-9 && sim_o_recv(&m, 2, 100, 1) == 5e-7);
+        snprintf(text, sizeof text, "%sO_r_result = 1e-10\n", base);
+        check("parser: O_r_result given stays when O_r is swept",
+              sim_machine_parse(text, "t.conf", &m, err, sizeof err) == 0 &&
+              sim_machine_set(&m, "O_r", "5e-9", err, sizeof err) == 0 &&
+              m.O_r_result == 1e-10 && near(sim_o_recv(&m, 2, 100, 1), 1e-8, 1e-20) &&
+              near(sim_o_recv(&m, 2, 100, 0), 5e-7, 1e-20));
+    }
     check("parser: t_poll = 1.4e-6 parses",
           parse_with("contention", "contention = 0\nt_poll = 1.4e-6", err) == 0);
     parse_with("contention", "contention = 0\nt_poll = 2", err);
@@ -237,7 +257,7 @@ static void presets(const char *dir)
     check("LogGPS: o_s(P=8, k=100) = 12.1 + 1.456 + 7.08 us",
           near(sim_o_send(&m, 8, 100), 20.636e-6, 1e-12));
     check("LogGPS: o_r(P=64, k=1) = 12.1 + 11.648 + 0.0722 us",
-          near(sim_o_recv(&m, 64, 1), 23.8202e-6, 1e-12));
+          near(sim_o_recv(&m, 64, 1, 0), 23.8202e-6, 1e-12));
 }
 
 static void sampling(void)
