@@ -196,8 +196,19 @@ double wtcrt_now(void);
 /* The median of v[0..n-1], n > 0 (sorts v). */
 double wtcrt_median(double *v, long n);
 
-/* ---- dynamic and steal modes ------------------------------------------------------ */
+/* ---- a par's deferred calls ----------------------------------------------------------- */
 
+/* One deferred call of a par frame (the MPI runtime's; the predictor's recorder keeps
+   records of the same size, so that growing a frame costs it what it costs the runtime:
+   the page faults of a 1M-child par are most of its spawning). */
+typedef struct wtcrt_child {
+    const wtc_fn *fn;
+    size_t args_off, ret_off; /* in the frame's arena */
+    void *dest;
+    int dest_kind;
+    unsigned long dest_size;
+    int remote;               /* sent to another rank, result not yet stored */
+} wtcrt_child;
 
 /* ---- the MPI runtime's own state -------------------------------------------------- */
 #ifdef WTCRT_MPI
@@ -217,16 +228,6 @@ typedef struct wtcrt_msg {
 #define WTCRT_PAYLOAD(m) ((m)->buf + WTCRT_HDR_SIZE)
 
 #include "proto.h"
-
-/* One deferred call of a par frame. */
-typedef struct wtcrt_child {
-    const wtc_fn *fn;
-    size_t args_off, ret_off; /* in the frame's arena */
-    void *dest;
-    int dest_kind;
-    unsigned long dest_size;
-    int remote;               /* sent to another rank, result not yet stored */
-} wtcrt_child;
 
 /* A par statement being executed (wtc_par in the ABI), or the children of a received
    TASK run as one (a task frame: steal mode); frames are reused. */

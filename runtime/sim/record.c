@@ -28,13 +28,18 @@
 #include "sim.h"
 
 /* One deferred spawn of a par frame. */
-typedef struct rec_child {
-    const wtc_fn *fn;
-    size_t args_off;
-    void *dest;
-    int dest_kind;
-    unsigned long dest_size;
+typedef union rec_child {
+    struct {
+        const wtc_fn *fn;
+        size_t args_off;
+        void *dest;
+        int dest_kind;
+        unsigned long dest_size;
+    };
+    wtcrt_child runtime; /* never used: the MPI runtime's size, so growing an array of
+                            them costs what the runtime's costs (page faults) */
 } rec_child;
+_Static_assert(sizeof(rec_child) == sizeof(wtcrt_child), "a record the runtime's size");
 
 struct wtc_par {
     const wtc_site *site; /* the par statement (NULL: not known) */
@@ -913,7 +918,8 @@ wtc_par *wtc_region_open(const wtc_fn *first, const wtc_site *site)
 void wtc_spawn(wtc_par *p, const wtc_fn *fn, const void *args, void *dest, int dest_kind,
                unsigned long dest_size)
 {
-    size_t need = align16(fn->args_size);
+    /* the arena takes what the MPI runtime's does: the arguments and the return value */
+    size_t need = align16(fn->args_size) + align16(fn->ret_size);
     if (p->nch == p->capch || p->used + need > p->cap) {
         /* growing is timed and the new memory touched here, so that the spawns' cost
            is the measured growth plus spawn_cost each (wtc_par_close) */
@@ -935,7 +941,7 @@ void wtc_spawn(wtc_par *p, const wtc_fn *fn, const void *args, void *dest, int d
         p->grow_s += wtcrt_now() - t0;
     }
     memcpy(p->arena + p->used, args, fn->args_size);
-    p->ch[p->nch++] = (rec_child){ fn, p->used, dest, dest_kind, dest_size };
+    p->ch[p->nch++] = (rec_child){ { fn, p->used, dest, dest_kind, dest_size } };
     p->used += need;
 }
 
