@@ -19,24 +19,22 @@ msgs() {
     awk '$1 ~ /^[0-9]+$/ && $2 == "worker" { printf "%s%s:%s", sep, $1, $11; sep = " " }' \
         "$RT_STDERR"
 }
-rt_run 8 "$prog" 0 --wtc-stats
-got=$(msgs)
-want="0:13 1:0 2:2 3:0 4:4 5:0 6:2 7:0"
-if [ "$RT_RC" = 0 ] && [ "$got" = "$want" ]; then
-    rt_pass "-n 8, 1 MiB snapshot: the tree's messages ($got)"
-else
-    rt_fail "-n 8, 1 MiB snapshot: messages per rank '$got', want '$want' (status $RT_RC)"
-fi
-RT_RC=0
-WTC_BCAST=flat timeout "$RT_TIMEOUT" mpiexec -n 8 "$prog" 0 --wtc-stats \
-    >"$RT_STDOUT" 2>"$RT_STDERR" || RT_RC=$?
-got=$(msgs)
-want="0:21 1:0 2:0 3:0 4:0 5:0 6:0 7:0"
-if [ "$RT_RC" = 0 ] && [ "$got" = "$want" ]; then
-    rt_pass "-n 8, WTC_BCAST=flat: rank 0 sends to every rank ($got)"
-else
-    rt_fail "-n 8, WTC_BCAST=flat: messages per rank '$got', want '$want' (status $RT_RC)"
-fi
+# route_msgs SETTING WHAT WANT [VAR=VALUE]: -n 8 with the 1 MiB snapshot, the messages
+# each rank sent equal WANT
+route_msgs() {
+    RT_RC=0
+    env ${4:-} timeout "$RT_TIMEOUT" mpiexec -n 8 "$prog" 0 --wtc-stats \
+        >"$RT_STDOUT" 2>"$RT_STDERR" || RT_RC=$?
+    got=$(msgs)
+    if [ "$RT_RC" = 0 ] && [ "$got" = "$3" ]; then
+        rt_pass "-n 8, $1: $2 ($got)"
+    else
+        rt_fail "-n 8, $1: messages per rank '$got', want '$3' (status $RT_RC)"
+    fi
+}
+route_msgs "1 MiB snapshot" "the tree's messages" "0:13 1:0 2:2 3:0 4:4 5:0 6:2 7:0"
+route_msgs "WTC_BCAST=flat" "rank 0 sends to every rank" "0:21 1:0 2:0 3:0 4:0 5:0 6:0 7:0" \
+    WTC_BCAST=flat
 
 want=$(printf 'round %d: OK\n' 0 1 2 3 4 5)
 for np in 4 5 8 16; do

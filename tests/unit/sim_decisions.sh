@@ -15,6 +15,16 @@
 . tests/unit/sim_common.inc
 [ -x bin/wtcc ] || { bad "bin/wtcc missing: run make"; exit 1; }
 command -v mpiexec >/dev/null || { bad "mpiexec missing"; exit 1; }
+# same_lines LABEL WHAT RUN SIM SAME: the run's sorted log lines equal the simulation's
+# (pass "LABEL: the run and its simulation SAME"), else the difference
+same_lines() {
+    if cmp -s "$3" "$4"; then
+        pass "$1: the run and its simulation $5"
+    else
+        bad "$1: the run's $2 differ from the simulation's (< run, > simulation):"
+        diff "$3" "$4" | head -10
+    fi
+}
 # Builds SRC as X, runs it (mpiexec -n NP, --wtc-mode=MODE, ARGS) and its predictor for
 # the same P and mode, each writing its decision log: X.real (or X.real.RANK), X.sim.
 # Returns 1 after saying what failed.
@@ -45,11 +55,9 @@ for s in msort nqueens; do for np in 4 8; do
         bad "$s: the simulation wrote no decision log"
     elif [ "$route" = tree ] && ! grep -q '^begin 4 -> 6$' $x.real.sorted; then
         bad "$s -n $np: WTC_BCAST=tree, but rank 4 passed no REGION_BEGIN on to rank 6"
-    elif cmp -s $x.real.sorted $x.sim.sorted; then
-        pass "$s -n $np simple${route:+ ($route)}: the run and its simulation take the same $(wc -l <$x.sim.sorted) decisions"
     else
-        bad "$s -n $np simple${route:+ ($route)}: the run's decisions differ from the simulation's (< run, > simulation):"
-        diff $x.real.sorted $x.sim.sorted | head -10
+        same_lines "$s -n $np simple${route:+ ($route)}" decisions $x.real.sorted $x.sim.sorted \
+            "take the same $(wc -l <$x.sim.sorted) decisions"
     fi
 done; done
 unset WTC_BCAST
@@ -93,11 +101,8 @@ for n in 4 8; do
         k=$(wc -l <$x.ssim.sorted)
         if [ "$k" -lt $((n - 1)) ]; then
             bad "$s steal -n $n: the simulation seeded $k ranks, fewer than $((n - 1))"
-        elif cmp -s $x.sreal.sorted $x.ssim.sorted; then
-            pass "$s steal -n $n: the run and its simulation send the same $k seeds"
         else
-            bad "$s steal -n $n: the run's seeds differ from the simulation's (< run, > simulation):"
-            diff $x.sreal.sorted $x.ssim.sorted | head -10
+            same_lines "$s steal -n $n" seeds $x.sreal.sorted $x.ssim.sorted "send the same $k seeds"
         fi
     done
 done
