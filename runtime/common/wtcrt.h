@@ -322,7 +322,7 @@ struct wtcrt_rt {
     /* steal mode: a STEAL in flight (its victim), victim sequence, nesting of work run
        while waiting */
     int steal_out, steal_fails;
-    int *seeds_out, nseeds, capseeds; /* ranks seeded, RESULT not back (wtcp_may_give) */
+    wtcp_seeds seeds;        /* ranks seeded, RESULT not back (wtcp_may_give) */
     int seeded_in;           /* steal: a seed came in this region (its STEALs say so) */
     double steal_t0, steal_rtt;
     unsigned long long steal_rng;

@@ -105,12 +105,36 @@ int wtcp_seed_count(const wtcp_mode *mode, int k, int n)
     return mode->seeds && n > 1 ? wtcp_split_count(k, n) : 1;
 }
 
-int wtcp_may_give(const int *seeds_out, int n, int thief, int had_seed)
+int wtcp_seeds_add(wtcp_seeds *s, int to)
+{
+    if (s->n == s->cap) {
+        int cap = s->cap ? 2 * s->cap : 8;
+        int *v = realloc(s->v, (size_t)cap * sizeof *v);
+        if (!v)
+            return -1;
+        s->v = v;
+        s->cap = cap;
+    }
+    s->v[s->n++] = to;
+    return 0;
+}
+
+int wtcp_seeds_remove(wtcp_seeds *s, int to)
+{
+    for (int i = 0; i < s->n; i++)
+        if (s->v[i] == to) {
+            s->v[i] = s->v[--s->n];
+            return 0;
+        }
+    return -1;
+}
+
+int wtcp_may_give(const wtcp_seeds *s, int thief, int had_seed)
 {
     if (had_seed)
         return 1;
-    for (int i = 0; i < n; i++)
-        if (seeds_out[i] == thief)
+    for (int i = 0; i < s->n; i++)
+        if (s->v[i] == thief)
             return 0;
     return 1;
 }

@@ -69,13 +69,23 @@ int wtcp_root_ranks(const wtcp_mode *mode, int P);
    waiting for thieves, costs a thief nothing later and spares the start-up the time a
    busy victim takes to answer (a whole leaf task: doc/runtime.md "steal mode"). */
 int wtcp_seed_count(const wtcp_mode *mode, int k, int n);
+/* The ranks a rank has sent a seed whose RESULT has not come back (each executor keeps
+   one per rank; zeroed: empty). */
+typedef struct wtcp_seeds {
+    int *v;
+    int n, cap;
+} wtcp_seeds;
+/* A seed went to rank 'to': 0, or -1 out of memory. */
+int wtcp_seeds_add(wtcp_seeds *s, int to);
+/* The RESULT of the seed sent to 'to' came: 0, or -1 when none was outstanding. */
+int wtcp_seeds_remove(wtcp_seeds *s, int to);
 /* Whether a STEAL from 'thief' may be given work: not when this rank has sent it a seed
-   (seeds_out[0..n-1]: the ranks whose seed's RESULT has not come back) and the STEAL
-   says the thief had no seed yet when it asked (had_seed 0). Its work is on the way,
-   and what it took here would only be stolen back (cilksort at P = 2: 17.6 MB moved
-   instead of 14.2 MB). A thief that has its seed is served: it waits for work stolen
-   from the seed, and this rank's pending work is what it should take meanwhile. */
-int wtcp_may_give(const int *seeds_out, int n, int thief, int had_seed);
+   still outstanding (s) and the STEAL says the thief had no seed yet when it asked
+   (had_seed 0). Its work is on the way, and what it took here would only be stolen back
+   (cilksort at P = 2: 17.6 MB moved instead of 14.2 MB). A thief that has its seed is
+   served: it waits for work stolen from the seed, and this rank's pending work is what
+   it should take meanwhile. */
+int wtcp_may_give(const wtcp_seeds *s, int thief, int had_seed);
 
 /* ---- which pending children leave a rank ------------------------------------------------ */
 

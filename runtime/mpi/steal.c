@@ -10,7 +10,7 @@ static void steal_close(wtcrt_rt *rt, wtc_par *p);
    core's size, in one TASK; NOWORK when this rank has none. */
 static void answer(wtcrt_rt *rt, int thief, int had_seed)
 {
-    if (wtcp_may_give(rt->seeds_out, rt->nseeds, thief, had_seed) &&
+    if (wtcp_may_give(&rt->seeds, thief, had_seed) &&
         wtcrt_give_oldest(rt, &wtcp_steal, thief))
         wtcrt_sync_tasks(rt);
     else
@@ -39,24 +39,10 @@ static void answered(wtcrt_rt *rt, int work)
    when it has (wtcp_may_give reads them). */
 static void seed_out(wtcrt_rt *rt, int to, int add)
 {
-    if (add) {
-        if (rt->nseeds == rt->capseeds) {
-            int cap = rt->capseeds ? 2 * rt->capseeds : 8;
-            int *q = realloc(rt->seeds_out, (size_t)cap * sizeof *q);
-            if (!q)
-                wtcrt_die(rt, "out of memory");
-            rt->seeds_out = q;
-            rt->capseeds = cap;
-        }
-        rt->seeds_out[rt->nseeds++] = to;
-        return;
-    }
-    for (int i = 0; i < rt->nseeds; i++)
-        if (rt->seeds_out[i] == to) {
-            rt->seeds_out[i] = rt->seeds_out[--rt->nseeds];
-            return;
-        }
-    wtcrt_die(rt, "steal mode: a seed's RESULT from rank %d that was not seeded", to);
+    if (add && wtcp_seeds_add(&rt->seeds, to) < 0)
+        wtcrt_die(rt, "out of memory");
+    if (!add && wtcp_seeds_remove(&rt->seeds, to) < 0)
+        wtcrt_die(rt, "steal mode: a seed's RESULT from rank %d that was not seeded", to);
 }
 
 /* A par whose call owns several ranks and has not spread them yet (the region's root

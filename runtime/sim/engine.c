@@ -31,13 +31,17 @@ static const sim_ops *ops_of(int id)
     return NULL;
 }
 
+void eng_out_of_memory(void)
+{
+    fprintf(stderr, "wtc predict: out of memory in the simulator\n");
+    exit(2);
+}
+
 void *eng_xrealloc(void *p, size_t n)
 {
     p = realloc(p, n ? n : 1);
-    if (!p) {
-        fprintf(stderr, "wtc predict: out of memory in the simulator\n");
-        exit(2);
-    }
+    if (!p)
+        eng_out_of_memory();
     return p;
 }
 
@@ -692,7 +696,7 @@ static void sim_free(sim *S)
 {
     for (int i = 0; i < S->P; i++) {
         free(S->r[i].st);
-        free(S->r[i].seeds_out);
+        free(S->r[i].seeds.v);
     }
     free(S->r);
     free(S->msgs);

@@ -78,7 +78,7 @@ typedef struct rank {
        answer's round trip; M_WAKE timers posted and the latest one's time */
     int steal_out, steal_fails, timers;
     double steal_t0, steal_rtt, timer_at;
-    int *seeds_out, nseeds, capseeds; /* ranks seeded and not yet answered (wtcp_may_give) */
+    wtcp_seeds seeds;     /* ranks seeded and not yet answered (wtcp_may_give) */
     int seeded_in;   /* a seed came (its STEALs say so) */
     unsigned long long rng;
     double compute, comm, wchild, busy;
@@ -162,6 +162,8 @@ struct sim {
 };
 
 void *eng_xrealloc(void *p, size_t n);
+/* Says the simulator ran out of memory and exits (status 2). */
+void eng_out_of_memory(void);
 void eng_internal(sim *S, const char *what, int rid);
 int eng_msg_new(sim *S);
 void eng_msg_free(sim *S, int i);

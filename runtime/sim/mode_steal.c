@@ -25,19 +25,10 @@ enum { H_DONE, H_WAIT /* a steal answer's TASK send is being completed */,
 /* Adds rank 'to' to r's seeds waiting for their RESULT (add), or removes it. */
 static void seed_out(rank *r, int to, int add)
 {
-    if (add) {
-        if (r->nseeds == r->capseeds) {
-            r->capseeds = r->capseeds ? 2 * r->capseeds : 8;
-            r->seeds_out = eng_xrealloc(r->seeds_out, (size_t)r->capseeds * sizeof *r->seeds_out);
-        }
-        r->seeds_out[r->nseeds++] = to;
-        return;
-    }
-    for (int i = 0; i < r->nseeds; i++)
-        if (r->seeds_out[i] == to) {
-            r->seeds_out[i] = r->seeds_out[--r->nseeds];
-            return;
-        }
+    if (!add)
+        wtcp_seeds_remove(&r->seeds, to);
+    else if (wtcp_seeds_add(&r->seeds, to) < 0)
+        eng_out_of_memory();
 }
 
 /* A par with cond true: every child pending, in a frame thieves may take from. A call
@@ -68,7 +59,7 @@ static void answer(sim *S, int rid, int thief, int had_seed)
 {
     rank *r = &S->r[rid];
     wtcp_frames v = eng_frames(r);
-    int e = wtcp_may_give(r->seeds_out, r->nseeds, thief, had_seed) ? wtcp_give_frame(&v) : -1;
+    int e = wtcp_may_give(&r->seeds, thief, had_seed) ? wtcp_give_frame(&v) : -1;
     if (e < 0) {
         eng_send(S, rid, thief, M_NOWORK, HDR);
         S->res->refusals++;
