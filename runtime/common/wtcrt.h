@@ -371,7 +371,7 @@ int wtcrt_forked(wtcrt_rt *rt);
 double wtcrt_yield_seconds(int host_ranks);
 void wtcrt_backoff(wtcrt_rt *rt, int *us);
 void wtcrt_backoff_end(wtcrt_rt *rt, int *us);
-void wtcrt_wait_init(wtcrt_rt *rt);
+int wtcrt_wait_init(wtcrt_rt *rt);
 
 /* mpi/single.c: MPI start and end; a job of one rank runs without MPI */
 void wtcrt_mpi_start(wtcrt_rt *rt, int *argc, char ***argv);
@@ -379,7 +379,7 @@ void wtcrt_mpi_end(wtcrt_rt *rt);
 void wtcrt_mpi_abort(wtcrt_rt *rt, int status);
 
 /* mpi/bell.c: the doorbell between ranks of one host */
-int wtcrt_bell_init(wtcrt_rt *rt);
+int wtcrt_bell_init(wtcrt_rt *rt, int *synced);
 void wtcrt_bell_fini(wtcrt_rt *rt);
 void wtcrt_bell_ring(wtcrt_rt *rt, int r);
 int wtcrt_bell_arm(wtcrt_rt *rt);

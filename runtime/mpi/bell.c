@@ -42,14 +42,16 @@ typedef struct bell_id {
     unsigned long token; /* rank 0's: makes the segment names of a job unique */
 } bell_id;
 
-/* Maps the segment 'name' of nlocal slots (created by the host's first rank). */
-static void seg_map(wtcrt_rt *rt, const char *name, int nlocal, int create)
+/* Opens (creating it if no local rank has yet) and maps the segment 'name' of nlocal
+   slots. Every local rank does this at once: creating and sizing are idempotent (the
+   same length from each), the memory starts zeroed, so no rank waits for another. */
+static void seg_map(wtcrt_rt *rt, const char *name, int nlocal)
 {
-    int fd = shm_open(name, create ? O_CREAT | O_EXCL | O_RDWR : O_RDWR, 0600);
+    int fd = shm_open(name, O_CREAT | O_RDWR, 0600);
     if (fd < 0)
         return;
     rt->bell_len = (size_t)nlocal * sizeof(bell_slot);
-    if (!create || ftruncate(fd, (off_t)rt->bell_len) == 0)
+    if (ftruncate(fd, (off_t)rt->bell_len) == 0)
         rt->bell_seg = mmap(NULL, rt->bell_len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
     close(fd);
     if (rt->bell_seg == MAP_FAILED)
@@ -95,13 +97,19 @@ static void host_ranks(wtcrt_rt *rt, const bell_id *ids, int *leader, int *me, i
 
 /* Collective over rt->comm: maps this host's segment and learns which ranks share the
    host (same hostname). Returns 1 when every rank of the job has a doorbell and all
-   run on one host. Any failure anywhere, or SMPI: no doorbell at all (plain back-off). */
-int wtcrt_bell_init(wtcrt_rt *rt)
+   run on one host. Any failure anywhere, or SMPI: no doorbell at all (plain back-off).
+   *synced: 1 when the ranks went through a collective that none leaves before all have
+   entered (the caller needs no barrier of its own then). Two collectives: one
+   MPI_Allgather of the hosts, one MPI_Allreduce that agrees every local rank has mapped
+   the segment (collectives cost a scheduler time slice each with more ranks than cores:
+   four took ~25 ms of a 3-rank start on 2 cores). */
+int wtcrt_bell_init(wtcrt_rt *rt, int *synced)
 {
     bell_id id, *ids;
     int leader, me = 0, nlocal, ok;
     char name[96];
     const char *s = getenv("WTC_DOORBELL");
+    *synced = 0;
     if ((s && strcmp(s, "0") == 0) || rt->nranks < 2)
         return 0;
 #ifdef WTC_MPI_SMPI
@@ -124,15 +132,13 @@ int wtcrt_bell_init(wtcrt_rt *rt)
     rt->host_ranks = nlocal;
     snprintf(name, sizeof name, "/wtcrt.%ld.%lx.%ld", ids[0].pid, ids[0].token,
              ids[leader].pid);
-    if (leader == rt->rank && nlocal > 1)
-        seg_map(rt, name, nlocal, 1);
-    ok = all_agree(rt, leader != rt->rank || nlocal < 2 || rt->bell_seg); /* created */
-    if (ok && leader != rt->rank)
-        seg_map(rt, name, nlocal, 0);
-    /* every local rank has mapped it */
-    ok = all_agree(rt, ok && (nlocal < 2 || rt->bell_seg));
-    if (leader == rt->rank && rt->bell_seg)
-        shm_unlink(name);
+    if (nlocal > 1)
+        seg_map(rt, name, nlocal);
+    /* every local rank has mapped it; then no rank opens the name any more */
+    ok = all_agree(rt, nlocal < 2 || rt->bell_seg);
+    *synced = 1;
+    if (nlocal > 1)
+        shm_unlink(name); /* whoever comes first; the others find it gone */
     if (!ok)
         seg_drop(rt);
     if (rt->bell_seg) {

@@ -321,11 +321,13 @@ double wtcrt_yield_seconds(int host_ranks)
     return us > 0 ? us * 1e-6 : 0;
 }
 
-/* The waiting parameters: doorbell, yield phase, sleep ceiling (collective). */
-void wtcrt_wait_init(wtcrt_rt *rt)
+/* The waiting parameters: doorbell, yield phase, sleep ceiling (collective). Returns 1
+   when it synchronised the ranks on the way (no rank left before all had entered). */
+int wtcrt_wait_init(wtcrt_rt *rt)
 {
     const char *s = getenv("WTC_SLEEP_MAX_US");
-    int all = wtcrt_bell_init(rt);
+    int synced;
+    int all = wtcrt_bell_init(rt, &synced);
     rt->sleep_max_us = all ? WTCRT_SLEEP_MAX_BELL_US : WTCRT_SLEEP_MAX_US;
     if (s && wtcrt_parse_positive(s) > 0)
         rt->sleep_max_us = wtcrt_parse_positive(s);
@@ -335,6 +337,7 @@ void wtcrt_wait_init(wtcrt_rt *rt)
     /* short sleeps must really be short: the default 50 us timer slack would round
        every back-off step up */
     prctl(PR_SET_TIMERSLACK, 1000UL, 0, 0, 0);
+    return synced;
 }
 
 /* Looks once for a message matching src/tag; 1 with *st filled when there is one. */
@@ -692,15 +695,13 @@ static int trace_check(wtcrt_rt *rt, char *err, size_t errsz)
     return bad ? -1 : 0;
 }
 
-/* Initialises states and the trace; every rank starts the clock after a barrier so the
-   lanes of the trace line up. */
+/* Initialises states and the trace; every rank starts the clock after a barrier (the
+   doorbell's last collective where it has one) so the lanes of the trace line up. */
 static void states_start(wtcrt_rt *rt)
 {
-    if (rt->nranks > 1) {
-        /* one rank never waits (and may run without MPI: mpi/single.c) */
-        wtcrt_wait_init(rt);
+    /* one rank never waits (and may run without MPI: mpi/single.c) */
+    if (rt->nranks > 1 && !wtcrt_wait_init(rt))
         MPI_Barrier(rt->comm);
-    }
     rt->tracing = rt->opt.trace ? 1 : 0;
     rt->t0 = rt->tstate = wtcrt_now();
     rt->state = rt->rank == 0 ? WTCRT_S_COMPUTE : WTCRT_S_IDLE;
