@@ -388,6 +388,19 @@ void wtcrt_bell_disarm(wtcrt_rt *rt);
 int wtcrt_bell_mail(wtcrt_rt *rt);
 void wtcrt_bell_mail_again(wtcrt_rt *rt);
 
+/* A compute-path poll (wtcrt_try_recv_quick) that would find nothing without asking
+   MPI: no send of this rank in flight, every rank on this host (the doorbell's mail
+   flag tells of every message), the flag down, and not yet WTCRT_POLL_CLOCK polls
+   since the clock was read. Inline: pars and children poll (fib without a cut-off:
+   three times per par, 11 % of its run in the calls that found this). */
+#define WTCRT_POLL_CLOCK 64
+static inline int wtcrt_poll_none(wtcrt_rt *rt)
+{
+    return !rt->nreqs && rt->bell_all_local &&
+           !atomic_load_explicit(rt->bell_my_mail, memory_order_relaxed) &&
+           ++rt->polls_down < WTCRT_POLL_CLOCK;
+}
+
 /* mpi/region.c */
 int wtcrt_mode_of(wtcrt_rt *rt, const wtc_fn *fn);
 void wtcrt_region_begin(wtcrt_rt *rt, const wtc_fn *fn);

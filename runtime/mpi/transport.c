@@ -439,7 +439,6 @@ wtcrt_msg *wtcrt_try_recv(wtcrt_rt *rt, int src, int tag)
    the flag missed, wait at most that long). The clock is read only every
    WTCRT_POLL_CLOCK polls with the flag down: a poll with nothing pending stays a load
    and a branch (UTS polls before each of its 4 M children). */
-#define WTCRT_POLL_CLOCK 64
 wtcrt_msg *wtcrt_try_recv_quick(wtcrt_rt *rt)
 {
     MPI_Status st;
