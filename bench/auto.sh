@@ -7,7 +7,7 @@
 # setting measured ("auto/best"), then runs auto and that best setting again, taking
 # turns, and compares those ("again": the best of many medians is the luckiest, so the
 # setting is chosen on one set of runs and compared on fresh ones). Not a test: it
-# prints figures (doc/predictor.md, "--wtc-auto").
+# prints figures (bench/README.md, "--wtc-auto"; doc/predictor.md §12).
 #
 #   sh bench/auto.sh                      the samples and bench/balance programs
 #   sh bench/auto.sh fib msort            only these (samples first, then bench/balance)

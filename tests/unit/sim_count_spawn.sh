@@ -1,7 +1,8 @@
 #!/bin/sh
-# Element counts evaluated at the spawn point (doc/language.md "Element counts"): the
-# predictor's payload sizes of tests/run/count_global.wtc, whose counts read a global
-# that the par body changes in every iteration, are those of the spawn point's values
+# Element counts evaluated at the spawn point (doc/language.md, the `in:` clause;
+# doc/runtime.md "Counts are the spawn point's"): the predictor's payload sizes of
+# tests/run/count_global.wtc, whose counts read a global that the par body changes in
+# every iteration, are those of the spawn point's values
 # (worked numbers: fill's RESULT carries (25 - i) ints, total's TASK 35 - 2i ints).
 . tests/unit/sim_common.inc
 [ -x bin/wtcc ] || { bad "bin/wtcc missing: run make"; exit 1; }

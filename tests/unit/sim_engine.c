@@ -916,7 +916,7 @@ static void farm_saturation(void)
     failures += !(sat0 > sat);
     double rate = events / wall;
     /* a guard against a gross slowdown (the target, 5 million/s on an idle host, is a
-       figure to report: doc/predictor.md); CPU time, so a busy host does not fail it */
+       figure to report: bench/README.md); CPU time, so a busy host does not fail it */
     int fast = rate >= 1e6 || getenv("SIM_SLOW_OK");
     printf("%s simulator speed: %lld messages in %.2f s of CPU = %.2f million messages/s "
            "(at least 1; target 5)\n", fast ? "[PASS]" : "[FAIL]", events, wall, rate / 1e6);
