@@ -150,7 +150,7 @@ int main(int argc, char **argv)
 {
     int n = argc > 1 ? atoi(argv[1]) : 44;
     long seed = argc > 2 ? atol(argv[2]) : 4;
-    unsigned long long s = 0x9e3779b97f4a7c15ULL * (unsigned long long)(seed + 1);
+    unsigned long long s = 0x9e3779b97f4a7c15ULL * ((unsigned long long)seed + 1);
     struct item e[MAXN];
     long cap = 0, found = 0, opt;
     double t0;
