@@ -10,12 +10,16 @@
 # prints figures (bench/README.md, "--wtc-auto"; doc/predictor.md §12).
 #
 #   sh bench/auto.sh                      the samples and bench/balance programs
-#   sh bench/auto.sh fib msort            only these (samples first, then bench/balance)
+#   sh bench/auto.sh fib msort            only these (samples first, then bench/balance;
+#                                         b_fib, b_knapsack: bench/balance's; sizes:
+#                                         bench/sizes.inc)
 #   WTC_BENCH_RUNS=5 ...                  median of 5 runs (default 3)
 #   WTC_AUTO_CONFIRM=7 ...                runs of auto and the best setting again, side by
 #                                         side (default 5): the "again" column
 #   WTC_AUTO_DEPTHS=2,4,6 ...             the depths swept (default 1,2,3,4,6,8)
 #   WTC_AUTO_MACHINE=FILE ...             a machine file instead of calibrating
+#   WTC_AUTO_SMALL=1 ...                  the small sizes of bench/sizes.inc (to try the
+#                                         script in minutes: start-up noise, no figures)
 #
 # Settings tried by hand: simple, dynamic with 1 master (one worker at -n 2) and steal,
 # each at every depth; batch: the runtime's default (the table is computed for it).
@@ -30,6 +34,14 @@ D=$(mktemp -d "${TMPDIR:-/tmp}/wtc-auto.XXXXXX") || exit 2
 trap 'rm -rf "$D"' EXIT
 trap 'exit 130' INT TERM
 
+ALL="fib mandel msort nqueens points qsort b_fib b_mandel b_msort b_nqueens b_qsort_lomuto b_qsort_hoare b_cilksort b_uts b_knapsack"
+for p in "$@"; do # a misspelt name stops the script here, not silently later
+    case " $ALL " in *" $p "* | *" b_$p "*) ;; *) echo "auto: no program $p" >&2; exit 2 ;; esac
+done
+[ $# -gt 0 ] && ALL=$(for p in "$@"; do case " $ALL " in *" $p "*) echo "$p" ;; *) echo "b_$p" ;; esac; done)
+small=
+[ "${WTC_AUTO_SMALL:-0}" = 1 ] && small=small
+
 MACH=${WTC_AUTO_MACHINE:-}
 if [ -z "$MACH" ]; then
     MACH=$D/host.conf
@@ -38,14 +50,9 @@ if [ -z "$MACH" ]; then
         { echo "auto: calibration failed:" >&2; cat "$D/calibrate.log" >&2; exit 1; }
 fi
 
-# args NAME: sizes that run 0.2-1 s on one core (those of bench/validate)
-args() {
-    case $1 in
-    fib | b_fib) echo 41 ;; mandel | b_mandel) echo 1024 1024 ;; nqueens | b_nqueens) echo 14 ;;
-    msort | qsort | b_msort | b_qsort_lomuto | b_qsort_hoare | b_cilksort) echo 4000000 ;;
-    points) echo 40000000 ;; b_uts) echo "" ;;
-    esac
-}
+# sizes that run 0.2-1 s on one core, those of bench/validate: bench_args, bench_flags
+# shellcheck source=bench/sizes.inc
+. bench/sizes.inc
 
 # once BIN ARGS...: the TIME line's seconds of one run at -n 2, or "fail"
 once() {
@@ -64,16 +71,16 @@ med() {
     sort -n "$1" | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'
 }
 
-ALL="fib mandel msort nqueens points qsort b_fib b_mandel b_msort b_nqueens b_qsort_lomuto b_qsort_hoare b_cilksort b_uts"
-[ $# -gt 0 ] && ALL=$(for p in "$@"; do case " $ALL " in *" $p "*) echo $p ;; *" b_$p "*) echo b_$p ;; *) echo "auto: no program $p" >&2; exit 2 ;; esac; done)
 echo "auto: $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg), median of $RUNS runs, depths $DEPTHS, machine $MACH"
 printf '%-16s %-34s %9s %9s  %-26s %7s %7s\n' program "auto's choice" "auto s" "best s" "best setting" \
     "auto/best" "again"
 worst=0
 for p in $ALL; do
     case $p in b_*) src=bench/balance/${p#b_}.wtc ;; *) src=samples/$p.wtc ;; esac
-    bin/wtcc -O2 "$src" -o "$D/$p" -lm >"$D/build.log" 2>&1 || { echo "$p: build failed"; cat "$D/build.log"; continue; }
-    a=$(args "$p")
+    # shellcheck disable=SC2046 # the flags are words
+    bin/wtcc -O2 $(bench_flags "$src" $small) "$src" -o "$D/$p" -lm >"$D/build.log" 2>&1 ||
+        { echo "$p: build failed"; cat "$D/build.log"; continue; }
+    a=$(bench_args "$src" $small)
     # shellcheck disable=SC2086 # the arguments are words
     timeout 600 "$D/$p.predict" --wtc-procs=2 --wtc-masters=1 --wtc-depth="$DEPTHS" \
         --wtc-machine="$MACH" --wtc-save-profile="$D/$p.prof" $a >"$D/pred.txt" 2>"$D/pred.err" ||

@@ -32,7 +32,7 @@ CC=${CC:-cc}
 RUNS=${WTC_BENCH_RUNS:-3}
 TMO=${WTC_BENCH_TIMEOUT:-120}
 MODES=${WTC_BALANCE_MODES:-omp simple dynamic steal}
-ALL="nqueens qsort_lomuto qsort_hoare msort cilksort fib mandel uts"
+ALL="nqueens qsort_lomuto qsort_hoare msort cilksort fib mandel uts knapsack"
 SRC=bench/balance
 
 if [ ! -x "$WTCC" ]; then
@@ -154,6 +154,7 @@ label() {
     fib) echo "fib 44, n>20" ;;
     mandel) echo "Mandelbrot 1280^2" ;;
     uts) echo "UTS, 4.1M nodes" ;;
+    knapsack) echo "knapsack 44, B&B" ;;
     esac
 }
 
