@@ -6,9 +6,9 @@
 
 /* ---- modes ---------------------------------------------------------------------- */
 
-const wtcp_mode wtcp_simple = { WTC_MODE_SIMPLE, "simple", 0, 1, 0 };
-const wtcp_mode wtcp_dynamic = { WTC_MODE_DYNAMIC, "dynamic", 1, 0, 0 };
-const wtcp_mode wtcp_steal = { WTC_MODE_STEAL, "steal", 0, 0, 1 };
+const wtcp_mode wtcp_simple = { WTC_MODE_SIMPLE, "simple", 0, 1, 0, 0 };
+const wtcp_mode wtcp_dynamic = { WTC_MODE_DYNAMIC, "dynamic", 1, 0, 0, 1 };
+const wtcp_mode wtcp_steal = { WTC_MODE_STEAL, "steal", 0, 0, 1, 1 };
 
 static const wtcp_mode *const modes[] = { &wtcp_simple, &wtcp_dynamic, &wtcp_steal };
 #define NMODES ((int)(sizeof modes / sizeof modes[0]))
@@ -344,6 +344,29 @@ int wtcp_bcast_tree(int P, long long bytes)
         bytes = 0;
     return (double)(P - 1 - h) * ((double)bytes + WTCP_BCAST_SEND_BYTES) >=
            (double)(h - 1) * WTCP_BCAST_WAKE_BYTES;
+}
+
+/* ---- the region end ------------------------------------------------------------------ */
+
+int wtcp_end_to(int r, int P, int *kids)
+{
+    int n = 0;
+    if (r == 0)
+        for (int x = 1; x < P; x++)
+            kids[n++] = x;
+    return n;
+}
+
+int wtcp_barrier_rounds(int P)
+{
+    return P > 1 ? ceil_log2(P) : 0;
+}
+
+void wtcp_barrier_peers(int r, int P, int k, int *to, int *from)
+{
+    int d = (int)((1LL << k) % P);
+    *to = (r + d) % P;
+    *from = (r - d + P) % P;
 }
 
 int wtcp_bcast_from(int r, int P, int tree)

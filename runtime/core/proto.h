@@ -22,6 +22,9 @@ typedef struct wtcp_mode {
     int seeds;          /* a par whose call owns several ranks first gives each other
                            sub-range its children, as simple mode does, then works as
                            the mode does (steal: wtcp_seed_count) */
+    int end_barrier;    /* a region ends with a barrier of every rank once each has its
+                           REGION_END (dynamic, steal: control messages may still be on
+                           their way); rank 0 goes on after it (wtcp_barrier_*) */
 } wtcp_mode;
 
 extern const wtcp_mode wtcp_simple, wtcp_dynamic, wtcp_steal;
@@ -192,6 +195,20 @@ int wtcp_bcast_from(int r, int P, int tree);
 /* The ranks r sends rank 0's broadcasts to, in order, for the route chosen (flat: rank
    0 to 1 .. P-1, the others none) into kids[] (room for P-1 when flat, 32 when tree). */
 int wtcp_bcast_to(int r, int P, int tree, int *kids);
+
+/* ---- the region end (doc/runtime.md "The region end") ---------------------------- */
+
+/* The ranks r sends REGION_END to once the region's root has returned, in order, into
+   kids[] (room for P-1): rank 0 to every other rank, 1 .. P-1 (flat: a header each,
+   and rank 0 does not wait for them); the others none. Returns how many. */
+int wtcp_end_to(int r, int P, int *kids);
+/* The barrier of a mode with end_barrier, as the runtime's MPI_Ibarrier runs it
+   (MPICH: dissemination): ceil(log2 P) rounds; in round k rank r sends one empty
+   message to (r + 2^k) mod P and waits for one from (r - 2^k) mod P; it starts round
+   k+1 when round k's has come, and leaves after the last. */
+int wtcp_barrier_rounds(int P);
+/* Round k's peers of rank r of P: *to receives from r, *from sends to r. */
+void wtcp_barrier_peers(int r, int P, int k, int *to, int *from);
 
 /* ---- the decision log -------------------------------------------------------------------- */
 

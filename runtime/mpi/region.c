@@ -155,12 +155,19 @@ static void region_enter(wtcrt_rt *rt, wtcrt_msg *m)
     region_setup(rt, par[0], par[1], par[2]);
 }
 
-/* Rank 0: the region's root has returned; every other rank leaves the region. */
+/* Rank 0: the region's root has returned; every other rank leaves the region (the
+   core's route, wtcp_end_to), and in a mode that ends with a barrier rank 0 takes part
+   (its end operation; doc/runtime.md "The region end"). */
 void wtcrt_region_end(wtcrt_rt *rt)
 {
-    for (int r = 1; r < rt->nranks; r++)
-        wtcrt_send(rt, r, WTCRT_REGION_END, wtcrt_msg_new(rt, 0));
-    if (rt->ops->end)
+    int *kids = malloc((size_t)rt->nranks * sizeof *kids), n;
+    if (!kids)
+        wtcrt_die(rt, "out of memory");
+    n = wtcp_end_to(rt->rank, rt->nranks, kids);
+    for (int i = 0; i < n; i++)
+        wtcrt_send(rt, kids[i], WTCRT_REGION_END, wtcrt_msg_new(rt, 0));
+    free(kids);
+    if (rt->ops->mode->end_barrier)
         rt->ops->end(rt);
     rt->in_region = 0;
 }

@@ -192,7 +192,7 @@ msg *eng_send(sim *S, int from, int to, int kind, double bytes)
     int i = eng_msg_new(S);
     msg *m = &S->msgs[i];
     double o = sim_o_send(S->m, S->P, bytes), left;
-    wtcrt_stats *st = eng_stats(S, from);
+    wtcrt_stats *st = kind == M_BAR ? NULL : eng_stats(S, from); /* MPI's, not ours */
     if (st) {
         st->msgs++;
         st->bytes += (long long)bytes;
@@ -211,8 +211,10 @@ msg *eng_send(sim *S, int from, int to, int kind, double bytes)
     m->sync = bytes > S->m->S;
     m->arr = m->sync ? r->t + latency(S, from, to) : wire(S, from, to, r->t, bytes, &left);
     m->next = -1;
-    S->res->messages++;
-    S->res->bytes += (long long)bytes;
+    if (kind != M_BAR) {
+        S->res->messages++;
+        S->res->bytes += (long long)bytes;
+    }
     if (m->sync && (kind == M_TASK || kind == M_BEGIN)) /* the sender waits for it */
         r->sync_pending++;
     S->r[to].inflight++;
@@ -287,7 +289,8 @@ int eng_take(sim *S, rank *r, int src, int kind)
     int prev = -1;
     for (int i = r->head; i >= 0; prev = i, i = S->msgs[i].next) {
         msg *m = &S->msgs[i];
-        if ((src < 0 || m->src == src) && (kind < 0 || m->kind == kind)) {
+        if ((src < 0 || m->src == src) &&
+            (kind == ANY_KIND || (kind < 0 ? m->kind != M_BAR : m->kind == kind))) {
             if (prev < 0)
                 r->head = m->next;
             else
@@ -331,9 +334,12 @@ int eng_wait_sends(sim *S, int rid)
 int eng_poll_next(sim *S, int rid)
 {
     rank *r = &S->r[rid];
+    int i = r->head;
     if (!eng_arrived(S, rid))
         return -2;
-    if (r->head < 0 || S->msgs[r->head].arr > r->t)
+    while (i >= 0 && S->msgs[i].kind == M_BAR) /* the barrier's: not the protocol's */
+        i = S->msgs[i].next;
+    if (i < 0 || S->msgs[i].arr > r->t)
         return -1;
     return eng_take(S, r, -1, -1);
 }
@@ -618,11 +624,13 @@ static void worker_run(sim *S, int rid)
             if (!step(S, rid))
                 return;
         } else if (rid == 0) {
-            if (S->done)
-                return;
-            for (int x = 1; x < S->P; x++)
-                eng_send(S, 0, x, M_END, HDR);
-            S->done = 1;
+            int n = wtcp_end_to(0, S->P, S->kids);
+            for (int x = 0; x < n; x++)
+                eng_send(S, 0, S->kids[x], M_END, HDR);
+            if (S->mode->end_barrier)
+                r->finished = 1; /* it takes part in the barrier (wake) */
+            else
+                S->done = 1;
             return;
         } else if (!S->ops->serve(S, rid)) {
             return;
@@ -680,14 +688,93 @@ static int begun(sim *S, int rid)
     return 1;
 }
 
+/* ---- the region end: the barrier of dynamic and steal mode (doc/predictor.md) ------- */
+
+/* Rank rid sends the message of the barrier's round it is in (wtcp_barrier_peers). */
+static void bar_send(sim *S, int rid)
+{
+    int to, from;
+    wtcp_barrier_peers(rid, S->P, S->r[rid].bar_k, &to, &from);
+    eng_send(S, rid, to, M_BAR, 0)->a = S->r[rid].bar_k;
+}
+
+/* Inbox message i of a rank at the region's end (the runtime's dyn_end, steal_end): a
+   barrier message counts for its round, seen as the runtime's back-off from the
+   barrier's start sees it (no doorbell rings for MPI's own messages); a STEAL gets
+   NOWORK; a NOWORK answers the rank's STEAL; a completed TASK send or a timer is done
+   with; a late control message (GRANT, REQ, FWD, IDLE) is received and dropped. */
+static void end_take(sim *S, int rid, int i)
+{
+    rank *r = &S->r[rid];
+    msg m = S->msgs[i];
+    if (m.kind == M_DONE) {
+        eng_send_done_taken(S, rid, i, NULL);
+        return;
+    }
+    if (m.kind == M_WAKE) {
+        r->timers -= r->timers > 0;
+        eng_msg_free(S, i);
+        return;
+    }
+    if (m.kind == M_BAR) {
+        double seen = eng_notice(S, r->bar_t0, m.arr, 0);
+        if (seen > r->t) {
+            eng_mark(S, rid, 1);
+            r->t = seen;
+        }
+        r->bar_got |= 1ULL << m.a;
+    }
+    eng_receive(S, rid, i, NULL);
+    eng_msg_free(S, i);
+    if (m.kind == M_STEAL)
+        eng_send(S, rid, m.src, M_NOWORK, HDR);
+    else if (m.kind == M_NOWORK)
+        r->steal_out = 0;
+    else if (m.kind == M_TASK || m.kind == M_RESULT || m.kind == M_BEGIN)
+        eng_internal(S, "work after the region's end", rid);
+}
+
+/* A rank that has its REGION_END (rank 0: has sent them) in a mode that ends with a
+   barrier: once its STEAL is answered and its TASK sends have completed it enters the
+   barrier, and goes from round to round as their messages come; rank 0's region is
+   over when it leaves. */
+static void end_run(sim *S, int rid)
+{
+    rank *r = &S->r[rid];
+    int rounds = wtcp_barrier_rounds(S->P), i;
+    for (;;) {
+        if (!r->bar_in && !r->steal_out && r->sync_pending == 0) {
+            r->bar_in = 1;
+            r->bar_t0 = r->t;
+            if (rounds > 0)
+                bar_send(S, rid);
+        }
+        while (r->bar_in && r->bar_k < rounds && (r->bar_got >> r->bar_k & 1))
+            if (++r->bar_k < rounds)
+                bar_send(S, rid);
+        if (r->bar_in && r->bar_k == rounds) {
+            if (rid == 0)
+                S->done = 1;
+            return;
+        }
+        /* the barrier's messages wait until it has entered (MPI matches them then) */
+        if ((i = eng_take(S, r, -1, r->bar_in ? ANY_KIND : -1)) < 0)
+            return;
+        end_take(S, rid, i);
+    }
+}
+
 static void wake(sim *S, int rid)
 {
+    rank *r = &S->r[rid];
     if (!begun(S, rid))
         return;
-    if (rid >= S->W)
+    if (!r->finished && rid >= S->W)
         S->ops->master(S, rid);
-    else
+    else if (!r->finished)
         worker_run(S, rid);
+    if (r->finished && S->mode->end_barrier && !S->error)
+        end_run(S, rid);
 }
 
 /* ---- driver ------------------------------------------------------------------------------ */

@@ -18,7 +18,9 @@
 enum { M_BEGIN, M_END, M_TASK, M_RESULT, M_REQ, M_FWD, M_GRANT, M_IDLE, M_STEAL, M_NOWORK,
        M_DONE, /* not a message: a synchronous TASK send has completed (to its sender) */
        M_TICK, /* not a message: a probing rank's clock has been reached by all others */
-       M_WAKE  /* not a message: a rank's timer (a thief's pause after NOWORK) is over */ };
+       M_WAKE, /* not a message: a rank's timer (a thief's pause after NOWORK) is over */
+       M_BAR   /* a message of the barrier that ends a region (a = its round): MPI's own,
+                  unseen by the modes' receives and polls, not counted as the protocol's */ };
 
 typedef struct msg {
     double arr;      /* arrival (a synchronous message: of its rendezvous request) */
@@ -81,6 +83,11 @@ typedef struct rank {
     wtcp_seeds seeds;     /* ranks seeded and not yet answered (wtcp_may_give) */
     int seeded_in;   /* a seed came (its STEALs say so) */
     unsigned long long rng;
+    /* the region's end barrier (modes with end_barrier): entered, rounds done, the
+       rounds whose message has come (bit k), when it entered */
+    int bar_in, bar_k;
+    unsigned long long bar_got;
+    double bar_t0;
     double compute, comm, wchild, busy;
 } rank;
 
@@ -175,7 +182,9 @@ msg *eng_send(sim *S, int from, int to, int kind, double bytes);
 double eng_notice(const sim *S, double t_w, double a, int asleep);
 /* Receives message i (unlinked from the inbox): waits for it (into *wait), pays o_r. */
 void eng_receive(sim *S, int rid, int i, double *wait);
-/* Unlinks and returns the first inbox message matching (src, kind), -1 for any. */
+/* Unlinks and returns the first inbox message matching (src, kind), -1 for any but the
+   barrier's (M_BAR), ANY_KIND for any at all. */
+#define ANY_KIND (-2)
 int eng_take(sim *S, rank *r, int src, int kind);
 /* The next message of a poll (the runtime's MPI_Iprobe loop): the first one in the inbox
    that has arrived by the rank's clock; -1 when none has, -2 when that is not known yet

@@ -360,6 +360,10 @@ static void master_run(sim *S, int rid)
         eng_receive(S, rid, i, NULL);
         msg m = S->msgs[i];
         eng_msg_free(S, i);
+        if (m.kind == M_END) { /* the region's end (engine.c's end_run) */
+            r->finished = 1;
+            return;
+        }
         if (m.kind == M_REQ && m.a == 0) { /* the worker has nothing left to give */
             if (S->standing[m.src] > 0)
                 S->nstanding[mid]--;

@@ -276,6 +276,27 @@ static double run_logged(const sim_tree *t, const sim_machine *m, int mode, int 
    worker sends REQ for all its pending children and never waits for the answer; it
    takes a child, then polls (GRANTs, RESULTs, TASKs), then runs the child; a GRANT
    sends the last pending children of its oldest frame, or gives the rank back. */
+/* The end of a dynamic or steal region (engine.c's end_run, doc/predictor.md "The
+   region end"): REGION_END from rank 0 to each other rank, then a barrier, MPICH's
+   dissemination (wtcp_barrier_peers): in round k each rank sends to r + 2^k mod P and
+   waits for r - 2^k; rank 0's region ends when its last round has come. On the toy
+   machine, offsets from T, when rank 0 has sent its last END, every other rank waiting:
+   P = 2: rank 0 in the barrier at 0, BAR to 1 (1, arr 11). rank 1: END 10 -> 12, BAR to
+     0 (13, arr 23), rank 0's 11 -> 15. rank 0: 23 -> 25.
+   P = 3 (ENDs arr 9, 10): rank 0 BAR to 1 (1, arr 11). rank 1: END -> 11, BAR to 2 (12,
+     arr 22), rank 0's -> 14, round 1: BAR to 0 (15, arr 25). rank 2: END -> 12, BAR to 0
+     (13, arr 23), rank 1's 22 -> 24, BAR to 1 (25, arr 35). rank 0: rank 2's 23 -> 25,
+     BAR to 2 (26, arr 36), rank 1's (arr 25) -> 28.
+   P = 4 (ENDs arr 8, 9, 10; ranks 1-3 in the barrier at 10, 11, 12): round 0's
+     messages (sent 1, 11, 12, 13) are taken by rank 1 at 13, 2 at 23, 3 at 24, 0 at 25;
+     round 1: rank 2 to 0 (24, arr 34), 0 to 2 (26, arr 36); rank 0 takes rank 2's
+     34 -> 36.
+   P = 5 (in the barrier at 0, 9, 10, 11, 12; rounds 1, 2, 4 apart): rank 0 takes round
+     0 at 25, round 1 (from rank 3, arr 34) at 36, round 2 (from rank 1: round 0 at 13,
+     round 1 from rank 4 arr 35 at 37, sent 38, arr 48) at 50.
+   The barrier's messages are MPI's: not counted in the messages. */
+enum { END_P2 = 25, END_P3 = 28, END_P4 = 36, END_P5 = 50 };
+
 static void dynamic_timelines(void)
 {
     sim_machine m = toy();
@@ -291,19 +312,22 @@ static void dynamic_timelines(void)
        grants worker 1 (21, arr 31); the rest (1) stands. rank 0 takes child 1 (nothing
        pending) and polls at 108: GRANT 31 -> 110; nothing to give: IDLE for rank 1 to
        the master (111); the request is spent, nothing pending: REQ(0) (112); child 1
-       (212); compute 3 (215); END x2 (217). master: IDLE 121 -> 123, matched with the
-       standing request: GRANT of rank 1 (124, never received); REQ(0) 122 -> 126.
-       Messages: BEGIN x2, REQ, GRANT, IDLE, REQ(0), GRANT, END x2. */
+       (212); compute 3 (215); END x2 (217), the barrier. master: IDLE 121 -> 123,
+       matched with the standing request: GRANT of rank 1 (124, never received); REQ(0)
+       122 -> 126. Messages: BEGIN x2, REQ, GRANT, IDLE, REQ(0), GRANT, END x2. */
     check("dynamic P=3 M=1: the grant comes too late", run(&t, &m, SIM_DYNAMIC, 3, 1, 1, &r),
-          217);
+          217 + END_P3);
     check("dynamic P=3 M=1: a granted rank given back", (double)r.refusals, 1);
     check("dynamic P=3 M=1: messages", (double)r.messages, 9);
     check("dynamic P=3 M=1: nobody waits for a master", r.wait_master, 0);
-    check("dynamic P=3 M=1: master busy", r.master_busy, 2 + 2 + 1 + 2 + 1 + 2);
+    /* the end: END received (2), round 0 (1 + 2), round 1's send (1): its own last
+       message (rank 0's, arr 36 in the P = 3 timeline above) comes after rank 0 left */
+    check("dynamic P=3 M=1: master busy", r.master_busy, 2 + 2 + 1 + 2 + 1 + 2 + 2 + 3 + 1);
     /* P = 2, M = 1: rank 0 is the only worker. REQ(2) (7, arr 17); child 0 (107); the
        request stands at the master (nobody idle); child 1 taken, REQ(0) (108); child 1
-       (208); compute 3 (211); END (212). Messages: BEGIN, REQ, REQ(0), END. */
-    check("dynamic P=2 M=1: the request stands", run(&t, &m, SIM_DYNAMIC, 2, 1, 1, &r), 212);
+       (208); compute 3 (211); END (212), the barrier. Messages: BEGIN, REQ, REQ(0), END. */
+    check("dynamic P=2 M=1: the request stands", run(&t, &m, SIM_DYNAMIC, 2, 1, 1, &r),
+          212 + END_P2);
     check("dynamic P=2 M=1: messages", (double)r.messages, 4);
     /* P = 4, M = 2: worker 0 -> master rank 2, worker 1 -> master rank 3. rank 0:
        BEGINs to 1, 2, 3 (1, 2, 3; arr 11, 12, 13); compute 5 (8); REQ(2) to rank 2 (9,
@@ -312,8 +336,9 @@ static void dynamic_timelines(void)
        worker 1 (35, arr 45); the last master of the ring: the rest goes home, FWD(1,
        hops 2) to rank 2 (36, arr 46), where it stands (46 -> 48). rank 0 takes child 1
        and polls at 109: GRANT 45 -> 111, nothing pending: IDLE for rank 1 to rank 3
-       (112), REQ(0) to rank 2 (113); child 1 (213); compute 3 (216); END x3 (219). */
-    check("dynamic P=4 M=2: FWD, home", run(&t, &m, SIM_DYNAMIC, 4, 2, 1, &r), 219);
+       (112), REQ(0) to rank 2 (113); child 1 (213); compute 3 (216); END x3 (219), the
+       barrier. */
+    check("dynamic P=4 M=2: FWD, home", run(&t, &m, SIM_DYNAMIC, 4, 2, 1, &r), 219 + END_P4);
     check("dynamic P=4 M=2: messages", (double)r.messages, 3 + 1 + 1 + 1 + 1 + 2 + 3);
     sim_tree_free(&t);
     /* batch 2, 4 leaves, P = 3, M = 1: REQ(ceil(4 / 2) = 2) (8, arr 18); child 0 (108).
@@ -325,9 +350,9 @@ static void dynamic_timelines(void)
        (226, arr 236). rank 1 takes child 3 and polls at 224 (the GRANT is not there
        yet): REQ(0) (225); child 3 (325); RESULT (326, arr 336); in its server loop:
        IDLE (327), then the GRANT 236 -> 329: nothing pending, rank 0 given back (330).
-       rank 0: RESULT 336 -> 338; compute 3 (341); END x2 (343). */
+       rank 0: RESULT 336 -> 338; compute 3 (341); END x2 (343), the barrier. */
     leaves(&t, four, 4);
-    check("dynamic P=3 M=1 batch 2", run(&t, &m, SIM_DYNAMIC, 3, 1, 2, &r), 343);
+    check("dynamic P=3 M=1 batch 2", run(&t, &m, SIM_DYNAMIC, 3, 1, 2, &r), 343 + END_P3);
     check("dynamic batch 2: two children in one TASK", (double)r.remote_calls, 2);
     check("dynamic batch 2: one TASK", (double)r.grants, 1);
     check("dynamic batch 2: rank 0 given back", (double)r.refusals, 1);
@@ -335,11 +360,11 @@ static void dynamic_timelines(void)
     sim_tree_free(&t);
     /* No time slices, no back-off: 30 leaves of 20 alone (P = 2) cost one REQ and one
        REQ(0) (taken with child 29). 7 + 30 x 20 = 607, the REQ(0) 1, compute 3 (611),
-       END (612). Messages: BEGIN, REQ, REQ(0), END. */
+       END (612), the barrier. Messages: BEGIN, REQ, REQ(0), END. */
     for (int i = 0; i < 30; i++)
         thirty[i] = 20;
     leaves(&t, thirty, 30);
-    check("dynamic alone: no rounds", run(&t, &m, SIM_DYNAMIC, 2, 1, 1, &r), 612);
+    check("dynamic alone: no rounds", run(&t, &m, SIM_DYNAMIC, 2, 1, 1, &r), 612 + END_P2);
     check("dynamic alone: messages", (double)r.messages, 4);
     sim_tree_free(&t);
 }
@@ -362,10 +387,10 @@ static void poll_cost_timelines(void)
        it (109). master: REQ 18.5 -> 20.5, grants rank 1 (21.5, arr 31.5). rank 0 takes
        child 1, pays its poll (109.5): the GRANT 31.5 -> 111.5, nothing to give: IDLE
        (112.5), REQ(0) (113.5); child 1 (213.5); compute 3 (216.5); END x2 (218.5):
-       217 + 3p. */
+       217 + 3p, then the barrier. */
     leaves(&t, two, 2);
     check("t_poll: dynamic P=3 M=1, three polls", run(&t, &m, SIM_DYNAMIC, 3, 1, 1, &r),
-          217 + 3 * p);
+          217 + 3 * p + END_P3);
     check("t_poll: dynamic P=3 M=1, messages as without", (double)r.messages, 9);
     /* simple mode does not poll: the same time with and without */
     base = (m.t_poll = 0, run(&t, &m, SIM_SIMPLE, 2, 0, 0, &r));
@@ -373,23 +398,24 @@ static void poll_cost_timelines(void)
     check("t_poll: simple mode pays none", run(&t, &m, SIM_SIMPLE, 2, 0, 0, &r), base);
     sim_tree_free(&t);
     /* dynamic alone (P = 2): 30 leaves of 20, one poll at the par and one per child:
-       612 + 31p; the rank's computing too (5 + 600 + 3 + 31p) */
+       612 + 31p and the barrier; the rank's computing too (5 + 600 + 3 + 31p) */
     for (int i = 0; i < 30; i++)
         thirty[i] = 20;
     leaves(&t, thirty, 30);
     check("t_poll: dynamic alone, 31 polls", run(&t, &m, SIM_DYNAMIC, 2, 1, 1, &r),
-          612 + 31 * p);
+          612 + 31 * p + END_P2);
     check("t_poll: dynamic alone, counted as computing", r.compute, 608 + 31 * p);
     sim_tree_free(&t);
     /* steal P = 2, three leaves: rank 0 computes 5 (6), pays the par's poll (6.5), seeds
        child 2 to rank 1 (7.5, arr 17.5); child 0's poll (8), child 0 (108); child 1's
        poll (108.5): rank 1's STEAL (arr 24) -> 110.5, NOWORK (111.5); child 1 (211.5).
        rank 1: the TASK 17.5 -> 19.5, child 2's poll (20), child 2 (120), RESULT (121,
-       arr 131). rank 0: RESULT 211.5 -> 213.5; compute 3 (216.5); END (217.5): 216 + 3p */
+       arr 131). rank 0: RESULT 211.5 -> 213.5; compute 3 (216.5); END (217.5): 216 + 3p,
+       and the end as in steal_timelines (29) */
     leaves(&t, three, 3);
     check("t_poll: steal P=2, three polls on the critical path",
-          run_logged(&t, &m, SIM_STEAL, 2, 0, &r, log, sizeof log), 216 + 3 * p);
-    check("t_poll: steal P=2, messages as without", (double)r.messages, 7);
+          run_logged(&t, &m, SIM_STEAL, 2, 0, &r, log, sizeof log), 216 + 3 * p + 29);
+    check("t_poll: steal P=2, messages as without", (double)r.messages, 8);
     sim_tree_free(&t);
 }
 
@@ -413,15 +439,16 @@ static void standing_timelines(void)
        RESULT 146 -> 213, GRANT 160 -> 215: child 3 to rank 1 (216, arr 226); REQ(0) (217);
        child 2 (317). rank 1: TASK 226 -> 228; REQ(1) (229), REQ(0) (230); child 3 (240);
        RESULT (241, arr 251); IDLE (242). rank 0: RESULT 251 -> 319; compute 3 (322);
-       END x2 (324). Messages: rank 0 BEGIN x2, REQ, TASK x2, REQ(0), END x2; rank 1
+       END x2 (324), the barrier. Messages: rank 0 BEGIN x2, REQ, TASK x2, REQ(0), END x2; rank 1
        REQ, REQ(0), RESULT, IDLE, twice; master GRANT x2. Master busy: 8 messages
-       received (16), 2 GRANTs (2), BEGIN (2). */
+       received (16), 2 GRANTs (2), BEGIN (2); at the end END (2), round 0 (3) and
+       round 1's send (1), as in "dynamic P=3 M=1". */
     leaves(&t, five, 5);
     check("dynamic standing request: time", run_logged(&t, &m, SIM_DYNAMIC, 3, 1, &r, log,
-          sizeof log), 324);
+          sizeof log), 324 + END_P3);
     check("dynamic standing request: groups sent", (double)r.grants, 2);
     check("dynamic standing request: messages", (double)r.messages, 18);
-    check("dynamic standing request: master busy", r.master_busy, 20);
+    check("dynamic standing request: master busy", r.master_busy, 20 + 6);
     check_log("dynamic standing request", log, "begin 0 -> 1\nbegin 0 -> 2\n"
               "send 0 4 1 -> 1\nsend 0 3 1 -> 1\n");
     sim_tree_free(&t);
@@ -441,12 +468,12 @@ static void standing_timelines(void)
        child 2, polls at 216: RESULTs 148, 151 (-> 218, 220), GRANT 162 -> 222: child 3 to
        rank 1 (223, arr 233); REQ(0) (224); child 2 (324). rank 1: TASK 233 -> 235; REQ(1),
        REQ(0); child 3 (247); RESULT (248, arr 258). rank 0: RESULT 258 -> 326; compute 3
-       (329); END x4 (333). (The masters meanwhile pass the requests of ranks 1 and 2
+       (329); END x4 (333), the barrier. (The masters meanwhile pass the requests of ranks 1 and 2
        around the ring, where rank 4 grants worker 2 to rank 1 (GRANT arr 272), which
        rank 1 gives back: IDLE 275.) */
     leaves(&t, six, 6);
     check("dynamic two masters: time", run_logged(&t, &m, SIM_DYNAMIC, 5, 2, &r, log,
-          sizeof log), 333);
+          sizeof log), 333 + END_P5);
     check("dynamic two masters: children sent", (double)r.remote_calls, 3);
     check("dynamic two masters: a granted rank given back", (double)r.refusals, 1);
     check("dynamic two masters: messages", (double)r.messages, 13 + 9 + 4 + 6 + 5);
@@ -495,9 +522,10 @@ static void oldest_and_nested_timelines(void)
        children is the root's: C to rank 1 (106, arr 116); a1 (206). rank 1: TASK 116
        -> 118; REQ(1), REQ(0) (119, 120); C (220); RESULT (221, arr 231). rank 0: A ends;
        takes B, polls at 206 (nothing), REQ(0) (207); B (307); RESULT 231 -> 309;
-       compute 3 (312); END x2 (314). (Grants from the asking frame would have sent a1.) */
+       compute 3 (312); END x2 (314), the barrier. (Grants from the asking frame would have
+       sent a1.) */
     check("dynamic oldest work: time", run_logged(&t, &m, SIM_DYNAMIC, 3, 1, &r, log,
-          sizeof log), 314);
+          sizeof log), 314 + END_P3);
     check_log("dynamic oldest work", log, "begin 0 -> 1\nbegin 0 -> 2\n"
               "send 0 2 1 -> 1\n");
     sim_tree_free(&t);
@@ -523,9 +551,10 @@ static void oldest_and_nested_timelines(void)
        RESULT to rank 1 (545, arr 555); waits again: IDLE (546).
        rank 2: TASK 443 -> 445; REQ(1), REQ(0); b2 (547); RESULT (548, arr 558).
        rank 1: RESULTs 555 -> 557, 558 -> 560; B's RESULT to rank 0 (561, arr 571).
-       rank 0: RESULT 571 -> 573; compute 3 (576); END x3 (579).
+       rank 0: RESULT 571 -> 573; compute 3 (576); END x3 (579), the barrier.
        Waiting for RESULTs: rank 0 (336 - 328) + (440 - 339) + (571 - 546), rank 1
-       (555 - 535) + (558 - 557). Master busy: 17 messages received, 4 GRANTs. */
+       (555 - 535) + (558 - 557). Master busy: 17 messages received, 4 GRANTs; at the end
+       END and two rounds (2 + 6). */
     {
         sim_tree_init(&t);
         int root = sim_tree_add_nodes(&t, 1), c = sim_tree_add_nodes(&t, 3);
@@ -547,13 +576,13 @@ static void oldest_and_nested_timelines(void)
         sim_tree_finish(&t);
     }
     check("dynamic nested TASK while waiting: time", run_logged(&t, &m, SIM_DYNAMIC, 4, 1,
-          &r, log, sizeof log), 579);
+          &r, log, sizeof log), 579 + END_P4);
     check("dynamic nested TASK while waiting: granted ranks given back",
           (double)r.refusals, 2);
     check("dynamic nested TASK while waiting: messages", (double)r.messages, 32);
     check("dynamic nested TASK while waiting: wait-children", r.wait_children,
           (336 - 328) + (440 - 339) + (571 - 546) + (555 - 535) + (558 - 557));
-    check("dynamic nested TASK while waiting: master busy", r.master_busy, 17 * 2 + 4);
+    check("dynamic nested TASK while waiting: master busy", r.master_busy, 17 * 2 + 4 + 8);
     check_log("dynamic nested TASK while waiting", log,
               "begin 0 -> 1\nbegin 0 -> 2\nbegin 0 -> 3\n"
               "send 1 2 1 -> 1\nsend 2 3 1 -> 0\nsend 2 2 1 -> 2\n");
@@ -578,16 +607,19 @@ static void steal_timelines(void)
        107. rank 1: BEGIN 11 -> 13; STEAL to 0 (14, arr 24): it waits in rank 0's inbox
        until that poll: 107 -> 109, rank 1 was seeded: NOWORK (110, arr 120); child 1
        (210). rank 1: TASK 17 -> 19, runs child 2 (119); RESULT (120, arr 130); NOWORK 120
-       -> 122; STEAL again (123). rank 0 at 210: the RESULT has arrived: 210 -> 212;
-       compute 3 (215); END (216). */
+       -> 122; STEAL again (123, arr 133). rank 0 at 210: the RESULT has arrived: 210 ->
+       212; compute 3 (215); END (216, arr 226). The end: rank 0 in the barrier (216):
+       BAR to 1 (217, arr 227); rank 1's STEAL 217 -> 219: NOWORK (220, arr 230). rank 1:
+       END 226 -> 228; its STEAL's answer first: NOWORK 230 -> 232; in the barrier: BAR
+       to 0 (233, arr 243), rank 0's 233 -> 235. rank 0: 243 -> 245. */
     leaves(&t, three, 3);
     check("steal P=2: the STEAL waits for the child", run_logged(&t, &m, SIM_STEAL, 2, 0, &r,
-          log, sizeof log), 216);
+          log, sizeof log), 245);
     check("steal P=2: children sent (the seed)", (double)r.remote_calls, 1);
     check("steal P=2: successful steals", (double)r.grants, 0);
     check("steal P=2: NOWORK answers (the seeded thief)", (double)r.refusals, 1);
     check("steal P=2: STEALs sent", (double)r.steals, 2);
-    check("steal P=2: messages", (double)r.messages, 7);
+    check("steal P=2: messages", (double)r.messages, 8);
     check("steal P=2: wait-children", r.wait_children, 0);
     check_log("steal P=2", log, "begin 0 -> 1\nseed 0 2 1 -> 1\nsteal 1 -> 0\nsteal 1 -> 0\n");
     sim_tree_free(&t);
@@ -596,14 +628,17 @@ static void steal_timelines(void)
        NOWORK 110, arr 120); runs 1, 2, 3 (410); waits, steals from 1 (411, arr 421).
        rank 1: TASK 17 -> 19; runs 4, 5 (219); NOWORK 219 -> 221; runs 6, 7 (421);
        RESULT (422, arr 432); STEAL to 0 (423); rank 0's STEAL 423 -> 425: NOWORK (426).
-       rank 0: RESULT 432 -> 434; compute 3 (437); END (438). */
+       rank 0: RESULT 432 -> 434; compute 3 (437); END (438, arr 448). The end: rank 0's
+       STEAL is out: rank 1's STEAL (arr 433) 438 -> 440, NOWORK (441, arr 451); the
+       answer to its own (arr 436) 442: in the barrier, BAR to 1 (443, arr 453). rank 1:
+       END 448 -> 450; NOWORK 451 -> 453; BAR to 0 (454, arr 464); rank 0: 464 -> 466. */
     double eight[8] = { 100, 100, 100, 100, 100, 100, 100, 100 };
     leaves(&t, eight, 8);
     check("seed of 8: time", run_logged(&t, &m, SIM_STEAL, 2, 0, &r, log, sizeof log),
-          438);
+          466);
     check("seed of 8: children sent", (double)r.remote_calls, 4);
     check("seed of 8: STEALs sent", (double)r.steals, 3);
-    check("seed of 8: messages", (double)r.messages, 9);
+    check("seed of 8: messages", (double)r.messages, 10);
     /* (each rank's lines in order; the simulator runs rank 1 ahead to 422 before rank
        0 reaches 410) */
     check_log("seed of 8", log,
@@ -617,16 +652,20 @@ static void steal_timelines(void)
        to 0 (334, arr 344); child 6 (634). rank 0: TASK 344 -> 346; child 7 (646); RESULT
        to 1 (647, arr 657); rank 1's STEAL (634 -> 635, arr 645; it has its seed) 647
        -> 649: nothing pending: NOWORK (650); STEAL to 1 (651). rank 1: RESULT 657 -> 659; its task is
-       complete: RESULT to 0 (660, arr 670). rank 0: RESULT 670 -> 672; compute 3 (675);
-       END (676). */
+       complete: RESULT to 0 (660, arr 670); NOWORK 660 -> 662; STEAL to 0 (663, arr 673);
+       rank 0's STEAL (arr 661) -> 665: NOWORK (666, arr 676). rank 0: RESULT 670 -> 672;
+       compute 3 (675); END (676, arr 686). The end: rank 1's STEAL 676 -> 678: NOWORK
+       (679, arr 689); the answer to its own 676 -> 681; in the barrier: BAR to 1 (682,
+       arr 692). rank 1: END 686 -> 688; NOWORK 689 -> 691; BAR to 0 (692, arr 702),
+       rank 0's -> 694. rank 0: 702 -> 704. */
     double mixed[8] = { 100, 100, 10, 10, 10, 300, 300, 300 };
     leaves(&t, mixed, 8);
     check("steal from a task frame: time", run_logged(&t, &m, SIM_STEAL, 2, 0, &r, log,
-          sizeof log), 676);
+          sizeof log), 704);
     check("steal from a task frame: children sent", (double)r.remote_calls, 5);
     check("steal from a task frame: successful steals", (double)r.grants, 1);
     check("steal from a task frame: NOWORK answers", (double)r.refusals, 3);
-    check("steal from a task frame: messages", (double)r.messages, 14);
+    check("steal from a task frame: messages", (double)r.messages, 15);
     check("steal from a task frame: wait-children", r.wait_children,
           (344 - 231) + (670 - 651) + (657 - 635));
     /* the STEALs: 1 (14), 0 (231), 1 (635), 0 (651), 1 after its NOWORK */
@@ -733,9 +772,10 @@ static void steal_pause_timeline(void)
        rank 1: -> 430, round trip 53, pause 424: STEAL at 801 (arr 812). rank 0 at 468 ...
        768 nothing, at 818: -> 820, NOWORK (821, arr 831). rank 1: -> 833, round trip 32,
        pause 512: its next STEAL would leave at 1313. rank 0: polls at 871, 921, 971,
-       1021; compute 3 (1024); END (1025). Without the pause rank 1 would steal again
+       1021; compute 3 (1024); END (1025), the barrier (25: rank 1 waits for its timer,
+       no STEAL out). Without the pause rank 1 would steal again
        at once after each NOWORK, and rank 0 would answer one STEAL at every poll. */
-    check("steal pause: time", run(&t, &m, SIM_STEAL, 2, 0, 0, &r), 1025 * us);
+    check("steal pause: time", run(&t, &m, SIM_STEAL, 2, 0, 0, &r), (1025 + END_P2) * us);
     check("steal pause: STEALs sent", (double)r.steals, 5);
     check("steal pause: NOWORK answers", (double)r.refusals, 5);
     check("steal pause: messages", (double)r.messages, 12);
@@ -924,6 +964,48 @@ static void farm_saturation(void)
     sim_tree_free(&t);
 }
 
+/* The region end's rules in the core, and its timeline with the doorbell: REGION_END
+   seen by a sleeping rank w_wake late, a barrier message seen at once during the yield
+   phase that began when the rank entered the barrier, w_wake late after it (MPI's own
+   messages ring no doorbell: the back-off's poll finds them). */
+static void end_timelines(void)
+{
+    sim_machine m = toy();
+    sim_tree t;
+    sim_result r;
+    double two[2] = { 100, 100 };
+    int kids[8], to, from, n = wtcp_end_to(0, 4, kids);
+    check("end: rank 0 ends ranks 1-3", n == 3 && kids[0] == 1 && kids[2] == 3, 1);
+    check("end: the others end nobody", wtcp_end_to(2, 4, kids), 0);
+    check("end: no barrier rounds at P = 1", wtcp_barrier_rounds(1), 0);
+    check("end: 1 round at P = 2", wtcp_barrier_rounds(2), 1);
+    check("end: 3 rounds at P = 5", wtcp_barrier_rounds(5), 3);
+    check("end: 6 rounds at P = 64", wtcp_barrier_rounds(64), 6);
+    wtcp_barrier_peers(1, 5, 2, &to, &from);
+    check("end: P = 5, round 2 of rank 1: to 0, from 2", to * 10 + from, 2);
+    /* dynamic P = 2, M = 1, w_yield = 4, w_wake = 7: rank 0 as in "dynamic P=2 M=1" up
+       to END (212, arr 222); in the barrier: BAR to 1 (213, arr 223). master: asleep,
+       BEGIN 11 seen 18 -> 20; REQ 17 -> 22; REQ(0) 118 (after its yield phase, 26)
+       seen 125 -> 127; END 222 seen 229 -> 231; in the barrier: BAR to 0 (232, arr 242),
+       rank 0's -> 234. rank 0 in the barrier since 212, yielded until 216: 242 seen 249
+       -> 251. */
+    leaves(&t, two, 2);
+    m.w_yield = 4;
+    m.w_wake = 7;
+    check("end: dynamic P=2, the barrier message after the yield phase",
+          run(&t, &m, SIM_DYNAMIC, 2, 1, 1, &r), 251);
+    /* w_yield = 40: the master as before (each wait longer than 40); rank 0 yields
+       until 252: 242 -> 244 */
+    m.w_yield = 40;
+    check("end: dynamic P=2, the barrier message during the yield phase",
+          run(&t, &m, SIM_DYNAMIC, 2, 1, 1, &r), 244);
+    /* simple mode has no barrier: rank 0's region ends with its END. rank 1: BEGIN 11
+       seen 18 -> 20, TASK -> 22, child (122), RESULT (123, arr 133); rank 0 yields from
+       107: 133 -> 135, compute 3 (138), END (139) */
+    check("end: simple mode ends with its END", run(&t, &m, SIM_SIMPLE, 2, 0, 1, &r), 139);
+    sim_tree_free(&t);
+}
+
 int main(int argc, char **argv)
 {
     hand_timelines();
@@ -937,6 +1019,7 @@ int main(int argc, char **argv)
     steal_seeds();
     steal_pause_timeline();
     steal_free_refused();
+    end_timelines();
     conservation();
     if (!(argc > 1 && strcmp(argv[1], "--no-farm") == 0))
         farm_saturation();
