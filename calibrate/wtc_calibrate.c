@@ -606,15 +606,9 @@ static void write_head(FILE *o, const fit *f, int P)
                    "recalibrate when it is idle\n", 100 * f->share_start, 100 * f->share_cont);
 }
 
-static int write_file(const char *path, const char *name, const fit *f, const overheads *v,
-                      int P)
+/* The LogGPS costs: latency, bytes, the send and receive overheads, the master. */
+static void write_costs(FILE *o, const char *name, const fit *f, const overheads *v, int P)
 {
-    char tmp[4200];
-    snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid());
-    FILE *o = fopen(tmp, "w");
-    if (!o)
-        return -1;
-    write_head(o, f, P);
     fprintf(o, "name = %s\nprocs = %d   # the largest p measured: beyond it o_sb, o_rb extrapolate\n"
                "L = %.6g   # %s\nG = %.6g   # measured (big messages)\n"
                "o_sa = %.6g   # %s\no_sb = %.6g   # %s\nO_s = %.6g   # measured\n"
@@ -631,6 +625,11 @@ static int write_file(const char *path, const char *name, const fit *f, const ov
         fprintf(o, "# L: the fit gave %.3g s\n", f->raw_L);
     if (f->floor_tm)
         fprintf(o, "# t_m: the fit gave %.3g s; the floor is the master's o_r + o_s\n", f->raw_tm);
+}
+
+/* The runtime's own costs: waiting, children, polls, contention, cores, nodes. */
+static void write_runtime(FILE *o, const fit *f)
+{
     fprintf(o, "# the runtime's waiting: yields for w_yield, then sleeps on the doorbell: w_wake\n"
                "# to wake up; t_child: its cost per child; t_poll: one poll on the compute\n"
                "# path (%s); computing slows by 'contention'\n"
@@ -649,6 +648,20 @@ static int write_file(const char *path, const char *name, const fit *f, const ov
     if (f->rpn > 0) /* L and G above are those of ranks 0 and 1, wherever they ran */
         fprintf(o, "# the job ran on several nodes, %d ranks on rank 0's\n"
                    "ranks_per_node = %d\n", f->rpn, f->rpn);
+}
+
+/* The machine file, written to a temporary file and renamed: never half a file. */
+static int write_file(const char *path, const char *name, const fit *f, const overheads *v,
+                      int P)
+{
+    char tmp[4200];
+    snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid());
+    FILE *o = fopen(tmp, "w");
+    if (!o)
+        return -1;
+    write_head(o, f, P);
+    write_costs(o, name, f, v, P);
+    write_runtime(o, f);
     if (fflush(o) != 0 || fsync(fileno(o)) != 0 || fclose(o) != 0) {
         unlink(tmp);
         return -1;
@@ -727,14 +740,102 @@ static void fit_overheads(fit *f, int P, const char *out, const char *name)
            f->busy_contention ? " (not measured: busy host)" : "");
 }
 
+/* Per p = 2, 4, ..., P: ranks 0 and 1 in a communicator of p ranks (at_p). */
+static void measure_pairs(int me, int P, char *buf, fit *f)
+{
+    for (int p = 2; p <= P && f->np < MAXP; p = p * 2 > P && p < P ? P : p * 2) {
+        MPI_Comm c;
+        MPI_Comm_split(MPI_COMM_WORLD, me < p ? 0 : MPI_UNDEFINED, me, &c);
+        if (me < 2)
+            at_p(c, me, p, buf, f);
+        if (c != MPI_COMM_NULL)
+            MPI_Comm_free(&c);
+        sleepy_barrier(MPI_COMM_WORLD);
+    }
+}
+
+/* The big messages' per-byte costs (fresh buffers, page faults) replace the small
+   ones' (pooled buffers): bytes matter for big messages only. */
+static void measure_bytes(wtcrt_rt *rt, int me, fit *f)
+{
+    double bs = 0, bg = 0, br = 0, bw = 0;
+    measure_big(rt, me, &bs, &bg, &br, &bw);
+    if (me == 0) {
+        f->O_s = bs > 0 ? bs : f->O_s;
+        f->G = bg > 0 ? bg : f->G;
+        f->O_r = br > 0 ? br : f->O_r;
+        f->O_r_result = bw > 0 ? bw : f->O_r; /* a fit of 0 or less: O_r, and said so */
+        f->floor_orr = bw <= 0;
+    }
+}
+
+/* A master's time per request t_m, from the round trip of ranks 0 and P - 1. */
+static void measure_master(int me, int P, char *buf, fit *f)
+{
+    if (me == 0 || me == P - 1) {
+        double rtt = request_rtt(me, P, buf);
+        if (me == 0) {
+            double o_s = f->cs[f->np - 1] + f->O_s * 48, o_r = f->cr[f->np - 1] + f->O_r * 52;
+            f->t_m = calib_master_time(rtt, f->L, f->G, o_s, o_r);
+            f->raw_tm = rtt - 2 * f->L - f->G * 100 - (o_s > 0 ? o_s : 0) - (o_r > 0 ? o_r : 0);
+            f->floor_tm = f->t_m > f->raw_tm;
+        }
+    }
+}
+
+/* How much computing slows when the cores are shared, with the host's load around it:
+   a contention measured while other processes took the cores is theirs, not the
+   pair's (a busy host gave 107 %, and every prediction came out 2x slow). */
+static void measure_slowdown(int me, fit *f)
+{
+    cpu_share = 1;
+    busy_check(me);
+    f->contention = f->raw_contention = measure_contention(me);
+    busy_check(me);
+    share_reduce();
+    f->share_cont = cpu_share;
+    f->busy_contention = cpu_share < CALIB_BUSY_SHARE;
+    if (f->busy_contention || f->contention < 0)
+        f->contention = 0;
+}
+
+/* The measurements, in order, each phase between barriers; rank 0 writes the file. */
+static void calibrate(wtcrt_rt *rt, int me, int P, const char *out, const char *name)
+{
+    fit f;
+    char *buf;
+    memset(&f, 0, sizeof f);
+    f.rpn = ranks_per_node();
+    buf = calloc(1, 1 << 22);
+    busy_check(me);
+    share_reduce();
+    f.share_start = cpu_share;
+    measure_pairs(me, P, buf, &f);
+    f.S = eager_limit(me, buf);
+    sleepy_barrier(MPI_COMM_WORLD);
+    measure_bytes(rt, me, &f);
+    sleepy_barrier(MPI_COMM_WORLD);
+    measure_master(me, P, buf, &f);
+    sleepy_barrier(MPI_COMM_WORLD);
+    measure_slowdown(me, &f);
+    if (me < 2)
+        measure_waiting(rt, me, &f);
+    if (me == 0) {
+        f.t_child = measure_child(rt);
+        f.t_poll = measure_poll(rt);
+        f.poll_asks = !rt->bell_all_local;
+        fit_overheads(&f, P, out, name);
+    }
+    sleepy_barrier(MPI_COMM_WORLD);
+    free(buf);
+}
+
 int main(int argc, char **argv)
 {
     static wtcrt_rt state; /* the runtime's state, for its waiting and its frames */
     wtcrt_rt *rt = &state;
     int me, P;
     const char *name = "host", *out;
-    fit f;
-    char *buf;
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &me);
     MPI_Comm_size(MPI_COMM_WORLD, &P);
@@ -751,68 +852,7 @@ int main(int argc, char **argv)
         MPI_Finalize();
         return 2;
     }
-    memset(&f, 0, sizeof f);
-    f.rpn = ranks_per_node();
-    buf = calloc(1, 1 << 22);
-    busy_check(me);
-    share_reduce();
-    f.share_start = cpu_share;
-    for (int p = 2; p <= P && f.np < MAXP; p = p * 2 > P && p < P ? P : p * 2) {
-        MPI_Comm c;
-        MPI_Comm_split(MPI_COMM_WORLD, me < p ? 0 : MPI_UNDEFINED, me, &c);
-        if (me < 2)
-            at_p(c, me, p, buf, &f);
-        if (c != MPI_COMM_NULL)
-            MPI_Comm_free(&c);
-        sleepy_barrier(MPI_COMM_WORLD);
-    }
-    f.S = eager_limit(me, buf);
-    sleepy_barrier(MPI_COMM_WORLD);
-    {
-        double bs = 0, bg = 0, br = 0, bw = 0;
-        measure_big(rt, me, &bs, &bg, &br, &bw);
-        /* the big messages' per-byte costs (fresh buffers, page faults) replace the
-           small ones' (pooled buffers): bytes matter for big messages only */
-        if (me == 0) {
-            f.O_s = bs > 0 ? bs : f.O_s;
-            f.G = bg > 0 ? bg : f.G;
-            f.O_r = br > 0 ? br : f.O_r;
-            f.O_r_result = bw > 0 ? bw : f.O_r; /* a fit of 0 or less: O_r, and said so */
-            f.floor_orr = bw <= 0;
-        }
-    }
-    sleepy_barrier(MPI_COMM_WORLD);
-    if (me == 0 || me == P - 1) {
-        double rtt = request_rtt(me, P, buf);
-        if (me == 0) {
-            double o_s = f.cs[f.np - 1] + f.O_s * 48, o_r = f.cr[f.np - 1] + f.O_r * 52;
-            f.t_m = calib_master_time(rtt, f.L, f.G, o_s, o_r);
-            f.raw_tm = rtt - 2 * f.L - f.G * 100 - (o_s > 0 ? o_s : 0) - (o_r > 0 ? o_r : 0);
-            f.floor_tm = f.t_m > f.raw_tm;
-        }
-    }
-    sleepy_barrier(MPI_COMM_WORLD);
-    cpu_share = 1;
-    busy_check(me);
-    f.contention = f.raw_contention = measure_contention(me);
-    busy_check(me);
-    share_reduce();
-    f.share_cont = cpu_share;
-    /* a contention measured while other processes took the cores is theirs, not the
-       pair's (a busy host gave 107 %, and every prediction came out 2x slow) */
-    f.busy_contention = cpu_share < CALIB_BUSY_SHARE;
-    if (f.busy_contention || f.contention < 0)
-        f.contention = 0;
-    if (me < 2)
-        measure_waiting(rt, me, &f);
-    if (me == 0) {
-        f.t_child = measure_child(rt);
-        f.t_poll = measure_poll(rt);
-        f.poll_asks = !rt->bell_all_local;
-        fit_overheads(&f, P, out, name);
-    }
-    sleepy_barrier(MPI_COMM_WORLD);
-    free(buf);
+    calibrate(rt, me, P, out, name);
     wtcrt_bell_fini(rt);
     MPI_Comm_free(&rt->comm);
     MPI_Finalize();

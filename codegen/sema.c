@@ -518,6 +518,13 @@ static bool has_label(ParCheck *pc, const char *name)
 
 static void par_stmt(ParCheck *pc, Node *n, bool is_last, int breakable, bool brk_ends);
 
+/* A par inside a par body (a statement or a statement expression's). */
+static void nested_par_error(Node *n)
+{
+    diag_error(n->loc, "nested par statement; a par body may not contain another par "
+               "(move the inner par into a recursive function)");
+}
+
 /* An expression in a par body: a recursive call here is inside a larger expression. */
 static void par_expr(Node *n, void *data)
 {
@@ -532,8 +539,7 @@ static void par_expr(Node *n, void *data)
         return;
     }
     if (n->kind == ND_PAR) {
-        diag_error(n->loc, "nested par statement; a par body may not contain another par "
-                   "(move the inner par into a recursive function)");
+        nested_par_error(n);
         return;
     }
     cg_children(n, par_expr, data);
@@ -566,11 +572,47 @@ static void par_spawn(ParCheck *pc, Node *stmt, Node *call, Node *lv, bool is_la
         par_expr(lv, pc);
 }
 
+/* An expression statement in a par body: a spawn point, or an expression. */
+static void par_expr_stmt(ParCheck *pc, Node *n, bool is_last)
+{
+    Node *call, *lv;
+    if (cg_spawn_of(pc->cg, n, &call, &lv))
+        par_spawn(pc, n, call, lv, is_last);
+    else if (n->lhs)
+        par_expr(n->lhs, pc);
+}
+
+/* A loop in a par body: its own break ends the loop, never the iteration. */
+static void par_loop(ParCheck *pc, Node *n, int breakable)
+{
+    if (n->init)
+        n->init->kind == ND_DECLARATION || n->init->kind == ND_EXPR_STMT
+            ? cg_children(n->init, par_expr, pc)
+            : par_expr(n->init, pc);
+    if (n->cond)
+        par_expr(n->cond, pc);
+    if (n->inc)
+        par_expr(n->inc, pc);
+    par_stmt(pc, n->body, false, breakable + 1, false);
+}
+
+/* return, break, goto in a par body: an error when they leave it. */
+static void par_jump(ParCheck *pc, Node *n, int breakable)
+{
+    if (n->kind == ND_RETURN)
+        diag_error(n->loc, "'return' inside a par body; store what you need and return after "
+                   "the par");
+    else if (n->kind == ND_BREAK && breakable == 0)
+        diag_error(n->loc, "'break' leaves a par body; a par always runs all its "
+                   "iterations (use 'continue' to end one iteration)");
+    else if (n->kind == ND_GOTO && (!n->name || !has_label(pc, n->name)))
+        diag_error(n->loc, "'goto' leaves a par body; jumps must stay inside the iteration");
+}
+
 /* Statements of a par body. is_last: nothing follows in the iteration on this path;
    breakable: inner loops/switches around; brk_ends: a break here ends the iteration. */
 static void par_stmt(ParCheck *pc, Node *n, bool is_last, int breakable, bool brk_ends)
 {
-    Node *call, *lv;
     if (!n)
         return;
     switch (n->kind) {
@@ -580,10 +622,7 @@ static void par_stmt(ParCheck *pc, Node *n, bool is_last, int breakable, bool br
                      brk_ends);
         break;
     case ND_EXPR_STMT:
-        if (cg_spawn_of(pc->cg, n, &call, &lv))
-            par_spawn(pc, n, call, lv, is_last);
-        else if (n->lhs)
-            par_expr(n->lhs, pc);
+        par_expr_stmt(pc, n, is_last);
         break;
     case ND_IF:
         par_expr(n->cond, pc);
@@ -593,15 +632,7 @@ static void par_stmt(ParCheck *pc, Node *n, bool is_last, int breakable, bool br
     case ND_WHILE:
     case ND_DO:
     case ND_FOR:
-        if (n->init)
-            n->init->kind == ND_DECLARATION || n->init->kind == ND_EXPR_STMT
-                ? cg_children(n->init, par_expr, pc)
-                : par_expr(n->init, pc);
-        if (n->cond)
-            par_expr(n->cond, pc);
-        if (n->inc)
-            par_expr(n->inc, pc);
-        par_stmt(pc, n->body, false, breakable + 1, false);
+        par_loop(pc, n, breakable);
         break;
     case ND_SWITCH:
         par_expr(n->cond, pc);
@@ -613,21 +644,12 @@ static void par_stmt(ParCheck *pc, Node *n, bool is_last, int breakable, bool br
         par_stmt(pc, n->body, is_last, breakable, brk_ends);
         break;
     case ND_RETURN:
-        diag_error(n->loc, "'return' inside a par body; store what you need and return after "
-                   "the par");
-        break;
     case ND_BREAK:
-        if (breakable == 0)
-            diag_error(n->loc, "'break' leaves a par body; a par always runs all its "
-                       "iterations (use 'continue' to end one iteration)");
-        break;
     case ND_GOTO:
-        if (!n->name || !has_label(pc, n->name))
-            diag_error(n->loc, "'goto' leaves a par body; jumps must stay inside the iteration");
+        par_jump(pc, n, breakable);
         break;
     case ND_PAR:
-        diag_error(n->loc, "nested par statement; a par body may not contain another par "
-                   "(move the inner par into a recursive function)");
+        nested_par_error(n);
         break;
     case ND_DECLARATION:
         cg_children(n, par_expr, pc);

@@ -1,6 +1,7 @@
 /* common/opts.c - the --wtc-* launch options of the MPI program (SPEC 4). Plain C. */
 #include <errno.h>
 #include <limits.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -113,58 +114,76 @@ static const char *opt_value(const char *arg, const char *name)
     return arg[n] == '=' ? arg + n + 1 : NULL;
 }
 
+/* How an option's value is read (and what a bad one should have been). */
+enum { OPT_MODE, OPT_POSITIVE, OPT_DEPTH, OPT_FILE, OPT_FLAG };
+
+static const char *const opt_expected[] = {
+    "expected simple, dynamic or steal", "expected a positive integer",
+    "expected an integer >= 0", "expected a file name", "",
+};
+
+/* The --wtc-* options of the program: --wtc-NAME=VALUE, or a flag with no value. */
+static const struct wtcrt_opt {
+    const char *name;
+    int kind;              /* OPT_* */
+    size_t field;          /* where it goes in wtcrt_opts (an int, or a const char *) */
+} wtcrt_optv[] = {
+    { "--wtc-mode", OPT_MODE, offsetof(wtcrt_opts, mode) },
+    { "--wtc-masters", OPT_POSITIVE, offsetof(wtcrt_opts, masters) },
+    { "--wtc-batch", OPT_POSITIVE, offsetof(wtcrt_opts, batch) },
+    { "--wtc-trace", OPT_FILE, offsetof(wtcrt_opts, trace) },
+    { "--wtc-depth", OPT_DEPTH, offsetof(wtcrt_opts, depth) },
+    { "--wtc-auto", OPT_FILE, offsetof(wtcrt_opts, autof) },
+    { "--wtc-machine", OPT_FILE, offsetof(wtcrt_opts, machine) },
+    { "--wtc-stats", OPT_FLAG, offsetof(wtcrt_opts, stats) },
+    { "--wtc-help", OPT_FLAG, offsetof(wtcrt_opts, help) },
+};
+
+/* Stores value v of option x in o; -1 when v is bad for it. */
+static int opt_store(const struct wtcrt_opt *x, const char *v, wtcrt_opts *o)
+{
+    char *f = (char *)o + x->field;
+    switch (x->kind) {
+    case OPT_MODE: {
+        int mode = strcmp(v, "simple") == 0    ? WTC_MODE_SIMPLE
+                   : strcmp(v, "dynamic") == 0 ? WTC_MODE_DYNAMIC
+                   : strcmp(v, "steal") == 0   ? WTC_MODE_STEAL
+                                               : WTC_MODE_DEFAULT;
+        if (mode == WTC_MODE_DEFAULT)
+            return -1;
+        *(int *)f = mode;
+        return 0;
+    }
+    case OPT_POSITIVE:
+        return (*(int *)f = wtcrt_parse_positive(v)) < 0 ? -1 : 0;
+    case OPT_DEPTH:
+        return (*(int *)f = wtcrt_parse_depth(v)) < 0 ? -1 : 0;
+    case OPT_FILE:
+        if (!*v)
+            return -1;
+        *(const char **)f = v;
+        return 0;
+    default:
+        *(int *)f = 1;
+        return 0;
+    }
+}
+
 /* Interprets one --wtc-* argument; 0 or -1 with err set. */
 static int opt_one(const char *arg, wtcrt_opts *o, char *err, size_t errsz)
 {
-    const char *v;
-    if ((v = opt_value(arg, "--wtc-mode"))) {
-        if (strcmp(v, "simple") == 0)
-            o->mode = WTC_MODE_SIMPLE;
-        else if (strcmp(v, "dynamic") == 0)
-            o->mode = WTC_MODE_DYNAMIC;
-        else if (strcmp(v, "steal") == 0)
-            o->mode = WTC_MODE_STEAL;
-        else
-            goto bad_value;
-    } else if ((v = opt_value(arg, "--wtc-masters"))) {
-        if ((o->masters = wtcrt_parse_positive(v)) < 0)
-            goto bad_value;
-    } else if ((v = opt_value(arg, "--wtc-batch"))) {
-        if ((o->batch = wtcrt_parse_positive(v)) < 0)
-            goto bad_value;
-    } else if ((v = opt_value(arg, "--wtc-trace"))) {
-        if (!*v)
-            goto bad_value;
-        o->trace = v;
-    } else if ((v = opt_value(arg, "--wtc-depth"))) {
-        if ((o->depth = wtcrt_parse_depth(v)) < 0)
-            goto bad_value;
-    } else if ((v = opt_value(arg, "--wtc-auto"))) {
-        if (!*v)
-            goto bad_value;
-        o->autof = v;
-    } else if ((v = opt_value(arg, "--wtc-machine"))) {
-        if (!*v)
-            goto bad_value;
-        o->machine = v;
-    } else if (strcmp(arg, "--wtc-stats") == 0) {
-        o->stats = 1;
-    } else if (strcmp(arg, "--wtc-help") == 0) {
-        o->help = 1;
-    } else {
-        snprintf(err, errsz, "wtc: error: unknown option '%s' (known: " WTCRT_KNOWN_OPTS ")",
-                 arg);
+    for (size_t i = 0; i < sizeof wtcrt_optv / sizeof *wtcrt_optv; i++) {
+        const struct wtcrt_opt *x = &wtcrt_optv[i];
+        const char *v = x->kind != OPT_FLAG ? opt_value(arg, x->name)
+                        : strcmp(arg, x->name) == 0 ? "" : NULL;
+        if (!v)
+            continue;
+        if (opt_store(x, v, o) == 0)
+            return 0;
+        snprintf(err, errsz, "wtc: error: bad value in '%s' (%s)", arg, opt_expected[x->kind]);
         return -1;
     }
-    return 0;
-bad_value:
-    if (!v)
-        v = "";
-    snprintf(err, errsz, "wtc: error: bad value in '%s' (%s)", arg,
-             strncmp(arg, "--wtc-mode", 10) == 0 ? "expected simple, dynamic or steal"
-             : strncmp(arg, "--wtc-depth", 11) == 0 ? "expected an integer >= 0"
-             : strncmp(arg, "--wtc-masters", 13) == 0 || strncmp(arg, "--wtc-batch", 11) == 0
-               ? "expected a positive integer" : "expected a file name");
+    snprintf(err, errsz, "wtc: error: unknown option '%s' (known: " WTCRT_KNOWN_OPTS ")", arg);
     return -1;
 }
 

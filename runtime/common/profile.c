@@ -134,40 +134,62 @@ const char *wtcrt_profile_open(const char *path, char *text, size_t len,
     return strchr(body, '\n') + 1;
 }
 
-/* The 'auto' section: "auto <n> <machine name>", "spec <how it was named>", then n
-   lines "best P mode masters batch depth predicted_s". */
-int wtcrt_profile_auto(const char *path, const wtc_program *prog, int P, const char *machine,
-                       wtcrt_auto *a, char *err, size_t errsz)
+/* The head of a profile's 'auto' section. */
+typedef struct auto_head {
+    int n;                      /* its lines */
+    char mname[256], spec[256]; /* the machine's name and how it was named */
+    const char *lines;          /* the newline before its first line (NULL: none) */
+} auto_head;
+
+/* Reads the head of the 'auto' section of body s into ah, and checks that it was made
+   for 'machine' when one is given; 0, or -1 with a message in err. */
+static int read_auto_head(const char *path, const char *s, const char *machine,
+                          auto_head *ah, char *err, size_t errsz)
 {
-    size_t len;
-    char *text = wtcrt_read_file(path, &len, err, errsz), mname[256] = "", spec[256] = "";
-    const char *s, *sec;
-    int n = 0, found = 0, havep[16], nhave = 0;
-    if (!text)
-        return -1;
-    if (!(s = wtcrt_profile_open(path, text, len, prog, err, errsz)))
-        goto fail;
-    if (!(sec = strstr(s, "\nauto ")) || sscanf(sec + 6, "%d %255[^\n]", &n, mname) != 2) {
+    const char *sec;
+    if (!(sec = strstr(s, "\nauto ")) ||
+        sscanf(sec + 6, "%d %255[^\n]", &ah->n, ah->mname) != 2) {
         snprintf(err, errsz, "%s: the profile has no table of best settings (save it with "
                  "prog.predict --wtc-save-profile=FILE --wtc-procs=LIST)", path);
-        goto fail;
+        return -1;
     }
     s = strchr(sec + 1, '\n');
-    if (s && sscanf(s + 1, "spec %255[^\n]", spec) == 1)
+    if (s && sscanf(s + 1, "spec %255[^\n]", ah->spec) == 1)
         s = strchr(s + 1, '\n');
-    if (machine && strcmp(machine, mname) != 0 && strcmp(machine, spec) != 0) {
+    ah->lines = s;
+    if (machine && strcmp(machine, ah->mname) != 0 && strcmp(machine, ah->spec) != 0) {
         snprintf(err, errsz, "%s: its table was computed for machine '%s', not '%s' (make "
                  "one: prog.predict --wtc-profile=%s --wtc-machine=%s --wtc-save-profile=NEW)",
-                 path, mname, machine, path, machine);
-        goto fail;
+                 path, ah->mname, machine, path, machine);
+        return -1;
     }
-    for (int i = 0; i < n && s; i++, s = strchr(s + 1, '\n')) {
+    return 0;
+}
+
+/* The table has no line for P: says which P it has (at most the first 16). */
+static void no_setting(const char *path, int P, const int *havep, int nhave, char *err,
+                       size_t errsz)
+{
+    int l = snprintf(err, errsz, "%s: its table has no setting for P = %d (it has P =", path, P);
+    for (int i = 0; i < nhave && l < (int)errsz - 16; i++)
+        l += snprintf(err + l, errsz - l, "%s %d", i ? "," : "", havep[i]);
+    snprintf(err + l, errsz - l, "; save it again with --wtc-procs=...,%d)", P);
+}
+
+/* The line of the 'auto' table for P into a (the last such line); 0, or -1 with a
+   message in err when a line is damaged or none is for P. */
+static int read_auto_lines(const char *path, const auto_head *ah, int P, wtcrt_auto *a,
+                           char *err, size_t errsz)
+{
+    const char *s = ah->lines;
+    int found = 0, havep[16], nhave = 0;
+    for (int i = 0; i < ah->n && s; i++, s = strchr(s + 1, '\n')) {
         char mode[32];
         wtcrt_auto x;
         if (sscanf(s + 1, "best %d %31s %d %d %d %lf", &x.procs, mode, &x.masters, &x.batch,
                    &x.depth, &x.predicted) != 6) {
             snprintf(err, errsz, "%s: damaged profile (auto table line %d)", path, i + 1);
-            goto fail;
+            return -1;
         }
         x.mode = strcmp(mode, "dynamic") == 0 ? WTC_MODE_DYNAMIC
                  : strcmp(mode, "steal") == 0 ? WTC_MODE_STEAL : WTC_MODE_SIMPLE;
@@ -175,20 +197,32 @@ int wtcrt_profile_auto(const char *path, const wtc_program *prog, int P, const c
             havep[nhave++] = x.procs;
         if (x.procs == P) {
             *a = x;
-            snprintf(a->machine, sizeof a->machine, "%s", mname);
+            snprintf(a->machine, sizeof a->machine, "%s", ah->mname);
             found = 1;
         }
     }
     if (!found) {
-        int l = snprintf(err, errsz, "%s: its table has no setting for P = %d (it has P =", path, P);
-        for (int i = 0; i < nhave && l < (int)errsz - 16; i++)
-            l += snprintf(err + l, errsz - l, "%s %d", i ? "," : "", havep[i]);
-        snprintf(err + l, errsz - l, "; save it again with --wtc-procs=...,%d)", P);
-        goto fail;
+        no_setting(path, P, havep, nhave, err, errsz);
+        return -1;
     }
-    free(text);
     return 0;
-fail:
+}
+
+/* The 'auto' section: "auto <n> <machine name>", "spec <how it was named>", then n
+   lines "best P mode masters batch depth predicted_s". */
+int wtcrt_profile_auto(const char *path, const wtc_program *prog, int P, const char *machine,
+                       wtcrt_auto *a, char *err, size_t errsz)
+{
+    size_t len;
+    char *text = wtcrt_read_file(path, &len, err, errsz);
+    const char *s;
+    auto_head ah = { 0, "", "", NULL };
+    int rc = -1;
+    if (!text)
+        return -1;
+    if ((s = wtcrt_profile_open(path, text, len, prog, err, errsz)) &&
+        read_auto_head(path, s, machine, &ah, err, errsz) == 0)
+        rc = read_auto_lines(path, &ah, P, a, err, errsz);
     free(text);
-    return -1;
+    return rc;
 }

@@ -194,61 +194,87 @@ void wtcrt_run_local(wtcrt_rt *rt, wtc_par *p, int i)
 
 /* ---- TASK and RESULT -------------------------------------------------------------- */
 
-/* Sends children first..first+count-1 of p in one TASK; [lo, hi) is their range. */
-static void send_task(wtcrt_rt *rt, wtc_par *p, int dest, int first, int count, int lo,
-                      int hi, int seed)
+/* The most buffers a function of children first..first+count-1 of p has. */
+static int max_bufs(const wtc_par *p, int first, int count)
 {
-    size_t n = 0;
-    unsigned char *q;
-    wtcrt_msg *m;
-    long cnt[64], *counts;
     int maxb = 0;
     for (int i = first; i < first + count; i++)
         if (p->ch[i].fn->nbufs > maxb)
             maxb = p->ch[i].fn->nbufs;
-    counts = maxb <= 64 ? cnt : malloc((size_t)maxb * sizeof *counts);
-    if (!counts)
-        wtcrt_die(rt, "out of memory");
+    return maxb;
+}
+
+/* The payload bytes of children first..first+count-1 of p, each checked (check_child);
+   counts: room for their element counts. */
+static size_t task_bytes(wtcrt_rt *rt, wtc_par *p, int first, int count, long *counts)
+{
+    size_t n = 0;
     for (int i = first; i < first + count; i++) {
         check_child(rt, p, i);
         p->ch[i].fn->counts(WTCRT_ARGS(p, i), counts);
         n += wtcrt_task_child_bytes(p->ch[i].fn, counts);
     }
-    m = wtcrt_msg_new(rt, n);
+    return n;
+}
+
+/* Packs child i of p at q (function id, args, counts, in: buffers); returns the end. */
+static unsigned char *pack_child(wtc_par *p, int i, unsigned char *q, long *counts)
+{
+    const wtc_fn *fn = p->ch[i].fn;
+    const unsigned char *args = WTCRT_ARGS(p, i);
+    int pre[2] = { fn->id, 0 };
+    fn->counts(args, counts);
+    memcpy(q, pre, sizeof pre);
+    memcpy(q + sizeof pre, args, fn->args_size);
+    q += sizeof pre + fn->args_size;
+    memcpy(q, counts, 8ul * (unsigned long)fn->nbufs);
+    q += 8ul * (unsigned long)fn->nbufs;
+    for (int b = 0; b < fn->nbufs; b++) {
+        unsigned long nb = wtcrt_buf_bytes(fn, b, counts[b]);
+        if (fn->bufs[b].in && nb) {
+            memcpy(q, wtcrt_buf_ptr(fn, args, b), nb);
+            q += nb;
+        }
+    }
+    return q;
+}
+
+/* The header of a TASK of children first..first+count-1 of p, owning [lo, hi). */
+static void task_hdr(wtcrt_msg *m, const wtc_par *p, int first, int count, int lo, int hi,
+                     int seed)
+{
+    wtcrt_hdr *h = WTCRT_HDR(m);
+    h->fn = p->ch[first].fn->id;
+    h->depth = p->ctx.depth + 1;
+    h->lo = lo;
+    h->hi = hi;
+    h->frame = p->level;
+    h->first = first;
+    h->count = count;
+    h->want = p->base + first; /* the index in the original par (decision log) */
+    h->hops = seed;
+}
+
+/* Sends children first..first+count-1 of p in one TASK; [lo, hi) is their range. */
+static void send_task(wtcrt_rt *rt, wtc_par *p, int dest, int first, int count, int lo,
+                      int hi, int seed)
+{
+    unsigned char *q;
+    wtcrt_msg *m;
+    long cnt[64], *counts;
+    int maxb = max_bufs(p, first, count);
+    counts = maxb <= 64 ? cnt : malloc((size_t)maxb * sizeof *counts);
+    if (!counts)
+        wtcrt_die(rt, "out of memory");
+    m = wtcrt_msg_new(rt, task_bytes(rt, p, first, count, counts));
     q = WTCRT_PAYLOAD(m);
     for (int i = first; i < first + count; i++) {
-        const wtc_fn *fn = p->ch[i].fn;
-        const unsigned char *args = WTCRT_ARGS(p, i);
-        int pre[2] = { fn->id, 0 };
-        fn->counts(args, counts);
-        memcpy(q, pre, sizeof pre);
-        memcpy(q + sizeof pre, args, fn->args_size);
-        q += sizeof pre + fn->args_size;
-        memcpy(q, counts, 8ul * (unsigned long)fn->nbufs);
-        q += 8ul * (unsigned long)fn->nbufs;
-        for (int b = 0; b < fn->nbufs; b++) {
-            unsigned long nb = wtcrt_buf_bytes(fn, b, counts[b]);
-            if (fn->bufs[b].in && nb) {
-                memcpy(q, wtcrt_buf_ptr(fn, args, b), nb);
-                q += nb;
-            }
-        }
+        q = pack_child(p, i, q, counts);
         p->ch[i].remote = 1;
     }
     if (counts != cnt)
         free(counts);
-    {
-        wtcrt_hdr *h = WTCRT_HDR(m);
-        h->fn = p->ch[first].fn->id;
-        h->depth = p->ctx.depth + 1;
-        h->lo = lo;
-        h->hi = hi;
-        h->frame = p->level;
-        h->first = first;
-        h->count = count;
-        h->want = p->base + first; /* the index in the original par (decision log) */
-        h->hops = seed;
-    }
+    task_hdr(m, p, first, count, lo, hi, seed);
     p->outstanding++;
     rt->st.calls_sent += count;
     if (wtcp_log_file())
@@ -323,6 +349,68 @@ typedef struct task_child {
     long *counts;
 } task_child;
 
+/* Pass 1 of task_unpack for the child at q (before end): checks its function and that
+   its bytes are there, sets tc->fn, adds its local size to *total; returns its bytes.
+   Counts are read with memcpy: the payload is not aligned. */
+static size_t child_bytes(wtcrt_rt *rt, const unsigned char *q, const unsigned char *end,
+                          task_child *tc, size_t *total)
+{
+    int pre[2];
+    const wtc_fn *fn;
+    size_t bytes;
+    if (end - q < (ptrdiff_t)sizeof pre)
+        wtcrt_die(rt, "truncated TASK");
+    memcpy(pre, q, sizeof pre);
+    if (pre[0] < 0 || pre[0] >= rt->prog->nfns)
+        wtcrt_die(rt, "TASK for unknown function %d", pre[0]);
+    fn = tc->fn = rt->prog->fns[pre[0]];
+    bytes = WTCRT_CHILD_PREFIX + fn->args_size + 8ul * (unsigned long)fn->nbufs;
+    if ((size_t)(end - q) < bytes)
+        wtcrt_die(rt, "truncated TASK");
+    *total += ALIGN16(fn->args_size) + ALIGN16(fn->ret_size) +
+              ALIGN16(8ul * (unsigned long)fn->nbufs);
+    for (int b = 0; b < fn->nbufs; b++) {
+        long cb;
+        memcpy(&cb, q + WTCRT_CHILD_PREFIX + fn->args_size + 8ul * (unsigned long)b, 8);
+        *total += ALIGN16(wtcrt_buf_bytes(fn, b, cb));
+        if (fn->bufs[b].in)
+            bytes += wtcrt_buf_bytes(fn, b, cb);
+    }
+    if ((size_t)(end - q) < bytes)
+        wtcrt_die(rt, "truncated TASK");
+    return bytes;
+}
+
+/* Pass 2 of task_unpack for the child at q: copies its args, counts and in: buffers to
+   mem + *off, pointing the args at the local buffers; returns the next child's q. */
+static const unsigned char *child_unpack(const unsigned char *q, task_child *tc,
+                                         unsigned char *mem, size_t *off)
+{
+    const wtc_fn *fn = tc->fn;
+    q += WTCRT_CHILD_PREFIX;
+    tc->args = mem + *off;
+    *off += ALIGN16(fn->args_size);
+    tc->ret = mem + *off;
+    *off += ALIGN16(fn->ret_size);
+    tc->counts = (long *)(void *)(mem + *off);
+    *off += ALIGN16(8ul * (unsigned long)fn->nbufs);
+    memcpy(tc->args, q, fn->args_size);
+    q += fn->args_size;
+    memcpy(tc->counts, q, 8ul * (unsigned long)fn->nbufs);
+    q += 8ul * (unsigned long)fn->nbufs;
+    for (int b = 0; b < fn->nbufs; b++) {
+        unsigned long nb = wtcrt_buf_bytes(fn, b, tc->counts[b]);
+        wtcrt_buf_set(fn, tc->args, b, mem + *off);
+        wtcrt_unpacked_add(mem + *off, nb);
+        if (fn->bufs[b].in && nb) {
+            memcpy(mem + *off, q, nb);
+            q += nb;
+        }
+        *off += ALIGN16(nb);
+    }
+    return q;
+}
+
 /* Unpacks a TASK's children into one allocation; returns it (to free). */
 static unsigned char *task_unpack(wtcrt_rt *rt, wtcrt_msg *m, task_child *tc, size_t *size)
 {
@@ -330,64 +418,16 @@ static unsigned char *task_unpack(wtcrt_rt *rt, wtcrt_msg *m, task_child *tc, si
     const unsigned char *q = WTCRT_PAYLOAD(m), *end = m->buf + m->len;
     size_t total = 0, off = 0;
     unsigned char *mem;
-    /* pass 1: sizes (counts are read with memcpy: the payload is not aligned) */
-    for (int i = 0; i < h->count; i++) {
-        int pre[2];
-        const wtc_fn *fn;
-        size_t bytes;
-        if (end - q < (ptrdiff_t)sizeof pre)
-            wtcrt_die(rt, "truncated TASK");
-        memcpy(pre, q, sizeof pre);
-        if (pre[0] < 0 || pre[0] >= rt->prog->nfns)
-            wtcrt_die(rt, "TASK for unknown function %d", pre[0]);
-        fn = tc[i].fn = rt->prog->fns[pre[0]];
-        bytes = WTCRT_CHILD_PREFIX + fn->args_size + 8ul * (unsigned long)fn->nbufs;
-        if ((size_t)(end - q) < bytes)
-            wtcrt_die(rt, "truncated TASK");
-        total += ALIGN16(fn->args_size) + ALIGN16(fn->ret_size) +
-                 ALIGN16(8ul * (unsigned long)fn->nbufs);
-        for (int b = 0; b < fn->nbufs; b++) {
-            long cb;
-            memcpy(&cb, q + WTCRT_CHILD_PREFIX + fn->args_size + 8ul * (unsigned long)b, 8);
-            total += ALIGN16(wtcrt_buf_bytes(fn, b, cb));
-            if (fn->bufs[b].in)
-                bytes += wtcrt_buf_bytes(fn, b, cb);
-        }
-        if ((size_t)(end - q) < bytes)
-            wtcrt_die(rt, "truncated TASK");
-        q += bytes;
-    }
+    for (int i = 0; i < h->count; i++) /* pass 1: sizes, all checked */
+        q += child_bytes(rt, q, end, &tc[i], &total);
     if (q != end)
         wtcrt_die(rt, "TASK of %zu bytes has %td unexpected bytes", m->len, end - q);
     if (!(mem = malloc(total ? total : 1)))
         wtcrt_die(rt, "out of memory (%zu bytes)", total);
     *size = total;
-    /* pass 2: copy args, counts, in: buffers; point the args at the local buffers */
     q = WTCRT_PAYLOAD(m);
-    for (int i = 0; i < h->count; i++) {
-        const wtc_fn *fn = tc[i].fn;
-        q += WTCRT_CHILD_PREFIX;
-        tc[i].args = mem + off;
-        off += ALIGN16(fn->args_size);
-        tc[i].ret = mem + off;
-        off += ALIGN16(fn->ret_size);
-        tc[i].counts = (long *)(void *)(mem + off);
-        off += ALIGN16(8ul * (unsigned long)fn->nbufs);
-        memcpy(tc[i].args, q, fn->args_size);
-        q += fn->args_size;
-        memcpy(tc[i].counts, q, 8ul * (unsigned long)fn->nbufs);
-        q += 8ul * (unsigned long)fn->nbufs;
-        for (int b = 0; b < fn->nbufs; b++) {
-            unsigned long nb = wtcrt_buf_bytes(fn, b, tc[i].counts[b]);
-            wtcrt_buf_set(fn, tc[i].args, b, mem + off);
-            wtcrt_unpacked_add(mem + off, nb);
-            if (fn->bufs[b].in && nb) {
-                memcpy(mem + off, q, nb);
-                q += nb;
-            }
-            off += ALIGN16(nb);
-        }
-    }
+    for (int i = 0; i < h->count; i++) /* pass 2: copy, point the args at local buffers */
+        q = child_unpack(q, &tc[i], mem, &off);
     return mem;
 }
 

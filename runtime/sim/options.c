@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -75,21 +76,46 @@ static int fail(char *err, size_t errsz, const char *fmt, ...)
     return -1;
 }
 
-/* A comma-separated list of positive ints, each at most max. */
-static int parse_list(const char *opt, const char *s, int *v, int *n, int max, char *err,
-                      size_t errsz)
+struct sim_option;
+
+/* One option's name and value, and where its parser puts what it reads. */
+typedef struct opt_arg {
+    const char *name, *v;
+    int has_value;         /* "=" given (the value may be empty) */
+    const struct sim_option *opt; /* its entry in sim_options */
+    sim_opts *o;
+    int *seen_sample;      /* guards --wtc-sample against --wtc-error */
+    char *err;
+    size_t errsz;
+} opt_arg;
+
+/* An option of prog.predict: its name, its parser, and the fields its parser fills. */
+typedef struct sim_option {
+    const char *name;
+    int (*parse)(const opt_arg *a);
+    int flag;              /* parsed before the check that a value is given */
+    size_t field;          /* opt_string: the const char *; opt_list: the int array */
+    size_t count;          /* opt_list: the int that counts it */
+    int max;               /* opt_list: the largest value */
+} sim_option;
+
+/* --wtc-procs, --wtc-masters, --wtc-batch: a comma-separated list of positive ints,
+   each at most the option's max. */
+static int opt_list(const opt_arg *a)
 {
+    const char *s = a->v;
+    int *v = (int *)((char *)a->o + a->opt->field), *n = (int *)((char *)a->o + a->opt->count);
     *n = 0;
     for (;;) {
         char *end;
         long x;
         errno = 0;
         x = strtol(s, &end, 10);
-        if (end == s || errno || x < 1 || x > max || (*end && *end != ','))
-            return fail(err, errsz, "%s: bad list '%s' (positive integers up to %d, "
-                        "separated by commas)", opt, s, max);
+        if (end == s || errno || x < 1 || x > a->opt->max || (*end && *end != ','))
+            return fail(a->err, a->errsz, "%s: bad list '%s' (positive integers up to %d, "
+                        "separated by commas)", a->name, s, a->opt->max);
         if (*n == SIM_MAXLIST)
-            return fail(err, errsz, "%s: more than %d values", opt, SIM_MAXLIST);
+            return fail(a->err, a->errsz, "%s: more than %d values", a->name, SIM_MAXLIST);
         v[(*n)++] = (int)x;
         if (!*end)
             return 0;
@@ -114,8 +140,12 @@ static void defaults(sim_opts *o)
 }
 
 /* A list of the core's mode names (wtcp_mode_named). */
-static int parse_modes(const char *s, sim_opts *o, char *err, size_t errsz)
+static int opt_modes(const opt_arg *a)
 {
+    const char *s = a->v;
+    sim_opts *o = a->o;
+    char *err = a->err;
+    size_t errsz = a->errsz;
     char buf[64], *tok, *save;
     int any = 0;
     snprintf(buf, sizeof buf, "%s", s);
@@ -135,8 +165,12 @@ static int parse_modes(const char *s, sim_opts *o, char *err, size_t errsz)
 
 /* --wtc-vary=KEY:V1,V2,...: a machine key and its values, each checked as the machine
    file's parser checks it (sim_machine_set). */
-static int parse_vary(const char *s, sim_opts *o, char *err, size_t errsz)
+static int opt_vary(const opt_arg *a)
 {
+    const char *s = a->v;
+    sim_opts *o = a->o;
+    char *err = a->err;
+    size_t errsz = a->errsz;
     const char *colon = strchr(s, ':');
     char msg[512], *buf, *tok, *save;
     sim_vary *v = &o->vary[o->nvary];
@@ -169,8 +203,12 @@ static int parse_vary(const char *s, sim_opts *o, char *err, size_t errsz)
 }
 
 /* --wtc-depth=LIST: cut-off depths >= 0 (wtcrt_parse_depth), each simulated. */
-static int parse_depths(const char *s, sim_opts *o, char *err, size_t errsz)
+static int opt_depth(const opt_arg *a)
 {
+    const char *s = a->v;
+    sim_opts *o = a->o;
+    char *err = a->err;
+    size_t errsz = a->errsz;
     char buf[512], *tok, *save;
     snprintf(buf, sizeof buf, "%s", s);
     o->ndepth = 0;
@@ -187,103 +225,148 @@ static int parse_depths(const char *s, sim_opts *o, char *err, size_t errsz)
     return 0;
 }
 
-/* One option "--wtc-NAME=VALUE" (or a flag); seen_sample guards N|all vs PCT. */
-static int parse_one(const char *a, sim_opts *o, int *seen_sample, char *err, size_t errsz)
+/* --wtc-help: a flag that ignores any value. */
+static int opt_help(const opt_arg *a)
 {
-    const char *eq = strchr(a, '='), *v = eq ? eq + 1 : "";
-    size_t n = eq ? (size_t)(eq - a) : strlen(a);
-    char name[64], *end;
-    snprintf(name, sizeof name, "%.*s", (int)(n < 60 ? n : 60), a);
-    if (strcmp(name, "--wtc-help") == 0) {
-        o->help = 1;
+    a->o->help = 1;
+    return 0;
+}
+
+/* --wtc-stats: a flag that takes no value. */
+static int opt_stats(const opt_arg *a)
+{
+    if (a->has_value)
+        return fail(a->err, a->errsz, "--wtc-stats takes no value");
+    a->o->stats = 1;
+    return 0;
+}
+
+/* --wtc-format=table|csv|json */
+static int opt_format(const opt_arg *a)
+{
+    if (strcmp(a->v, "table") == 0) a->o->format = SIM_FMT_TABLE;
+    else if (strcmp(a->v, "csv") == 0) a->o->format = SIM_FMT_CSV;
+    else if (strcmp(a->v, "json") == 0) a->o->format = SIM_FMT_JSON;
+    else return fail(a->err, a->errsz, "--wtc-format: unknown format '%s' (table, csv, json)",
+                     a->v);
+    return 0;
+}
+
+/* --wtc-replicate=on|off|N: the largest replication factor of a subtree. */
+static int opt_replicate(const opt_arg *a)
+{
+    char *end;
+    long x;
+    if (strcmp(a->v, "on") == 0) {
+        a->o->replicate = SIM_REPLICATE_ON;
         return 0;
     }
-    if (strcmp(name, "--wtc-stats") == 0) {
-        if (eq)
-            return fail(err, errsz, "--wtc-stats takes no value");
-        o->stats = 1;
+    if (strcmp(a->v, "off") == 0) {
+        a->o->replicate = 0;
         return 0;
     }
-    if (!eq || !*v)
+    errno = 0;
+    x = strtol(a->v, &end, 10);
+    if (*end || errno || x < 2 || x > (1 << 20))
+        return fail(a->err, a->errsz, "--wtc-replicate: expected on, off or a replication "
+                    "limit from 2 to %d, not '%s'", 1 << 20, a->v);
+    a->o->replicate = (int)x;
+    return 0;
+}
+
+/* --wtc-sample=N|all: how many leaf tasks to time (only one of it and --wtc-error). */
+static int opt_sample(const opt_arg *a)
+{
+    char *end;
+    long x;
+    if ((*a->seen_sample)++)
+        return fail(a->err, a->errsz, "%s: give only one of --wtc-sample and --wtc-error",
+                    a->name);
+    if (strcmp(a->v, "all") == 0) {
+        a->o->sample = SIM_SAMPLE_ALL;
+        return 0;
+    }
+    errno = 0;
+    x = strtol(a->v, &end, 10);
+    if (*end || errno || x < 1)
+        return fail(a->err, a->errsz, "--wtc-sample: expected a positive number of "
+                    "tasks or 'all', not '%s'", a->v);
+    a->o->sample = SIM_SAMPLE_N;
+    a->o->sample_n = x;
+    return 0;
+}
+
+/* --wtc-error=PCT: sample until the bootstrap interval is this tight. */
+static int opt_error(const opt_arg *a)
+{
+    char *end;
+    double x;
+    if ((*a->seen_sample)++)
+        return fail(a->err, a->errsz, "%s: give only one of --wtc-sample and --wtc-error",
+                    a->name);
+    errno = 0;
+    x = strtod(a->v, &end);
+    if (*end || errno || !(x > 0) || x > 100)
+        return fail(a->err, a->errsz, "--wtc-error: expected a percentage in (0, 100], "
+                    "not '%s'", a->v);
+    a->o->sample = SIM_SAMPLE_ERROR;
+    a->o->error_pct = x;
+    return 0;
+}
+
+/* --wtc-machine, --wtc-trace, --wtc-plot, --wtc-profile, --wtc-save-profile: kept as
+   given. */
+static int opt_string(const opt_arg *a)
+{
+    *(const char **)((char *)a->o + a->opt->field) = a->v;
+    return 0;
+}
+
+#define LIST(f, max) opt_list, 0, offsetof(sim_opts, f), offsetof(sim_opts, n##f), max
+#define STRING(f) opt_string, 0, offsetof(sim_opts, f), 0, 0
+
+/* Every option of prog.predict, looked up by parse_one. */
+static const sim_option sim_options[] = {
+    { "--wtc-help", opt_help, 1, 0, 0, 0 },
+    { "--wtc-stats", opt_stats, 1, 0, 0, 0 },
+    { "--wtc-procs", LIST(procs, 1 << 16) },
+    { "--wtc-masters", LIST(masters, 1 << 15) },
+    { "--wtc-batch", LIST(batch, 1 << 30) },
+    { "--wtc-modes", opt_modes, 0, 0, 0, 0 },
+    { "--wtc-mode", opt_modes, 0, 0, 0, 0 },
+    { "--wtc-vary", opt_vary, 0, 0, 0, 0 },
+    { "--wtc-depth", opt_depth, 0, 0, 0, 0 },
+    { "--wtc-save-profile", STRING(save_profile) },
+    { "--wtc-profile", STRING(profile) },
+    { "--wtc-machine", STRING(machine) },
+    { "--wtc-trace", STRING(trace) },
+    { "--wtc-plot", STRING(plot) },
+    { "--wtc-format", opt_format, 0, 0, 0, 0 },
+    { "--wtc-replicate", opt_replicate, 0, 0, 0, 0 },
+    { "--wtc-sample", opt_sample, 0, 0, 0, 0 },
+    { "--wtc-error", opt_error, 0, 0, 0, 0 },
+};
+
+#undef LIST
+#undef STRING
+
+/* One option "--wtc-NAME=VALUE" (or a flag); seen_sample guards N|all vs PCT. */
+static int parse_one(const char *s, sim_opts *o, int *seen_sample, char *err, size_t errsz)
+{
+    const char *eq = strchr(s, '=');
+    size_t n = eq ? (size_t)(eq - s) : strlen(s);
+    char name[64];
+    opt_arg a = { name, eq ? eq + 1 : "", eq != NULL, NULL, o, seen_sample, err, errsz };
+    snprintf(name, sizeof name, "%.*s", (int)(n < 60 ? n : 60), s);
+    for (size_t i = 0; i < sizeof sim_options / sizeof *sim_options && !a.opt; i++)
+        if (strcmp(name, sim_options[i].name) == 0)
+            a.opt = &sim_options[i];
+    if (a.opt && a.opt->flag)
+        return a.opt->parse(&a);
+    if (!eq || !*a.v)
         return fail(err, errsz, "%s: needs a value (%s=...)", name, name);
-    if (strcmp(name, "--wtc-procs") == 0)
-        return parse_list(name, v, o->procs, &o->nprocs, 1 << 16, err, errsz);
-    if (strcmp(name, "--wtc-masters") == 0)
-        return parse_list(name, v, o->masters, &o->nmasters, 1 << 15, err, errsz);
-    if (strcmp(name, "--wtc-batch") == 0)
-        return parse_list(name, v, o->batch, &o->nbatch, 1 << 30, err, errsz);
-    if (strcmp(name, "--wtc-modes") == 0 || strcmp(name, "--wtc-mode") == 0)
-        return parse_modes(v, o, err, errsz);
-    if (strcmp(name, "--wtc-vary") == 0)
-        return parse_vary(v, o, err, errsz);
-    if (strcmp(name, "--wtc-depth") == 0)
-        return parse_depths(v, o, err, errsz);
-    if (strcmp(name, "--wtc-save-profile") == 0 || strcmp(name, "--wtc-profile") == 0) {
-        *(name[6] == 's' ? &o->save_profile : &o->profile) = v;
-        return 0;
-    }
-    if (strcmp(name, "--wtc-machine") == 0) {
-        o->machine = v;
-        return 0;
-    }
-    if (strcmp(name, "--wtc-trace") == 0) {
-        o->trace = v;
-        return 0;
-    }
-    if (strcmp(name, "--wtc-plot") == 0) {
-        o->plot = v;
-        return 0;
-    }
-    if (strcmp(name, "--wtc-format") == 0) {
-        if (strcmp(v, "table") == 0) o->format = SIM_FMT_TABLE;
-        else if (strcmp(v, "csv") == 0) o->format = SIM_FMT_CSV;
-        else if (strcmp(v, "json") == 0) o->format = SIM_FMT_JSON;
-        else return fail(err, errsz, "--wtc-format: unknown format '%s' (table, csv, json)", v);
-        return 0;
-    }
-    if (strcmp(name, "--wtc-replicate") == 0) {
-        long x;
-        if (strcmp(v, "on") == 0) {
-            o->replicate = SIM_REPLICATE_ON;
-            return 0;
-        }
-        if (strcmp(v, "off") == 0) {
-            o->replicate = 0;
-            return 0;
-        }
-        errno = 0;
-        x = strtol(v, &end, 10);
-        if (*end || errno || x < 2 || x > (1 << 20))
-            return fail(err, errsz, "--wtc-replicate: expected on, off or a replication "
-                        "limit from 2 to %d, not '%s'", 1 << 20, v);
-        o->replicate = (int)x;
-        return 0;
-    }
-    if (strcmp(name, "--wtc-sample") == 0 || strcmp(name, "--wtc-error") == 0) {
-        if ((*seen_sample)++)
-            return fail(err, errsz, "%s: give only one of --wtc-sample and --wtc-error", name);
-        if (strcmp(name, "--wtc-sample") == 0 && strcmp(v, "all") == 0) {
-            o->sample = SIM_SAMPLE_ALL;
-            return 0;
-        }
-        errno = 0;
-        if (name[6] == 's') {
-            long x = strtol(v, &end, 10);
-            if (*end || errno || x < 1)
-                return fail(err, errsz, "--wtc-sample: expected a positive number of "
-                            "tasks or 'all', not '%s'", v);
-            o->sample = SIM_SAMPLE_N;
-            o->sample_n = x;
-        } else {
-            double x = strtod(v, &end);
-            if (*end || errno || !(x > 0) || x > 100)
-                return fail(err, errsz, "--wtc-error: expected a percentage in (0, 100], "
-                            "not '%s'", v);
-            o->sample = SIM_SAMPLE_ERROR;
-            o->error_pct = x;
-        }
-        return 0;
-    }
+    if (a.opt)
+        return a.opt->parse(&a);
     return fail(err, errsz, "unknown option %s (prog.predict accepts --wtc-procs, "
                 "--wtc-masters, --wtc-batch, --wtc-modes, --wtc-machine, --wtc-sample, "
                 "--wtc-error, --wtc-replicate, --wtc-vary, --wtc-format, --wtc-trace, "

@@ -205,16 +205,15 @@ static void read_sites(cur *c, sim_tree *t)
     }
 }
 
-/* The tree; indices are checked so that no file can make the simulator read outside
-   it (callers before children, every par's children inside the node array). */
-static void read_tree(cur *c, sim_tree *t)
+/* main's own time and the node records; returns their number (>= 1 unless bad). */
+static long read_nodes(cur *c, sim_tree *t)
 {
-    long n, np, nr;
+    long n;
     expect(c, "main_time");
     t->main_time = get_double(c);
     expect(c, "nodes");
     if ((n = get_long(c)) < 1 || n > (1L << 30) || c->bad)
-        return (void)(c->bad = 1);
+        return c->bad = 1, 0;
     sim_tree_add_nodes(t, (int)n);
     for (long i = 0; i < n && !c->bad; i++) {
         sim_node *x = &t->nodes[i];
@@ -225,9 +224,16 @@ static void read_tree(cur *c, sim_tree *t)
         x->task_bytes = (unsigned)get_long(c);
         x->result_bytes = (unsigned)get_long(c);
     }
+    return n;
+}
+
+/* The par records, their children inside the n nodes; returns their number. */
+static long read_pars(cur *c, sim_tree *t, long n)
+{
+    long np;
     expect(c, "pars");
     if ((np = get_long(c)) < 0 || np > (1L << 30) || c->bad)
-        return (void)(c->bad = 1);
+        return c->bad = 1, 0;
     if (!(t->pars = malloc((size_t)(np ? np : 1) * sizeof *t->pars)))
         exit(2);
     for (long i = 0; i < np && !c->bad; i++) {
@@ -241,6 +247,13 @@ static void read_tree(cur *c, sim_tree *t)
         t->pars[i].depth = (int)get_long(c);
         t->npars = t->cappars = (int)i + 1;
     }
+    return np;
+}
+
+/* Every node's first par inside the np pars, and every child after its caller (which
+   also bounds each node's list of pars). */
+static void check_links(cur *c, const sim_tree *t, long n, long np)
+{
     for (long i = 0; i < n && !c->bad; i++)
         if (t->nodes[i].first_par < -1 || t->nodes[i].first_par >= np)
             c->bad = 1;
@@ -248,6 +261,12 @@ static void read_tree(cur *c, sim_tree *t)
         for (int p = t->nodes[i].first_par, k = 0; p >= 0 && !c->bad; p = t->pars[p].next)
             if (t->pars[p].first_child <= i || ++k > np)
                 c->bad = 1;
+}
+
+/* The regions, each rooted at one of the n nodes. */
+static void read_regions(cur *c, sim_tree *t, long n)
+{
+    long nr;
     expect(c, "regions");
     if ((nr = get_long(c)) < 0 || nr > n || c->bad)
         return (void)(c->bad = 1);
@@ -265,6 +284,26 @@ static void read_tree(cur *c, sim_tree *t)
             t->regions[k].masters = (int)masters;
         }
     }
+}
+
+/* The tree; indices are checked so that no file can make the simulator read outside
+   it (callers before children, every par's children inside the node array). Each part
+   is read only when the ones before it parsed. */
+static void read_tree(cur *c, sim_tree *t)
+{
+    long n, np;
+    n = read_nodes(c, t);
+    if (c->bad)
+        return;
+    np = read_pars(c, t, n);
+    if (c->bad)
+        return;
+    check_links(c, t, n, np);
+    if (c->bad)
+        return;
+    read_regions(c, t, n);
+    if (c->bad)
+        return;
     read_sites(c, t);
     for (long i = 0; i < np && !c->bad; i++)
         if (t->pars[i].site < -1 || t->pars[i].site >= t->nsites)

@@ -628,6 +628,63 @@ static int size_classes(const long *idx, long n, int c, size_class *out, int max
    fits in a cache the tainted calls overflow); the exponent is the least-squares slope
    in log-log through it and every smaller such class (robust to one noisy class; a = 1
    when no class is 4 times smaller, clamped to [0, 2]). */
+/* The untainted executed calls of function fn with np pars (not leaves, not replicas)
+   into idx; returns how many. */
+static long untainted_peers(const wtc_fn *fn, int np, long *idx)
+{
+    long nv = 0;
+    for (int i = R.region_first; i < R.tree.nnodes; i++) {
+        node_info *ii = info(i);
+        if (ii->fn == fn && !ii->taint && !ii->replica && !R.tree.nodes[i].leaf &&
+            npars(i) == np)
+            idx[nv++] = i;
+    }
+    return nv;
+}
+
+/* The reference class of cl[0..nc-1]: the largest with at least FIT_MIN_COUNT calls,
+   else the most numerous. */
+static int reference_class(const size_class *cl, int nc)
+{
+    int r = -1;
+    for (int k = 0; k < nc && r < 0; k++)
+        if (cl[k].count >= FIT_MIN_COUNT)
+            r = k;
+    if (r < 0) { /* no class is large enough: the most numerous one */
+        r = 0;
+        for (int k = 1; k < nc; k++)
+            if (cl[k].count > cl[r].count)
+                r = k;
+    }
+    return r;
+}
+
+/* The power law's exponent: least squares in log-log through every qualifying class
+   from r down; 1 when no class is 4 times smaller than r's; clamped to [0, 2]. */
+static double fit_exponent(const size_class *cl, int nc, int r)
+{
+    double a = 1, sx = 0, sy = 0, sxx = 0, sxy = 0, m = 0;
+    int q = -1;
+    for (int k = r; k < nc; k++)
+        if (cl[k].count >= FIT_MIN_COUNT && cl[k].time > 0 && cl[k].size > 0) {
+            double lx = log(cl[k].size), ly = log(cl[k].time);
+            sx += lx;
+            sy += ly;
+            sxx += lx * lx;
+            sxy += lx * ly;
+            m++;
+            if (cl[k].size * 4 <= cl[r].size)
+                q = k;
+        }
+    if (q >= 0 && m >= 2 && m * sxx - sx * sx > 0)
+        a = (m * sxy - sx * sy) / (m * sxx - sx * sx);
+    if (!(a >= 0))
+        a = 0;
+    if (a > 2)
+        a = 2;
+    return a;
+}
+
 static void fix_tainted(void)
 {
     long n = R.tree.nnodes - R.region_first, nv;
@@ -641,53 +698,18 @@ static void fix_tainted(void)
         if (!ix->taint || ix->replica || !ix->fn || R.tree.nodes[x].leaf)
             continue;
         np = npars(x);
-        nv = 0;
-        for (int i = R.region_first; i < R.tree.nnodes; i++) {
-            node_info *ii = info(i);
-            if (ii->fn == ix->fn && !ii->taint && !ii->replica && !R.tree.nodes[i].leaf &&
-                npars(i) == np)
-                idx[nv++] = i;
-        }
-        if (nv == 0)
+        if ((nv = untainted_peers(ix->fn, np, idx)) == 0)
             continue;
         for (int c = 0; c <= np; c++) {
-            double a = 1, *slot;
-            int nc, r = -1, q = -1;
+            double *slot;
+            int nc, r;
             if (c == 1) /* the first par's t_before runs before any child: valid */
                 continue;
             slot = component(x, c);
             if (!slot || (nc = size_classes(idx, nv, c, cl, 64, tmp1, tmp2)) == 0)
                 continue;
-            for (int k = 0; k < nc && r < 0; k++)
-                if (cl[k].count >= FIT_MIN_COUNT)
-                    r = k;
-            if (r < 0) { /* no class is large enough: the most numerous one */
-                r = 0;
-                for (int k = 1; k < nc; k++)
-                    if (cl[k].count > cl[r].count)
-                        r = k;
-            }
-            { /* least squares in log-log through every qualifying class from r down */
-                double sx = 0, sy = 0, sxx = 0, sxy = 0, m = 0;
-                for (int k = r; k < nc; k++)
-                    if (cl[k].count >= FIT_MIN_COUNT && cl[k].time > 0 && cl[k].size > 0) {
-                        double lx = log(cl[k].size), ly = log(cl[k].time);
-                        sx += lx;
-                        sy += ly;
-                        sxx += lx * lx;
-                        sxy += lx * ly;
-                        m++;
-                        if (cl[k].size * 4 <= cl[r].size)
-                            q = k;
-                    }
-                if (q >= 0 && m >= 2 && m * sxx - sx * sx > 0)
-                    a = (m * sxy - sx * sy) / (m * sxx - sx * sx);
-            }
-            if (!(a >= 0))
-                a = 0;
-            if (a > 2)
-                a = 2;
-            *slot = cl[r].time * pow(ix->size / cl[r].size, a);
+            r = reference_class(cl, nc);
+            *slot = cl[r].time * pow(ix->size / cl[r].size, fit_exponent(cl, nc, r));
         }
     }
     free(idx);
@@ -1348,12 +1370,10 @@ static void measure_spawn_cost(void)
     R.spawn_cost = best;
 }
 
-int wtc_start(int argc, char **argv, const wtc_program *prog)
+/* The recorder's state before anything runs: clocks, costs, seed, memory limit. */
+static void record_init(const wtc_program *prog)
 {
-    char err[1024];
-    sim_machine m;
     const char *mem = getenv("WTC_PREDICT_MEM_MB");
-    int devnull, rc;
     R.prog = prog;
     R.saved_stdout = -1;
     R.seed = getenv("WTC_PREDICT_SEED") ? strtoull(getenv("WTC_PREDICT_SEED"), NULL, 0) : 0x5eed;
@@ -1362,6 +1382,52 @@ int wtc_start(int argc, char **argv, const wtc_program *prog)
     measure_spawn_cost();
     R.cap_limit = (size_t)(mem && atol(mem) > 0 ? atol(mem) : 1024) << 20;
     sim_tree_init(&R.tree);
+}
+
+/* What can fail is checked before the program runs: the machine file, WTC_DECISIONS,
+   and the files asked for (as the program checks its trace). 0, or -1 when said. */
+static int check_before_run(const char *argv0)
+{
+    char err[1024];
+    sim_machine m;
+    if (sim_machine_find(R.opt.machine, &m, err, sizeof err) < 0) {
+        fprintf(stderr, "%s: error: %s\n", argv0, err);
+        return -1;
+    }
+    if (decisions_check(argv0) < 0)
+        return -1;
+    for (int i = 0; i < 2; i++) {
+        const char *path = i ? R.opt.plot : R.opt.trace;
+        if (path && wtcrt_check_writable(path) < 0) {
+            fprintf(stderr, "%s: error: %s=%s: cannot write it: %s\n", argv0,
+                    i ? "--wtc-plot" : "--wtc-trace", path, strerror(errno));
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* The program's standard output goes to /dev/null while it is recorded (the report
+   goes to R.saved_stdout). */
+static void silence_stdout(void)
+{
+    int devnull;
+    fflush(stdout);
+    R.saved_stdout = dup(1);
+    devnull = open("/dev/null", O_WRONLY);
+    if (R.saved_stdout >= 0 && devnull >= 0)
+        dup2(devnull, 1);
+    if (devnull >= 0)
+        close(devnull);
+}
+
+/* prog.predict's start (the ABI's entry): options and checks, the recorded run of the
+   program with its output silenced, then the report (finish). */
+int wtc_start(int argc, char **argv, const wtc_program *prog)
+{
+    char err[1024];
+    int rc;
+    record_init(prog);
     if (prog->abi_version != WTC_ABI_VERSION) {
         fprintf(stderr, "wtc predict: program built for ABI %d, runtime is ABI %d\n",
                 prog->abi_version, WTC_ABI_VERSION);
@@ -1378,35 +1444,15 @@ int wtc_start(int argc, char **argv, const wtc_program *prog)
         fputs(sim_usage, stdout);
         return 0;
     }
-    /* a bad machine file stops before the program runs */
-    if (sim_machine_find(R.opt.machine, &m, err, sizeof err) < 0) {
-        fprintf(stderr, "%s: error: %s\n", argv[0], err);
+    if (check_before_run(argv[0]) < 0)
         return 2;
-    }
-    if (decisions_check(argv[0]) < 0)
-        return 2;
-    /* files asked for are checked before the run, as the program checks its trace */
-    for (int i = 0; i < 2; i++) {
-        const char *path = i ? R.opt.plot : R.opt.trace;
-        if (path && wtcrt_check_writable(path) < 0) {
-            fprintf(stderr, "%s: error: %s=%s: cannot write it: %s\n", argv[0],
-                    i ? "--wtc-plot" : "--wtc-trace", path, strerror(errno));
-            return 2;
-        }
-    }
     if (R.opt.profile)
         return predict_from_profile();
     /* --wtc-depth=LIST: recorded to the deepest, the others are cut from it (cut.c) */
     for (int i = 0; i < R.opt.ndepth; i++)
         if (R.opt.depth[i] > wtc_cut_depth)
             wtc_cut_depth = R.opt.depth[i];
-    fflush(stdout);
-    R.saved_stdout = dup(1);
-    devnull = open("/dev/null", O_WRONLY);
-    if (R.saved_stdout >= 0 && devnull >= 0)
-        dup2(devnull, 1);
-    if (devnull >= 0)
-        close(devnull);
+    silence_stdout();
     atexit(at_exit);
     R.started = 1;
     R.mark = stamp_now();

@@ -791,6 +791,42 @@ static void json_vary_values(FILE *out, const sim_opts *o, const double *val)
     }
 }
 
+/* Series x (mode id) of the what-if plot: the points of xy (nc values then nc times;
+   NAN: none) in ascending x, stored in x->x and x->y; lo and hi take the extremes of x. */
+static void vary_series(sim_plot_series *x, int id, const double *xy, long nc, double *lo,
+                        double *hi)
+{
+    const double *vx = xy + (size_t)(id - 1) * 2 * nc, *vy = vx + nc;
+    x->n = 0;
+    snprintf(x->label, sizeof x->label, "%s (its best setting)", wtcp_mode_get(id)->name);
+    for (long c = 0; c < nc; c++) {
+        int k;
+        if (isnan(vy[c]))
+            continue;
+        for (k = x->n; k > 0 && x->x[k - 1] > vx[c]; k--) { /* ascending x */
+            x->x[k] = x->x[k - 1];
+            x->y[k] = x->y[k - 1];
+        }
+        x->x[k] = vx[c];
+        x->y[k] = vy[c];
+        x->n++;
+        *lo = vx[c] < *lo ? vx[c] : *lo;
+        *hi = vx[c] > *hi ? vx[c] : *hi;
+    }
+}
+
+/* Marks the point of least time of all of p's series as its best. */
+static void plot_mark_least(sim_plot *p)
+{
+    const sim_plot_series *ps = p->s;
+    for (int i = 0; i < p->ns; i++)
+        for (int k = 0; k < ps[i].n; k++)
+            if (p->best_series < 0 || ps[i].y[k] < ps[p->best_series].y[p->best_point]) {
+                p->best_series = i;
+                p->best_point = k;
+            }
+}
+
 /* --wtc-vary with --wtc-plot (one key): the predicted time of each mode's best setting
    against the key's value (xy: per mode, nc values then nc times; NAN: none), the best
    point marked; a log x axis when the values span 16x or more. -1 when not written. */
@@ -809,36 +845,15 @@ static int vary_plot(const sim_opts *o, long nc, const double *xy, const sim_mac
     memset(&p, 0, sizeof p);
     p.best_series = p.best_point = -1;
     for (int id = 1; id <= SIM_NMODES; id++) {
-        const double *vx = xy + (size_t)(id - 1) * 2 * nc, *vy = vx + nc;
         sim_plot_series *x = &ps[p.ns];
         x->x = pts + (size_t)p.ns * 2 * nc;
         x->y = x->x + nc;
-        x->n = 0;
-        snprintf(x->label, sizeof x->label, "%s (its best setting)", wtcp_mode_get(id)->name);
-        for (long c = 0; c < nc; c++) {
-            int k;
-            if (isnan(vy[c]))
-                continue;
-            for (k = x->n; k > 0 && x->x[k - 1] > vx[c]; k--) { /* ascending x */
-                x->x[k] = x->x[k - 1];
-                x->y[k] = x->y[k - 1];
-            }
-            x->x[k] = vx[c];
-            x->y[k] = vy[c];
-            x->n++;
-            lo = vx[c] < lo ? vx[c] : lo;
-            hi = vx[c] > hi ? vx[c] : hi;
-        }
+        vary_series(x, id, xy, nc, &lo, &hi);
         if (x->n > 0)
             p.ns++;
     }
-    for (int i = 0; i < p.ns; i++) /* the least time of all */
-        for (int k = 0; k < ps[i].n; k++)
-            if (p.best_series < 0 || ps[i].y[k] < ps[p.best_series].y[p.best_point]) {
-                p.best_series = i;
-                p.best_point = k;
-            }
     p.s = ps;
+    plot_mark_least(&p);
     p.xlog = lo > 0 && hi >= 16 * lo;
     snprintf(title, sizeof title, "%s: predicted time against %s",
              program ? program : "program", o->vary[0].key);
@@ -858,6 +873,94 @@ static int vary_plot(const sim_opts *o, long nc, const double *xy, const sim_mac
     rc = plot_write(o->plot, &p);
     free(pts);
     return rc;
+}
+
+/* The start of the sweep's report: JSON's program and keys, or the table's heads. */
+static void vary_print_start(FILE *out, const sim_tree *t, const sim_machine *m,
+                             const sim_opts *o, const sim_sampling *smp, const char *program)
+{
+    if (o->format == SIM_FMT_JSON) {
+        json_program(out, m, program);
+        fprintf(out, "  \"sequential_s\": %.9g,\n  \"vary\": [", seq_time(t, m));
+        for (int k = 0; k < o->nvary; k++) {
+            fprintf(out, k ? ", " : "");
+            json_str(out, o->vary[k].key);
+        }
+        fprintf(out, "],\n  \"predictions\": [\n");
+    } else if (o->format == SIM_FMT_TABLE) {
+        print_head(out, t, m, smp, program, seq_time(t, m));
+        vary_table_head(out, o, m);
+    }
+}
+
+/* For the plot: combination c's value x and each mode's best time of R (NAN: none), in
+   xy (per mode, nc values then nc times). */
+static void vary_mode_bests(double *xy, long nc, long c, double x, const rows *R)
+{
+    for (int id = 1; id <= SIM_NMODES; id++) {
+        double *vx = xy + (size_t)(id - 1) * 2 * nc, *vy = vx + nc;
+        vx[c] = x;
+        vy[c] = NAN;
+        for (int i = 0; i < R->n; i++)
+            if (R->v[i].s.mode == id && !isnan(R->v[i].r.time) &&
+                (isnan(vy[c]) || R->v[i].r.time < vy[c]))
+                vy[c] = R->v[i].r.time;
+    }
+}
+
+/* Combination c of nc (values val) in the report: CSV's rows (head: the keys' columns,
+   before the first), a JSON prediction, or a row of the table. */
+static void vary_print_one(FILE *out, const sim_opts *o, long c, long nc, const double *val,
+                           const rows *R, int best, double t1, const char *head,
+                           const sim_note_list *L)
+{
+    if (o->format == SIM_FMT_CSV) {
+        char pre[128];
+        int len = 0;
+        for (int k = 0; k < o->nvary; k++)
+            len += snprintf(pre + len, sizeof pre - len, "%.9g,", val[k]);
+        print_csv(out, R->dcol, R->v, R->n, t1, c ? NULL : head, pre);
+    } else if (o->format == SIM_FMT_JSON) {
+        fprintf(out, "    {");
+        json_vary_values(out, o, val);
+        fprintf(out, "\"sequential_s\": %.9g, \"best\": ", t1);
+        json_best(out, R->dcol, R->v, best);
+        fprintf(out, ", \"settings\": [\n");
+        json_settings(out, R->dcol, R->v, R->n, t1, "      ");
+        fprintf(out, "    ], ");
+        json_notes(out, L, "    ");
+        fprintf(out, "}%s\n", c + 1 < nc ? "," : "");
+    } else {
+        vary_table_row(out, o, val, R, best, t1);
+    }
+}
+
+/* The end of the sweep's report: the masters reduced; in the table, the notes of every
+   combination and what the simulation took. */
+static void vary_print_end(FILE *out, const sim_opts *o, const rows *R,
+                           const sim_note_list *notes, long nc, long long events, double wall,
+                           const sim_sampling *smp)
+{
+    if (o->format == SIM_FMT_JSON) {
+        fprintf(out, "  ],\n  \"masters_reduced\": ");
+        json_str(out, R->notes);
+        fprintf(out, "\n}\n");
+    } else if (R->notes[0]) {
+        if (o->format == SIM_FMT_CSV)
+            fprintf(stderr, "wtc predict: masters reduced to P - 1: %s\n", R->notes);
+        else
+            fprintf(out, "(masters reduced to P - 1, at least one worker, as the runtime "
+                         "does: %s)\n", R->notes);
+    }
+    if (o->format == SIM_FMT_TABLE) {
+        sim_notes_sweep_heading(out, o);
+        for (long c = 0; c < nc; c++)
+            sim_notes_lines(out, &notes[c], 1);
+        fprintf(out, "\nsimulator: %lld messages in %.3f s (%.2f million messages/s)\n",
+                events, wall, wall > 0 ? events / wall / 1e6 : 0);
+        fprintf(out, "prediction took %.3f s (running and recording the program once %.3f s, "
+                     "simulating %.3f s)\n", smp->rec_seconds + wall, smp->rec_seconds, wall);
+    }
 }
 
 /* --wtc-vary: the settings asked for, simulated on the machine of every combination of
@@ -880,24 +983,13 @@ static int report_vary(FILE *out, sim_tree *t, sim_tree *cuts, const sim_machine
         fprintf(stderr, "wtc predict: out of memory for the sweep\n");
         exit(2);
     }
-    char head[128] = "", pre[128], ctx[160];
+    char head[128] = "", ctx[160];
     settings(o, &R);
     if (getenv("WTC_DECISIONS"))
         fprintf(stderr, "wtc predict: WTC_DECISIONS ignored with --wtc-vary\n");
     for (int k = 0; k < o->nvary; k++)
         len += snprintf(head + len, sizeof head - len, "%s,", o->vary[k].key);
-    if (o->format == SIM_FMT_JSON) {
-        json_program(out, m, program);
-        fprintf(out, "  \"sequential_s\": %.9g,\n  \"vary\": [", seq_time(t, m));
-        for (int k = 0; k < o->nvary; k++) {
-            fprintf(out, k ? ", " : "");
-            json_str(out, o->vary[k].key);
-        }
-        fprintf(out, "],\n  \"predictions\": [\n");
-    } else if (o->format == SIM_FMT_TABLE) {
-        print_head(out, t, m, smp, program, seq_time(t, m));
-        vary_table_head(out, o, m);
-    }
+    vary_print_start(out, t, m, o, smp, program);
     for (long c = 0; c < nc; c++) {
         sim_machine mv;
         vary_machine(o, c, m, &mv, val);
@@ -905,55 +997,12 @@ static int report_vary(FILE *out, sim_tree *t, sim_tree *cuts, const sim_machine
         int best = simulate(t, cuts, &mv, &R, &wall, &events, &maxP, 0);
         wall += sim_notes_find(&notes[c], t, &mv, o, R.v, R.n, best, program,
                                vary_ctx(o, val, ctx, sizeof ctx), &events);
-        for (int id = 1; xy && id <= SIM_NMODES; id++) { /* each mode's best time */
-            double *vx = xy + (size_t)(id - 1) * 2 * nc, *vy = vx + nc;
-            vx[c] = val[0];
-            vy[c] = NAN;
-            for (int i = 0; i < R.n; i++)
-                if (R.v[i].s.mode == id && !isnan(R.v[i].r.time) &&
-                    (isnan(vy[c]) || R.v[i].r.time < vy[c]))
-                    vy[c] = R.v[i].r.time;
-        }
-        if (o->format == SIM_FMT_CSV) {
-            len = 0;
-            for (int k = 0; k < o->nvary; k++)
-                len += snprintf(pre + len, sizeof pre - len, "%.9g,", val[k]);
-            print_csv(out, R.dcol, R.v, R.n, t1, c ? NULL : head, pre);
-        } else if (o->format == SIM_FMT_JSON) {
-            fprintf(out, "    {");
-            json_vary_values(out, o, val);
-            fprintf(out, "\"sequential_s\": %.9g, \"best\": ", t1);
-            json_best(out, R.dcol, R.v, best);
-            fprintf(out, ", \"settings\": [\n");
-            json_settings(out, R.dcol, R.v, R.n, t1, "      ");
-            fprintf(out, "    ], ");
-            json_notes(out, &notes[c], "    ");
-            fprintf(out, "}%s\n", c + 1 < nc ? "," : "");
-        } else {
-            vary_table_row(out, o, val, &R, best, t1);
-        }
+        if (xy)
+            vary_mode_bests(xy, nc, c, val[0], &R);
+        vary_print_one(out, o, c, nc, val, &R, best, t1, head, &notes[c]);
         notes_on_stderr(o, &notes[c]);
     }
-    if (o->format == SIM_FMT_JSON) {
-        fprintf(out, "  ],\n  \"masters_reduced\": ");
-        json_str(out, R.notes);
-        fprintf(out, "\n}\n");
-    } else if (R.notes[0]) {
-        if (o->format == SIM_FMT_CSV)
-            fprintf(stderr, "wtc predict: masters reduced to P - 1: %s\n", R.notes);
-        else
-            fprintf(out, "(masters reduced to P - 1, at least one worker, as the runtime "
-                         "does: %s)\n", R.notes);
-    }
-    if (o->format == SIM_FMT_TABLE) {
-        sim_notes_sweep_heading(out, o);
-        for (long c = 0; c < nc; c++)
-            sim_notes_lines(out, &notes[c], 1);
-        fprintf(out, "\nsimulator: %lld messages in %.3f s (%.2f million messages/s)\n",
-                events, wall, wall > 0 ? events / wall / 1e6 : 0);
-        fprintf(out, "prediction took %.3f s (running and recording the program once %.3f s, "
-                     "simulating %.3f s)\n", smp->rec_seconds + wall, smp->rec_seconds, wall);
-    }
+    vary_print_end(out, o, &R, notes, nc, events, wall, smp);
     if (xy) {
         rc = vary_plot(o, nc, xy, m, program);
         free(xy);
@@ -980,12 +1029,59 @@ static void best_per_procs(const sim_opts *o, const rows *R, sim_best *b)
     }
 }
 
+/* The table's lines after the head: the settings, the masters reduced, a warning when
+   P goes past the calibration, and the best setting. */
+static void print_table_rows(FILE *out, const sim_machine *m, const rows *R, int best,
+                             double t1, int maxP)
+{
+    print_table(out, R->dcol, R->v, R->n, t1);
+    if (R->notes[0])
+        fprintf(out, "(masters reduced to P - 1, at least one worker, as the runtime "
+                     "does: %s)\n", R->notes);
+    if (m->procs > 0 && maxP > m->procs)
+        fprintf(out, "(the machine file was calibrated up to P = %.0f: its per-rank "
+                     "overheads o_sb, o_rb are extrapolated to P = %d; calibrate with "
+                     "mpiexec -n %d)\n", m->procs, maxP, maxP);
+    if (best >= 0)
+        print_best(out, R->dcol, &R->v[best], t1);
+}
+
+/* The table's last lines: what the simulation and the recording (or profile) took. */
+static void print_took(FILE *out, const sim_opts *o, const sim_sampling *smp,
+                       long long events, double wall, double rate)
+{
+    fprintf(out, "\nsimulator: %lld messages in %.3f s (%.2f million messages/s)\n",
+            events, wall, rate / 1e6);
+    fprintf(out, "prediction took %.3f s (%s %.3f s, simulating %.3f s)\n",
+            smp->rec_seconds + wall, o->profile ? "reading the profile"
+            : "running and recording the program", smp->rec_seconds, wall);
+}
+
+/* --wtc-trace, --wtc-stats (the options name one setting then: sim_opts_parse) and
+   --wtc-plot; -1 when one of them failed. */
+static int report_extras(FILE *out, const sim_tree *t, sim_tree *cuts, const sim_machine *m,
+                         const sim_opts *o, const rows *R, double t1, int best,
+                         const char *program)
+{
+    const row *v = R->v;
+    int rc = 0;
+    if ((o->trace || o->stats) && R->n == 1 &&
+        report_timeline(o->format == SIM_FMT_TABLE ? out : stderr,
+                        v[0].di >= 0 ? &cuts[v[0].di] : t, m, o, &v[0]) < 0)
+        rc = -1;
+    if (o->plot && report_plot(R, o, t1, best, m, program) < 0)
+        rc = -1;
+    return rc;
+}
+
+/* The prediction of SPEC 5 for the settings of o (--wtc-vary: report_vary) in o's
+   format; bestp, when given, takes the best setting per P. -1 when an output failed. */
 int sim_report(FILE *out, sim_tree *t, const sim_machine *m, const sim_opts *o,
                const sim_sampling *smp, const char *program, sim_tree *cuts,
                sim_best *bestp)
 {
     rows R;
-    int best, maxP = 1, rc = 0;
+    int best, maxP = 1, rc;
     double t1 = seq_time(t, m), wall = 0;
     long long events = 0;
     if (o->nvary) {
@@ -995,45 +1091,24 @@ int sim_report(FILE *out, sim_tree *t, const sim_machine *m, const sim_opts *o,
     best = simulate(t, cuts, m, &R, &wall, &events, &maxP, 1);
     if (bestp)
         best_per_procs(o, &R, bestp);
-    const row *v = R.v;
-    int n = R.n;
     sim_note_list L;
-    wall += sim_notes_find(&L, t, m, o, v, n, best, program, NULL, &events);
+    wall += sim_notes_find(&L, t, m, o, R.v, R.n, best, program, NULL, &events);
     double rate = wall > 0 ? events / wall : 0;
     if (o->format == SIM_FMT_CSV) {
-        print_csv(out, R.dcol, v, n, t1, "", "");
+        print_csv(out, R.dcol, R.v, R.n, t1, "", "");
         if (R.notes[0])
             fprintf(stderr, "wtc predict: masters reduced to P - 1: %s\n", R.notes);
     } else if (o->format == SIM_FMT_JSON) {
         print_json(out, &R, t1, best, m, smp, program, rate, &L);
     } else {
         print_head(out, t, m, smp, program, t1);
-        print_table(out, R.dcol, v, n, t1);
-        if (R.notes[0])
-            fprintf(out, "(masters reduced to P - 1, at least one worker, as the runtime "
-                         "does: %s)\n", R.notes);
-        if (m->procs > 0 && maxP > m->procs)
-            fprintf(out, "(the machine file was calibrated up to P = %.0f: its per-rank "
-                         "overheads o_sb, o_rb are extrapolated to P = %d; calibrate with "
-                         "mpiexec -n %d)\n", m->procs, maxP, maxP);
-        if (best >= 0)
-            print_best(out, R.dcol, &v[best], t1);
+        print_table_rows(out, m, &R, best, t1, maxP);
         sim_notes_print(out, &L);
         print_advice(out, t, m, maxP);
-        fprintf(out, "\nsimulator: %lld messages in %.3f s (%.2f million messages/s)\n",
-                events, wall, rate / 1e6);
-        fprintf(out, "prediction took %.3f s (%s %.3f s, simulating %.3f s)\n",
-                smp->rec_seconds + wall, o->profile ? "reading the profile"
-                : "running and recording the program", smp->rec_seconds, wall);
+        print_took(out, o, smp, events, wall, rate);
     }
     notes_on_stderr(o, &L);
-    /* the options name one setting when these are asked for (sim_opts_parse) */
-    if ((o->trace || o->stats) && n == 1 &&
-        report_timeline(o->format == SIM_FMT_TABLE ? out : stderr,
-                        v[0].di >= 0 ? &cuts[v[0].di] : t, m, o, &v[0]) < 0)
-        rc = -1;
-    if (o->plot && report_plot(&R, o, t1, best, m, program) < 0)
-        rc = -1;
+    rc = report_extras(out, t, cuts, m, o, &R, t1, best, program);
     sim_notes_free(&L);
     free(R.v);
     return rc;
