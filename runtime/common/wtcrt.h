@@ -19,6 +19,12 @@ enum {
     WTCRT_STATS = 10, WTCRT_STEAL = 11, WTCRT_NOWORK = 12
 };
 
+/* The control messages (REQ, FWD, GRANT, IDLE, STEAL, NOWORK) of every other region that
+   ends with a barrier (dynamic, steal) travel with the kind plus WTCRT_TAG_ODD as MPI tag
+   (wire_tag in mpi/transport.c): a rank still in one such region's end, taking
+   these kinds, never takes those of the next (doc/runtime.md "Messages"). */
+#define WTCRT_TAG_ODD 16
+
 /* The fixed 48-byte header every runtime message starts with. */
 typedef struct wtcrt_hdr {
     int kind;          /* the tag again */
@@ -279,6 +285,7 @@ struct wtcrt_rt {
     int started, finished;
     /* the current region */
     int in_region, mode, masters, batch, nworkers;
+    unsigned barrier_regions; /* regions so far that end with a barrier (the tag parity) */
     const wtcrt_mode_ops *ops;
     wtcp_roles roles;
     int warned_masters;

@@ -248,12 +248,9 @@ static void dyn_end(wtcrt_rt *rt)
             wtcrt_ibarrier(rt, &req);
             started = 1;
         }
-        if (started) {
-            MPI_Test(&req, &done, MPI_STATUS_IGNORE);
-            if (done)
-                break;
-        }
-        /* this region's kinds only: the next region's messages stay queued */
+        /* this region's kinds only: the next region's messages stay queued (their tag
+           parity differs, wtcrt.h); what has come is taken before the barrier is
+           tested, which under SMPI costs 2(P-1) MPI_Tests (doc/predictor.md 8.1) */
         m = master ? try_kinds(rt) : wtcrt_try_recv(rt, MPI_ANY_SOURCE, WTCRT_GRANT);
         if (m) {
             wtcrt_backoff_end(rt, &us);
@@ -263,6 +260,11 @@ static void dyn_end(wtcrt_rt *rt)
                 master_handle(rt, m);
             wtcrt_msg_free(rt, m);
             continue;
+        }
+        if (started) {
+            MPI_Test(&req, &done, MPI_STATUS_IGNORE);
+            if (done)
+                break;
         }
         wtcrt_backoff(rt, &us);
     }

@@ -187,13 +187,14 @@ static void steal_end(wtcrt_rt *rt)
     }
     wtcrt_ibarrier(rt, &req);
     for (;;) {
+        if (refuse_one(rt)) { /* before the barrier's test: see dyn_end */
+            wtcrt_backoff_end(rt, &us);
+            continue;
+        }
         MPI_Test(&req, &done, MPI_STATUS_IGNORE);
         if (done)
             break;
-        if (refuse_one(rt))
-            wtcrt_backoff_end(rt, &us);
-        else
-            wtcrt_backoff(rt, &us);
+        wtcrt_backoff(rt, &us);
     }
     wtcrt_backoff_end(rt, &us);
     rt->steal_fails = 0;

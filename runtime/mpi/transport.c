@@ -95,6 +95,28 @@ void wtcrt_msg_free(wtcrt_rt *rt, wtcrt_msg *m)
 
 static int send_any(wtcrt_rt *rt, int dest, int tag, wtcrt_msg *m, int sync);
 
+/* The MPI tag of a message of kind 'kind' sent or awaited now: the control messages of
+   every other region that ends with a barrier add WTCRT_TAG_ODD. A rank in such a
+   region's end takes these kinds (a master its workers' last REQ and IDLE, a thief the
+   answer to its STEAL) until the barrier completes, and the next region may already
+   have started elsewhere: rank 0 leaves the barrier once every rank entered it, and
+   sends its first REQ, while a master still waits for its own barrier to complete.
+   With one tag for both regions that master took the REQ and dropped it (its region
+   was ending), and rank 0, its request standing, ran the region alone until it had
+   nothing pending (tests/unit/rt_regions.sh). Only the next such region can reach a
+   rank in an end (the one after it ends with a barrier this rank has not entered), so
+   a parity is enough; simple regions between them send no control messages. */
+static int wire_tag(const wtcrt_rt *rt, int kind)
+{
+    switch (kind) {
+    case WTCRT_REQ: case WTCRT_FWD: case WTCRT_GRANT: case WTCRT_IDLE:
+    case WTCRT_STEAL: case WTCRT_NOWORK:
+        return rt->barrier_regions & 1 ? kind + WTCRT_TAG_ODD : kind;
+    default:
+        return kind;
+    }
+}
+
 /* Sends m (MPI_Isend); the buffer returns to the pool when the send completes. */
 void wtcrt_send(wtcrt_rt *rt, int dest, int tag, wtcrt_msg *m)
 {
@@ -153,6 +175,7 @@ static int send_any(wtcrt_rt *rt, int dest, int tag, wtcrt_msg *m, int sync)
     int n = 0;
     WTCRT_HDR(m)->kind = tag;
     WTCRT_HDR(m)->nbytes = (long long)(m->len - WTCRT_HDR_SIZE); /* the receiver's total */
+    tag = wire_tag(rt, tag);
     do {
         size_t len = m->len - off < chunk ? m->len - off : chunk;
         MPI_Request r;
@@ -355,14 +378,14 @@ static int probe(wtcrt_rt *rt, int src, int tag, MPI_Status *st)
 /* Receives the pieces after the first of a message sent in pieces (send_any): they
    come from the same sender with the same tag, and nothing of that sender and tag can
    come between them. */
-static void recv_rest(wtcrt_rt *rt, wtcrt_msg *m, size_t got)
+static void recv_rest(wtcrt_rt *rt, wtcrt_msg *m, size_t got, int mpi_tag)
 {
     while (got < m->len) {
         size_t want = m->len - got;
         MPI_Status st;
         int n;
         MPI_Recv(m->buf + got, want > INT_MAX ? INT_MAX : (int)want, MPI_BYTE, m->src,
-                 m->tag, rt->comm, &st);
+                 mpi_tag, rt->comm, &st);
         MPI_Get_count(&st, MPI_BYTE, &n);
         if (n <= 0)
             wtcrt_die(rt, "empty piece of a %zu-byte message (tag %d) from rank %d", m->len,
@@ -384,7 +407,7 @@ static wtcrt_msg *recv_probed(wtcrt_rt *rt, const MPI_Status *st)
     m = wtcrt_msg_new(rt, (size_t)n - WTCRT_HDR_SIZE);
     MPI_Recv(m->buf, n, MPI_BYTE, st->MPI_SOURCE, st->MPI_TAG, rt->comm, MPI_STATUS_IGNORE);
     m->src = st->MPI_SOURCE;
-    m->tag = st->MPI_TAG;
+    m->tag = st->MPI_TAG % WTCRT_TAG_ODD; /* the kind (wire_tag) */
     total = WTCRT_HDR(m)->nbytes;
     if (total < (long long)n - WTCRT_HDR_SIZE)
         wtcrt_die(rt, "message of %d bytes (tag %d) from rank %d says %lld", n, m->tag,
@@ -395,7 +418,7 @@ static wtcrt_msg *recv_probed(wtcrt_rt *rt, const MPI_Status *st)
             m->buf = xrealloc(rt, m->buf, m->len);
             m->cap = m->len;
         }
-        recv_rest(rt, m, (size_t)n);
+        recv_rest(rt, m, (size_t)n, st->MPI_TAG);
     }
     /* a big TASK's parent waits for the send to complete (wtcrt_sync_tasks), a big
        REGION_BEGIN's sender too (wtcrt_send_each) */
@@ -411,6 +434,8 @@ wtcrt_msg *wtcrt_recv(wtcrt_rt *rt, int src, int tag)
 {
     MPI_Status st;
     int us = 0;
+    if (tag != MPI_ANY_TAG)
+        tag = wire_tag(rt, tag);
     while (!probe(rt, src, tag, &st)) {
         if (rt->nreqs)
             wtcrt_progress(rt);
@@ -424,6 +449,8 @@ wtcrt_msg *wtcrt_recv(wtcrt_rt *rt, int src, int tag)
 wtcrt_msg *wtcrt_try_recv(wtcrt_rt *rt, int src, int tag)
 {
     MPI_Status st;
+    if (tag != MPI_ANY_TAG)
+        tag = wire_tag(rt, tag);
     if (rt->nreqs)
         wtcrt_progress(rt);
     return probe(rt, src, tag, &st) ? recv_probed(rt, &st) : NULL;

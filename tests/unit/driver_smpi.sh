@@ -6,7 +6,8 @@
 # sample built with --cc=smpicc runs under smpirun on the bench's platform (its <config>
 # holds the SMPI settings) in the three modes with the right output, in steal mode at
 # P = 8 and 16 too, the runtime's barrier holds every rank until the last one came
-# (wtcrt_ibarrier), and its predictor (host cc) links and runs. That part is
+# (wtcrt_ibarrier), dynamic mode's end under smpi/async-small-thresh takes what has
+# come before it tests that barrier, and its predictor (host cc) links and runs. That part is
 # skipped with a message when SimGrid is absent (bench/smpi/run.sh installs it).
 # Run from the repository root after 'make'. WTCC=path overrides bin/wtcc.
 . "$PWD/tests/unit/driver_lib.inc"
@@ -71,6 +72,24 @@ else
             fail "smpirun -np $P (steal): simulated time '${t:-none}' s, expected below 0.05 s"
         fi
     done
+    # dynamic mode's end under smpi/async-small-thresh: REGION_END (eager) overtakes the
+    # workers' last REQs and IDLEs (synchronous sends, rendezvous in SMPI), so the master
+    # takes them after it entered the end barrier; it tested the barrier before each,
+    # and an MPI_Test of the barrier (an MPI_Iallreduce) costs SMPI 2(P-1) us: fib 32 at
+    # P = 64 took 0.045 s simulated, 0.014 s with the messages taken first
+    timeout 300 "$WTCC" --cc=smpicc "$ROOT/samples/fib.wtc" -o fibd 2>err ||
+        fail "wtcc --cc=smpicc samples/fib.wtc failed: $(cat err)"
+    timeout 120 smpirun -np 64 -platform "$ROOT/bench/smpi/cluster.xml" \
+        --cfg=smpi/async-small-thresh:65536 ./fibd 32 --wtc-mode=dynamic >out 2>err
+    st=$?
+    t=$(awk '/^TIME /{ print $3 }' err)
+    if [ $st != 0 ]; then
+        fail "smpirun -np 64 (dynamic, async-small): status $st: $(tail -3 err)"
+    elif ! grep -q OK out; then
+        fail "smpirun -np 64 (dynamic, async-small): output $(cat out)"
+    elif ! awk -v t="${t:-x}" 'BEGIN { exit !(t + 0 > 0 && t + 0 < 0.025) }'; then
+        fail "smpirun -np 64 (dynamic, async-small): simulated time '${t:-none}' s, expected below 0.025 s"
+    fi
     # the end of a region's barrier (wtcrt_ibarrier) under SMPI: nobody leaves before the
     # last rank entered. SimGrid 3.32's MPI_Ibarrier lets ranks 2 and 3 go at 70 us while
     # rank 1 enters at 1 s; a STEAL to a rank that had left was never answered, and steal
