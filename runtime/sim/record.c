@@ -116,6 +116,8 @@ static struct {
     long nleaves, capleaves;
     size_t captured, cap_limit;
     int saved_stdout;
+    char **argv;        /* the command line as given (a second recording runs it again) */
+    int repl_asked;     /* --wtc-replicate given: its choice stands */
     unsigned long long seed;
     node_info *info;
     long capinfo;
@@ -892,6 +894,57 @@ static void debug_dump(const char *what)
                     R.tree.nodes[i].t_after);
 }
 
+/* The environment variable by which a second recording learns what the first found. */
+#define SIM_REPL_ENV "WTC_PREDICT_REPLICAS_DIFFERED"
+
+static void restore_stdout(void);
+
+/* Siblings of equal sizes were run side by side and their costs differed (a
+   branch-and-bound search): the replicas copied inside the witnesses are guesses, so the
+   whole program is recorded again without replication (issue 8: floorplan-like trees
+   must not be predicted as balanced; a knapsack's sequential time came out 40 % high).
+   The predictor runs itself again with --wtc-replicate=off and tells the second run,
+   which reports it, what the first found. Only when --wtc-replicate was not given. */
+static void record_again(void)
+{
+    char buf[128];
+    int n = 0;
+    char **v;
+    while (R.argv[n])
+        n++;
+    v = malloc((size_t)(n + 2) * sizeof *v);
+    if (!v)
+        return;
+    v[0] = R.argv[0];
+    v[1] = "--wtc-replicate=off";
+    memcpy(v + 2, R.argv + 1, (size_t)n * sizeof *v); /* with the closing NULL */
+    snprintf(buf, sizeof buf, "%ld %ld %.6g", R.smp.repl_checked, R.smp.repl_unequal,
+             R.smp.repl_maxdiff);
+    fprintf(stderr, "wtc predict: note: siblings of equal sizes differed by up to %.0f %% "
+                    "(%ld of %ld pars checked): recording again without replication\n",
+            100 * R.smp.repl_maxdiff, R.smp.repl_unequal, R.smp.repl_checked);
+    restore_stdout();
+    fflush(NULL);
+    setenv(SIM_REPL_ENV, buf, 1);
+    execv("/proc/self/exe", v);
+    fprintf(stderr, "wtc predict: warning: cannot run again (%s): the replicas stay\n",
+            strerror(errno));
+    unsetenv(SIM_REPL_ENV);
+    free(v);
+}
+
+/* In a second recording (record_again): the first one's checks, for the report. */
+static void replicas_differed_before(void)
+{
+    const char *s = getenv(SIM_REPL_ENV);
+    if (!s)
+        return;
+    if (sscanf(s, "%ld %ld %lf", &R.smp.repl_checked, &R.smp.repl_unequal,
+               &R.smp.repl_maxdiff) != 3)
+        R.smp.repl_checked = R.smp.repl_unequal = 0;
+    unsetenv(SIM_REPL_ENV); /* the program itself does not see it */
+}
+
 static void region_end(int root)
 {
     flush_leaves();
@@ -899,6 +952,8 @@ static void region_end(int root)
     fix_tainted();
     debug_dump("after");
     do_replicas();
+    if (R.smp.repl_unequal > 0 && !R.repl_asked)
+        record_again();
     int g = sim_tree_add_region(&R.tree, root, region_begin_bytes());
     R.tree.regions[g].mode = wtcrt_source_mode(R.prog, R.region_fn);
     R.tree.regions[g].masters = wtcrt_source_masters(R.prog, R.region_fn);
@@ -1434,6 +1489,15 @@ int wtc_start(int argc, char **argv, const wtc_program *prog)
         return 2;
     }
     wtcrt_checking = prog->check;
+    R.argv = malloc((size_t)(argc + 1) * sizeof *R.argv);
+    if (R.argv) {
+        memcpy(R.argv, argv, (size_t)argc * sizeof *argv);
+        R.argv[argc] = NULL;
+    }
+    for (int i = 1; i < argc && strcmp(argv[i], "--") != 0; i++)
+        R.repl_asked |= strncmp(argv[i], "--wtc-replicate", 15) == 0;
+    R.repl_asked |= !R.argv; /* cannot run again */
+    replicas_differed_before();
     if (sim_opts_parse(&argc, argv, &R.opt, err, sizeof err) < 0) {
         fprintf(stderr, "%s: error: %s (--wtc-help for usage)\n", argv[0], err);
         return 2;

@@ -453,10 +453,15 @@ static void print_head(FILE *out, const sim_tree *t, const sim_machine *m,
         fprintf(out, "replicated: %ld subtrees (%ld calls, %ld leaf tasks) copied from an "
                      "executed sibling (--wtc-replicate limit %d)\n",
                 smp->repl_subtrees, smp->repl_calls, smp->repl_leaves, smp->replicate);
-    if (smp->repl_checked > 0)
+    if (smp->repl_checked > 0 && smp->replicate > 0)
         fprintf(out, "  (siblings checked at %ld pars by running child 1 too: %ld differed by "
                      "over 20 %% (largest %.0f %%), where further siblings copy the two "
                      "alternately)\n",
+                smp->repl_checked, smp->repl_unequal, 100 * smp->repl_maxdiff);
+    else if (smp->repl_checked > 0)
+        fprintf(out, "not replicated: a first recording ran siblings of equal sizes side by "
+                     "side at %ld pars and %ld differed by over 20 %% (largest %.0f %%), so "
+                     "every call ran\n",
                 smp->repl_checked, smp->repl_unequal, 100 * smp->repl_maxdiff);
     if (smp->leaves == 0)
         return;

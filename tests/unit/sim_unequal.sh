@@ -5,7 +5,9 @@
 # replicated par runs too) child 1 was a copy of child 0: speedup 1.97 at P = 2 and the
 # sequential time 2.25x the --wtc-replicate=off one. The speedup is structural (the
 # root's child 1 is pruned at once), so its limit (1.2) does not depend on the host's
-# load; the sequential times are the fastest of 3 on each side, limit 25 %.
+# load; the sequential times are the fastest of 3 on each side, limit 25 %. Siblings
+# found unequal make the predictor record the program again without replication
+# (doc/predictor.md 2.1); --wtc-replicate=on keeps the replicas.
 . tests/unit/sim_common.inc
 [ -x bin/wtcc ] || { bad "bin/wtcc missing: run make"; exit 1; }
 bin/wtcc ${SIM_CFLAGS:-} tests/unit/sim_unequal.wtc -o $OUT/unequal >$OUT/unequal.build 2>&1 \
@@ -16,9 +18,17 @@ sp=$(awk '$1 == "simple" && $2 == 2 { print $6 }' $OUT/unequal.out)
 [ -n "$sp" ] || { bad "no P = 2 row: $(head -3 $OUT/unequal.out)"; exit 1; }
 echo "$sp" | awk '{ exit !($1 <= 1.2) }' && pass "unequal siblings: speedup at P = 2 is $sp (not 2)" \
     || bad "unequal siblings predicted as balanced: speedup $sp at P = 2 (limit 1.2)"
-grep -q 'siblings checked at [1-9][0-9]* pars.* [1-9][0-9]* differed' $OUT/unequal.out \
-    && pass "report: $(grep -o 'siblings checked[^;]*' $OUT/unequal.out)" \
-    || bad "the report does not say which siblings differed: $(grep siblings $OUT/unequal.out)"
+# the siblings differ, so the whole program is recorded again without replication, and
+# the report says why; with --wtc-replicate=on asked for, the replicas stay (and it says
+# which siblings differed)
+grep -q '^not replicated: a first recording ran siblings .* at [1-9][0-9]* pars and [1-9][0-9]* differed' \
+    $OUT/unequal.out && pass "report: $(grep '^not replicated' $OUT/unequal.out)" \
+    || bad "the report does not say why nothing was replicated: $(grep -i 'replicat\|siblings' $OUT/unequal.out)"
+predict --wtc-replicate=on >$OUT/unequal_on.out
+grep -q 'siblings checked at [1-9][0-9]* pars.* [1-9][0-9]* differed' $OUT/unequal_on.out \
+    && grep -q '^replicated: ' $OUT/unequal_on.out \
+    && pass "--wtc-replicate=on keeps the replicas: $(grep -o 'siblings checked[^;]*' $OUT/unequal_on.out)" \
+    || bad "--wtc-replicate=on: $(grep -i 'replicat\|siblings' $OUT/unequal_on.out)"
 seq1() { predict "$@" | sed -n 's/.*sequential time \([0-9.]*\) s.*/\1/p'; }
 : >$OUT/unequal_d.txt
 : >$OUT/unequal_o.txt
