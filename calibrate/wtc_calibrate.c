@@ -20,6 +20,7 @@
 #include <mpi.h>
 #include <sched.h>
 #include <sys/prctl.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -187,6 +188,11 @@ static double measure_rtt(MPI_Comm c, int me, char *buf, int k)
 /* above glibc's largest mmap threshold (32 MB): every buffer is fresh memory, as a big
    TASK's is in the runtime (smaller ones get reused heap memory after the first) */
 static const double big_sizes[NBIG] = { 40 << 20, 80 << 20, 160 << 20, 320 << 20 };
+/* Messages whose buffers the C library reuses: glibc maps anything above 32 MiB fresh,
+   and below that reuses memory freed before once a buffer of the size was freed (the
+   predictor's engine.c, reused): 4-24 MiB, each repeated, the median of the repeats
+   (all but the first reuse). */
+static const double reuse_sizes[NBIG] = { 4 << 20, 8 << 20, 16 << 20, 24 << 20 };
 /* --quick (seconds, for 'make demo'): the two smaller sizes, medians of 3 */
 static int nbig = NBIG, big_reps = 5;
 
@@ -247,7 +253,7 @@ static void big_one(wtcrt_rt *rt, int me, const char *src, int k, double *pk, do
    transfer, O_r from the unpack into new memory, O_r_result from the unpack into memory
    already touched, each the slope of a least-squares line over 40-320 MB. */
 static void measure_big(wtcrt_rt *rt, int me, double *O_s, double *G, double *O_r,
-                        double *O_r_result)
+                        double *O_r_result, double reuse[3])
 {
     double pk[NBIG], tr[NBIG], up[NBIG], upw[NBIG], a;
     char *src = me == 0 ? malloc((size_t)big_sizes[nbig - 1]) : NULL;
@@ -255,13 +261,20 @@ static void measure_big(wtcrt_rt *rt, int me, double *O_s, double *G, double *O_
         memset(src, 1, (size_t)big_sizes[nbig - 1]);
     for (int i = 0; i < nbig; i++)
         big_one(rt, me, src, (int)big_sizes[i], &pk[i], &tr[i], &up[i], &upw[i]);
+    if (me == 0) {
+        calib_fit_line(big_sizes, pk, nbig, &a, O_s);
+        calib_fit_line(big_sizes, tr, nbig, &a, G);
+        calib_fit_line(big_sizes, up, nbig, &a, O_r);
+        calib_fit_line(big_sizes, upw, nbig, &a, O_r_result);
+    }
+    for (int i = 0; i < NBIG; i++)
+        big_one(rt, me, src, (int)reuse_sizes[i], &pk[i], &tr[i], &up[i], &upw[i]);
     free(src);
     if (me != 0)
         return;
-    calib_fit_line(big_sizes, pk, nbig, &a, O_s);
-    calib_fit_line(big_sizes, tr, nbig, &a, G);
-    calib_fit_line(big_sizes, up, nbig, &a, O_r);
-    calib_fit_line(big_sizes, upw, nbig, &a, O_r_result);
+    calib_fit_line(reuse_sizes, pk, NBIG, &a, &reuse[0]);
+    calib_fit_line(reuse_sizes, tr, NBIG, &a, &reuse[1]);
+    calib_fit_line(reuse_sizes, up, NBIG, &a, &reuse[2]);
     if (verbose)
         printf("  %.0f MB: pack %.3g s, transfer %.3g s, unpack %.3g s\n",
                big_sizes[nbig - 1] / (1 << 20), pk[nbig - 1], tr[nbig - 1], up[nbig - 1]);
@@ -271,6 +284,7 @@ typedef struct fit {
     double cs[MAXP], cr[MAXP], pp[MAXP];
     int np;
     double O_s, O_r, L, G, S, t_m, O_r_result;
+    double O_s_reuse, G_reuse, O_r_reuse; /* buffers the allocator reuses (0: no fit) */
     double w_yield, w_yield_over, w_wake, t_child, t_poll, contention;
     int cores;
     /* what the data did not support: values set to a floor, and what was measured */
@@ -621,6 +635,14 @@ static void write_costs(FILE *o, const char *name, const fit *f, const overheads
             f->floor_orr ? "not fitted (the fit gave 0 or less): O_r written"
                          : "measured (a RESULT's data into memory already touched)",
             f->S, f->t_m, how(f->floor_tm));
+    fprintf(o, "# messages up to 32 MiB once one of their size was freed: the C library\n"
+               "# reuses their buffers (no page faults)\n");
+    if (f->O_s_reuse > 0)
+        fprintf(o, "O_s_reuse = %.6g   # measured\n", f->O_s_reuse);
+    if (f->G_reuse > 0)
+        fprintf(o, "G_reuse = %.6g   # measured\n", f->G_reuse);
+    if (f->O_r_reuse > 0)
+        fprintf(o, "O_r_reuse = %.6g   # measured\n", f->O_r_reuse);
     if (f->floor_L)
         fprintf(o, "# L: the fit gave %.3g s\n", f->raw_L);
     if (f->floor_tm)
@@ -758,12 +780,17 @@ static void measure_pairs(int me, int P, char *buf, fit *f)
    ones' (pooled buffers): bytes matter for big messages only. */
 static void measure_bytes(wtcrt_rt *rt, int me, fit *f)
 {
-    double bs = 0, bg = 0, br = 0, bw = 0;
-    measure_big(rt, me, &bs, &bg, &br, &bw);
+    double bs = 0, bg = 0, br = 0, bw = 0, ru[3] = { 0, 0, 0 };
+    measure_big(rt, me, &bs, &bg, &br, &bw, ru);
     if (me == 0) {
         f->O_s = bs > 0 ? bs : f->O_s;
         f->G = bg > 0 ? bg : f->G;
         f->O_r = br > 0 ? br : f->O_r;
+        /* a reuse cost is at most the fresh one; a fit of 0 or less: not written (the
+           predictor then uses the fresh one) */
+        f->O_s_reuse = ru[0] > 0 ? fmin(ru[0], f->O_s) : 0;
+        f->G_reuse = ru[1] > 0 ? fmin(ru[1], f->G) : 0;
+        f->O_r_reuse = ru[2] > 0 ? fmin(ru[2], f->O_r) : 0;
         f->O_r_result = bw > 0 ? bw : f->O_r; /* a fit of 0 or less: O_r, and said so */
         f->floor_orr = bw <= 0;
     }

@@ -158,17 +158,36 @@ static double latency(const sim *S, int from, int to)
     return node_of(S, from) == node_of(S, to) ? S->m->L_intra : S->m->L;
 }
 
+/* The C library's allocator, as the runtime meets it: a message's buffers (the
+   sender's packed copy, the receiver's receive buffer and unpacked children) are
+   malloc'd and freed. glibc maps a buffer above its mmap threshold fresh (page faults
+   on every byte) and, when it frees one, raises the threshold to that size, at most
+   32 MiB (DEFAULT_MMAP_THRESHOLD_MAX on 64-bit); below the threshold it reuses memory
+   freed before. So a rank pays the fresh per-byte costs (O_s, G, O_r) for a buffer
+   larger than any it has freed, or above 32 MiB, and the reuse costs (O_s_reuse,
+   G_reuse, O_r_reuse) after that. 1 when rank r's buffer of k bytes is reused. */
+#define SIM_REUSE_MAX 33554432.0
+static int reused(sim *S, int r, double k)
+{
+    rank *x = &S->r[r];
+    if (k <= x->reused)
+        return 1;
+    if (k <= SIM_REUSE_MAX)
+        x->reused = k;
+    return 0;
+}
+
 /* k bytes leave 'from' at t (its send overhead done) for 'to'. Within a node they take
    L_intra + G_intra*k. Across nodes they occupy the sender's outgoing port for G*k
    (LogGP's gap per byte: a node sends one message at a time, at the link's bandwidth),
    then, L later, the receiver's incoming port for G*k; the last byte is there when the
    second booking ends (L + G*k after t when both ports are free). *left: when the last
    byte has left the sender. Returns the arrival. */
-static double wire(sim *S, int from, int to, double t, double k, double *left)
+static double wire(sim *S, int from, int to, double t, double k, int reuse, double *left)
 {
     const sim_machine *m = S->m;
     int nf = node_of(S, from), nt = node_of(S, to);
-    double g = m->G * k, e1;
+    double g = (reuse ? sim_reuse_cost(m->G, m->G_reuse) : m->G) * k, e1;
     if (nf == nt) {
         *left = t + m->G_intra * k;
         return *left + m->L_intra;
@@ -191,7 +210,7 @@ msg *eng_send(sim *S, int from, int to, int kind, double bytes)
     rank *r = &S->r[from];
     int i = eng_msg_new(S);
     msg *m = &S->msgs[i];
-    double o = sim_o_send(S->m, S->P, bytes), left;
+    double o = sim_o_send(S->m, S->P, bytes, reused(S, from, bytes)), left;
     wtcrt_stats *st = kind == M_BAR ? NULL : eng_stats(S, from); /* MPI's, not ours */
     if (st) {
         st->msgs++;
@@ -209,7 +228,9 @@ msg *eng_send(sim *S, int from, int to, int kind, double bytes)
     m->kind = kind;
     m->bytes = bytes;
     m->sync = bytes > S->m->S;
-    m->arr = m->sync ? r->t + latency(S, from, to) : wire(S, from, to, r->t, bytes, &left);
+    m->reuse = reused(S, to, bytes);
+    m->arr = m->sync ? r->t + latency(S, from, to)
+                     : wire(S, from, to, r->t, bytes, m->reuse, &left);
     m->next = -1;
     if (kind != M_BAR) {
         S->res->messages++;
@@ -267,7 +288,7 @@ void eng_receive(sim *S, int rid, int i, double *wait)
     }
     if (m->sync) { /* rendezvous: clear-to-send back, then the data */
         double left, arr = wire(S, m->src, rid, r->t + latency(S, rid, m->src), m->bytes,
-                                &left);
+                                m->reuse, &left);
         if (m->kind == M_TASK || m->kind == M_BEGIN) /* its sender learns it went
                                                          when the data has left */
             post(S, m->src, M_DONE, left);
@@ -275,7 +296,7 @@ void eng_receive(sim *S, int rid, int i, double *wait)
     }
     if (wait)
         *wait += r->t - t0;
-    o = sim_o_recv(S->m, S->P, m->bytes, m->kind == M_RESULT);
+    o = sim_o_recv(S->m, S->P, m->bytes, m->kind == M_RESULT, m->reuse);
     r->t = cpu(S, rid, r->t, o, 1);
     if (rid >= S->W)
         r->busy += o;

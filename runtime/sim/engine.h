@@ -34,6 +34,8 @@ typedef struct msg {
                         rank range */
     int seed;        /* TASK, RESULT: of a seed (steal mode's split of a call's ranks),
                         not the answer to a STEAL; STEAL: the thief has had its seed */
+    int reuse;       /* the receiver's buffers for it come from memory freed before
+                        (engine.c, reused) */
     int next;        /* inbox / free-list link */
 } msg;
 
@@ -88,6 +90,8 @@ typedef struct rank {
     int bar_in, bar_k;
     unsigned long long bar_got;
     double bar_t0;
+    double reused;   /* the largest buffer it has freed that the allocator reuses
+                        (engine.c, reused) */
     double compute, comm, wchild, busy;
 } rank;
 

@@ -241,7 +241,7 @@ const char *sim_machine_preset(const char *name)
    predictions, cpu_ratio = 1e-300 300-digit times). */
 enum { K_NAME, K_L, K_G, K_OSA, K_OSB, K_OS, K_ORA, K_ORB, K_OR, K_S, K_TM, K_CPU,
        K_WY, K_WW, K_TC, K_CONT, K_CORES, K_WYO, K_RPN, K_LI, K_GI, K_PROCS, K_TP, K_ORR,
-       K_N };
+       K_OSU, K_GU, K_ORU, K_N };
 #define K_REQUIRED K_CORES /* the keys from K_CORES on are optional */
 static const struct {
     const char *name;
@@ -273,6 +273,9 @@ static const struct {
     { "procs", 0, 1e7, 1, "" },
     { "t_poll", 0, 1, 0, "s" },
     { "O_r_result", 0, 1e-3, 0, "s per byte" },
+    { "O_s_reuse", 0, 1e-3, 0, "s per byte" },
+    { "G_reuse", 0, 1e-3, 0, "s per byte" },
+    { "O_r_reuse", 0, 1e-3, 0, "s per byte" },
 };
 
 static double *key_slot(sim_machine *m, int k)
@@ -281,7 +284,8 @@ static double *key_slot(sim_machine *m, int k)
                            &m->o_rb, &m->O_r, &m->S, &m->t_m, &m->cpu_ratio,
                            &m->w_yield, &m->w_wake, &m->t_child, &m->contention,
                            &m->cores, &m->w_yield_over, &m->ranks_per_node, &m->L_intra,
-                           &m->G_intra, &m->procs, &m->t_poll, &m->O_r_result };
+                           &m->G_intra, &m->procs, &m->t_poll, &m->O_r_result,
+                           &m->O_s_reuse, &m->G_reuse, &m->O_r_reuse };
     return slots[k];
 }
 
@@ -289,7 +293,10 @@ static double *key_slot(sim_machine *m, int k)
    k has a default of its own). */
 static int source_of(int k)
 {
-    return k == K_WYO ? K_WY : k == K_LI ? K_L : k == K_GI ? K_G : k == K_ORR ? K_OR : 0;
+    static const int src[K_N] = { [K_WYO] = K_WY, [K_LI] = K_L,   [K_GI] = K_G,
+                                  [K_ORR] = K_OR, [K_OSU] = K_OS, [K_GU] = K_G,
+                                  [K_ORU] = K_OR };
+    return src[k];
 }
 
 static int fail(char *err, size_t errsz, const char *fmt, ...)
@@ -529,12 +536,18 @@ void sim_machine_write(FILE *f, const sim_machine *m, const char *comment)
 
 /* ---- the extended LogGPS model ------------------------------------------------------ */
 
-double sim_o_send(const sim_machine *m, int P, double k)
+double sim_reuse_cost(double fresh, double reuse)
 {
-    return m->o_sa + m->o_sb * P + m->O_s * k;
+    return reuse > 0 ? reuse : fresh;
 }
 
-double sim_o_recv(const sim_machine *m, int P, double k, int result)
+double sim_o_send(const sim_machine *m, int P, double k, int reuse)
 {
-    return m->o_ra + m->o_rb * P + (result ? m->O_r_result : m->O_r) * k;
+    return m->o_sa + m->o_sb * P + (reuse ? sim_reuse_cost(m->O_s, m->O_s_reuse) : m->O_s) * k;
+}
+
+double sim_o_recv(const sim_machine *m, int P, double k, int result, int reuse)
+{
+    return m->o_ra + m->o_rb * P +
+           (result ? m->O_r_result : reuse ? sim_reuse_cost(m->O_r, m->O_r_reuse) : m->O_r) * k;
 }

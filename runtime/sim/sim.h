@@ -45,11 +45,17 @@ typedef struct sim_machine {
                                   caller's memory, already touched (default O_r: the
                                   other messages unpack into new memory, page faults
                                   and all) */
+    double O_s_reuse, G_reuse, O_r_reuse; /* optional: O_s, G, O_r of a message whose
+                                  buffers come from memory freed before (default O_s, G,
+                                  O_r: fresh memory, page faults and all); which buffers
+                                  do is the engine's model of the C library's allocator
+                                  (engine.c, reused) */
     char name[128];
     char source[512];          /* where it was read from (for the report) */
     unsigned follows;          /* the optional keys the file left out, which take their
                                   source key's value (w_yield_over: w_yield, L_intra: L,
-                                  G_intra: G, O_r_result: O_r), also when --wtc-vary
+                                  G_intra: G, O_r_result: O_r, O_s_reuse: O_s,
+                                  G_reuse: G, O_r_reuse: O_r), also when --wtc-vary
                                   sets that key */
 } sim_machine;
 
@@ -224,8 +230,11 @@ int sim_run_timeline(const sim_tree *t, const sim_machine *m, sim_setting s,
                      sim_result *r, sim_timeline *tl);
 
 /* Extended LogGPS (SPEC 5 item 4): send / receive overhead of k bytes on P ranks. */
-double sim_o_send(const sim_machine *m, int P, double k);
-double sim_o_recv(const sim_machine *m, int P, double k, int result);
+/* A per-byte cost for buffers the allocator reuses: 'reuse' where known (> 0), else the
+   fresh one (a machine built without a file: 0 means not given). */
+double sim_reuse_cost(double fresh, double reuse);
+double sim_o_send(const sim_machine *m, int P, double k, int reuse);
+double sim_o_recv(const sim_machine *m, int P, double k, int result, int reuse);
 
 /* ---- sampling (SPEC 5 item 2) --------------------------------------------------------- */
 

@@ -46,6 +46,18 @@ orr=$(sed -n 's/^O_r_result = \([^ #]*\) *# \(measured\|not fitted\).*/\1/p' $OU
 awk -v t="${orr:-x}" 'BEGIN { exit !(t + 0 > 0 && t + 0 < 1e-6) }' \
     && pass "O_r_result: ${orr} s a byte, $(sed -n 's/^O_r = \([^ #]*\).*/O_r \1/p' $OUT/cal.conf)" \
     || bad "O_r_result: '$(grep '^O_r_result' $OUT/cal.conf)'"
+# the per-byte costs of buffers the C library reuses (messages of 4-24 MiB, repeated):
+# each written is positive and at most its fresh one, and the file reads back
+ok=1
+for k in O_s G O_r; do
+    f=$(sed -n "s/^$k = \([^ #]*\).*/\1/p" $OUT/cal.conf)
+    u=$(sed -n "s/^${k}_reuse = \([^ #]*\).*/\1/p" $OUT/cal.conf)
+    [ -z "$u" ] && continue
+    awk -v f="$f" -v u="$u" 'BEGIN { exit !(u + 0 > 0 && u + 0 <= f + 0) }' || ok=0
+done
+[ $ok = 1 ] && grep -q '^O_s_reuse = ' $OUT/cal.conf \
+    && pass "reuse costs: $(grep '_reuse = ' $OUT/cal.conf | sed 's/ *#.*//' | tr '\n' ' ')" \
+    || bad "reuse costs: '$(grep -E '^(O_s|G|O_r)(_reuse)? = ' $OUT/cal.conf | tr '\n' ' ')'"
 # the file's P is used: a prediction beyond it says the overheads are extrapolated
 bin/wtcc ${SIM_CFLAGS:-} samples/fib.wtc -o $OUT/calfib >/dev/null 2>&1 || bad "build fib"
 timeout 60 $OUT/calfib.predict --wtc-machine=$OUT/cal.conf --wtc-procs=1,4 --wtc-modes=simple 20 \

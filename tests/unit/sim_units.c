@@ -170,13 +170,31 @@ static void parser(void)
               m.O_r_result == 3e-9);
         check("parser: O_r_result follows a swept O_r when absent",
               sim_machine_set(&m, "O_r", "5e-9", err, sizeof err) == 0 &&
-              m.O_r_result == 5e-9 && sim_o_recv(&m, 2, 100, 1) == 5e-7);
+              m.O_r_result == 5e-9 && sim_o_recv(&m, 2, 100, 1, 0) == 5e-7);
         snprintf(text, sizeof text, "%sO_r_result = 1e-10\n", base);
         check("parser: O_r_result given stays when O_r is swept",
               sim_machine_parse(text, "t.conf", &m, err, sizeof err) == 0 &&
               sim_machine_set(&m, "O_r", "5e-9", err, sizeof err) == 0 &&
-              m.O_r_result == 1e-10 && near(sim_o_recv(&m, 2, 100, 1), 1e-8, 1e-20) &&
-              near(sim_o_recv(&m, 2, 100, 0), 5e-7, 1e-20));
+              m.O_r_result == 1e-10 && near(sim_o_recv(&m, 2, 100, 1, 0), 1e-8, 1e-20) &&
+              near(sim_o_recv(&m, 2, 100, 0, 0), 5e-7, 1e-20));
+        check("parser: the _reuse keys are optional and follow O_s, G, O_r (swept too)",
+              sim_machine_parse(base, "t.conf", &m, err, sizeof err) == 0 &&
+              m.O_r_reuse == 3e-9 && m.O_s_reuse == 0 && m.G_reuse == 0 &&
+              sim_machine_set(&m, "O_r", "5e-9", err, sizeof err) == 0 &&
+              m.O_r_reuse == 5e-9 && sim_o_recv(&m, 2, 100, 0, 1) == 5e-7);
+        snprintf(text, sizeof text, "%sO_s = 2e-9\nO_r_reuse = 1e-10\nO_s_reuse = 4e-10\n",
+                 base);
+        /* O_s given twice is refused: the base's O_s = 0 line is replaced first */
+        {
+            char t2[1024], *o = strstr(text, "O_s = 0\n");
+            snprintf(t2, sizeof t2, "%.*s%s", (int)(o - text), text, o + 8);
+            check("parser: reuse costs given are used for reused buffers only",
+                  sim_machine_parse(t2, "t.conf", &m, err, sizeof err) == 0 &&
+                  near(sim_o_recv(&m, 2, 100, 0, 1), 1e-8, 1e-20) &&
+                  near(sim_o_recv(&m, 2, 100, 0, 0), 3e-7, 1e-20) &&
+                  near(sim_o_send(&m, 2, 100, 1), 4e-8, 1e-20) &&
+                  near(sim_o_send(&m, 2, 100, 0), 2e-7, 1e-20));
+        }
     }
     check("parser: t_poll = 1.4e-6 parses",
           parse_with("contention", "contention = 0\nt_poll = 1.4e-6", err) == 0);
@@ -255,9 +273,9 @@ static void presets(const char *dir)
     sim_machine_parse(sim_machine_preset("ethernet-mpich-2004.conf"), "p", &m, err, sizeof err);
     /* o_s = 12.1 + 0.182 P + 0.0708 k us */
     check("LogGPS: o_s(P=8, k=100) = 12.1 + 1.456 + 7.08 us",
-          near(sim_o_send(&m, 8, 100), 20.636e-6, 1e-12));
+          near(sim_o_send(&m, 8, 100, 0), 20.636e-6, 1e-12));
     check("LogGPS: o_r(P=64, k=1) = 12.1 + 11.648 + 0.0722 us",
-          near(sim_o_recv(&m, 64, 1, 0), 23.8202e-6, 1e-12));
+          near(sim_o_recv(&m, 64, 1, 0, 0), 23.8202e-6, 1e-12));
 }
 
 static void sampling(void)

@@ -1,0 +1,49 @@
+#!/bin/sh
+# Buffers the C library reuses (doc/predictor.md §4; engine.c's reused): a rank pays the
+# fresh per-byte costs (O_s, G, O_r) for a message larger than any it has freed, and the
+# _reuse ones after that (glibc maps a buffer above its threshold fresh and raises the
+# threshold to what it frees, up to 32 MiB). sim_reuse.wtc at P = 3 in simple mode:
+# rank 0 sends two TASKs of 1 MiB; with O_s = 10 ns/B and O_s_reuse = 0.1 ns/B the second
+# costs 10.4 ms less to pack, and the region ends that much sooner (rank 0 runs its own
+# child after both sends). One recording (a profile), three machine files: without the
+# _reuse keys (they follow O_s, G, O_r: no change), with O_s_reuse, and with
+# O_s_reuse = O_s given (the same as without).
+. tests/unit/sim_common.inc
+[ -x bin/wtcc ] || { bad "bin/wtcc missing: run make"; exit 1; }
+bin/wtcc ${SIM_CFLAGS:-} tests/unit/sim_reuse.wtc -o $OUT/reuse >$OUT/reuse.build 2>&1 \
+    || { bad "build: $(cat $OUT/reuse.build)"; exit 1; }
+base="L = 1e-6
+G = 0
+o_sa = 0
+o_sb = 0
+O_s = 1e-8
+o_ra = 0
+o_rb = 0
+O_r = 0
+S = 1e12
+t_m = 1e-6
+cpu_ratio = 1
+w_yield = 0
+w_wake = 0
+t_child = 0
+contention = 0"
+printf 'name = fresh\n%s\n' "$base" >$OUT/reuse_a.conf
+printf 'name = reuse\n%s\nO_s_reuse = 1e-10\n' "$base" >$OUT/reuse_b.conf
+printf 'name = same\n%s\nO_s_reuse = 1e-8\n' "$base" >$OUT/reuse_c.conf
+timeout 120 $OUT/reuse.predict --wtc-procs=3 --wtc-modes=simple \
+    --wtc-save-profile=$OUT/reuse.prof >$OUT/reuse.out 2>&1 \
+    || { bad "recording: $(tail -3 $OUT/reuse.out)"; exit 1; }
+t() {
+    timeout 60 $OUT/reuse.predict --wtc-profile=$OUT/reuse.prof --wtc-machine=$OUT/$1 \
+        --wtc-procs=3 --wtc-modes=simple --wtc-format=csv 2>/dev/null |
+        awk -F, 'NR == 2 { print $16 }'
+}
+a=$(t reuse_a.conf) b=$(t reuse_b.conf) c=$(t reuse_c.conf)
+[ -n "$a" ] && [ -n "$b" ] && [ -n "$c" ] || { bad "no predictions: '$a' '$b' '$c'"; exit 1; }
+# the second TASK: 1 MiB + its header and per-child bytes, (1e-8 - 1e-10) s a byte
+echo "$a $b" | awk '{ d = $1 - $2; exit !(d > 0.0100 && d < 0.0108) }' \
+    && pass "the second TASK of a size packs into reused memory: $a -> $b s" \
+    || bad "O_s_reuse: $a s without, $b s with (want 10.4 ms less)"
+[ "$a" = "$c" ] && pass "O_s_reuse = O_s changes nothing ($a s)" \
+    || bad "O_s_reuse = O_s: $c s against $a s"
+exit $fail
