@@ -55,7 +55,8 @@ static void region_setup(wtcrt_rt *rt, int mode, int masters, int batch)
     rt->in_region = 1;
     rt->mode = mode;
     rt->ops = ops_of(rt, mode);
-    if (rt->ops->end) /* its control messages take the next tag parity (mpi/transport.c) */
+    if (rt->ops->mode->end_barrier) /* its control messages take the next tag parity
+                                       (mpi/transport.c) */
         rt->barrier_regions++;
     rt->roles = wtcp_roles_make(rt->ops->mode, rt->nranks, masters);
     rt->masters = rt->roles.M;
