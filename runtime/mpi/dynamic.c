@@ -250,7 +250,7 @@ static void dyn_end(wtcrt_rt *rt)
         }
         /* this region's kinds only: the next region's messages stay queued (their tag
            parity differs, wtcrt.h); what has come is taken before the barrier is
-           tested, which under SMPI costs 2(P-1) MPI_Tests (doc/predictor.md 8.1) */
+           tested, which under SMPI costs 2(P-1) MPI_Tests (bench/README.md, "SimGrid SMPI") */
         m = master ? try_kinds(rt) : wtcrt_try_recv(rt, MPI_ANY_SOURCE, WTCRT_GRANT);
         if (m) {
             wtcrt_backoff_end(rt, &us);
