@@ -30,14 +30,15 @@ typedef struct wtcrt_hdr {
     int kind;          /* the tag again */
     int fn;            /* function id of the first child carried */
     int depth;         /* wtc_depth of the first child carried */
-    int lo, hi;        /* simple: rank range of the children; REQ/FWD: lo = asking worker */
+    int lo, hi;        /* simple: rank range of the children; REQ/FWD: lo = asking worker;
+                          GRANT: lo = the asker; IDLE: lo = the worker now idle */
     int frame;         /* par frame (nesting level) on the parent that waits */
-    int first, count;  /* children first..first+count-1; GRANT: count = ranks granted,
-                          first = GRANT messages of this request (valid when final) */
+    int first, count;  /* children first..first+count-1; GRANT: count = ranks granted
+                          (their ranks are the payload, 4 bytes each) */
     int want;          /* REQ/FWD: groups still wanted; EXIT: exit status; TASK: index
                           of the first child in the original par (decision log) */
-    int hops;          /* FWD: masters already asked; GRANT: final flag; TASK and its
-                          RESULT: 1 for a seed (steal mode), 0 otherwise */
+    int hops;          /* FWD: masters already asked; TASK and its RESULT: 1 for a seed
+                          (steal mode), 0 otherwise; STEAL: the thief has had its seed */
     long long nbytes;  /* payload bytes after the header */
 } wtcrt_hdr;
 

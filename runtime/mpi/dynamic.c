@@ -230,8 +230,9 @@ static wtcrt_msg *try_kinds(wtcrt_rt *rt)
 
 /* Every rank once the region's root has returned (rank 0) or REGION_END came: nothing
    more is granted; each rank waits until its own sends (control messages are
-   synchronous) have been received, then a barrier; until it completes, stale grants go
-   back and masters take the last control messages. No message is left unreceived. */
+   synchronous) have been received, then a barrier; until it completes, stale grants are
+   dropped (on_grant: the masters' lists of idle workers start afresh at the next
+   region) and masters take the last control messages. No message is left unreceived. */
 static void dyn_end(wtcrt_rt *rt)
 {
     MPI_Request req;
