@@ -24,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 #include "wtcrt.h"
 #include "sim.h"
 
@@ -910,6 +911,19 @@ static void record_again(void)
     char buf[128];
     int n = 0;
     char **v;
+    struct stat st;
+    /* the second run reads the program's standard input again: a file from its start,
+       a terminal or /dev/null as they are; a pipe's data is gone */
+    if (fstat(0, &st) == 0 && (S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode) ||
+                               (S_ISREG(st.st_mode) && lseek(0, 0, SEEK_SET) != 0))) {
+        fprintf(stderr, "wtc predict: warning: siblings of equal sizes differed by up to "
+                        "%.0f %% (%ld of %ld pars checked), but the program's standard "
+                        "input cannot be read again: the replicas stay (predict with "
+                        "--wtc-replicate=off)\n",
+                100 * R.smp.repl_maxdiff, R.smp.repl_unequal, R.smp.repl_checked);
+        R.repl_asked = 1; /* said once */
+        return;
+    }
     while (R.argv[n])
         n++;
     v = malloc((size_t)(n + 2) * sizeof *v);

@@ -29,6 +29,20 @@ grep -q 'siblings checked at [1-9][0-9]* pars.* [1-9][0-9]* differed' $OUT/unequ
     && grep -q '^replicated: ' $OUT/unequal_on.out \
     && pass "--wtc-replicate=on keeps the replicas: $(grep -o 'siblings checked[^;]*' $OUT/unequal_on.out)" \
     || bad "--wtc-replicate=on: $(grep -i 'replicat\|siblings' $OUT/unequal_on.out)"
+# recording again reads standard input again: a file from its start (the same report as
+# with the size as an argument); a pipe cannot be read twice, so the replicas stay, said
+echo 27 >$OUT/unequal.in
+timeout 120 $OUT/unequal.predict --wtc-procs=1,2 --wtc-modes=simple - <$OUT/unequal.in \
+    >$OUT/unequal_file.out 2>&1
+grep -q '^not replicated: ' $OUT/unequal_file.out \
+    && pass "size read from a file on standard input: recorded again" \
+    || bad "standard input from a file: $(grep -i 'replicat\|siblings' $OUT/unequal_file.out)"
+echo 27 | timeout 120 $OUT/unequal.predict --wtc-procs=1,2 --wtc-modes=simple - \
+    >$OUT/unequal_pipe.out 2>&1
+grep -q 'standard input cannot be read again: the replicas stay' $OUT/unequal_pipe.out \
+    && grep -q '^replicated: ' $OUT/unequal_pipe.out \
+    && pass "size read from a pipe: the replicas stay, and it says so" \
+    || bad "standard input from a pipe: $(grep -i 'replicat\|siblings\|warning' $OUT/unequal_pipe.out)"
 seq1() { predict "$@" | sed -n 's/.*sequential time \([0-9.]*\) s.*/\1/p'; }
 : >$OUT/unequal_d.txt
 : >$OUT/unequal_o.txt
