@@ -155,10 +155,11 @@ void wtc_keep(wtc_par *p, const wtc_fn *fn, void *args, int b)
         wtcrt_die(rt, "out of memory copying an argument of %s", fn->name);
 }
 
-/* Runs child i of frame p here, in place, owning the ranks [lo, hi); stores its return
+/* Runs child i of frame p here, in place, owning the ranks [lo, hi) (simple and steal
+   mode; a rank alone: wtcrt_run_local); stores its return
    value (a value of the destination's own kind and size is copied here, anything else
    converted). */
-static void run_local_ctx(wtcrt_rt *rt, wtc_par *p, int i, int lo, int hi)
+void wtcrt_run_local_range(wtcrt_rt *rt, wtc_par *p, int i, int lo, int hi)
 {
     const wtcrt_child *ch = &p->ch[i]; /* p->ch is stable while the child runs */
     const wtc_fn *fn = ch->fn;
@@ -180,16 +181,10 @@ static void run_local_ctx(wtcrt_rt *rt, wtc_par *p, int i, int lo, int hi)
                          fn->ret_size);
 }
 
-/* Runs child i here, owning the ranks [lo, hi) (simple mode). */
-void wtcrt_run_local_range(wtcrt_rt *rt, wtc_par *p, int i, int lo, int hi)
-{
-    run_local_ctx(rt, p, i, lo, hi);
-}
-
-/* Runs child i here (dynamic and steal modes: this rank only). */
+/* Runs child i here, owning this rank only (dynamic mode, wtc-calibrate). */
 void wtcrt_run_local(wtcrt_rt *rt, wtc_par *p, int i)
 {
-    run_local_ctx(rt, p, i, rt->rank, rt->rank + 1);
+    wtcrt_run_local_range(rt, p, i, rt->rank, rt->rank + 1);
 }
 
 /* ---- TASK and RESULT -------------------------------------------------------------- */

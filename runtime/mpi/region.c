@@ -101,14 +101,22 @@ static int bcast_tree(wtcrt_rt *rt)
     return wtcp_bcast_tree(rt->nranks, (long long)snapshot_size(rt));
 }
 
+/* Room for the ranks a route of the core sends to (wtcp_bcast_to: up to P-1 flat, 32
+   in the tree; wtcp_end_to: P-1); the caller frees it. */
+static int *route_room(wtcrt_rt *rt)
+{
+    int *kids = malloc((size_t)(rt->nranks > 32 ? rt->nranks : 32) * sizeof *kids);
+    if (!kids)
+        wtcrt_die(rt, "out of memory");
+    return kids;
+}
+
 /* Sends rank 0's broadcast m (REGION_BEGIN, EXIT) on to the ranks this rank passes it
    to (all others from rank 0 when flat, its children in the tree), waiting until they
    have it; the caller still owns m (doc/runtime.md "The region start"). */
 void wtcrt_bcast(wtcrt_rt *rt, int tag, wtcrt_msg *m)
 {
-    int *kids = malloc((size_t)(rt->nranks > 32 ? rt->nranks : 32) * sizeof *kids), n;
-    if (!kids)
-        wtcrt_die(rt, "out of memory");
+    int *kids = route_room(rt), n;
     n = wtcp_bcast_to(rt->rank, rt->nranks, bcast_tree(rt), kids);
     if (tag == WTCRT_REGION_BEGIN && wtcp_log_file())
         for (int i = 0; i < n; i++)
@@ -163,9 +171,7 @@ static void region_enter(wtcrt_rt *rt, wtcrt_msg *m)
    (its end operation; doc/runtime.md "The region end"). */
 void wtcrt_region_end(wtcrt_rt *rt)
 {
-    int *kids = malloc((size_t)rt->nranks * sizeof *kids), n;
-    if (!kids)
-        wtcrt_die(rt, "out of memory");
+    int *kids = route_room(rt), n;
     n = wtcp_end_to(rt->rank, rt->nranks, kids);
     for (int i = 0; i < n; i++)
         wtcrt_send(rt, kids[i], WTCRT_REGION_END, wtcrt_msg_new(rt, 0));
