@@ -343,6 +343,9 @@ struct wtcrt_rt {
        requests (groups still wanted per worker) and their order */
     unsigned char *idle;
     int *standing;
+    /* every rank: control messages sent to each rank this region, their sums at the
+       region's end, and the number received (mpi/dynamic.c, dyn_end) */
+    int *ctl_sent, *ctl_total, ctl_recv;
     long long *stand_seq, stand_clock;
     /* statistics and trace */
     wtcrt_stats st;
@@ -363,7 +366,6 @@ wtcrt_msg *wtcrt_msg_new(wtcrt_rt *rt, size_t payload);
 void wtcrt_msg_free(wtcrt_rt *rt, wtcrt_msg *m);
 void wtcrt_send(wtcrt_rt *rt, int dest, int tag, wtcrt_msg *m);
 void wtcrt_send_task_msg(wtcrt_rt *rt, int dest, wtcrt_msg *m);
-void wtcrt_send_sync(wtcrt_rt *rt, int dest, int tag, wtcrt_msg *m);
 void wtcrt_send_each(wtcrt_rt *rt, const int *dest, int n, int tag, wtcrt_msg *m);
 void wtcrt_sync_tasks(wtcrt_rt *rt);
 void wtcrt_progress(wtcrt_rt *rt);

@@ -7,14 +7,22 @@
 
 /* ---- the worker's side ------------------------------------------------------------ */
 
-/* A control message to a master: synchronous (MPI_Issend), so that when this rank's
-   sends have completed at the end of a region the master has received them all. */
+/* Sends a control message (REQ, FWD, IDLE, GRANT) as an ordinary MPI_Isend, eager on
+   every MPI, and counts it per destination: the region's end (dyn_end) adds up these
+   counts so that each rank knows how many it must still receive. */
+static void send_counted(wtcrt_rt *rt, int dest, int tag, wtcrt_msg *m)
+{
+    rt->ctl_sent[dest]++;
+    wtcrt_send(rt, dest, tag, m);
+}
+
+/* A control message to a master. */
 static void send_ctl(wtcrt_rt *rt, int dest, int tag, int lo, int want)
 {
     wtcrt_msg *m = wtcrt_msg_new(rt, 0);
     WTCRT_HDR(m)->lo = lo;
     WTCRT_HDR(m)->want = want;
-    wtcrt_send_sync(rt, dest, tag, m);
+    send_counted(rt, dest, tag, m);
 }
 
 /* Keeps this rank's standing request in line with its pending work: a REQ for every
@@ -35,6 +43,7 @@ static void dyn_close(wtcrt_rt *rt, wtc_par *p);
 static void on_grant(wtcrt_rt *rt, wtcrt_msg *m)
 {
     const wtcrt_hdr *h = WTCRT_HDR(m);
+    rt->ctl_recv++;
     if (rt->ending)
         return;
     for (int j = 0; j < h->count; j++) {
@@ -134,7 +143,7 @@ static int grant_own(wtcrt_rt *rt, int who, int want)
     WTCRT_HDR(m)->nbytes = 4ll * g;
     WTCRT_HDR(m)->count = g;
     WTCRT_HDR(m)->lo = who;
-    wtcrt_send_sync(rt, who, WTCRT_GRANT, m);
+    send_counted(rt, who, WTCRT_GRANT, m);
     rt->st.granted += g;
     return g;
 }
@@ -166,7 +175,7 @@ static void master_request(wtcrt_rt *rt, int who, int want, int hops)
         WTCRT_HDR(m)->lo = who;
         WTCRT_HDR(m)->want = rest;
         WTCRT_HDR(m)->hops = fh;
-        wtcrt_send_sync(rt, dest, WTCRT_FWD, m);
+        send_counted(rt, dest, WTCRT_FWD, m);
         break;
     }
     case WTCP_REST_STAND:
@@ -195,6 +204,7 @@ static void master_match(wtcrt_rt *rt)
 static void master_handle(wtcrt_rt *rt, wtcrt_msg *m)
 {
     const wtcrt_hdr *h = WTCRT_HDR(m);
+    rt->ctl_recv++;
     switch (m->tag) {
     case WTCRT_REQ:
         master_request(rt, h->lo, h->want, 0);
@@ -229,10 +239,12 @@ static wtcrt_msg *try_kinds(wtcrt_rt *rt)
 }
 
 /* Every rank once the region's root has returned (rank 0) or REGION_END came: nothing
-   more is granted; each rank waits until its own sends (control messages are
-   synchronous) have been received, then a barrier; until it completes, stale grants are
-   dropped (on_grant: the masters' lists of idle workers start afresh at the next
-   region) and masters take the last control messages. No message is left unreceived. */
+   more is granted, asked or forwarded, so this rank's counts of control messages sent
+   are final; one MPI_Iallreduce adds them up per destination, and each rank serves
+   until it has received as many as were sent to it (Mattern's counting, done once).
+   Meanwhile stale grants are dropped (on_grant: the masters' lists of idle workers
+   start afresh at the next region) and masters take the last control messages. No
+   message is left unreceived. */
 static void dyn_end(wtcrt_rt *rt)
 {
     MPI_Request req;
@@ -246,12 +258,13 @@ static void dyn_end(wtcrt_rt *rt)
         if (rt->nreqs)
             wtcrt_progress(rt);
         if (!started && rt->nreqs == 0 && rt->ntasks == 0) {
-            wtcrt_ibarrier(rt, &req);
+            MPI_Iallreduce(rt->ctl_sent, rt->ctl_total, rt->nranks, MPI_INT, MPI_SUM,
+                           rt->comm, &req);
             started = 1;
         }
         /* this region's kinds only: the next region's messages stay queued (their tag
-           parity differs, wtcrt.h); what has come is taken before the barrier is
-           tested, which under SMPI costs 2(P-1) MPI_Tests (bench/README.md, "SimGrid SMPI") */
+           parity differs, wtcrt.h); what has come is taken before the sum is tested,
+           which under SMPI costs 2(P-1) MPI_Tests (bench/README.md, "SimGrid SMPI") */
         m = master ? try_kinds(rt) : wtcrt_try_recv(rt, MPI_ANY_SOURCE, WTCRT_GRANT);
         if (m) {
             wtcrt_backoff_end(rt, &us);
@@ -262,14 +275,18 @@ static void dyn_end(wtcrt_rt *rt)
             wtcrt_msg_free(rt, m);
             continue;
         }
-        if (started) {
+        if (started && !done)
             MPI_Test(&req, &done, MPI_STATUS_IGNORE);
-            if (done)
-                break;
-        }
+        if (done && rt->ctl_recv >= rt->ctl_total[rt->rank])
+            break;
         wtcrt_backoff(rt, &us);
     }
     wtcrt_backoff_end(rt, &us);
+    if (rt->ctl_recv != rt->ctl_total[rt->rank])
+        wtcrt_die(rt, "dynamic mode: %d control messages received at the region's end, "
+                  "%d sent to this rank", rt->ctl_recv, rt->ctl_total[rt->rank]);
+    memset(rt->ctl_sent, 0, (size_t)rt->nranks * sizeof *rt->ctl_sent);
+    rt->ctl_recv = 0;
     rt->ending = 0;
     rt->dyn_want = 0;
     rt->avail = 0;

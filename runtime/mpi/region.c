@@ -68,6 +68,10 @@ static void region_setup(wtcrt_rt *rt, int mode, int masters, int batch)
     /* steal: each region asks the victims of its simulation (unseeded: always rank 0) */
     rt->steal_rng = wtcp_victim_seed(rt->rank);
     rt->seeded_in = 0;
+    if (!rt->ctl_sent && /* dynamic mode's counts (mpi/dynamic.c) */
+        (!(rt->ctl_sent = calloc((size_t)rt->nranks, sizeof *rt->ctl_sent)) ||
+         !(rt->ctl_total = calloc((size_t)rt->nranks, sizeof *rt->ctl_total))))
+        wtcrt_die(rt, "out of memory");
     if (wtcp_is_master(rt->roles, rt->rank)) {
         rt->st.master = 1;
         if (!rt->idle && !(rt->idle = calloc((size_t)rt->nranks, 1)))

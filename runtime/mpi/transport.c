@@ -93,7 +93,7 @@ void wtcrt_msg_free(wtcrt_rt *rt, wtcrt_msg *m)
     rt->pool = m;
 }
 
-static int send_any(wtcrt_rt *rt, int dest, int tag, wtcrt_msg *m, int sync);
+static int send_any(wtcrt_rt *rt, int dest, int tag, wtcrt_msg *m);
 
 /* The MPI tag of a message of kind 'kind' sent or awaited now: the control messages of
    every other region that ends with a barrier add WTCRT_TAG_ODD. A rank in such a
@@ -120,13 +120,7 @@ static int wire_tag(const wtcrt_rt *rt, int kind)
 /* Sends m (MPI_Isend); the buffer returns to the pool when the send completes. */
 void wtcrt_send(wtcrt_rt *rt, int dest, int tag, wtcrt_msg *m)
 {
-    send_any(rt, dest, tag, m, 0);
-}
-
-/* Sends m with MPI_Issend: the send completes once the receiver has taken it. */
-void wtcrt_send_sync(wtcrt_rt *rt, int dest, int tag, wtcrt_msg *m)
-{
-    send_any(rt, dest, tag, m, 1);
+    send_any(rt, dest, tag, m);
 }
 
 /* The largest piece one MPI call carries (doc/runtime.md "Messages over 2 GiB"):
@@ -169,7 +163,7 @@ static void msg_release(wtcrt_rt *rt, wtcrt_msg *m)
    tag: MPI does not let messages of one sender and tag overtake each other, and the
    receiver takes the rest right after the first piece (recv_probed), so the pieces
    arrive as one message. Returns the number of pieces (requests added). */
-static int send_any(wtcrt_rt *rt, int dest, int tag, wtcrt_msg *m, int sync)
+static int send_any(wtcrt_rt *rt, int dest, int tag, wtcrt_msg *m)
 {
     size_t chunk = chunk_bytes(), off = 0;
     int n = 0;
@@ -179,10 +173,7 @@ static int send_any(wtcrt_rt *rt, int dest, int tag, wtcrt_msg *m, int sync)
     do {
         size_t len = m->len - off < chunk ? m->len - off : chunk;
         MPI_Request r;
-        if (sync)
-            MPI_Issend(m->buf + off, (int)len, MPI_BYTE, dest, tag, rt->comm, &r);
-        else
-            MPI_Isend(m->buf + off, (int)len, MPI_BYTE, dest, tag, rt->comm, &r);
+        MPI_Isend(m->buf + off, (int)len, MPI_BYTE, dest, tag, rt->comm, &r);
         add_request(rt, r, m);
         off += len;
         n++;
@@ -202,7 +193,7 @@ void wtcrt_send_each(wtcrt_rt *rt, const int *dest, int n, int tag, wtcrt_msg *m
     int us = 0;
     m->refs++; /* the caller's: the last send's completion does not free m */
     for (int i = 0; i < n; i++)
-        send_any(rt, dest[i], tag, m, 0);
+        send_any(rt, dest[i], tag, m);
     for (;;) {
         wtcrt_progress(rt);
         if (m->refs == 1)
@@ -216,7 +207,7 @@ void wtcrt_send_each(wtcrt_rt *rt, const int *dest, int n, int tag, wtcrt_msg *m
 /* Sends a TASK: like wtcrt_send, but wtcrt_sync_tasks will wait for it. */
 void wtcrt_send_task_msg(wtcrt_rt *rt, int dest, wtcrt_msg *m)
 {
-    int n = send_any(rt, dest, WTCRT_TASK, m, 0);
+    int n = send_any(rt, dest, WTCRT_TASK, m);
     /* move its requests from the general list to the TASK list */
     for (int i = rt->nreqs - n; i < rt->nreqs; i++) {
         if (rt->ntasks == rt->captasks) {
