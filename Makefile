@@ -90,6 +90,10 @@ TARGETS = bin/wtcc $(RT_MPI_LIBS) $(LIBDIR)/libwtcrt_sim.a \
           $(LIBDIR)/machines/.stamp
 ifneq ($(CALIB_SRC),)
 TARGETS += bin/wtc-calibrate
+# the calibration of a simulated cluster: run under smpirun as on a real one (bench/smpi)
+ifneq ($(filter smpi,$(MPI_IMPLS)),)
+TARGETS += $(LIBDIR)/smpi/wtc-calibrate
+endif
 endif
 
 .PHONY: all deps demo check check-openmpi install clean asan calibrate targets
@@ -147,6 +151,9 @@ $(LIBDIR)/machines/.stamp: $(wildcard machines/*.conf)
 bin/wtc-calibrate: $(CALIB_SRC) $(LIBDIR)/$(MPI_DEFAULT)/libwtcrt_mpi.a $(RT_HDR)
 	@mkdir -p bin
 	$(MPI_WRAPPER_$(MPI_DEFAULT)) $(CFLAGS_ALL) -DWTCRT_MPI $(RT_INC) -Iruntime/mpi -o $@ $(CALIB_SRC) $(LIBDIR)/$(MPI_DEFAULT)/libwtcrt_mpi.a -lm
+
+$(LIBDIR)/smpi/wtc-calibrate: $(CALIB_SRC) $(LIBDIR)/smpi/libwtcrt_mpi.a $(RT_HDR)
+	$(MPI_WRAPPER_smpi) $(CFLAGS_ALL) -DWTCRT_MPI $(RT_INC) -Iruntime/mpi -o $@ $(CALIB_SRC) $(LIBDIR)/smpi/libwtcrt_mpi.a -lm
 
 demo: all
 	@sh tools/demo.sh

@@ -39,7 +39,6 @@ if [ "${1:-}" = --quick ]; then
 fi
 SMPI_CFG=${SMPI_CFG:-}
 RUNS=${SMPI_RUNS:-3}
-MACH=$here/smpi-1gbe.conf
 mkdir -p "$OUT"
 
 if ! command -v smpicc >/dev/null 2>&1 || ! command -v smpirun >/dev/null 2>&1; then
@@ -53,6 +52,24 @@ fi
 make >"$OUT/make.log" 2>&1 || { echo "smpi: make failed (see $OUT/make.log)" >&2; exit 2; }
 [ -e lib/wtc/smpi/libwtcrt_mpi.a ] ||
     { echo "smpi: make built no SMPI runtime (lib/wtc/smpi; see $OUT/make.log)" >&2; exit 2; }
+
+# The machine file: measured on the simulated cluster by wtc-calibrate under smpirun, as
+# a user calibrates a real cluster (doc/predictor.md section 5), unless SMPI_MACHINE
+# names one (bench/smpi/smpi-1gbe.conf: the network as cluster.xml describes it).
+if [ -n "${SMPI_MACHINE:-}" ]; then
+    MACH=$SMPI_MACHINE
+else
+    CAL=lib/wtc/smpi/wtc-calibrate
+    [ -x "$CAL" ] || { echo "smpi: make built no $CAL (see $OUT/make.log)" >&2; exit 2; }
+    MACH=$OUT/calibrated.conf
+    # shellcheck disable=SC2086
+    timeout 600 smpirun -np "${SMPI_CALIBRATE_NP:-16}" -platform "$here/cluster.xml" \
+        $SMPI_CFG "$CAL" -o "$MACH" >"$OUT/calibrate.log" 2>&1 ||
+        { echo "smpi: calibrating the simulated cluster failed (see $OUT/calibrate.log)" >&2
+          exit 2; }
+    grep '^wtc-calibrate: wrote' "$OUT/calibrate.log"
+fi
+echo "machine file: $MACH"
 
 printf '%-8s %-8s %5s %11s %11s %8s %8s %8s %8s\n' sample mode procs predicted simulated error wall_s p_spread s_spread
 : >"$OUT/rows.txt"

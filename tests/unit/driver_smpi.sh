@@ -7,7 +7,8 @@
 # holds the SMPI settings) in the three modes with the right output, in steal mode at
 # P = 8 and 16 too, the runtime's barrier holds every rank until the last one came
 # (wtcrt_ibarrier), dynamic mode's end under smpi/async-small-thresh takes what has
-# come before it tests that barrier, and its predictor (host cc) links and runs. That part is
+# come before it tests that barrier, its predictor (host cc) links and runs, and the
+# calibrator built for SMPI measures the platform's latency and bandwidth. That part is
 # skipped with a message when SimGrid is absent (bench/smpi/run.sh installs it).
 # Run from the repository root after 'make'. WTCC=path overrides bin/wtcc.
 . "$PWD/tests/unit/driver_lib.inc"
@@ -72,11 +73,11 @@ else
             fail "smpirun -np $P (steal): simulated time '${t:-none}' s, expected below 0.05 s"
         fi
     done
-    # dynamic mode's end under smpi/async-small-thresh: REGION_END (eager) overtakes the
-    # workers' last REQs and IDLEs (synchronous sends, rendezvous in SMPI), so the master
-    # takes them after it entered the end barrier; it tested the barrier before each,
-    # and an MPI_Test of the barrier (an MPI_Iallreduce) costs SMPI 2(P-1) us: fib 32 at
-    # P = 64 took 0.045 s simulated, 0.014 s with the messages taken first
+    # dynamic mode's end under smpi/async-small-thresh: the master takes the workers'
+    # last REQs and IDLEs after it entered the end's sum; it tested the sum before each,
+    # and an MPI_Test of it (an MPI_Iallreduce) costs SMPI 2(P-1) us: fib 32 at P = 64
+    # took 0.045 s simulated, 0.014 s with the messages taken first (and 0.0045 s once
+    # the control messages were no longer MPI_Issends, rendezvous in SMPI)
     timeout 300 "$WTCC" --cc=smpicc "$ROOT/samples/fib.wtc" -o fibd 2>err ||
         fail "wtcc --cc=smpicc samples/fib.wtc failed: $(cat err)"
     timeout 120 smpirun -np 64 -platform "$ROOT/bench/smpi/cluster.xml" \
@@ -129,6 +130,19 @@ EOF_C
     elif [ "$(awk '$2 + 0 >= 1 { n++ } END { print n + 0 }' out)" != 4 ]; then
         fail "wtcrt_ibarrier under SMPI: a rank left before rank 1 entered at 1 s:" \
             "$(sort out | tr '\n' ' ')"
+    fi
+    # the calibrator under smpirun measures the platform: 50 us and 1 Gb/s (8 ns/B)
+    # host to host in cluster.xml
+    cal="$(dirname "$WTCC")/../lib/wtc/smpi/wtc-calibrate"
+    if [ ! -x "$cal" ]; then
+        fail "smpicc is installed but lib/wtc/smpi/wtc-calibrate is not built ('make')"
+    elif ! timeout 300 smpirun -np 2 -platform "$ROOT/bench/smpi/cluster.xml" "$cal" \
+        -o cal.conf --quick >out 2>err; then
+        fail "wtc-calibrate under smpirun failed: $(tail -3 err)"
+    elif ! awk '$1 == "L" { l = $3 } $1 == "G" { g = $3 }
+                END { exit !(l > 40e-6 && l < 60e-6 && g > 7e-9 && g < 9.5e-9) }' cal.conf; then
+        fail "wtc-calibrate under smpirun: L, G not the platform's 50 us, 8 ns/B:" \
+            "$(grep -E '^(L|G) ' cal.conf | tr '\n' ' ')"
     fi
     timeout 120 ./fib.predict --wtc-procs=1,4 --wtc-modes=simple \
         --wtc-machine="$ROOT/bench/smpi/smpi-1gbe.conf" 27 >pred 2>err ||
