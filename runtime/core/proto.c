@@ -282,6 +282,11 @@ double wtcp_steal_pause(int fails, double rtt, double cap)
     return d < cap ? d : cap;
 }
 
+int wtcp_sleep_max_us(int bell_all)
+{
+    return bell_all ? 1000 : 100;
+}
+
 /* ---- the region start: rank 0's broadcasts ------------------------------------------ */
 
 int wtcp_bcast_parent(int r, int P)

@@ -165,6 +165,11 @@ unsigned long long wtcp_victim_seed(int rank);
    answer's round trip 'rtt', at most 'cap' (a victim with nothing is not kept busy
    answering, and idle thieves do not flood the network). */
 double wtcp_steal_pause(int fails, double rtt, double cap);
+/* The back-off's longest sleep in microseconds, also the cap of a thief's pause
+   (doc/runtime.md "Waiting without burning a core"): 1000 where a doorbell covers every
+   rank of the job (a sender wakes the sleeper), 100 where none rings (several hosts,
+   SMPI: a sleeper sees a message only when it wakes). */
+int wtcp_sleep_max_us(int bell_all);
 
 /* ---- the region start: rank 0's broadcasts (doc/runtime.md "The region start") ---- */
 

@@ -20,8 +20,6 @@ wtcrt_rt wtcrt_this_rank;
 #define WTCRT_YIELD_US 100 /* yield phase, a core per local rank; WTC_YIELD_US overrides */
 #define WTCRT_YIELD_OVER_US 0 /* more local ranks than cores; WTC_YIELD_OVER_US */
 #define WTCRT_YIELD_POLLS 10 /* and at least this many yields; WTC_YIELD_POLLS overrides */
-#define WTCRT_SLEEP_MAX_US 100 /* back-off ceiling; WTC_SLEEP_MAX_US overrides */
-#define WTCRT_SLEEP_MAX_BELL_US 1000 /* the same when every rank can ring (one host) */
 #define WTCRT_BELL_TASK_BYTES 1024 /* a receiver rings the parent of bigger TASKs */
 #define WTCRT_MSG_CHUNK ((size_t)1 << 30) /* bytes per MPI call; WTC_MSG_CHUNK overrides */
 
@@ -342,7 +340,7 @@ int wtcrt_wait_init(wtcrt_rt *rt)
     const char *s = getenv("WTC_SLEEP_MAX_US");
     int synced;
     int all = wtcrt_bell_init(rt, &synced);
-    rt->sleep_max_us = all ? WTCRT_SLEEP_MAX_BELL_US : WTCRT_SLEEP_MAX_US;
+    rt->sleep_max_us = wtcp_sleep_max_us(all); /* the core's; WTC_SLEEP_MAX_US overrides */
     if (s && wtcrt_parse_positive(s) > 0)
         rt->sleep_max_us = wtcrt_parse_positive(s);
     rt->yield_s = wtcrt_yield_seconds(rt->host_ranks);

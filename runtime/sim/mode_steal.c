@@ -12,12 +12,6 @@
  * straight back. A TASK received at a poll runs nested before the poll goes on. */
 #include "engine.h"
 
-/* The runtime's sleep ceiling (rt.sleep_max_us, doc/runtime.md "Waiting without burning
-   a core") with every rank on one host, the pause's cap in wtcp_steal_pause: the
-   machine file does not say how the ranks are placed; on several hosts the runtime
-   uses 100 us (a thief there would resume stealing sooner than simulated). */
-#define STEAL_PAUSE_CAP 1000e-6
-
 /* What handling one message led to. */
 enum { H_DONE, H_WAIT /* a steal answer's TASK send is being completed */,
        H_TASK /* the TASK of its STEAL: a task frame is on top */ };
@@ -91,7 +85,10 @@ static void maybe_steal(sim *S, int rid)
     if (r->steal_out)
         return;
     /* (compared as a time, so that the timer's own time passes the test) */
-    next = r->steal_t0 + wtcp_steal_pause(r->steal_fails, r->steal_rtt, STEAL_PAUSE_CAP);
+    /* the pause's cap is the runtime's sleep ceiling: its doorbell covers every rank
+       only where they all share one node */
+    next = r->steal_t0 + wtcp_steal_pause(r->steal_fails, r->steal_rtt,
+                                          wtcp_sleep_max_us(S->nnodes == 1) * 1e-6);
     if (r->t < next) {
         if (!r->timers || r->timer_at > next) {
             r->timer_at = next;

@@ -738,7 +738,7 @@ static void steal_free_refused(void)
 }
 
 /* The thief's pause after NOWORKs (wtcp_steal_pause): 2^(f-1) x the last answer's round
-   trip after f NOWORKs in a row, at most 1000 us. On 2 ranks with times in us (o_s = 1,
+   trip after f NOWORKs in a row, at most 1000 us on one node (100 us on several). On 2 ranks with times in us (o_s = 1,
    o_r = 2, L = 10): rank 0 runs the root's only child C, which computes 20 times 50 us,
    each followed by a par with cond false, where rank 0 polls and answers NOWORK. */
 static void steal_pause_timeline(void)
@@ -779,6 +779,15 @@ static void steal_pause_timeline(void)
     check("steal pause: STEALs sent", (double)r.steals, 5);
     check("steal pause: NOWORK answers", (double)r.refusals, 5);
     check("steal pause: messages", (double)r.messages, 12);
+    /* The same on two nodes: no doorbell covers both, so the runtime's sleep ceiling
+       and the pause's cap are 100 us (wtcp_sleep_max_us): after the STEALs at 13 and 71
+       rank 1 steals every 100 us (171, 271, ..., 971), each answered at rank 0's next
+       poll: 11 STEALs, 11 NOWORKs, BEGIN and END. */
+    m.ranks_per_node = 1;
+    run(&t, &m, SIM_STEAL, 2, 0, 0, &r);
+    check("steal pause, two nodes: STEALs sent", (double)r.steals, 11);
+    check("steal pause, two nodes: NOWORK answers", (double)r.refusals, 11);
+    check("steal pause, two nodes: messages", (double)r.messages, 24);
     sim_tree_free(&t);
 }
 
