@@ -305,6 +305,8 @@ struct wtcrt_rt {
     wtcrt_msg *pool;
     MPI_Request *reqs;
     wtcrt_msg **reqmsg;
+    int *reqdone;            /* room for MPI_Testsome's indices and statuses */
+    MPI_Status *reqstat;     /* (wtcrt_progress) */
     int nreqs, capreqs;
     MPI_Request *treqs;      /* TASK sends not yet known to have left */
     wtcrt_msg **tmsgs;
