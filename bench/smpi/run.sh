@@ -71,6 +71,13 @@ else
 fi
 echo "machine file: $MACH"
 
+# Numbers on stdin, one per line: "smallest spread%", the spread (largest - smallest)
+# relative to the smallest; nothing when there are none.
+smallest_spread() {
+    awk 'NF { if (n++ == 0 || $1 < lo) lo = $1; if ($1 > hi) hi = $1 }
+         END { if (n) printf "%s %.1f%%", lo, 100 * (hi - lo) / lo }'
+}
+
 printf '%-8s %-8s %5s %11s %11s %8s %8s %8s %8s\n' sample mode procs predicted simulated error wall_s p_spread s_spread
 : >"$OUT/rows.txt"
 samples=${*:-$(ls samples/*.wtc)}
@@ -99,9 +106,9 @@ for src in $samples; do
     for mode in $(echo "$MODES" | tr , ' '); do
         for P in $(echo "$PROCS" | tr , ' '); do
             # smallest and largest of the recordings' predictions
-            pred=$(cat "$OUT/$x".csv.* | awk -F, -v m="$mode" -v p="$P" '$1 == m && $2 == p {
-                      if (n++ == 0 || $16 < lo) lo = $16; if ($16 > hi) hi = $16 }
-                      END { if (n) printf "%s %.1f%%", lo, 100 * (hi - lo) / lo }')
+            pred=$(cat "$OUT/$x".csv.* |
+                   awk -F, -v m="$mode" -v p="$P" '$1 == m && $2 == p { print $16 }' |
+                   smallest_spread)
             t0=$(date +%s.%N)
             sims= rc=0 i=0
             while [ $i -lt "$RUNS" ] && [ $rc = 0 ]; do
@@ -116,8 +123,7 @@ for src in $samples; do
                 sims="$sims $t"
             done
             t1=$(date +%s.%N)
-            sim=$(echo "$sims" | tr ' ' '\n' | awk 'NF { if (n++ == 0 || $1 < lo) lo = $1
-                      if ($1 > hi) hi = $1 } END { if (n) printf "%s %.1f%%", lo, 100 * (hi - lo) / lo }')
+            sim=$(echo "$sims" | tr ' ' '\n' | smallest_spread)
             [ $rc = 0 ] && [ -n "$sim" ] || sim="$([ $rc = 124 ] && echo TIMEOUT || echo FAIL) -"
             set -- $pred
             pred=${1:-FAIL} pspread=${2:--}

@@ -274,14 +274,22 @@ static int opt_replicate(const opt_arg *a)
     return 0;
 }
 
+/* --wtc-sample and --wtc-error choose the same thing: only one of them, once. */
+static int sample_twice(const opt_arg *a)
+{
+    if ((*a->seen_sample)++)
+        return fail(a->err, a->errsz, "%s: give only one of --wtc-sample and --wtc-error",
+                    a->name);
+    return 0;
+}
+
 /* --wtc-sample=N|all: how many leaf tasks to time (only one of it and --wtc-error). */
 static int opt_sample(const opt_arg *a)
 {
     char *end;
     long x;
-    if ((*a->seen_sample)++)
-        return fail(a->err, a->errsz, "%s: give only one of --wtc-sample and --wtc-error",
-                    a->name);
+    if (sample_twice(a))
+        return -1;
     if (strcmp(a->v, "all") == 0) {
         a->o->sample = SIM_SAMPLE_ALL;
         return 0;
@@ -301,9 +309,8 @@ static int opt_error(const opt_arg *a)
 {
     char *end;
     double x;
-    if ((*a->seen_sample)++)
-        return fail(a->err, a->errsz, "%s: give only one of --wtc-sample and --wtc-error",
-                    a->name);
+    if (sample_twice(a))
+        return -1;
     errno = 0;
     x = strtod(a->v, &end);
     if (*end || errno || !(x > 0) || x > 100)
