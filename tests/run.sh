@@ -36,6 +36,7 @@ RUN_TIMEOUT=${WTC_TEST_TIMEOUT:-120}
 
 passed=0
 failed=0
+failures=  # the failed tests' lines again, printed last: a log's tail names them
 mkdir -p "$OUT" || exit 2
 
 # ---- reporting ------------------------------------------------------------------
@@ -49,6 +50,8 @@ pass() {
 fail() {
     failed=$((failed + 1))
     echo "[FAIL] $1: $2"
+    failures="$failures
+[FAIL] $1: $2"
     shift 2
     for f in "$@"; do
         if [ -s "$f" ]; then
@@ -99,7 +102,10 @@ run_unit_tests() {
         if [ $st -eq 0 ]; then
             pass "$name"
         else
-            fail "$name" "$(describe_status $st)" "$log"
+            # the test's first failure line in the reason (a log's first lines are
+            # often its passes)
+            why=$(grep -m1 'FAIL' "$log" | cut -c1-300)
+            fail "$name" "$(describe_status $st)${why:+: $why}" "$log"
         fi
     done
 }
@@ -381,5 +387,8 @@ else
     fail "wtcc" "$WTCC does not exist: build it first (make); only the plain C checks ran"
 fi
 run_programs
+if [ $failed -gt 0 ]; then
+    echo "what failed (details above):$failures"
+fi
 echo "$passed passed, $failed failed"
 [ $failed -eq 0 ]
