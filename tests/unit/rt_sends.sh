@@ -17,12 +17,19 @@ bin/wtcc --no-predict tests/unit/rt_sends.wtc -o "$prog" >"$RT_STDERR" 2>&1 \
 calls_in() { awk '$1 == "1" && $2 == "worker" { print $9 }' "$RT_STDERR"; }
 for m in "dynamic 3" "steal 2"; do
     set -- $m
-    rt_run "$2" "$prog" --wtc-mode="$1" --wtc-masters=1 --wtc-stats
-    got=$(calls_in)
-    if [ "$RT_RC" = 0 ] && [ "$(cat "$RT_STDOUT")" = OK ] && [ "${got:-0}" -ge 1 ]; then
-        rt_pass "$1 -n $2: rank 1 ran $got of the six leaves"
+    # once more before failing: a loaded host (CI) can keep rank 1 off the CPU for the
+    # whole 0.24 s; the bug left it without a leaf every run
+    for try in 1 2; do
+        rt_run "$2" "$prog" --wtc-mode="$1" --wtc-masters=1 --wtc-stats
+        got=$(calls_in)
+        ok=
+        [ "$RT_RC" = 0 ] && [ "$(cat "$RT_STDOUT")" = OK ] && [ "${got:-0}" -ge 1 ] && ok=1
+        [ -n "$ok" ] && break
+    done
+    if [ -n "$ok" ]; then
+        rt_pass "$1 -n $2: rank 1 ran $got of the six leaves (attempt $try)"
     else
-        rt_fail "$1 -n $2: rank 1 ran '${got:-?}' of the six leaves (status $RT_RC)"
+        rt_fail "$1 -n $2: rank 1 ran '${got:-?}' of the six leaves (status $RT_RC, 2 attempts)"
     fi
 done
 rt_summary
