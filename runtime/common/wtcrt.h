@@ -345,6 +345,7 @@ struct wtcrt_rt {
        requests (groups still wanted per worker) and their order */
     unsigned char *idle;
     int *standing;
+    int nidle, nstanding; /* idle flags up, requests standing (master_match) */
     /* every rank: control messages sent to each rank this region, their sums at the
        region's end, and the number received (mpi/dynamic.c, dyn_end) */
     int *ctl_sent, *ctl_total, ctl_recv;
