@@ -451,6 +451,8 @@ extern const wtcrt_mode_ops wtcrt_steal_ops;
 
 /* mpi/dynamic.c */
 extern const wtcrt_mode_ops wtcrt_dynamic_ops;
+/* A master: how many of the workers it manages have their idle flag up. */
+int wtcrt_dyn_idle_count(const wtcrt_rt *rt);
 #endif
 
 #endif

@@ -195,6 +195,15 @@ static void master_request(wtcrt_rt *rt, int who, int want, int hops)
     }
 }
 
+int wtcrt_dyn_idle_count(const wtcrt_rt *rt)
+{
+    int lo, hi, n = 0;
+    wtcp_managed(rt->roles, rt->rank, &lo, &hi);
+    for (int w = lo; w < hi; w++)
+        n += rt->idle[w];
+    return n;
+}
+
 /* Grants idle workers to the standing requests, the oldest request first. The counts
    of idle workers and of standing requests spare the two scans of all W workers when
    either is zero, as for most messages (a master's cost per message grew with P; under
@@ -298,14 +307,9 @@ static void dyn_end(wtcrt_rt *rt)
     if (rt->ctl_recv != rt->ctl_total[rt->rank])
         wtcrt_die(rt, "dynamic mode: %d control messages received at the region's end, "
                   "%d sent to this rank", rt->ctl_recv, rt->ctl_total[rt->rank]);
-    if (master) { /* master_match's count against the flags it stands for */
-        int lo, hi, n = 0;
-        wtcp_managed(rt->roles, rt->rank, &lo, &hi);
-        for (int w = lo; w < hi; w++)
-            n += rt->idle[w];
-        if (n != rt->nidle)
-            wtcrt_die(rt, "dynamic mode: master counted %d idle workers, %d are", rt->nidle, n);
-    }
+    if (master && rt->nidle != wtcrt_dyn_idle_count(rt)) /* master_match's count */
+        wtcrt_die(rt, "dynamic mode: master counted %d idle workers, %d are", rt->nidle,
+                  wtcrt_dyn_idle_count(rt));
     memset(rt->ctl_sent, 0, (size_t)rt->nranks * sizeof *rt->ctl_sent);
     rt->ctl_recv = 0;
     rt->ending = 0;

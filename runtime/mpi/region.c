@@ -84,9 +84,7 @@ static void region_setup(wtcrt_rt *rt, int mode, int masters, int batch)
             rt->idle[w] = w != 0; /* rank 0 runs the root */
             rt->standing[w] = 0;
         }
-        int lo, hi; /* the idle flags up that this master may grant */
-        wtcp_managed(rt->roles, rt->rank, &lo, &hi);
-        rt->nidle = hi - lo - (lo == 0 && hi > 0);
+        rt->nidle = wtcrt_dyn_idle_count(rt);
         rt->nstanding = 0;
     } else {
         rt->st.worker = 1;
