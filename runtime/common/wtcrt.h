@@ -318,6 +318,7 @@ struct wtcrt_rt {
     double last_probe;       /* when a compute-path poll last asked MPI */
     int polls_down;          /* compute-path polls since the clock was last read */
     int host_ranks;          /* ranks on this host (doorbell start-up; 0: not known) */
+    int oversubscribed;      /* host_ranks > this host's online cores */
     int alone;               /* this process is the whole job: MPI was not started
                                 (mpi/single.c) */
     /* the doorbell (mpi/bell.c): this host's segment (NULL without a doorbell), world
@@ -382,7 +383,10 @@ void wtcrt_die(wtcrt_rt *rt, const char *fmt, ...)
     __attribute__((format(printf, 2, 3), noreturn));
 int wtcrt_forked(wtcrt_rt *rt);
 double wtcrt_yield_seconds(int host_ranks);
+int wtcrt_host_oversubscribed(int host_ranks);
 void wtcrt_backoff(wtcrt_rt *rt, int *us);
+void wtcrt_backoff_rung(wtcrt_rt *rt, int *us);
+void wtcrt_backoff_collective(wtcrt_rt *rt, int *us);
 void wtcrt_backoff_end(wtcrt_rt *rt, int *us);
 int wtcrt_wait_init(wtcrt_rt *rt);
 
@@ -440,7 +444,7 @@ int wtcrt_give_oldest(wtcrt_rt *rt, const wtcp_mode *mode, int dest);
 void wtcrt_poll(wtcrt_rt *rt, void (*handle)(wtcrt_rt *rt, wtcrt_msg *m));
 void wtcrt_task_run(wtcrt_rt *rt, wtcrt_msg *m, void (*close)(wtcrt_rt *rt, wtc_par *p));
 void wtcrt_await(wtcrt_rt *rt, wtc_par *p, void (*handle)(wtcrt_rt *rt, wtcrt_msg *m),
-                 void (*idle)(wtcrt_rt *rt));
+                 void (*idle)(wtcrt_rt *rt), int rung);
 void wtcrt_run_local_range(wtcrt_rt *rt, wtc_par *p, int i, int lo, int hi);
 
 /* mpi/simple.c */

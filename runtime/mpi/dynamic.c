@@ -118,7 +118,7 @@ static void dyn_close(wtcrt_rt *rt, wtc_par *p)
         wtcrt_run_local(rt, p, i);
     }
     p->closing = 0;
-    wtcrt_await(rt, p, handle, offer);
+    wtcrt_await(rt, p, handle, offer, 1);
 }
 
 /* ---- the masters ------------------------------------------------------------------ */
@@ -301,7 +301,10 @@ static void dyn_end(wtcrt_rt *rt)
             MPI_Test(&req, &done, MPI_STATUS_IGNORE);
         if (done && rt->ctl_recv >= rt->ctl_total[rt->rank])
             break;
-        wtcrt_backoff(rt, &us);
+        if (started)
+            wtcrt_backoff_collective(rt, &us);
+        else
+            wtcrt_backoff(rt, &us);
     }
     wtcrt_backoff_end(rt, &us);
     if (rt->ctl_recv != rt->ctl_total[rt->rank])

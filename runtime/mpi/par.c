@@ -623,9 +623,11 @@ void wtcrt_poll(wtcrt_rt *rt, void (*handle)(wtcrt_rt *rt, wtcrt_msg *m))
 /* Waits until p's children sent away have come back: hands every message that arrives
    to the mode's 'handle' (RESULTs are stored there, work granted or stolen runs there,
    nested); with nothing arrived, calls 'idle' (ask a victim, tell the master), then
-   sleeps a step. */
+   sleeps a step. rung: only a message can end the wait ('idle' sends once and then
+   waits for answers), so it may sleep until the doorbell rings (wtcrt_backoff_rung);
+   0: 'idle' must run again after a while (a thief asks the next victim). */
 void wtcrt_await(wtcrt_rt *rt, wtc_par *p, void (*handle)(wtcrt_rt *rt, wtcrt_msg *m),
-                 void (*idle)(wtcrt_rt *rt))
+                 void (*idle)(wtcrt_rt *rt), int rung)
 {
     int old, us = 0;
     if (!p->outstanding)
@@ -639,7 +641,10 @@ void wtcrt_await(wtcrt_rt *rt, wtc_par *p, void (*handle)(wtcrt_rt *rt, wtcrt_ms
             continue;
         }
         idle(rt);
-        wtcrt_backoff(rt, &us);
+        if (rung)
+            wtcrt_backoff_rung(rt, &us);
+        else
+            wtcrt_backoff(rt, &us);
     }
     wtcrt_backoff_end(rt, &us);
     wtcrt_set_state(rt, old);

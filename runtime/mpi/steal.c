@@ -151,7 +151,7 @@ static void steal_close(wtcrt_rt *rt, wtc_par *p)
         wtcrt_run_local_range(rt, p, i, lo, hi);
     }
     p->closing = 0;
-    wtcrt_await(rt, p, handle, maybe_steal);
+    wtcrt_await(rt, p, handle, maybe_steal, 0);
 }
 
 /* After the region: answers one STEAL that has come with NOWORK; 0 when none. */
@@ -194,7 +194,7 @@ static void steal_end(wtcrt_rt *rt)
         MPI_Test(&req, &done, MPI_STATUS_IGNORE);
         if (done)
             break;
-        wtcrt_backoff(rt, &us);
+        wtcrt_backoff_collective(rt, &us);
     }
     wtcrt_backoff_end(rt, &us);
     rt->steal_fails = 0;
