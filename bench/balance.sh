@@ -32,7 +32,7 @@ CC=${CC:-cc}
 RUNS=${WTC_BENCH_RUNS:-3}
 TMO=${WTC_BENCH_TIMEOUT:-120}
 MODES=${WTC_BALANCE_MODES:-omp simple dynamic steal}
-ALL="nqueens qsort_lomuto qsort_hoare msort cilksort fib mandel uts knapsack"
+ALL="nqueens qsort_lomuto qsort_hoare msort cilksort fib mandel uts knapsack steps"
 SRC=bench/balance
 
 if [ ! -x "$WTCC" ]; then
@@ -155,6 +155,7 @@ label() {
     mandel) echo "Mandelbrot 1280^2" ;;
     uts) echo "UTS, 4.1M nodes" ;;
     knapsack) echo "knapsack 44, B&B" ;;
+    steps) echo "steps: 2000 regions" ;;
     esac
 }
 

@@ -29,7 +29,7 @@ check() {
     else rt_pass "$label"; fi
 }
 
-for src in bench/balance/*.wtc; do
+for src in bench/balance/*.wtc bench/regions.wtc; do
     check "$src" small
 done
 check bench/balance/uts.wtc
