@@ -383,7 +383,6 @@ void wtcrt_die(wtcrt_rt *rt, const char *fmt, ...)
     __attribute__((format(printf, 2, 3), noreturn));
 int wtcrt_forked(wtcrt_rt *rt);
 double wtcrt_yield_seconds(int host_ranks);
-int wtcrt_host_oversubscribed(int host_ranks);
 void wtcrt_backoff(wtcrt_rt *rt, int *us);
 void wtcrt_backoff_rung(wtcrt_rt *rt, int *us);
 void wtcrt_backoff_collective(wtcrt_rt *rt, int *us);

@@ -360,7 +360,8 @@ void wtcrt_backoff_end(wtcrt_rt *rt, int *us)
    answer comes in microseconds and nobody else wants the core), short when the host
    runs more ranks than it has cores (yielding would take the core from a computing
    rank). WTC_YIELD_US / WTC_YIELD_OVER_US override. host_ranks 0: not known. */
-int wtcrt_host_oversubscribed(int host_ranks)
+/* 1 when this host runs more of the job's ranks than it has online cores. */
+static int host_oversubscribed(int host_ranks)
 {
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
     return cores > 0 && host_ranks > cores;
@@ -368,7 +369,7 @@ int wtcrt_host_oversubscribed(int host_ranks)
 
 double wtcrt_yield_seconds(int host_ranks)
 {
-    int over = wtcrt_host_oversubscribed(host_ranks);
+    int over = host_oversubscribed(host_ranks);
     const char *s = getenv(over ? "WTC_YIELD_OVER_US" : "WTC_YIELD_US");
     double us = over ? WTCRT_YIELD_OVER_US : WTCRT_YIELD_US;
     if (s && *s)
@@ -387,7 +388,7 @@ int wtcrt_wait_init(wtcrt_rt *rt)
     if (s && wtcrt_parse_positive(s) > 0)
         rt->sleep_max_us = wtcrt_parse_positive(s);
     rt->yield_s = wtcrt_yield_seconds(rt->host_ranks);
-    rt->oversubscribed = wtcrt_host_oversubscribed(rt->host_ranks);
+    rt->oversubscribed = host_oversubscribed(rt->host_ranks);
     s = getenv("WTC_YIELD_POLLS");
     rt->yield_polls = s ? atoi(s) : WTCRT_YIELD_POLLS;
     /* short sleeps must really be short: the default 50 us timer slack would round
