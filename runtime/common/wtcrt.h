@@ -375,6 +375,7 @@ void wtcrt_sync_tasks(wtcrt_rt *rt);
 void wtcrt_progress(wtcrt_rt *rt);
 void wtcrt_flush_sends(wtcrt_rt *rt);
 void wtcrt_ibarrier(wtcrt_rt *rt, MPI_Request *req);
+void wtcrt_coll_wait(MPI_Request *req);
 wtcrt_msg *wtcrt_recv(wtcrt_rt *rt, int src, int tag);
 wtcrt_msg *wtcrt_try_recv(wtcrt_rt *rt, int src, int tag);
 wtcrt_msg *wtcrt_try_recv_quick(wtcrt_rt *rt);

@@ -72,7 +72,9 @@ static void seg_drop(wtcrt_rt *rt)
 /* All ranks agree: 1 when 'ok' holds on every rank (a collective over rt->comm). */
 static int all_agree(wtcrt_rt *rt, int ok)
 {
-    MPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_MIN, rt->comm);
+    MPI_Request req;
+    MPI_Iallreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_MIN, rt->comm, &req);
+    wtcrt_coll_wait(&req);
     return ok;
 }
 
@@ -101,11 +103,13 @@ static void host_ranks(wtcrt_rt *rt, const bell_id *ids, int *leader, int *me, i
    *synced: 1 when the ranks went through a collective that none leaves before all have
    entered (the caller needs no barrier of its own then). Two collectives: one
    MPI_Allgather of the hosts, one MPI_Allreduce that agrees every local rank has mapped
-   the segment (collectives cost a scheduler time slice each with more ranks than cores:
-   four took ~25 ms of a 3-rank start on 2 cores). */
+   the segment, both waited for by wtcrt_coll_wait (a blocking collective costs a
+   scheduler time slice with more ranks than cores: four took ~25 ms of a 3-rank start
+   on 2 cores). */
 int wtcrt_bell_init(wtcrt_rt *rt, int *synced)
 {
     bell_id id, *ids;
+    MPI_Request req;
     int leader, me = 0, nlocal, ok;
     char name[96];
     const char *s = getenv("WTC_DOORBELL");
@@ -127,7 +131,8 @@ int wtcrt_bell_init(wtcrt_rt *rt, int *synced)
     rt->bell_slot_of = malloc((size_t)rt->nranks * sizeof *rt->bell_slot_of);
     if (!ids || !rt->bell_slot_of)
         wtcrt_die(rt, "out of memory");
-    MPI_Allgather(&id, sizeof id, MPI_BYTE, ids, sizeof id, MPI_BYTE, rt->comm);
+    MPI_Iallgather(&id, sizeof id, MPI_BYTE, ids, sizeof id, MPI_BYTE, rt->comm, &req);
+    wtcrt_coll_wait(&req);
     host_ranks(rt, ids, &leader, &me, &nlocal);
     rt->host_ranks = nlocal;
     snprintf(name, sizeof name, "/wtcrt.%ld.%lx.%ld", ids[0].pid, ids[0].token,

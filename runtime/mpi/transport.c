@@ -278,6 +278,29 @@ void wtcrt_ibarrier(wtcrt_rt *rt, MPI_Request *req)
 #endif
 }
 
+/* Waits for a collective of the program's start (MPI_Comm_idup, the doorbell's
+   MPI_Iallgather and MPI_Iallreduce, the start's MPI_Ibarrier): MPI_Test, then
+   sched_yield, which returns at once where no other process wants the core. MPICH's
+   blocking collectives poll without giving the core up, so with more ranks than cores
+   the ranks that arrived first kept a latecomer off the cores for a scheduler time
+   slice per collective: three took 20-30 ms of the start of 3 ranks on 2 cores, 2-10
+   ms this way (doc/runtime.md "Start-up"). Under SMPI, MPI_Wait (its ranks are not
+   processes that could yield to each other). */
+void wtcrt_coll_wait(MPI_Request *req)
+{
+#ifdef WTC_MPI_SMPI
+    MPI_Wait(req, MPI_STATUS_IGNORE);
+#else
+    int done = 0;
+    for (;;) {
+        MPI_Test(req, &done, MPI_STATUS_IGNORE);
+        if (done)
+            return;
+        sched_yield();
+    }
+#endif
+}
+
 /* Waits for every pending send. */
 void wtcrt_flush_sends(wtcrt_rt *rt)
 {
@@ -760,8 +783,11 @@ static int trace_check(wtcrt_rt *rt, char *err, size_t errsz)
 static void states_start(wtcrt_rt *rt)
 {
     /* one rank never waits (and may run without MPI: mpi/single.c) */
-    if (rt->nranks > 1 && !wtcrt_wait_init(rt))
-        MPI_Barrier(rt->comm);
+    if (rt->nranks > 1 && !wtcrt_wait_init(rt)) {
+        MPI_Request req;
+        MPI_Ibarrier(rt->comm, &req);
+        wtcrt_coll_wait(&req);
+    }
     rt->tracing = rt->opt.trace ? 1 : 0;
     rt->t0 = rt->tstate = wtcrt_now();
     rt->state = rt->rank == 0 ? WTCRT_S_COMPUTE : WTCRT_S_IDLE;

@@ -30,6 +30,7 @@
 #elif defined(MPICH_VERSION)
 #define WTC_MPI_IMPL mpich
 #define WTC_MPI_NAME "MPICH"
+#define WTC_MPI_MPICH 1
 #else
 #define WTC_MPI_IMPL unknown
 #define WTC_MPI_NAME "an unknown MPI"

@@ -1,13 +1,15 @@
 #!/bin/sh
-# A job's start-up makes as few collectives as it can (doc/runtime.md, the doorbell):
-# with more ranks than cores each collective costs a scheduler time slice (4-8 ms at
-# -n 3 on 2 cores, MPICH's spinning collectives), and on a cluster each costs log P
-# latencies. With the doorbell: MPI_Comm_dup, one MPI_Allgather of the hosts and one
-# MPI_Allreduce that agrees every rank mapped the segment and doubles as the start
-# barrier (before: two more, an Allreduce and a Barrier); without it (WTC_DOORBELL=0):
-# MPI_Comm_dup and the barrier. The doorbell must still work: a computing rank asks MPI
-# (MPI_Iprobe) only when its mail flag is up, so rank 0 probes far less than without it.
-# No shared-memory segment of the job is left behind.
+# A job's start-up makes as few collectives as it can, each nonblocking and waited for
+# with yields (doc/runtime.md "Start-up"): with more ranks than cores a blocking one
+# costs a scheduler time slice (4-8 ms at -n 3 on 2 cores, MPICH's spinning
+# collectives), and on a cluster each costs log P latencies. With the doorbell:
+# MPI_Comm_idup, one MPI_Iallgather of the hosts and one MPI_Iallreduce that agrees every
+# rank mapped the segment and doubles as the start barrier; without it (WTC_DOORBELL=0):
+# MPI_Comm_idup and an MPI_Ibarrier. The doorbell must still work: a computing rank asks
+# MPI (MPI_Iprobe) only when its mail flag is up, so rank 0 probes far less than without
+# it. No shared-memory segment of the job is left behind. With MPICH and every rank on
+# this host, MPI_Init runs with HWLOC_COMPONENTS=-linuxio,-pci (no I/O device discovery),
+# removed after it; a user's own value is left as it is.
 . "$(dirname "$0")/rt_lib.inc"
 
 prog=$RT_OUT/start
@@ -16,6 +18,9 @@ bin/wtcc --no-predict tests/unit/rt_start.wtc -o "$prog" >"$RT_STDERR" 2>&1 \
     || { rt_fail "build rt_start.wtc"; exit 1; }
 mpicc -shared -fPIC -O2 tests/unit/rt_start_count.c -o "$shim" >"$RT_STDERR" 2>&1 \
     || { rt_fail "build rt_start_count.c"; exit 1; }
+impl=$(sh tools/mpi-info.sh mpicc) || { rt_fail "tools/mpi-info.sh mpicc"; exit 1; }
+impl=${impl%% *}
+if [ "$impl" = mpich ]; then io_off="-linuxio,-pci (unset)"; else io_off="(unset) (unset)"; fi
 segs() { ls /dev/shm 2>/dev/null | grep '^wtcrt\.' | sort; }
 before=$(segs)
 
@@ -28,24 +33,37 @@ run() {
 # starts: the distinct start lists of all ranks; probes: rank 0's MPI_Iprobe count
 starts() { sed -n 's/^rank [0-9]* start: *//p' "$RT_STDERR" | sort -u; }
 probes() { awk '$1 == "rank" && $2 == "0" && $3 == "probes" { print $4 }' "$RT_STDERR"; }
+# hwloc: the distinct "at MPI_Init, at the end" values of HWLOC_COMPONENTS of all ranks
+hwloc() { sed -n 's/^rank [0-9]* hwloc //p' "$RT_STDERR" | sort -u; }
 
 for np in 2 3 5; do
     run "$np" 0
     ok0=$RT_RC out0=$(cat "$RT_STDOUT") start0=$(starts) p0=$(probes)
     run "$np" 1
-    ok1=$RT_RC out1=$(cat "$RT_STDOUT") start1=$(starts) p1=$(probes)
+    ok1=$RT_RC out1=$(cat "$RT_STDOUT") start1=$(starts) p1=$(probes) hw1=$(hwloc)
     if [ "$ok0$ok1" != 00 ] || [ "$out0" != 46368 ] || [ "$out1" != 46368 ]; then
         rt_fail "-n $np: status $ok0/$ok1, output '$out0'/'$out1' (want 46368)"
-    elif [ "$start1" != "Comm_dup Allgather Allreduce" ]; then
+    elif [ "$start1" != "Comm_idup Iallgather Iallreduce" ]; then
         rt_fail "-n $np doorbell: start-up collectives '$start1'"
-    elif [ "$start0" != "Comm_dup Barrier" ]; then
+    elif [ "$hw1" != "$io_off" ]; then
+        rt_fail "-n $np: HWLOC_COMPONENTS at MPI_Init and after: '$hw1' (want '$io_off')"
+    elif [ "$start0" != "Comm_idup Ibarrier" ]; then
         rt_fail "-n $np WTC_DOORBELL=0: start-up collectives '$start0'"
     elif [ -z "$p0" ] || [ -z "$p1" ] || [ $((p1 * 4)) -ge "$p0" ]; then
         rt_fail "-n $np: rank 0 probed ${p1:-?} times with the doorbell, ${p0:-?} without"
     else
-        rt_pass "-n $np: start-up '$start1' (no doorbell: '$start0'); rank 0 probed $p1 times ($p0 without)"
+        rt_pass "-n $np: start-up '$start1' (no doorbell: '$start0'); rank 0 probed $p1 times ($p0 without); HWLOC_COMPONENTS '$hw1'"
     fi
 done
+
+# the user's HWLOC_COMPONENTS is the user's
+HWLOC_COMPONENTS=-linuxio run 2 1
+hw=$(hwloc)
+if [ "$RT_RC" = 0 ] && [ "$(cat "$RT_STDOUT")" = 46368 ] && [ "$hw" = "-linuxio -linuxio" ]; then
+    rt_pass "a user's HWLOC_COMPONENTS is kept"
+else
+    rt_fail "user's HWLOC_COMPONENTS=-linuxio: status $RT_RC, at MPI_Init and after: '$hw'"
+fi
 
 # a segment of another job may come and go meanwhile: look twice
 left=$(printf '%s\n' "$(segs)" | grep -vxF -e "$before" -e '' || true)

@@ -1,14 +1,27 @@
 /* rt_start_count.c - an MPI profiling-interface shim for tests/unit/rt_start.sh (built
    as a shared object and preloaded): each rank prints at MPI_Finalize the collectives it
-   called between MPI_Init and its first point-to-point send, and how many MPI_Iprobe it
-   called in all. */
+   called between MPI_Init and its first point-to-point send, how many MPI_Iprobe it
+   called in all, and HWLOC_COMPONENTS as MPI_Init saw it and as it is at the end. */
 #include <mpi.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
-static char start[256];
+static char start[256], hwloc_init[128];
 static int sent;
 static long probes;
+
+static const char *hwloc_env(void)
+{
+    const char *s = getenv("HWLOC_COMPONENTS");
+    return s ? s : "(unset)";
+}
+
+int MPI_Init(int *argc, char ***argv)
+{
+    snprintf(hwloc_init, sizeof hwloc_init, "%s", hwloc_env());
+    return PMPI_Init(argc, argv);
+}
 
 static void note(const char *name)
 {
@@ -22,6 +35,32 @@ int MPI_Comm_dup(MPI_Comm c, MPI_Comm *n)
 {
     note("Comm_dup");
     return PMPI_Comm_dup(c, n);
+}
+
+int MPI_Comm_idup(MPI_Comm c, MPI_Comm *n, MPI_Request *r)
+{
+    note("Comm_idup");
+    return PMPI_Comm_idup(c, n, r);
+}
+
+int MPI_Iallgather(const void *a, int b, MPI_Datatype c, void *d, int e, MPI_Datatype f,
+                   MPI_Comm g, MPI_Request *r)
+{
+    note("Iallgather");
+    return PMPI_Iallgather(a, b, c, d, e, f, g, r);
+}
+
+int MPI_Iallreduce(const void *a, void *b, int c, MPI_Datatype d, MPI_Op e, MPI_Comm f,
+                   MPI_Request *r)
+{
+    note("Iallreduce");
+    return PMPI_Iallreduce(a, b, c, d, e, f, r);
+}
+
+int MPI_Ibarrier(MPI_Comm c, MPI_Request *r)
+{
+    note("Ibarrier");
+    return PMPI_Ibarrier(c, r);
 }
 
 int MPI_Allgather(const void *a, int b, MPI_Datatype c, void *d, int e, MPI_Datatype f,
@@ -71,6 +110,7 @@ int MPI_Finalize(void)
 {
     int r;
     PMPI_Comm_rank(MPI_COMM_WORLD, &r);
-    fprintf(stderr, "rank %d start:%s\nrank %d probes %ld\n", r, start, r, probes);
+    fprintf(stderr, "rank %d start:%s\nrank %d probes %ld\nrank %d hwloc %s %s\n", r,
+            start, r, probes, r, hwloc_init, hwloc_env());
     return PMPI_Finalize();
 }
