@@ -168,8 +168,13 @@ void wtcrt_mpi_start(wtcrt_rt *rt, int *argc, char ***argv)
             unsetenv("HWLOC_COMPONENTS");
         stdout_rebuffer();
     }
+#ifdef WTC_MPI_SMPI
+    (void)req; /* SimGrid 3.32 has no MPI_Comm_idup (it aborts: "Not yet implemented") */
+    MPI_Comm_dup(MPI_COMM_WORLD, &rt->comm);
+#else
     MPI_Comm_idup(MPI_COMM_WORLD, &rt->comm, &req);
     wtcrt_coll_wait(&req);
+#endif
     MPI_Comm_rank(rt->comm, &rt->rank);
     MPI_Comm_size(rt->comm, &rt->nranks);
     if (rt->nranks == 1)

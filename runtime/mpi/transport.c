@@ -785,7 +785,7 @@ static void states_start(wtcrt_rt *rt)
     /* one rank never waits (and may run without MPI: mpi/single.c) */
     if (rt->nranks > 1 && !wtcrt_wait_init(rt)) {
         MPI_Request req;
-        MPI_Ibarrier(rt->comm, &req);
+        wtcrt_ibarrier(rt, &req);
         wtcrt_coll_wait(&req);
     }
     rt->tracing = rt->opt.trace ? 1 : 0;
