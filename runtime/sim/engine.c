@@ -201,10 +201,120 @@ static double wire(sim *S, int from, int to, double t, double k, int reuse, doub
     return eng_res_book(&S->port_in[nt], S->now, e1 - g + m->L, g, 0);
 }
 
+/* The port time of a message's k bytes (a reused receive buffer: G_reuse). */
+static double wire_gap(const sim *S, const msg *m)
+{
+    return (m->reuse ? sim_reuse_cost(S->m->G, S->m->G_reuse) : S->m->G) * m->bytes;
+}
+
+/* Flows j = 0 .. n-1 share one port equally while they are in flight (processor
+   sharing): flow j starts at s[j] and needs w[j] of the port alone; its end goes to
+   c[j]. rem[] is room for n. Each step starts a flow or ends one: O(n^2). */
+static void share_port(const double *s, const double *w, double *c, double *rem, int n)
+{
+    int left = n;
+    double t = 1e300;
+    for (int j = 0; j < n; j++) {
+        rem[j] = w[j];
+        c[j] = -1;
+        if (s[j] < t)
+            t = s[j];
+    }
+    while (left > 0) {
+        int k = 0;
+        double least = 1e300, next = 1e300;
+        for (int j = 0; j < n; j++) {
+            if (c[j] >= 0)
+                continue;
+            if (s[j] <= t) {
+                k++;
+                if (rem[j] < least)
+                    least = rem[j];
+            } else if (s[j] < next) {
+                next = s[j];
+            }
+        }
+        if (k == 0) { /* nothing in flight: the next flow starts */
+            t = next;
+            continue;
+        }
+        double run = least * k; /* until the smallest in flight ends */
+        if (next - t < run)
+            run = next - t;
+        for (int j = 0; j < n; j++)
+            if (c[j] < 0 && s[j] <= t)
+                rem[j] -= run / k;
+        t += run;
+        for (int j = 0; j < n; j++)
+            if (c[j] < 0 && s[j] <= t - run && rem[j] <= 1e-12 * (w[j] > 0 ? w[j] : 1)) {
+                c[j] = t;
+                left--;
+            }
+    }
+}
+
+void eng_group_begin(sim *S)
+{
+    S->grp_open = 1;
+    S->ngrp = 0;
+}
+
+/* Books the wires of the group's TASKs together (eng_group_begin): an eager one's data
+   leaves at its send, a synchronous one's when the receiver, taking its request at
+   once, has answered (2 L later); the flows share the sender's port while in flight,
+   the port's total is booked from the first start (after what it carries already); each
+   arrives L after its end. */
+void eng_group_end(sim *S)
+{
+    int n = S->ngrp, nf;
+    double *s, *w, *c, *rem, first = 1e300, last = 0, total = 0, end, shift;
+    S->grp_open = 0;
+    if (n == 0)
+        return;
+    s = eng_xrealloc(NULL, 4 * (size_t)n * sizeof *s);
+    w = s + n, c = w + n, rem = c + n;
+    nf = node_of(S, S->msgs[S->grp[0]].src);
+    for (int j = 0; j < n; j++) {
+        const msg *m = &S->msgs[S->grp[j]];
+        s[j] = m->sent + (m->sync ? 2 * latency(S, m->dst, m->src) : 0);
+        w[j] = wire_gap(S, m);
+        total += w[j];
+        if (s[j] < first)
+            first = s[j];
+    }
+    share_port(s, w, c, rem, n);
+    for (int j = 0; j < n; j++)
+        if (c[j] > last)
+            last = c[j];
+    /* the port's earlier bookings delay the whole group */
+    end = eng_res_book(&S->port_out[nf], S->now, first, total, 0);
+    shift = end > last ? end - last : 0;
+    for (int j = 0; j < n; j++) {
+        int i = S->grp[j];
+        msg *m = &S->msgs[i];
+        double left = c[j] + shift, l = latency(S, m->src, m->dst);
+        /* its receiver's port carries it while it trickles in (at its share of the
+           sender's port, so the group's flows to one node never fill it): booked, so
+           that later messages find it taken, but not waited for */
+        double arr = eng_res_book(&S->port_in[node_of(S, m->dst)], S->now, left - w[j] + l,
+                                  w[j], 1);
+        if (m->sync) {
+            m->data_arr = arr;
+            m->data_left = left;
+        } else {
+            m->arr = arr;
+            eng_heap_push(S, arr, i);
+        }
+    }
+    free(s);
+    S->ngrp = 0;
+}
+
 /* Sends a message: the sender pays o_s; it arrives after the wire (a synchronous one
    only announces itself after L; the data follows when the receiver takes it). A rank
    takes nothing before its REGION_BEGIN (wake): what comes earlier waits in its inbox,
-   as in MPI's queue. */
+   as in MPI's queue. A TASK of an open send group to another node is booked with the
+   group (eng_group_end). */
 msg *eng_send(sim *S, int from, int to, int kind, double bytes)
 {
     rank *r = &S->r[from];
@@ -229,8 +339,19 @@ msg *eng_send(sim *S, int from, int to, int kind, double bytes)
     m->bytes = bytes;
     m->sync = bytes > S->m->S;
     m->reuse = reused(S, to, bytes);
+    m->sent = r->t;
+    m->shared = S->grp_open && kind == M_TASK && S->port_out &&
+                node_of(S, from) != node_of(S, to) && wire_gap(S, m) > 0;
+    if (m->shared) {
+        if (S->ngrp == S->capgrp) {
+            S->capgrp = S->capgrp ? 2 * S->capgrp : 64;
+            S->grp = eng_xrealloc(S->grp, (size_t)S->capgrp * sizeof *S->grp);
+        }
+        S->grp[S->ngrp++] = i;
+    }
     m->arr = m->sync ? r->t + latency(S, from, to)
-                     : wire(S, from, to, r->t, bytes, m->reuse, &left);
+             : m->shared ? 0 /* eng_group_end */
+                         : wire(S, from, to, r->t, bytes, m->reuse, &left);
     m->next = -1;
     if (kind != M_BAR) {
         S->res->messages++;
@@ -239,7 +360,8 @@ msg *eng_send(sim *S, int from, int to, int kind, double bytes)
     if (m->sync && (kind == M_TASK || kind == M_BEGIN)) /* the sender waits for it */
         r->sync_pending++;
     S->r[to].inflight++;
-    eng_heap_push(S, m->arr, i);
+    if (!m->shared || m->sync)
+        eng_heap_push(S, m->arr, i);
     return m;
 }
 
@@ -287,8 +409,17 @@ void eng_receive(sim *S, int rid, int i, double *wait)
         S->tl->st[m->src].calls_sent += m->c;
     }
     if (m->sync) { /* rendezvous: clear-to-send back, then the data */
-        double left, arr = wire(S, m->src, rid, r->t + latency(S, rid, m->src), m->bytes,
-                                m->reuse, &left);
+        double left, arr;
+        if (m->shared) {
+            /* booked with its group for a take at once; taken later, no sooner than
+               alone from the take */
+            double late = r->t + 2 * latency(S, rid, m->src) + wire_gap(S, m) - m->data_arr;
+            arr = m->data_arr + (late > 0 ? late : 0);
+            left = m->data_left + (late > 0 ? late : 0);
+        } else {
+            arr = wire(S, m->src, rid, r->t + latency(S, rid, m->src), m->bytes, m->reuse,
+                       &left);
+        }
         if (m->kind == M_TASK || m->kind == M_BEGIN) /* its sender learns it went
                                                          when the data has left */
             post(S, m->src, M_DONE, left);
@@ -536,6 +667,7 @@ void eng_send_split(sim *S, int rid, int p, int lo, int n, int s, int seed)
 {
     const sim_par *pp = &S->t->pars[p];
     int k = pp->nchild, fidx = S->r[rid].depth;
+    eng_group_begin(S);
     for (int j = 1; j < s; j++) {
         int c0 = wtcp_split_first(j, k, s), c1 = wtcp_split_first(j + 1, k, s);
         int to = wtcp_split_lo(lo, n, j, s);
@@ -551,6 +683,7 @@ void eng_send_split(sim *S, int rid, int p, int lo, int n, int s, int seed)
         S->res->remote_calls += c1 - c0;
         eng_log_task(S, p, pp->first_child + c0, c1 - c0, to, seed);
     }
+    eng_group_end(S);
 }
 
 /* ---- workers ---------------------------------------------------------------------------- */
@@ -816,6 +949,7 @@ static void sim_free(sim *S)
     free(S->stamp);
     free(S->nstanding);
     free(S->kids);
+    free(S->grp);
     for (int n = 0; n < S->nnodes; n++) {
         if (S->port_out) {
             eng_res_free(&S->port_out[n]);

@@ -36,6 +36,10 @@ typedef struct msg {
                         not the answer to a STEAL; STEAL: the thief has had its seed */
     int reuse;       /* the receiver's buffers for it come from memory freed before
                         (engine.c, reused) */
+    int shared;      /* a TASK of a send group: its wire was booked with the group's
+                        (eng_group_end); a synchronous one's data is there at data_arr,
+                        has left its sender at data_left (if taken in time) */
+    double sent, data_arr, data_left;
     int next;        /* inbox / free-list link */
 } msg;
 
@@ -166,6 +170,8 @@ struct sim {
        (NULL: none), the cores of a node shared when it has more ranks than cores */
     int rpn, nnodes;
     eng_res *port_out, *port_in, *cores;
+    int *grp;             /* the TASKs of the open send group (eng_group_begin) */
+    int ngrp, capgrp, grp_open;
     double now;           /* the time of the last event popped */
     double lmin;          /* the smallest latency between two ranks */
     int done, error;
@@ -235,6 +241,14 @@ wtcp_frames eng_frames(rank *r);
    node 'first' goes to rank 'to'. */
 void eng_log_task(const sim *S, int p, int first, int count, int to, int seed);
 void eng_send_split(sim *S, int rid, int p, int lo, int n, int s, int seed);
+/* A send group: the TASKs of a split (simple mode's sub-ranges, steal mode's seeds) go
+   to other nodes at once and share the sender's port, as a network's flows share a link
+   (doc/predictor.md section 4): between eng_group_begin and eng_group_end their wires
+   are not booked one after another but together, each getting an equal share of the
+   port while it is in flight. Other messages take the port in turn (a GRANT's groups
+   too: shared, three dynamic rows moved away from SMPI). */
+void eng_group_begin(sim *S);
+void eng_group_end(sim *S);
 /* The server loop of simple-mode workers: REGION_BEGIN, TASK (a group run in order,
    F_GROUP), REGION_END; 0 when it must wait. */
 int eng_serve_groups(sim *S, int rid);

@@ -186,14 +186,28 @@ static void port_timelines(void)
     for (int i = 1; i <= 5; i++)
         t.nodes[i].task_bytes = 952; /* TASK = 48 + 952 = 1000 bytes: 10 on a port */
     /* rank 0: 4 BEGINs (48 B: 1..4, on its port 0.48 each, arr 11.48 .. 14.48); compute
-       5 (9); 4 TASKs of 1000 B leave its port one after the other: sent 10, 11, 12, 13,
-       on the port [10, 20), [20, 30), [30, 40), [40, 50): 4 G k = 40; arrive 30, 40, 50,
-       60 (without ports: 30, 31, 32, 33). Child 0 here (113). Rank j receives its TASK
-       at 20 + 10 j, computes to 122 + 10 j, sends its RESULT (48 B) at 123 + 10 j, arr
-       133.48 + 10 j. rank 0 receives each +2, the last 175.48; compute 3 (178.48); 4 ENDs
-       (182.48). */
-    check("ports: 4 TASKs of k bytes hold the sender's port 4 G k",
-          run(&t, &m, SIM_SIMPLE, 5, 0, 1, &r), 182.48);
+       5 (9); 4 TASKs of 1000 B, one send group (the split), sent 10, 11, 12, 13, share
+       its port (10 each alone): [10, 11) A alone (9 left), [11, 12) A, B (8.5, 9.5),
+       [12, 13) A, B, C (8.17, 9.17, 9.67), then four: A ends at 13 + 4 x 8.17 = 45.67
+       (B 1, C 1.5, D 1.83 left), B at 48.67, C at 49.67, D at 50: the port's 4 G k = 40
+       from 10 to 50 (one after the other: 20, 30, 40, 50). L later, each holds its
+       receiver's port for its 10: arrive 55.67, 58.67, 59.67, 60 (without ports: 30, 31,
+       32, 33). Child 0 here (113). Rank j receives its TASK at arr + 2, computes to arr +
+       102, sends its RESULT (48 B) at arr + 103, arr + 113.48: 169.15, 172.15, 173.15,
+       173.48. rank 0 receives each +2: 171.15, 174.15, 176.15, 178.15; compute 3
+       (181.15); 4 ENDs (185.15). */
+    check("ports: 4 TASKs of k bytes share the sender's port, 4 G k in all",
+          run(&t, &m, SIM_SIMPLE, 5, 0, 1, &r), 185.48 - 1.0 / 3);
+    /* the same TASKs synchronous (S = 500): each sent as a request (arr 20, 21, 22, 23)
+       whose receiver, idle, answers at once; the data of all four share the port from
+       2 L after each send (30, 31, 32, 33): ends 65.67, 68.67, 69.67, 70, arrivals
+       75.67, 78.67, 79.67, 80. Rank j receives (+2), computes 100, sends its RESULT (+1):
+       arr 189.15, 192.15, 193.15, 193.48. rank 0 (its child from 70 to 170) receives
+       them +2 each: 191.15, 194.15, 196.15, 198.15; compute 3 (201.15); ENDs (205.15). */
+    m.S = 500;
+    check("ports: 4 synchronous TASKs share the sender's port from their answers",
+          run(&t, &m, SIM_SIMPLE, 5, 0, 1, &r), 205.48 - 1.0 / 3);
+    m.S = 1e18;
     /* all 5 ranks on one node: no port, the TASKs arrive 30, 31, 32, 33, the RESULTs
        143.48 .. 146.48; rank 0 receives them one after the other (2 each) until 151.48;
        compute 3, ENDs: 158.48 */
@@ -201,15 +215,18 @@ static void port_timelines(void)
     check("ports: none within a node", run(&t, &m, SIM_SIMPLE, 5, 0, 1, &r), 158.48);
     /* 2 ranks per node (0 1 | 2 3 | 4), L_intra = 1, G_intra = 0. rank 0: BEGIN to 1
        (1, arr 2), to 2, 3, 4 on its port (arr 12.48, 13.48, 14.48); compute 5 (9); TASK
-       to 1 (10, arr 11: no port); to 2, 3, 4 (11, 12, 13) on the port [11, 21), [21,
-       31), [31, 41): arr 31, 41, 51; child 0 (113). rank 1: 13 .. 113, RESULT (114, arr
-       115); ranks 2, 3, 4: RESULTs sent 134, 144, 154, arr 144.48, 154.48, 164.48.
-       rank 0: 117, 146.48, 156.48, 166.48; compute 3 (169.48); ENDs (173.48). */
+       to 1 (10, arr 11: no port); to 2, 3, 4 (11, 12, 13) share the port: [11, 12) A
+       alone, [12, 13) A, B (8.5, 9.5 left), three from 13: A ends at 38.5, B at 40.5,
+       C at 41; arr 48.5, 50.5, 51 (ranks 2 and 3 share node 1's incoming port, but
+       their flows came at a share of one port); child 0 (113). rank 1: 13 .. 113,
+       RESULT (114, arr 115); ranks 2, 3, 4: RESULTs sent 151.5, 153.5, 154, arr 161.98,
+       163.98, 164.48. rank 0: 117, 163.98, 165.98, 167.98; compute 3 (170.98); ENDs
+       (174.98). */
     m.ranks_per_node = 2;
     m.L_intra = 1;
     m.G_intra = 0;
     check("ports: L_intra and G_intra within a node, ports between nodes",
-          run(&t, &m, SIM_SIMPLE, 5, 0, 1, &r), 173.48);
+          run(&t, &m, SIM_SIMPLE, 5, 0, 1, &r), 174.98);
     m.L_intra = m.L;
     m.G_intra = m.G;
     /* tiny TASKs (48 B), RESULTs of 1000 B: the TASKs arrive 20.48 + j - 1, rank j sends
