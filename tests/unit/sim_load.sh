@@ -5,10 +5,14 @@
 # By the wall clock the hogged predictions were 2-3x the lone one; every timed piece
 # (leaves, calls' segments, main) now takes the CPU time when the wall time exceeds it
 # by a fifth, so what the scheduler gives the hogs is not counted. What remains is the
-# hogs' effect on caches and the shared host's memory traffic: 3 predictions under a
-# load of 16 spread by 2.6 %, hence a limit of 10 %: without the mechanism the error is
-# +100 % or more, with it a failure means a real regression. One more attempt before
-# failing (another session can load the host during one of the lone runs).
+# hogs' effect on caches and the shared host's memory traffic, and the host's own drift:
+# on a VM the same core runs the same prediction 15 % faster or slower from one second
+# to the next (0.165 s, then 0.19 s, with nothing else running), and a CI machine once
+# gave both hogged predictions +11-12 % against one lone prediction made before them.
+# So the lone prediction is made before AND after the hogged ones, and each hogged one
+# must lie within 10 % of the range the two lone ones span: without the mechanism the
+# error is +100 % or more, with it a failure means a real regression. One more attempt
+# before failing (another session can load the host during one of the lone runs).
 . tests/unit/sim_common.inc
 [ -x bin/wtcc ] || { bad "bin/wtcc missing: run make"; exit 1; }
 command -v taskset >/dev/null || { pass "taskset missing: skipped"; exit 0; }
@@ -39,18 +43,28 @@ attempt() {
     t1=$(date +%s.%N)
     for h in $hogs; do kill $h 2>/dev/null; wait $h 2>/dev/null; done
     hogs=
+    sleep 0.2
+    after=$(seq1)
     wall=$(echo "$t0 $t1" | awk '{ printf "%.2f", ($2 - $1) / 2 }')
-    e=$(echo "$h1 $h2 $alone" | awk '$3 > 0 { a = 100 * ($1 / $3 - 1); b = 100 * ($2 / $3 - 1);
-        printf "%+.1f%% %+.1f%%", a, b; exit !(a <= 10 && a >= -10 && b <= 10 && b >= -10) }')
+    # each hogged prediction against the range [lo, hi] of the two lone ones: its
+    # distance from the range in per cent of the range's nearer end (0 inside it)
+    e=$(echo "$h1 $h2 $alone $after" | awk 'function off(h) {
+            if (h < lo) return 100 * (h / lo - 1)
+            if (h > hi) return 100 * (h / hi - 1)
+            return 0 }
+        $3 > 0 && $4 > 0 { lo = $3 < $4 ? $3 : $4; hi = $3 < $4 ? $4 : $3
+            a = off($1); b = off($2)
+            printf "%+.1f%% %+.1f%%", a, b; exit !(a <= 10 && a >= -10 && b <= 10 && b >= -10) }')
 }
 for try in 1 2; do
     attempt && break
 done
-[ -n "$alone" ] && [ -n "$h1" ] && [ -n "$h2" ] || { bad "no prediction ('$alone' '$h1' '$h2')"; exit 1; }
+[ -n "$alone" ] && [ -n "$after" ] && [ -n "$h1" ] && [ -n "$h2" ] ||
+    { bad "no prediction ('$alone' '$h1' '$h2' '$after')"; exit 1; }
 grep -q 'interrupted by another process' $OUT/load.hog.out \
     && pass "sharing a core with two hogs: $(grep -o '[0-9]* timed pieces* of work' $OUT/load.hog.out) by CPU time" \
     || bad "sharing a core with two hogs for ${wall} s, yet nothing reported interrupted"
 echo "$e" | awk '{ a = $1 + 0; b = $2 + 0; exit !(a <= 10 && a >= -10 && b <= 10 && b >= -10) }' \
-    && pass "with hogs $h1 s and $h2 s (predicting took ${wall} s each) vs alone $alone s ($e, attempt $try)" \
-    || bad "with hogs $h1 s and $h2 s (predicting took ${wall} s each) vs alone $alone s ($e, limit 10 %)"
+    && pass "with hogs $h1 s and $h2 s (predicting took ${wall} s each) vs alone $alone s before and $after s after ($e outside their range, attempt $try)" \
+    || bad "with hogs $h1 s and $h2 s (predicting took ${wall} s each) vs alone $alone s before and $after s after ($e outside their range, limit 10 %)"
 exit $fail
