@@ -8,6 +8,13 @@
 #   WTC_BALANCE_MODES="omp steal" sh bench/balance.sh   only these columns (plain C
 #                                           always runs: it is the base)
 #   WTC_BENCH_TIMEOUT=60 ...                seconds allowed to one run (default 120)
+#   WTC_BALANCE_P=16 ...                    P cores instead of 2: OpenMP on P threads,
+#                                           simple and steal -n P, dynamic -n P+1 (one
+#                                           master beside P workers, as -n 3 on 2 cores)
+#   WTC_BENCH_BUILT=DIR ...                 keep the binaries in DIR and take those that
+#                                           are there instead of building them (build on
+#                                           one machine, run on another without a compiler:
+#                                           WTC_BENCH_BUILD_ONLY=1 builds and stops)
 #
 # Not a test: it prints figures, and says whether the targets of issue 10 were met.
 # For each program (n-queens at cut-off depths 2, 3 and 4) it runs
@@ -32,6 +39,8 @@ CC=${CC:-cc}
 RUNS=${WTC_BENCH_RUNS:-3}
 TMO=${WTC_BENCH_TIMEOUT:-120}
 MODES=${WTC_BALANCE_MODES:-omp simple dynamic steal}
+P=${WTC_BALANCE_P:-2}
+BUILT=${WTC_BENCH_BUILT:-}
 ALL="nqueens qsort_lomuto qsort_hoare msort cilksort fib mandel uts knapsack steps"
 SRC=bench/balance
 
@@ -51,10 +60,19 @@ for m in $MODES; do
     *) echo "balance: no mode '$m' in WTC_BALANCE_MODES (omp simple dynamic steal)" >&2; exit 2 ;;
     esac
 done
+case $P in
+'' | *[!0-9]* | 0 | 1) echo "balance: WTC_BALANCE_P must be a number of cores >= 2" >&2; exit 2 ;;
+esac
 [ $# -gt 0 ] && ALL="$*"
 D=$(mktemp -d "${TMPDIR:-/tmp}/wtc-balance.XXXXXX") || exit 2
 trap 'rm -rf "$D"' EXIT
 trap 'exit 130' INT TERM
+# B: where the binaries are (D, or WTC_BENCH_BUILT's folder, kept)
+B=$D
+if [ -n "$BUILT" ]; then
+    mkdir -p "$BUILT" || exit 2
+    B=$(cd "$BUILT" && pwd) || exit 2
+fi
 
 # build_fail WHAT: show the log of a failed build and stop (nothing to measure then)
 build_fail() {
@@ -63,16 +81,20 @@ build_fail() {
     exit 2
 }
 
-# build NAME BIN [FLAGS]: $D/BIN.plain, $D/BIN.omp and $D/BIN from bench/balance/NAME
+# build NAME BIN [FLAGS]: $B/BIN.plain, $B/BIN.omp and $B/BIN from bench/balance/NAME
+# (in WTC_BENCH_BUILT's folder: only those missing there)
 build() {
     name=$1 bin=$2
     shift 2
+    if [ -n "$BUILT" ] && [ -x "$B/$bin.plain" ] && [ -x "$B/$bin.omp" ] && [ -x "$B/$bin" ]; then
+        return
+    fi
     perl tests/strip-annotations "$SRC/$name.wtc" > "$D/$bin.plain.c" || build_fail "$name (strip)"
-    $CC -O2 "$@" -x c "$D/$bin.plain.c" -o "$D/$bin.plain" -lm > "$D/build.log" 2>&1 ||
+    $CC -O2 "$@" -x c "$D/$bin.plain.c" -o "$B/$bin.plain" -lm > "$D/build.log" 2>&1 ||
         build_fail "$name (plain C)"
-    $CC -O2 -fopenmp "$@" "$SRC/$name.omp.c" -o "$D/$bin.omp" -lm > "$D/build.log" 2>&1 ||
+    $CC -O2 -fopenmp "$@" "$SRC/$name.omp.c" -o "$B/$bin.omp" -lm > "$D/build.log" 2>&1 ||
         build_fail "$name (OpenMP)"
-    "$WTCC" -O2 --no-predict "$@" "$SRC/$name.wtc" -o "$D/$bin" -lm > "$D/build.log" 2>&1 ||
+    "$WTCC" -O2 --no-predict "$@" "$SRC/$name.wtc" -o "$B/$bin" -lm > "$D/build.log" 2>&1 ||
         build_fail "$name (wtcc)"
     if [ -s "$D/build.log" ]; then # wtcc does not fail on warnings; say so here
         echo "balance: wtcc printed warnings for $name:" >&2
@@ -101,11 +123,11 @@ once() {
 # run_mode BIN MODE: one run of BIN in column MODE
 run_mode() {
     case $2 in
-    plain) once "$D/$1.plain" ;;
-    omp) once env OMP_NUM_THREADS=2 "$D/$1.omp" ;;
-    simple) once mpiexec -n 2 "$D/$1" --wtc-mode=simple ;;
-    dynamic) once mpiexec -n 3 "$D/$1" --wtc-mode=dynamic --wtc-masters=1 ;;
-    steal) once mpiexec -n 2 "$D/$1" --wtc-mode=steal ;;
+    plain) once "$B/$1.plain" ;;
+    omp) once env OMP_NUM_THREADS=$P "$B/$1.omp" ;;
+    simple) once mpiexec -n $P "$B/$1" --wtc-mode=simple ;;
+    dynamic) once mpiexec -n $((P + 1)) "$B/$1" --wtc-mode=dynamic --wtc-masters=1 ;;
+    steal) once mpiexec -n $P "$B/$1" --wtc-mode=steal ;;
     esac
 }
 
@@ -161,8 +183,8 @@ label() {
 
 # The rows of the table: "row bin label", one per line.
 : > "$D/rows"
-echo "balance: $(nproc) cores, median of $RUNS runs, $(date -u +%Y-%m-%d), load $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null)"
-echo "balance: building in $D"
+echo "balance: P = $P on $(nproc) cores, median of $RUNS runs, $(date -u +%Y-%m-%d), load $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null)"
+echo "balance: building in $B"
 for p in $ALL; do
     if [ "$p" = nqueens ]; then
         for c in 2 3 4; do
@@ -174,6 +196,10 @@ for p in $ALL; do
         echo "$p $p $(label "$p")" >> "$D/rows"
     fi
 done
+if [ "${WTC_BENCH_BUILD_ONLY:-0}" = 1 ]; then
+    echo "balance: built in $B; not run (WTC_BENCH_BUILD_ONLY=1)"
+    exit 0
+fi
 
 echo "balance: running (medians: TIME-line s, wall s)"
 # every row measures its own plain C (n-queens' too, the same program at each cut-off),
@@ -222,7 +248,7 @@ best() {
 echo
 echo "speed-up over plain C: whole process (TIME line); plain C: wall s (TIME s)"
 printf '%-22s | %-15s | %-15s | %-15s | %-15s | %-15s\n' \
-    program "plain C s" OpenMP "simple -n2" "dynamic -n3" "steal -n2"
+    program "plain C s" "OpenMP $P thr" "simple -n$P" "dynamic -n$((P + 1))" "steal -n$P"
 printf '%s\n' "-----------------------+-----------------+-----------------+-----------------+-----------------+----------------"
 while read -r row bin label; do
     plain=$(cat "$D/res.$row.plain")
@@ -251,6 +277,10 @@ whole() {
 }
 
 echo
+if [ "$P" != 2 ]; then
+    echo "targets: issue 10's are for 2 cores (WTC_BALANCE_P=2); none judged at P = $P"
+    exit 0
+fi
 echo "targets (whole-process speed-ups over plain C):"
 for row in nqueens_c2 nqueens_c3 nqueens_c4 uts fib; do
     grep -q "^$row " "$D/rows" && target "$row steal -n 2 >= 1.85x" "$(whole $row steal)" 1.85
