@@ -182,8 +182,14 @@ void wtcrt_region_end(wtcrt_rt *rt)
     for (int i = 0; i < n; i++)
         wtcrt_send(rt, kids[i], WTCRT_REGION_END, wtcrt_msg_new(rt, 0));
     free(kids);
-    if (rt->ops->mode->end_barrier)
+    if (rt->ops->mode->end_barrier) {
         rt->ops->end(rt);
+        /* the end took every message of the region, from the inbox too: what was taken
+           in while waiting for a send (mpi/transport.c) belongs to this region */
+        if (rt->inbox)
+            wtcrt_die(rt, "message of kind %d from rank %d left unhandled at the region's end",
+                      rt->inbox->tag, rt->inbox->src);
+    }
     rt->in_region = 0;
 }
 

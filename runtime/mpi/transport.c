@@ -92,6 +92,7 @@ void wtcrt_msg_free(wtcrt_rt *rt, wtcrt_msg *m)
 }
 
 static int send_any(wtcrt_rt *rt, int dest, int tag, wtcrt_msg *m);
+static int take_in(wtcrt_rt *rt);
 
 /* The MPI tag of a message of kind 'kind' sent or awaited now: the control messages of
    every other region that ends with a barrier add WTCRT_TAG_ODD. A rank in such a
@@ -198,7 +199,10 @@ void wtcrt_send_each(wtcrt_rt *rt, const int *dest, int n, int tag, wtcrt_msg *m
         wtcrt_progress(rt);
         if (m->refs == 1)
             break;
-        wtcrt_backoff(rt, &us);
+        if (take_in(rt)) /* as wtcrt_sync_tasks: a receiver may be sending to this rank */
+            wtcrt_backoff_end(rt, &us);
+        else
+            wtcrt_backoff(rt, &us);
     }
     wtcrt_backoff_end(rt, &us);
     m->refs--;
@@ -223,8 +227,15 @@ void wtcrt_send_task_msg(wtcrt_rt *rt, int dest, wtcrt_msg *m)
 
 /* Waits until every TASK sent so far has left. With MPICH/UCX a TASK above the eager
    limit does not move until the sender calls MPI again, so the sender waits before it
-   computes (LogGPS: above S bytes a send is synchronous). The receivers are idle workers
-   polling, so this is short; polling with back-off leaves the core to them. */
+   computes (LogGPS: above S bytes a send is synchronous). Its receiver is mostly an idle
+   worker polling, so this is short; polling with back-off leaves the core to it. But
+   the receiver may itself be waiting here for a TASK to this rank: a dynamic master
+   grants a worker that waits for results, or one that offered itself while waiting and
+   has since gone back to its own children, and two such workers can be granted to each
+   other; then neither receives and neither send completes (cilksort 4M, dynamic -n 5:
+   4 runs in 8 hung). So the wait takes in whatever arrives meanwhile, into the inbox,
+   to be handled at the next poll: every rank that waits here receives, and a cycle of
+   sends cannot close. */
 void wtcrt_sync_tasks(wtcrt_rt *rt)
 {
     int us = 0;
@@ -233,6 +244,8 @@ void wtcrt_sync_tasks(wtcrt_rt *rt)
         MPI_Test(&rt->treqs[rt->ntasks - 1], &done, MPI_STATUS_IGNORE);
         if (done) {
             msg_release(rt, rt->tmsgs[--rt->ntasks]);
+            wtcrt_backoff_end(rt, &us);
+        } else if (take_in(rt)) {
             wtcrt_backoff_end(rt, &us);
         } else {
             wtcrt_backoff(rt, &us);
@@ -464,6 +477,7 @@ static wtcrt_msg *recv_probed(wtcrt_rt *rt, const MPI_Status *st)
     m = wtcrt_msg_new(rt, (size_t)n - WTCRT_HDR_SIZE);
     MPI_Recv(m->buf, n, MPI_BYTE, st->MPI_SOURCE, st->MPI_TAG, rt->comm, MPI_STATUS_IGNORE);
     m->src = st->MPI_SOURCE;
+    m->wtag = st->MPI_TAG;
     m->tag = st->MPI_TAG % WTCRT_TAG_ODD; /* the kind (wire_tag) */
     total = WTCRT_HDR(m)->nbytes;
     if (total < (long long)n - WTCRT_HDR_SIZE)
@@ -485,14 +499,58 @@ static wtcrt_msg *recv_probed(wtcrt_rt *rt, const MPI_Status *st)
     return m;
 }
 
+/* The inbox: messages taken in while this rank waited for its own sends (take_in).
+   MPI does not let a message overtake an earlier one of the same sender and tag, so
+   every receive looks here first, in arrival order, and asks MPI only after. */
+
+/* Receives one message that has arrived, if any, into the inbox; 1 if it did. */
+static int take_in(wtcrt_rt *rt)
+{
+    MPI_Status st;
+    wtcrt_msg *m;
+    if (!probe(rt, MPI_ANY_SOURCE, MPI_ANY_TAG, &st))
+        return 0;
+    m = recv_probed(rt, &st);
+    m->next = NULL;
+    if (rt->inbox_last)
+        rt->inbox_last->next = m;
+    else
+        rt->inbox = m;
+    rt->inbox_last = m;
+    return 1;
+}
+
+/* The first message of the inbox matching src and the MPI tag 'wtag' (or any), taken
+   out of it; NULL if none matches. */
+static wtcrt_msg *inbox_take(wtcrt_rt *rt, int src, int wtag)
+{
+    wtcrt_msg *prev = NULL;
+    for (wtcrt_msg *m = rt->inbox; m; prev = m, m = m->next) {
+        if ((src != MPI_ANY_SOURCE && m->src != src) || (wtag != MPI_ANY_TAG && m->wtag != wtag))
+            continue;
+        if (prev)
+            prev->next = m->next;
+        else
+            rt->inbox = m->next;
+        if (rt->inbox_last == m)
+            rt->inbox_last = prev;
+        m->next = NULL;
+        return m;
+    }
+    return NULL;
+}
+
 /* Waits (polling, sleeping between polls) for a message matching src/tag and
    receives it. */
 wtcrt_msg *wtcrt_recv(wtcrt_rt *rt, int src, int tag)
 {
     MPI_Status st;
+    wtcrt_msg *m;
     int us = 0;
     if (tag != MPI_ANY_TAG)
         tag = wire_tag(rt, tag);
+    if (rt->inbox && (m = inbox_take(rt, src, tag)))
+        return m;
     while (!probe(rt, src, tag, &st)) {
         if (rt->nreqs)
             wtcrt_progress(rt);
@@ -506,8 +564,11 @@ wtcrt_msg *wtcrt_recv(wtcrt_rt *rt, int src, int tag)
 wtcrt_msg *wtcrt_try_recv(wtcrt_rt *rt, int src, int tag)
 {
     MPI_Status st;
+    wtcrt_msg *m;
     if (tag != MPI_ANY_TAG)
         tag = wire_tag(rt, tag);
+    if (rt->inbox && (m = inbox_take(rt, src, tag)))
+        return m;
     if (rt->nreqs)
         wtcrt_progress(rt);
     return probe(rt, src, tag, &st) ? recv_probed(rt, &st) : NULL;
@@ -526,6 +587,8 @@ wtcrt_msg *wtcrt_try_recv(wtcrt_rt *rt, int src, int tag)
 wtcrt_msg *wtcrt_try_recv_quick(wtcrt_rt *rt)
 {
     MPI_Status st;
+    if (rt->inbox)
+        return inbox_take(rt, MPI_ANY_SOURCE, MPI_ANY_TAG);
     if (rt->nreqs)
         wtcrt_progress(rt);
     if (!wtcrt_bell_mail(rt)) {
