@@ -412,8 +412,9 @@ void wtcrt_bell_mail_again(wtcrt_rt *rt);
 /* A compute-path poll (wtcrt_try_recv_quick) that would find nothing without asking
    MPI: no send of this rank in flight, nothing in the inbox, every rank on this host
    (the doorbell's mail flag tells of every message), the flag down, and not yet
-   WTCRT_POLL_CLOCK polls since the clock was read. Inline: pars and children poll (fib without a cut-off:
-   three times per par, 11 % of its run in the calls that found this). */
+   WTCRT_POLL_CLOCK polls since the clock was read. Inline: pars and children poll
+   (fib without a cut-off: three times per par, 11 % of its run in the calls that found
+   this). */
 #define WTCRT_POLL_CLOCK 64
 static inline int wtcrt_poll_none(wtcrt_rt *rt)
 {

@@ -92,7 +92,7 @@ void wtcrt_msg_free(wtcrt_rt *rt, wtcrt_msg *m)
 }
 
 static int send_any(wtcrt_rt *rt, int dest, int tag, wtcrt_msg *m);
-static int take_in(wtcrt_rt *rt);
+static void send_wait_step(wtcrt_rt *rt, int *us);
 
 /* The MPI tag of a message of kind 'kind' sent or awaited now: the control messages of
    every other region that ends with a barrier add WTCRT_TAG_ODD. A rank in such a
@@ -199,10 +199,7 @@ void wtcrt_send_each(wtcrt_rt *rt, const int *dest, int n, int tag, wtcrt_msg *m
         wtcrt_progress(rt);
         if (m->refs == 1)
             break;
-        if (take_in(rt)) /* as wtcrt_sync_tasks: a receiver may be sending to this rank */
-            wtcrt_backoff_end(rt, &us);
-        else
-            wtcrt_backoff(rt, &us);
+        send_wait_step(rt, &us); /* a receiver may be sending to this rank */
     }
     wtcrt_backoff_end(rt, &us);
     m->refs--;
@@ -245,10 +242,8 @@ void wtcrt_sync_tasks(wtcrt_rt *rt)
         if (done) {
             msg_release(rt, rt->tmsgs[--rt->ntasks]);
             wtcrt_backoff_end(rt, &us);
-        } else if (take_in(rt)) {
-            wtcrt_backoff_end(rt, &us);
         } else {
-            wtcrt_backoff(rt, &us);
+            send_wait_step(rt, &us);
         }
     }
     wtcrt_backoff_end(rt, &us);
@@ -520,6 +515,16 @@ static int take_in(wtcrt_rt *rt)
     return 1;
 }
 
+/* One step of waiting for this rank's own sends to leave (wtcrt_sync_tasks,
+   wtcrt_send_each): takes in a message that has come, else backs off. */
+static void send_wait_step(wtcrt_rt *rt, int *us)
+{
+    if (take_in(rt))
+        wtcrt_backoff_end(rt, us);
+    else
+        wtcrt_backoff(rt, us);
+}
+
 /* The first message of the inbox matching src and the MPI tag 'wtag' (or any), taken
    out of it; NULL if none matches. */
 static wtcrt_msg *inbox_take(wtcrt_rt *rt, int src, int wtag)
@@ -549,7 +554,7 @@ wtcrt_msg *wtcrt_recv(wtcrt_rt *rt, int src, int tag)
     int us = 0;
     if (tag != MPI_ANY_TAG)
         tag = wire_tag(rt, tag);
-    if (rt->inbox && (m = inbox_take(rt, src, tag)))
+    if ((m = inbox_take(rt, src, tag)))
         return m;
     while (!probe(rt, src, tag, &st)) {
         if (rt->nreqs)
@@ -567,7 +572,7 @@ wtcrt_msg *wtcrt_try_recv(wtcrt_rt *rt, int src, int tag)
     wtcrt_msg *m;
     if (tag != MPI_ANY_TAG)
         tag = wire_tag(rt, tag);
-    if (rt->inbox && (m = inbox_take(rt, src, tag)))
+    if ((m = inbox_take(rt, src, tag)))
         return m;
     if (rt->nreqs)
         wtcrt_progress(rt);
