@@ -276,6 +276,9 @@ typedef struct wtcrt_mode_ops {
     void (*master)(wtcrt_rt *rt); /* a master during a region (NULL: none) */
     void (*poll)(wtcrt_rt *rt);   /* at every par (cond true or false): NULL when none */
     void (*end)(wtcrt_rt *rt);    /* rank 0, the root returned: ends the region */
+    /* rank r, owned by a call of this rank, is handed back unspread (wtcp_hands_back;
+       NULL where the mode never hands back) */
+    void (*hand_back)(wtcrt_rt *rt, int r);
 } wtcrt_mode_ops;
 
 struct wtcrt_rt {
@@ -296,7 +299,8 @@ struct wtcrt_rt {
     struct wtcrt_call {
         const wtc_fn *fn;
         const void *args;
-        int seeded;          /* steal mode: the call has spread its ranks (one par only) */
+        int seeded;          /* steal, dynamic: the call has spread its ranks (one par
+                                only) or handed them back (wtcp_hands_back) */
     } *calls;
     int ncalls, capcalls;
     /* par frames of this rank */
@@ -438,6 +442,7 @@ void wtcrt_call_pop(wtcrt_rt *rt);
 wtc_par *wtcrt_frame_push(wtcrt_rt *rt, wtc_ctx ctx);
 void wtcrt_run_local(wtcrt_rt *rt, wtc_par *p, int i);
 void wtcrt_send_split(wtcrt_rt *rt, wtc_par *p, int s, int seed);
+int wtcrt_seed(wtcrt_rt *rt, wtc_par *p, int *lo, int *hi);
 void wtcrt_send_task(wtcrt_rt *rt, wtc_par *p, int dest, int first, int count, int lo,
                      int hi);
 void wtcrt_store_result(wtcrt_rt *rt, wtcrt_msg *m);

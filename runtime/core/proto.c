@@ -7,10 +7,19 @@
 /* ---- modes ---------------------------------------------------------------------- */
 
 const wtcp_mode wtcp_simple = { WTC_MODE_SIMPLE, "simple", 0, 1, 0, 0 };
-const wtcp_mode wtcp_dynamic = { WTC_MODE_DYNAMIC, "dynamic", 1, 0, 0, 1 };
+const wtcp_mode wtcp_dynamic = { WTC_MODE_DYNAMIC, "dynamic", 1, 0, 1, 1 };
 const wtcp_mode wtcp_steal = { WTC_MODE_STEAL, "steal", 0, 0, 1, 1 };
 
 static const wtcp_mode *const modes[] = { &wtcp_simple, &wtcp_dynamic, &wtcp_steal };
+static const wtcp_mode dynamic_unseeded = { WTC_MODE_DYNAMIC, "dynamic", 1, 0, 0, 1 };
+static const wtcp_mode steal_unseeded = { WTC_MODE_STEAL, "steal", 0, 0, 0, 1 };
+
+const wtcp_mode *wtcp_unseeded(const wtcp_mode *mode)
+{
+    if (mode == &wtcp_dynamic)
+        return &dynamic_unseeded;
+    return mode == &wtcp_steal ? &steal_unseeded : mode;
+}
 #define NMODES ((int)(sizeof modes / sizeof modes[0]))
 
 const wtcp_mode *wtcp_mode_get(int id)
@@ -95,14 +104,19 @@ int wtcp_split_lo(int lo, int n, int j, int s)
     return lo + (int)((long long)j * n / s);
 }
 
-int wtcp_root_ranks(const wtcp_mode *mode, int P)
+int wtcp_root_ranks(const wtcp_mode *mode, wtcp_roles r)
 {
-    return mode->ranges || mode->seeds ? P : 1;
+    return mode->ranges || mode->seeds ? r.W : 1;
 }
 
 int wtcp_seed_count(const wtcp_mode *mode, int k, int n)
 {
     return mode->seeds && n > 1 ? wtcp_split_count(k, n) : 1;
+}
+
+int wtcp_hands_back(const wtcp_mode *mode, int lo, int hi)
+{
+    return mode->masters && mode->seeds && hi - lo > 1;
 }
 
 int wtcp_seeds_add(wtcp_seeds *s, int to)
@@ -410,4 +424,10 @@ void wtcp_log_steal(int thief, int victim)
 {
     if (log_file)
         fprintf(log_file, "steal %d -> %d\n", thief, victim);
+}
+
+void wtcp_log_back(int r)
+{
+    if (log_file)
+        fprintf(log_file, "back %d\n", r);
 }

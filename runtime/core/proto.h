@@ -21,13 +21,17 @@ typedef struct wtcp_mode {
     int ranges;         /* children own rank ranges (simple): a call of one rank is a leaf */
     int seeds;          /* a par whose call owns several ranks first gives each other
                            sub-range its children, as simple mode does, then works as
-                           the mode does (steal: wtcp_seed_count) */
+                           the mode does (steal, dynamic: wtcp_seed_count) */
     int end_barrier;    /* a region ends with a barrier of every rank once each has its
                            REGION_END (dynamic, steal: control messages may still be on
                            their way); rank 0 goes on after it (wtcp_barrier_*) */
 } wtcp_mode;
 
 extern const wtcp_mode wtcp_simple, wtcp_dynamic, wtcp_steal;
+
+/* The same mode without seeds (its row with seeds = 0): the simulator's tests of the
+   machinery after the start (sim_setting.unseeded); no runtime runs it. */
+const wtcp_mode *wtcp_unseeded(const wtcp_mode *mode);
 
 /* The mode of id (WTC_MODE_SIMPLE ...), or NULL for an unknown id. */
 const wtcp_mode *wtcp_mode_get(int id);
@@ -62,16 +66,23 @@ int wtcp_split_count(int k, int n);
 int wtcp_split_first(int j, int k, int s);
 /* First rank of sub-range j of [lo, lo+n). */
 int wtcp_split_lo(int lo, int n, int j, int s);
-/* The ranks a region's root owns: all P where children own ranges or seeds (simple,
-   steal), else 1. */
-int wtcp_root_ranks(const wtcp_mode *mode, int P);
-/* Steal mode's start: a par of k children whose call owns n ranks is split into this
+/* The ranks a region's root owns: every worker (all P but the masters) where children
+   own ranges or seeds (simple, steal, dynamic), else 1. Ranks 0 .. that - 1. */
+int wtcp_root_ranks(const wtcp_mode *mode, wtcp_roles r);
+/* The seeding start (steal and dynamic mode): a par of k children whose call owns n ranks is split into this
    many sub-ranges (1: none), sub-range j > 0 getting its children in one TASK that owns
    its ranks, exactly as simple mode splits; sub-range 0's children stay here, pending
    for thieves like any par's. Spreading the top of the tree at once, instead of
    waiting for thieves, costs a thief nothing later and spares the start-up the time a
    busy victim takes to answer (a whole leaf task: doc/runtime.md "steal mode"). */
 int wtcp_seed_count(const wtcp_mode *mode, int k, int n);
+/* Whether a call that owns ranks [lo, hi) and gives them up unspread (its first par
+   does not spread: cond false; or it returns without one, the region's root excepted)
+   hands back the ranks other than its own, lo + 1 .. hi - 1: in dynamic mode, where a
+   master counts an owned rank busy until told it is idle (an IDLE on its behalf to its
+   master), and would otherwise never grant it. Steal mode's unseeded ranks steal
+   anyway; simple mode's have nothing to do. */
+int wtcp_hands_back(const wtcp_mode *mode, int lo, int hi);
 /* The ranks a rank has sent a seed whose RESULT has not come back (each executor keeps
    one per rank; zeroed: empty). */
 typedef struct wtcp_seeds {
@@ -220,11 +231,14 @@ void wtcp_barrier_peers(int r, int P, int k, int *to, int *from);
 /* With a log open (WTC_DECISIONS=FILE in both runtimes), each executor writes one line
    per decision that moves work: "send FRAME_DEPTH FIRST COUNT -> RANK", one per
    REGION_BEGIN a rank sends (wtcp_bcast_to): "begin FROM -> TO", and in steal mode one
-   per STEAL: "steal THIEF -> VICTIM". The simple mode's lines of a real run and of the
+   per STEAL: "steal THIEF -> VICTIM", and in dynamic mode one per rank handed back
+   (wtcp_hands_back): "back RANK". The simple mode's lines of a real run and of the
    simulation of its recording are equal; so is each thief's victim sequence. */
 void wtcp_log_open(FILE *f);
 FILE *wtcp_log_file(void);
 /* Logs a STEAL of 'thief' to 'victim' when a log is open. */
 void wtcp_log_steal(int thief, int victim);
+/* Logs rank r handed back (wtcp_hands_back) when a log is open. */
+void wtcp_log_back(int r);
 
 #endif

@@ -100,22 +100,31 @@ static void offer(wtcrt_rt *rt)
     }
 }
 
-/* A par (or a granted group as a task frame): its children run here from the first,
-   grants take them from the last; then it collects what was sent away. */
+/* A par (or a granted group or a seed as a task frame): a call that owns several
+   ranks first seeds them (wtcrt_seed); its children run here from the first, grants
+   take them from the last; then it collects what was sent away. */
 static void dyn_close(wtcrt_rt *rt, wtc_par *p)
 {
+    int lo, hi;
     p->nextc = 0;
     p->end = p->nch;
+    if (p->mem) { /* a task frame: a seed's children own its ranks */
+        lo = p->ctx.lo;
+        hi = p->ctx.hi;
+    } else {
+        wtcrt_seed(rt, p, &lo, &hi);
+    }
     p->closing = 1;
-    rt->npending += p->nch;
-    ask(rt);
-    /* the child is taken before the poll (a grant then takes the one after it) */
+    rt->npending += p->end;
+    /* the child is taken before the poll (a grant then takes the one after it), and
+       before the request: a frame of one child (every seeding par of a binary tree)
+       asks for nothing, not REQ(1) then REQ(0) */
     while (p->nextc < p->end) {
         int i = p->nextc++;
         rt->npending--;
         dyn_poll(rt);
         ask(rt);
-        wtcrt_run_local(rt, p, i);
+        wtcrt_run_local_range(rt, p, i, lo, hi);
     }
     p->closing = 0;
     wtcrt_await(rt, p, handle, offer, 1);
@@ -359,6 +368,13 @@ static void dyn_worker(wtcrt_rt *rt)
     }
 }
 
+/* Rank r, owned by a call of this rank that gives its ranks up unspread: IDLE on its
+   behalf to its master, which counted it busy (region.c: the root owns every worker). */
+static void dyn_hand_back(wtcrt_rt *rt, int r)
+{
+    send_ctl(rt, wtcrt_master_of(rt, r), WTCRT_IDLE, r, 0);
+}
+
 const wtcrt_mode_ops wtcrt_dynamic_ops = {
-    &wtcp_dynamic, dyn_close, dyn_worker, master_loop, dyn_poll, dyn_end
+    &wtcp_dynamic, dyn_close, dyn_worker, master_loop, dyn_poll, dyn_end, dyn_hand_back
 };

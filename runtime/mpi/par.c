@@ -73,6 +73,8 @@ static inline void copy_small(void *dst, const void *src, size_t n)
         memcpy(dst, src, n);
 }
 
+static void hand_back(wtcrt_rt *rt, int lo, int hi);
+
 wtc_par *wtc_par_open(wtc_ctx ctx, int cond, const wtc_site *site)
 {
     wtcrt_rt *rt = &wtcrt_this_rank; /* entered from generated code (wtc_abi.h) */
@@ -83,8 +85,10 @@ wtc_par *wtc_par_open(wtc_ctx ctx, int cond, const wtc_site *site)
     /* thieves are answered at every par, below the cut-off too */
     if (rt->ops->poll && !wtcrt_poll_none(rt))
         rt->ops->poll(rt);
-    if (!cond || rt->nranks == 1)
+    if (!cond || rt->nranks == 1) {
+        hand_back(rt, ctx.lo, ctx.hi);
         return NULL;
+    }
     if (rt->ops->mode->ranges && ctx.hi - ctx.lo <= 1)
         return NULL;
     ctx.frame = rt->nframes;
@@ -171,6 +175,7 @@ void wtcrt_run_local_range(wtcrt_rt *rt, wtc_par *p, int i, int lo, int hi)
     c.frame = rt->nframes;
     wtcrt_call_push(rt, fn, args);
     fn->run_par(c, args, ret);
+    hand_back(rt, lo, hi);
     wtcrt_call_pop(rt);
     if (!ch->dest)
         return;
@@ -282,6 +287,50 @@ void wtcrt_send_task(wtcrt_rt *rt, wtc_par *p, int dest, int first, int count, i
                      int hi)
 {
     send_task(rt, p, dest, first, count, lo, hi, 0);
+}
+
+/* A par whose call owns several ranks (the region's root owns every worker) and has
+   not spread them yet, in a mode that seeds (steal, dynamic): the core's split
+   (wtcp_seed_count), one seed per sub-range but the first, whose children stay pending
+   here (p->end is the first seeded child); *lo, *hi get the ranks sub-range 0's
+   children own (this rank alone when nothing is spread). Returns the sub-ranges. */
+int wtcrt_seed(wtcrt_rt *rt, wtc_par *p, int *lo, int *hi)
+{
+    int k = p->nch, n = p->ctx.hi - p->ctx.lo, s;
+    *lo = rt->rank;
+    *hi = rt->rank + 1;
+    if (n <= 1 || (p->call >= 0 && rt->calls[p->call].seeded))
+        return 1;
+    if (p->call >= 0) /* a call spreads its ranks at its first par only */
+        rt->calls[p->call].seeded = 1;
+    s = wtcp_seed_count(rt->ops->mode, k, n);
+    wtcrt_send_split(rt, p, s, 1);
+    if (s > 1) {
+        wtcrt_sync_tasks(rt);
+        p->end = wtcp_split_first(1, k, s);
+    }
+    *lo = p->ctx.lo;
+    *hi = wtcp_split_lo(p->ctx.lo, n, 1, s);
+    return s;
+}
+
+/* The innermost call of this rank, owning [lo, hi), gives its ranks up unspread (a par
+   with cond false, or its return): where the mode hands them back (wtcp_hands_back),
+   each rank but this one, once per call. */
+static void hand_back(wtcrt_rt *rt, int lo, int hi)
+{
+    struct wtcrt_call *c;
+    if (hi - lo <= 1 || rt->ncalls < 1 || !wtcp_hands_back(rt->ops->mode, lo, hi))
+        return; /* (the range first: every child comes here, in a region or not) */
+    c = &rt->calls[rt->ncalls - 1];
+    if (c->seeded)
+        return;
+    c->seeded = 1;
+    for (int r = lo; r < hi; r++)
+        if (r != rt->rank) {
+            wtcp_log_back(r);
+            rt->ops->hand_back(rt, r);
+        }
 }
 
 /* Simple mode's split (steal mode's seeds: 'seed', marked in the TASK and its RESULT):

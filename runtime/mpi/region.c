@@ -62,7 +62,8 @@ static void region_setup(wtcrt_rt *rt, int mode, int masters, int batch)
     rt->masters = rt->roles.M;
     rt->batch = batch;
     rt->nworkers = rt->roles.W;
-    /* dynamic: the masters start with every worker but rank 0 idle */
+    /* dynamic: a rank other than 0 says IDLE after each TASK it ran, not before the
+       first (avail); its master counts it busy while the root owns it (below) */
     rt->avail = rt->rank != 0;
     rt->dyn_want = rt->npending = rt->ending = 0;
     /* steal: each region asks the victims of its simulation (unseeded: always rank 0) */
@@ -80,8 +81,11 @@ static void region_setup(wtcrt_rt *rt, int mode, int masters, int batch)
             (!(rt->standing = calloc((size_t)rt->nranks, sizeof *rt->standing)) ||
              !(rt->stand_seq = calloc((size_t)rt->nranks, sizeof *rt->stand_seq))))
             wtcrt_die(rt, "out of memory");
+        /* the workers the root owns are busy until seeded work ends or they are
+           handed back (wtcp_hands_back); with seeds the root owns them all */
+        int owned = wtcp_root_ranks(rt->ops->mode, rt->roles);
         for (int w = 0; w < rt->nworkers; w++) {
-            rt->idle[w] = w != 0; /* rank 0 runs the root */
+            rt->idle[w] = w >= owned;
             rt->standing[w] = 0;
         }
         rt->nidle = wtcrt_dyn_idle_count(rt);
@@ -210,7 +214,7 @@ void wtc_call(const wtc_fn *fn, void *args, void *ret)
         return;
     }
     wtcrt_region_begin(rt, fn);
-    c.hi = wtcp_root_ranks(rt->ops->mode, rt->nranks);
+    c.hi = wtcp_root_ranks(rt->ops->mode, rt->roles);
     wtcrt_call_push(rt, fn, args);
     fn->run_par(c, args, ret);
     wtcrt_call_pop(rt);
@@ -226,7 +230,7 @@ wtc_par *wtc_region_open(const wtc_fn *first, const wtc_site *site)
     if (!region_possible(rt))
         return NULL;
     wtcrt_region_begin(rt, first);
-    c.hi = wtcp_root_ranks(rt->ops->mode, rt->nranks);
+    c.hi = wtcp_root_ranks(rt->ops->mode, rt->roles);
     p = wtcrt_frame_push(rt, c);
     p->region = 1;
     return p;

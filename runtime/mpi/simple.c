@@ -53,5 +53,5 @@ static void simple_worker(wtcrt_rt *rt)
 }
 
 const wtcrt_mode_ops wtcrt_simple_ops = {
-    &wtcp_simple, simple_close, simple_worker, NULL, NULL, NULL
+    &wtcp_simple, simple_close, simple_worker, NULL, NULL, NULL, NULL
 };

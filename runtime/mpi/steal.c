@@ -45,28 +45,13 @@ static void seed_out(wtcrt_rt *rt, int to, int add)
         wtcrt_die(rt, "steal mode: a seed's RESULT from rank %d that was not seeded", to);
 }
 
-/* A par whose call owns several ranks and has not spread them yet (the region's root
-   owns all): the core's split (wtcp_seed_count), one seed per sub-range but the
-   first, whose children stay pending here; *lo, *hi get the ranks they own. */
+/* A par whose call owns several ranks and has not spread them yet: the seeds
+   (wtcrt_seed), each remembered until its RESULT comes (wtcp_may_give). */
 static void seed(wtcrt_rt *rt, wtc_par *p, int *lo, int *hi)
 {
-    int k = p->nch, n = p->ctx.hi - p->ctx.lo, s;
-    *lo = rt->rank;
-    *hi = rt->rank + 1;
-    if (n <= 1 || (p->call >= 0 && rt->calls[p->call].seeded))
-        return;
-    if (p->call >= 0) /* a call spreads its ranks at its first par only */
-        rt->calls[p->call].seeded = 1;
-    s = wtcp_seed_count(&wtcp_steal, k, n);
-    wtcrt_send_split(rt, p, s, 1);
+    int n = p->ctx.hi - p->ctx.lo, s = wtcrt_seed(rt, p, lo, hi);
     for (int j = 1; j < s; j++)
         seed_out(rt, wtcp_split_lo(p->ctx.lo, n, j, s), 1);
-    if (s > 1) {
-        wtcrt_sync_tasks(rt);
-        p->end = wtcp_split_first(1, k, s);
-    }
-    *lo = p->ctx.lo;
-    *hi = wtcp_split_lo(p->ctx.lo, n, 1, s);
 }
 
 /* Handles one message of a region. */
@@ -222,5 +207,5 @@ static void steal_worker(wtcrt_rt *rt)
 }
 
 const wtcrt_mode_ops wtcrt_steal_ops = {
-    &wtcp_steal, steal_close, steal_worker, NULL, steal_poll, steal_end
+    &wtcp_steal, steal_close, steal_worker, NULL, steal_poll, steal_end, NULL
 };

@@ -573,6 +573,8 @@ void eng_compute(sim *S, int rid, double host_seconds)
     S->r[rid].compute += d;
 }
 
+static void hand_back(sim *S, int rid, int lo, int hi);
+
 /* Starts running call 'node' owning [lo, hi): a subtree with nothing to spread (or, in
    a mode whose children own rank ranges, a range of one rank) is computed at once,
    otherwise a frame walks it. In a mode that polls at every par (dynamic, steal) a call
@@ -583,6 +585,8 @@ static void start_node(sim *S, int rid, int node, int lo, int hi)
     int walk = t->spawns[node] || (S->ops->poll && t->nodes[node].first_par >= 0);
     if (!walk || (S->mode->ranges && hi - lo <= 1)) {
         eng_compute(S, rid, t->seq[node]);
+        if (node != S->root)
+            hand_back(S, rid, lo, hi);
         return;
     }
     frame *f = eng_push(S, rid, F_NODE);
@@ -624,6 +628,11 @@ double eng_children_bytes(const sim *S, int first, int count, int result)
 static void start_par(sim *S, int rid, int p, int lo, int hi)
 {
     const sim_par *pp = &S->t->pars[p];
+    if (!pp->cond && hi - lo > 1 && wtcp_hands_back(S->mode, lo, hi)) {
+        frame *call = &S->r[rid].st[S->r[rid].depth - 1]; /* the F_NODE: it has */
+        call->hi = call->lo + 1;
+        hand_back(S, rid, lo, hi);
+    }
     if (!pp->cond || pp->nchild == 0 || (S->mode->ranges && hi - lo <= 1)) {
         double s = 0;
         for (int c = 0; c < pp->nchild; c++)
@@ -686,6 +695,40 @@ void eng_send_split(sim *S, int rid, int p, int lo, int n, int s, int seed)
     eng_group_end(S);
 }
 
+frame *eng_open_seeded(sim *S, int rid, int p, int lo, int hi, int *sp)
+{
+    const sim_par *pp = &S->t->pars[p];
+    int k = pp->nchild, n = hi - lo, s = wtcp_seed_count(S->mode, k, n);
+    int fidx = S->r[rid].depth;
+    frame *f;
+    eng_send_split(S, rid, p, lo, n, s, 1);
+    if (n > 1 && fidx > 0 && S->r[rid].st[fidx - 1].type == F_NODE)
+        S->r[rid].st[fidx - 1].hi = S->r[rid].st[fidx - 1].lo + 1; /* seeds once */
+    f = eng_push(S, rid, F_WORK);
+    f->par = p;
+    f->node = f->i = pp->first_child;
+    f->end = pp->first_child + (s > 1 ? wtcp_split_first(1, k, s) : k);
+    f->outstanding = s - 1;
+    f->lo = n > 1 ? lo : rid;
+    f->hi = n > 1 ? wtcp_split_lo(lo, n, 1, s) : rid + 1;
+    *sp = s;
+    return f;
+}
+
+/* A call of rid owning [lo, hi) gives its ranks up unspread (a par with cond false, or
+   its return, the region's root excepted): where the mode hands them back
+   (wtcp_hands_back), each rank but rid (the runtime's par.c hand_back). */
+static void hand_back(sim *S, int rid, int lo, int hi)
+{
+    if (!wtcp_hands_back(S->mode, lo, hi))
+        return;
+    for (int r = lo; r < hi; r++)
+        if (r != rid) {
+            wtcp_log_back(r);
+            S->ops->hand_back(S, rid, r);
+        }
+}
+
 /* ---- workers ---------------------------------------------------------------------------- */
 
 /* A call: its pars in order, each after its own compute, then its last compute. Where
@@ -699,8 +742,11 @@ static int step_node(sim *S, int rid, frame *f)
         f->par = t->pars[f->par].next;
         f->phase = 0;
     } else if (f->par < 0) {
+        int node = f->node, lo = f->lo, hi = f->hi;
         eng_compute(S, rid, t->nodes[f->node].t_after);
         S->r[rid].depth--;
+        if (node != S->root)
+            hand_back(S, rid, lo, hi);
     } else if (f->phase == 0) {
         eng_compute(S, rid, t->pars[f->par].t_before);
         f->phase = S->ops->poll && t->nodes[f->node].depth >= 0 ? 2 : 3;
@@ -837,7 +883,7 @@ static int begun(sim *S, int rid)
             return 0;
         r->bcast_wait = 0;
         if (rid == 0)
-            start_node(S, 0, S->root, 0, wtcp_root_ranks(S->mode, S->P));
+            start_node(S, 0, S->root, 0, wtcp_root_ranks(S->mode, S->roles));
     }
     return 1;
 }
@@ -1007,6 +1053,8 @@ static int roles_of(sim_setting s, const wtcp_mode **mode, wtcp_roles *roles)
     *mode = wtcp_mode_get(s.mode);
     if (!*mode || !ops_of(s.mode) || s.procs < 1)
         return -1;
+    if (s.unseeded)
+        *mode = wtcp_unseeded(*mode);
     *roles = wtcp_roles_make(*mode, s.procs, wtcp_masters(*mode, s.procs, s.masters,
                                                           &reduced));
     return 0;
@@ -1081,7 +1129,7 @@ static int run_region(const sim_tree *t, int region, const sim_machine *m, sim_s
     S.bcast_tree = wtcp_bcast_tree(S.P, (long long)t->regions[region].begin_bytes);
     begin_send(&S, 0, HDR + t->regions[region].begin_bytes);
     if (!S.r[0].bcast_wait)
-        start_node(&S, 0, root, 0, wtcp_root_ranks(S.mode, S.P));
+        start_node(&S, 0, root, 0, wtcp_root_ranks(S.mode, S.roles));
     wake(&S, 0);
     /* after rank 0 ends the region, deliver what arrives before that moment, so the
        other ranks' accounts cover the same span */

@@ -30,9 +30,9 @@ typedef struct msg {
                         REQ: a = want; FWD: a = want, b = worker, c = hops;
                         GRANT: a = offset in the grant list, b = count;
                         IDLE: b = the worker now idle */
-    int lo, hi;      /* TASK in simple mode, and a seed in steal mode: the children's
-                        rank range */
-    int seed;        /* TASK, RESULT: of a seed (steal mode's split of a call's ranks),
+    int lo, hi;      /* TASK in simple mode, and a seed in steal and dynamic mode: the
+                        children's rank range */
+    int seed;        /* TASK, RESULT: of a seed (the split of a call's ranks),
                         not the answer to a STEAL; STEAL: the thief has had its seed */
     int reuse;       /* the receiver's buffers for it come from memory freed before
                         (engine.c, reused) */
@@ -52,7 +52,8 @@ typedef struct frame {
     int type, phase;
     int node, par;   /* F_NODE: the call and its current par (-1: its last compute);
                         F_GROUP / F_WORK: node = first child received, par = their par */
-    int lo, hi;      /* simple mode: the owned rank range */
+    int lo, hi;      /* the owned rank range (F_NODE: [lo, lo+1) once it has seeded
+                        or handed back; F_WORK: its children's) */
     int i, end;      /* children (node indices) pending or being run here: i .. end-1 */
     int j, s;        /* F_SPAR: next sub-range to collect, number of sub-ranges */
     int src, srcframe;            /* F_GROUP, task F_WORK: where the RESULT goes */
@@ -132,6 +133,9 @@ typedef struct sim_ops {
     /* the poll at the start of every par, cond true or false (NULL: none): -1 the rank
        waits, 0 done, 1 a received TASK's frame was pushed (the poll goes on after it) */
     int (*poll)(sim *S, int rid);
+    /* rank r, owned by a call of rid that gives its ranks up unspread (wtcp_hands_back;
+       NULL where the mode never hands back) */
+    void (*hand_back)(sim *S, int rid, int r);
 } sim_ops;
 
 extern const sim_ops sim_simple_ops, sim_dynamic_ops, sim_steal_ops;
@@ -241,6 +245,11 @@ wtcp_frames eng_frames(rank *r);
    node 'first' goes to rank 'to'. */
 void eng_log_task(const sim *S, int p, int first, int count, int to, int seed);
 void eng_send_split(sim *S, int rid, int p, int lo, int n, int s, int seed);
+/* The seeding start of par p (steal, dynamic: wtcp_seed_count) of the call on top of
+   rid's stack, owning [lo, hi): the seeds sent (eng_send_split), the call marked as
+   having spread its ranks, and the F_WORK frame of sub-range 0's children pushed,
+   owning its ranks; *s gets the number of sub-ranges. */
+frame *eng_open_seeded(sim *S, int rid, int p, int lo, int hi, int *s);
 /* A send group: the TASKs of a split (simple mode's sub-ranges, steal mode's seeds) go
    to other nodes at once and share the sender's port, as a network's flows share a link
    (doc/predictor.md section 4): between eng_group_begin and eng_group_end their wires

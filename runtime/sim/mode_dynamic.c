@@ -50,17 +50,18 @@ static frame *push_work(sim *S, int rid, int p, int first, int n)
     return f;
 }
 
-/* A par with cond true: all its children pending, the request updated. */
+/* A par with cond true: a call owning several ranks first seeds them
+   (eng_open_seeded); the children left here pending (the request follows once the
+   first is taken, step_work). */
 static void open_dpar(sim *S, int rid, int p, int lo, int hi)
 {
-    const sim_par *pp = &S->t->pars[p];
-    (void)lo;
-    (void)hi;
-    push_work(S, rid, p, pp->first_child, pp->nchild);
-    ask(S, rid);
+    int s;
+    frame *f = eng_open_seeded(S, rid, p, lo, hi, &s);
+    S->r[rid].npending += f->end - f->i; /* asked for once the first child is taken */
 }
 
-/* A TASK granted to this rank: its children as a task frame, run nested here. */
+/* A TASK granted to this rank, or a seed: its children as a task frame, run nested
+   here. */
 static void push_task(sim *S, int rid, const msg *m)
 {
     rank *r = &S->r[rid];
@@ -69,9 +70,11 @@ static void push_task(sim *S, int rid, const msg *m)
     r->nest++;
     f = push_work(S, rid, m->a, m->b, m->c);
     f->task = 1;
+    f->seed = m->seed;
+    f->lo = m->seed ? m->lo : rid; /* a seed's children own its ranks */
+    f->hi = m->seed ? m->hi : rid + 1;
     f->src = m->src;
     f->srcframe = m->d;
-    ask(S, rid);
 }
 
 /* One group to rank 'to': the last children (wtcp_group_size) of the oldest frame
@@ -239,7 +242,7 @@ static int step_work(sim *S, int rid)
         ask(S, rid);
         c = r->st[fidx].claimed;
         r->st[fidx].claimed = -1;
-        eng_start_child(S, rid, c, 0, 0);
+        eng_start_child(S, rid, c, r->st[fidx].lo, r->st[fidx].hi);
         return 1;
     }
     if (f->i < f->end) {
@@ -382,7 +385,17 @@ static void master_run(sim *S, int rid)
     }
 }
 
-/* Every worker but rank 0 starts idle at its master and available. */
+/* Rank r, owned by a call of rid that gives its ranks up unspread: IDLE on its behalf
+   to its master, which counted it busy (setup). */
+static void hand_back(sim *S, int rid, int r)
+{
+    send_idle(S, rid, r);
+}
+
+/* The workers the region's root owns (all of them where the mode seeds) start busy at
+   their masters, until their seed's work ends or they are handed back; the others
+   idle. A worker other than rank 0 says IDLE after each TASK it runs, not before the
+   first (avail). */
 static int setup(sim *S)
 {
     size_t w = (size_t)S->W;
@@ -397,10 +410,11 @@ static int setup(sim *S)
     memset(S->stamp, 0, w * sizeof *S->stamp);
     memset(S->nidle, 0, (size_t)(S->M + 1) * sizeof *S->nidle);
     memset(S->nstanding, 0, (size_t)(S->M + 1) * sizeof *S->nstanding);
+    int owned = wtcp_root_ranks(S->mode, S->roles);
     for (int x = 0; x < S->W; x++) {
-        S->idle[x] = x != 0;
+        S->idle[x] = x >= owned;
         S->r[x].avail = x != 0;
-        if (S->M && x != 0)
+        if (S->M && S->idle[x])
             S->nidle[wtcp_master_of(S->roles, x) - S->W]++;
     }
     return 0;
@@ -414,4 +428,5 @@ const sim_ops sim_dynamic_ops = {
     .serve = serve,
     .master = master_run,
     .poll = poll,
+    .hand_back = hand_back,
 };

@@ -27,24 +27,13 @@ static void seed_out(rank *r, int to, int add)
 
 /* A par with cond true: every child pending, in a frame thieves may take from. A call
    owning several ranks (the root owns all) first sends each other sub-range its
-   children (wtcp_seed_count, simple mode's split); sub-range 0's stay here, owning it. */
+   children (eng_open_seeded); sub-range 0's stay here, owning it. */
 static void open_wpar(sim *S, int rid, int p, int lo, int hi)
 {
-    const sim_par *pp = &S->t->pars[p];
-    int k = pp->nchild, n = hi - lo, s = wtcp_seed_count(S->mode, k, n);
-    int fidx = S->r[rid].depth;
-    eng_send_split(S, rid, p, lo, n, s, 1);
+    int s;
+    eng_open_seeded(S, rid, p, lo, hi, &s);
     for (int j = 1; j < s; j++)
-        seed_out(&S->r[rid], wtcp_split_lo(lo, n, j, s), 1);
-    if (n > 1 && fidx > 0 && S->r[rid].st[fidx - 1].type == F_NODE)
-        S->r[rid].st[fidx - 1].hi = S->r[rid].st[fidx - 1].lo + 1; /* seeds once */
-    frame *f = eng_push(S, rid, F_WORK);
-    f->par = p;
-    f->i = pp->first_child;
-    f->end = pp->first_child + (s > 1 ? wtcp_split_first(1, k, s) : k);
-    f->outstanding = s - 1;
-    f->lo = n > 1 ? lo : rid;
-    f->hi = n > 1 ? wtcp_split_lo(lo, n, 1, s) : rid + 1;
+        seed_out(&S->r[rid], wtcp_split_lo(lo, hi - lo, j, s), 1);
 }
 
 /* A STEAL from 'thief': the back of the oldest work (wtcp_give_frame), a group of

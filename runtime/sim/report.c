@@ -70,7 +70,7 @@ static void settings(const sim_opts *o, rows *R)
             for (int im = 0; im < nm; im++)
                 for (int ib = 0; ib < nb; ib++) {
                     /* 0: not given (steal: no cap), as the runtime takes it */
-                    sim_setting s = { id, P, 0, 0 };
+                    sim_setting s = { id, P, 0, 0, 0 };
                     if (lists) {
                         s.masters = wtcp_masters(mode, P, o->masters[im], &red);
                         s.batch = o->batch[ib];
@@ -1028,7 +1028,7 @@ static void best_per_procs(const sim_opts *o, const rows *R, sim_best *b)
             if (R->v[i].s.procs == o->procs[ip] && !isnan(R->v[i].r.time) &&
                 (bi < 0 || R->v[i].r.time < R->v[bi].r.time))
                 bi = i;
-        b[ip].s = bi >= 0 ? R->v[bi].s : (sim_setting){ SIM_SIMPLE, o->procs[ip], 0, 0 };
+        b[ip].s = bi >= 0 ? R->v[bi].s : (sim_setting){ SIM_SIMPLE, o->procs[ip], 0, 0, 0 };
         b[ip].depth = bi >= 0 ? R->v[bi].depth : -1;
         b[ip].time = bi >= 0 ? R->v[bi].r.time : NAN;
     }

@@ -173,6 +173,9 @@ typedef struct sim_setting {
     int mode;             /* SIM_SIMPLE / SIM_DYNAMIC / SIM_STEAL */
     int procs, masters, batch; /* masters: dynamic (reduced to P-1 as the runtime does);
                                   batch: dynamic (0 = 1), steal (0 = no cap) */
+    int unseeded;         /* tests only (tests/unit/sim_engine.c): the mode's row without
+                             its seeds (wtcp_unseeded), so that a small tree still reaches
+                             the masters' grants; the runtime always seeds */
 } sim_setting;
 
 /* Where the time of the whole program went (seconds summed over the workers, or over

@@ -120,4 +120,30 @@ for n in 4 8; do
         fi
     done
 done
+
+# dynamic mode: its seeds and hand-backs (doc/runtime.md "dynamic mode", item 0) are
+# decided by the ranges and the tree alone: the run's "seed" and "back" lines are the
+# simulation's, for a tree too uneven to reach every rank (rt_back.wtc, one and two
+# masters: ranks handed back at a par with cond false and at a call's return) and for
+# nqueens at -n 8 (a root of 14 children: seeds only)
+for m in 1 2 nq; do
+    x=$OUT/dec_back$m
+    if [ $m = nq ]; then
+        # shellcheck disable=SC2046
+        decide $x samples/nqueens.wtc 8 dynamic $(cat samples/nqueens.args 2>/dev/null) \
+            --wtc-masters=1 || continue
+    else
+        decide $x tests/unit/rt_back.wtc 8 dynamic 5 2 --wtc-masters=$m || continue
+    fi
+    cat $x.real $x.real.* 2>/dev/null | grep -E '^(seed|back) ' | sort >$x.sreal.sorted
+    grep -E '^(seed|back) ' $x.sim 2>/dev/null | sort >$x.ssim.sorted
+    k=$(grep -c '^seed ' $x.ssim.sorted)
+    b=$(grep -c '^back ' $x.ssim.sorted)
+    if [ "$k" -lt 2 ] || { [ $m != nq ] && [ "$b" -lt 2 ]; }; then
+        bad "dynamic -n 8 ($m): the simulation seeded $k ranks and handed back $b"
+    else
+        same_lines "dynamic -n 8 ($m)" "seeds and hand-backs" $x.sreal.sorted $x.ssim.sorted \
+            "send the same $k seeds and hand back the same $b ranks"
+    fi
+done
 exit $fail
