@@ -333,9 +333,9 @@ static void hand_back(wtcrt_rt *rt, int lo, int hi)
         }
 }
 
-/* Simple mode's split (steal mode's seeds: 'seed', marked in the TASK and its RESULT):
-   p's children cut into s sub-ranges of the ranks its call owns (the core's
-   wtcp_split_*), one TASK for each sub-range j > 0 to its first rank, owning it. */
+/* Simple mode's split (the seeds of steal and dynamic mode: 'seed', marked in the TASK
+   and its RESULT): p's children cut into s sub-ranges of the ranks its call owns (the
+   core's wtcp_split_*), one TASK for each sub-range j > 0 to its first rank, owning it. */
 void wtcrt_send_split(wtcrt_rt *rt, wtc_par *p, int s, int seed)
 {
     int k = p->nch, lo = p->ctx.lo, n = p->ctx.hi - p->ctx.lo;

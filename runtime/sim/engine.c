@@ -669,9 +669,10 @@ void eng_log_task(const sim *S, int p, int first, int count, int to, int seed)
                 first - S->t->pars[p].first_child, count, to);
 }
 
-/* Simple mode's split (and steal mode's seeds, 'seed'): par p's children cut into s
-   sub-ranges of [lo, lo+n) (the core's wtcp_split_*), one TASK for each sub-range j > 0
-   to its first rank, owning it, answered to the frame rank rid pushes next. */
+/* Simple mode's split (and the seeds of steal and dynamic mode, 'seed'): par p's
+   children cut into s sub-ranges of [lo, lo+n) (the core's wtcp_split_*), one TASK for
+   each sub-range j > 0 to its first rank, owning it, answered to the frame rank rid
+   pushes next. */
 void eng_send_split(sim *S, int rid, int p, int lo, int n, int s, int seed)
 {
     const sim_par *pp = &S->t->pars[p];

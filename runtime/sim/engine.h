@@ -250,7 +250,7 @@ void eng_send_split(sim *S, int rid, int p, int lo, int n, int s, int seed);
    having spread its ranks, and the F_WORK frame of sub-range 0's children pushed,
    owning its ranks; *s gets the number of sub-ranges. */
 frame *eng_open_seeded(sim *S, int rid, int p, int lo, int hi, int *s);
-/* A send group: the TASKs of a split (simple mode's sub-ranges, steal mode's seeds) go
+/* A send group: the TASKs of a split (simple mode's sub-ranges, the seeds) go
    to other nodes at once and share the sender's port, as a network's flows share a link
    (doc/predictor.md section 4): between eng_group_begin and eng_group_end their wires
    are not booked one after another but together, each getting an equal share of the

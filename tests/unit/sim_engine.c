@@ -266,6 +266,30 @@ static void leaves(sim_tree *t, const double *leaf, int k)
     sim_tree_finish(t);
 }
 
+/* root: computes 5, par (cond) of k children at depth 1, then computes 3; child bi, B,
+   is a par (cond) of b0..b3 (leaves of 100 at depth 2), the others leaves of leaf[i]. */
+static void leaves_and_b(sim_tree *t, const double *leaf, int k, int bi)
+{
+    sim_tree_init(t);
+    int root = sim_tree_add_nodes(t, 1), c = sim_tree_add_nodes(t, k);
+    int b = sim_tree_add_nodes(t, 4);
+    for (int i = 0; i < k; i++) {
+        t->nodes[c + i].depth = 1;
+        t->nodes[c + i].t_after = i == bi ? 0 : leaf[i];
+        t->nodes[c + i].leaf = i != bi;
+    }
+    for (int i = 0; i < 4; i++) {
+        t->nodes[b + i].t_after = 100;
+        t->nodes[b + i].leaf = 1;
+        t->nodes[b + i].depth = 2;
+    }
+    t->nodes[root].t_after = 3;
+    sim_tree_add_par(t, root, 5, c, k, 1);
+    sim_tree_add_par(t, c + bi, 0, b, 4, 1);
+    sim_tree_add_region(t, root, 0);
+    sim_tree_finish(t);
+}
+
 /* Compares a decision log with the lines wanted ('\n' printed as '; '). */
 static void check_log(const char *what, const char *got, const char *want)
 {
@@ -551,8 +575,8 @@ static void oldest_and_nested_timelines(void)
     check_log("dynamic oldest work", log, "begin 0 -> 1\nbegin 0 -> 2\n"
               "send 0 2 1 -> 1\n");
     sim_tree_free(&t);
-    /* root: compute 5, par of A (leaf 300), X (leaf 13), B; B: par of b0..b3 (leaves of
-       100). P = 4, M = 1 (workers 0, 1, 2; master 3).
+    /* leaves_and_b: root: compute 5, par of A (leaf 300), X (leaf 13), B; B: par of
+       b0..b3 (leaves of 100). P = 4, M = 1 (workers 0, 1, 2; master 3).
        rank 0: BEGINs (1, 2, 3; arr 11, 12, 13); compute 5 (8); takes A, REQ(2) (9, arr
        19); A (309). master: BEGIN 13 -> 15; REQ 19 -> 21: grants 1 and 2 (22, arr 32).
        rank 0 takes X, polls at 309: GRANT 32 -> 311: B to rank 1 (312, arr 322); nothing
@@ -576,24 +600,8 @@ static void oldest_and_nested_timelines(void)
        IDLE(0), REQ(0), IDLE(1), IDLE(2), IDLE(0)), 3 GRANTs; at the end END and two
        rounds (2 + 6). */
     {
-        sim_tree_init(&t);
-        int root = sim_tree_add_nodes(&t, 1), c = sim_tree_add_nodes(&t, 3);
-        int b = sim_tree_add_nodes(&t, 4);
-        t.nodes[c].t_after = 300;
-        t.nodes[c + 1].t_after = 13;
-        t.nodes[c].leaf = t.nodes[c + 1].leaf = 1;
-        for (int i = 0; i < 3; i++)
-            t.nodes[c + i].depth = 1;
-        for (int i = 0; i < 4; i++) {
-            t.nodes[b + i].t_after = 100;
-            t.nodes[b + i].leaf = 1;
-            t.nodes[b + i].depth = 2;
-        }
-        t.nodes[root].t_after = 3;
-        sim_tree_add_par(&t, root, 5, c, 3, 1);
-        sim_tree_add_par(&t, c + 2, 0, b, 4, 1);
-        sim_tree_add_region(&t, root, 0);
-        sim_tree_finish(&t);
+        double ax[3] = { 300, 13, 0 };
+        leaves_and_b(&t, ax, 3, 2);
     }
     check("dynamic nested TASK while waiting: time", run_logged(&t, &m, SIM_DYNAMIC, 4, 1,
           &r, log, sizeof log), 575 + END_P4);
@@ -1066,8 +1074,8 @@ static void dynamic_seeds(void)
     check_log("dynamic seeds P=3 M=1", log, "begin 0 -> 1\nbegin 0 -> 2\n"
               "seed 0 1 1 -> 1\n");
     sim_tree_free(&t);
-    /* Hand-back. root: compute 5, par of B (a par of b0..b3, leaves of 100) and A (a
-       leaf of 50); then compute 3. P = 4, M = 1: workers 0-2, master 3.
+    /* Hand-back. leaves_and_b: root: compute 5, par of B (a par of b0..b3, leaves of
+       100) and A (a leaf of 50); then compute 3. P = 4, M = 1: workers 0-2, master 3.
        rank 0: BEGINs (1, 2, 3; arr 11, 12, 13); compute 5 (8); the root owns workers 0-2:
        A, the second half, seeded to rank 1 owning 1-2 (9, arr 19); B stays, owning
        rank 0 only; takes B; B's par: takes b0, REQ(3) (10, arr 20); b0 (110).
@@ -1086,23 +1094,8 @@ static void dynamic_seeds(void)
        IDLE(2), RESULT, IDLE, RESULT, IDLE; rank 2 RESULT, IDLE; master GRANT x2.
        Without the hand-back rank 2 would never be granted. */
     {
-        sim_tree_init(&t);
-        int root = sim_tree_add_nodes(&t, 1), c = sim_tree_add_nodes(&t, 2);
-        int b = sim_tree_add_nodes(&t, 4);
-        for (int i = 0; i < 2; i++)
-            t.nodes[c + i].depth = 1;
-        t.nodes[c + 1].t_after = 50;
-        t.nodes[c + 1].leaf = 1;
-        for (int i = 0; i < 4; i++) {
-            t.nodes[b + i].t_after = 100;
-            t.nodes[b + i].leaf = 1;
-            t.nodes[b + i].depth = 2;
-        }
-        t.nodes[root].t_after = 3;
-        sim_tree_add_par(&t, root, 5, c, 2, 1);
-        sim_tree_add_par(&t, c, 0, b, 4, 1);
-        sim_tree_add_region(&t, root, 0);
-        sim_tree_finish(&t);
+        double ba[2] = { 0, 50 };
+        leaves_and_b(&t, ba, 2, 0);
     }
     check("dynamic hand-back P=4 M=1: time", run_logged(&t, &m, SIM_DYNAMIC, 4, 1, &r, log,
           sizeof log), 249 + END_P4);
