@@ -125,26 +125,43 @@ static void stdout_rebuffer(void)
     setvbuf(stdout, buf, isatty(fileno(stdout)) ? _IOLBF : _IOFBF, sizeof buf);
 }
 
-/* MPICH's MPI_Init has hwloc list the node's I/O devices (every PCI device's
-   configuration, the network, block and GPU devices under /sys) to find the network
-   card nearest a rank. A job whose ranks all run on this node uses no network card:
-   when hydra says so (MPI_LOCALNRANKS, the ranks it started on this node, equals
-   PMI_SIZE, the job's), hwloc skips them (its documented HWLOC_COMPONENTS). On the
-   2-core test VM, where each read of a PCI device's configuration traps to the
-   hypervisor, it was 14 ms of the 45 ms that mpiexec -n 2 of an empty MPI program takes
-   (doc/runtime.md "Start-up"). A user's own HWLOC_COMPONENTS wins; the variable is
-   removed again once MPI has started, so the program's children do not see it.
-   Returns 1 when it set it. */
-static int io_discovery_off(void)
+/* What a job whose ranks all run on this node does not need MPICH's MPI_Init to
+   prepare, when hydra says so (MPI_LOCALNRANKS, the ranks it started on this node,
+   equals PMI_SIZE, the job's):
+   * hwloc's list of the node's I/O devices (every PCI device's configuration, the
+     network, block and GPU devices under /sys), made to find the network card nearest
+     a rank: HWLOC_COMPONENTS=-linuxio,-pci (hwloc's documented switch). On the 2-core
+     test VM, where each read of a PCI device's configuration traps to the hypervisor,
+     it was 14 ms of the 45 ms that mpiexec -n 2 of an empty MPI program took.
+   * UCX's network transports (TCP on every interface, InfiniBand where there is one),
+     which ch4:ucx opens for the ranks of other nodes; local ranks talk through MPICH's
+     own shared memory: UCX_TLS=self,sm (UCX's documented choice of transports). An
+     empty MPI program at -n 2, medians of 15 interleaved: 49 -> 37 ms; -n 3 94 -> 90 ms.
+   (doc/runtime.md "Start-up"). A user's own variable wins; each one set here is
+   removed again once MPI has started (single_node_restore), so the program's children
+   do not see it. Returns a mask of what it set. */
+enum { SET_HWLOC = 1, SET_UCX = 2 };
+static int single_node_setup(void)
 {
+    int set = 0;
 #if defined(WTC_MPI_MPICH)
     const char *local = getenv("MPI_LOCALNRANKS"), *size = getenv("PMI_SIZE");
-    if (getenv("HWLOC_COMPONENTS") || !local || !size || strcmp(local, size) != 0)
+    if (!local || !size || strcmp(local, size) != 0)
         return 0;
-    return setenv("HWLOC_COMPONENTS", "-linuxio,-pci", 0) == 0;
-#else
-    return 0;
+    if (!getenv("HWLOC_COMPONENTS") && setenv("HWLOC_COMPONENTS", "-linuxio,-pci", 0) == 0)
+        set |= SET_HWLOC;
+    if (!getenv("UCX_TLS") && setenv("UCX_TLS", "self,sm", 0) == 0)
+        set |= SET_UCX;
 #endif
+    return set;
+}
+
+static void single_node_restore(int set)
+{
+    if (set & SET_HWLOC)
+        unsetenv("HWLOC_COMPONENTS");
+    if (set & SET_UCX)
+        unsetenv("UCX_TLS");
 }
 
 /* Starts MPI, unless this process is the whole job; sets rt->comm, rt->rank,
@@ -162,10 +179,9 @@ void wtcrt_mpi_start(wtcrt_rt *rt, int *argc, char ***argv)
         return;
     }
     if (!inited) {
-        int io_off = io_discovery_off();
+        int set = single_node_setup();
         MPI_Init(argc, argv);
-        if (io_off)
-            unsetenv("HWLOC_COMPONENTS");
+        single_node_restore(set);
         stdout_rebuffer();
     }
 #ifdef WTC_MPI_SMPI

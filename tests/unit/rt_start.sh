@@ -8,8 +8,9 @@
 # MPI_Comm_idup and an MPI_Ibarrier. The doorbell must still work: a computing rank asks
 # MPI (MPI_Iprobe) only when its mail flag is up, so rank 0 probes far less than without
 # it. No shared-memory segment of the job is left behind. With MPICH and every rank on
-# this host, MPI_Init runs with HWLOC_COMPONENTS=-linuxio,-pci (no I/O device discovery),
-# removed after it; a user's own value is left as it is.
+# this host, MPI_Init runs with HWLOC_COMPONENTS=-linuxio,-pci (no I/O device discovery)
+# and UCX_TLS=self,sm (no network transports), both removed after it; a user's own
+# values are left as they are.
 . "$(dirname "$0")/rt_lib.inc"
 
 prog=$RT_OUT/start
@@ -20,7 +21,11 @@ mpicc -shared -fPIC -O2 tests/unit/rt_start_count.c -o "$shim" >"$RT_STDERR" 2>&
     || { rt_fail "build rt_start_count.c"; exit 1; }
 impl=$(sh tools/mpi-info.sh mpicc) || { rt_fail "tools/mpi-info.sh mpicc"; exit 1; }
 impl=${impl%% *}
-if [ "$impl" = mpich ]; then io_off="-linuxio,-pci (unset)"; else io_off="(unset) (unset)"; fi
+if [ "$impl" = mpich ]; then
+    io_off="-linuxio,-pci (unset)" ucx_off="self,sm (unset)"
+else
+    io_off="(unset) (unset)" ucx_off="(unset) (unset)"
+fi
 segs() { ls /dev/shm 2>/dev/null | grep '^wtcrt\.' | sort; }
 before=$(segs)
 
@@ -35,34 +40,38 @@ starts() { sed -n 's/^rank [0-9]* start: *//p' "$RT_STDERR" | sort -u; }
 probes() { awk '$1 == "rank" && $2 == "0" && $3 == "probes" { print $4 }' "$RT_STDERR"; }
 # hwloc: the distinct "at MPI_Init, at the end" values of HWLOC_COMPONENTS of all ranks
 hwloc() { sed -n 's/^rank [0-9]* hwloc //p' "$RT_STDERR" | sort -u; }
+ucx() { sed -n 's/^rank [0-9]* ucx //p' "$RT_STDERR" | sort -u; }
 
 for np in 2 3 5; do
     run "$np" 0
     ok0=$RT_RC out0=$(cat "$RT_STDOUT") start0=$(starts) p0=$(probes)
     run "$np" 1
-    ok1=$RT_RC out1=$(cat "$RT_STDOUT") start1=$(starts) p1=$(probes) hw1=$(hwloc)
+    ok1=$RT_RC out1=$(cat "$RT_STDOUT") start1=$(starts) p1=$(probes) hw1=$(hwloc) ucx1=$(ucx)
     if [ "$ok0$ok1" != 00 ] || [ "$out0" != 46368 ] || [ "$out1" != 46368 ]; then
         rt_fail "-n $np: status $ok0/$ok1, output '$out0'/'$out1' (want 46368)"
     elif [ "$start1" != "Comm_idup Iallgather Iallreduce" ]; then
         rt_fail "-n $np doorbell: start-up collectives '$start1'"
     elif [ "$hw1" != "$io_off" ]; then
         rt_fail "-n $np: HWLOC_COMPONENTS at MPI_Init and after: '$hw1' (want '$io_off')"
+    elif [ "$ucx1" != "$ucx_off" ]; then
+        rt_fail "-n $np: UCX_TLS at MPI_Init and after: '$ucx1' (want '$ucx_off')"
     elif [ "$start0" != "Comm_idup Ibarrier" ]; then
         rt_fail "-n $np WTC_DOORBELL=0: start-up collectives '$start0'"
     elif [ -z "$p0" ] || [ -z "$p1" ] || [ $((p1 * 4)) -ge "$p0" ]; then
         rt_fail "-n $np: rank 0 probed ${p1:-?} times with the doorbell, ${p0:-?} without"
     else
-        rt_pass "-n $np: start-up '$start1' (no doorbell: '$start0'); rank 0 probed $p1 times ($p0 without); HWLOC_COMPONENTS '$hw1'"
+        rt_pass "-n $np: start-up '$start1' (no doorbell: '$start0'); rank 0 probed $p1 times ($p0 without); HWLOC_COMPONENTS '$hw1', UCX_TLS '$ucx1'"
     fi
 done
 
-# the user's HWLOC_COMPONENTS is the user's
-HWLOC_COMPONENTS=-linuxio run 2 1
-hw=$(hwloc)
-if [ "$RT_RC" = 0 ] && [ "$(cat "$RT_STDOUT")" = 46368 ] && [ "$hw" = "-linuxio -linuxio" ]; then
-    rt_pass "a user's HWLOC_COMPONENTS is kept"
+# the user's HWLOC_COMPONENTS and UCX_TLS are the user's
+HWLOC_COMPONENTS=-linuxio UCX_TLS=self,sm,tcp run 2 1
+hw=$(hwloc) u=$(ucx)
+if [ "$RT_RC" = 0 ] && [ "$(cat "$RT_STDOUT")" = 46368 ] && [ "$hw" = "-linuxio -linuxio" ] &&
+    [ "$u" = "self,sm,tcp self,sm,tcp" ]; then
+    rt_pass "a user's HWLOC_COMPONENTS and UCX_TLS are kept"
 else
-    rt_fail "user's HWLOC_COMPONENTS=-linuxio: status $RT_RC, at MPI_Init and after: '$hw'"
+    rt_fail "user's HWLOC_COMPONENTS=-linuxio UCX_TLS=self,sm,tcp: status $RT_RC, at MPI_Init and after: '$hw', '$u'"
 fi
 
 # a segment of another job may come and go meanwhile: look twice

@@ -1,25 +1,27 @@
 /* rt_start_count.c - an MPI profiling-interface shim for tests/unit/rt_start.sh (built
    as a shared object and preloaded): each rank prints at MPI_Finalize the collectives it
    called between MPI_Init and its first point-to-point send, how many MPI_Iprobe it
-   called in all, and HWLOC_COMPONENTS as MPI_Init saw it and as it is at the end. */
+   called in all, and HWLOC_COMPONENTS and UCX_TLS as MPI_Init saw them and as they are
+   at the end. */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-static char start[256], hwloc_init[128];
+static char start[256], hwloc_init[128], ucx_init[128];
 static int sent;
 static long probes;
 
-static const char *hwloc_env(void)
+static const char *env(const char *name)
 {
-    const char *s = getenv("HWLOC_COMPONENTS");
+    const char *s = getenv(name);
     return s ? s : "(unset)";
 }
 
 int MPI_Init(int *argc, char ***argv)
 {
-    snprintf(hwloc_init, sizeof hwloc_init, "%s", hwloc_env());
+    snprintf(hwloc_init, sizeof hwloc_init, "%s", env("HWLOC_COMPONENTS"));
+    snprintf(ucx_init, sizeof ucx_init, "%s", env("UCX_TLS"));
     return PMPI_Init(argc, argv);
 }
 
@@ -110,7 +112,8 @@ int MPI_Finalize(void)
 {
     int r;
     PMPI_Comm_rank(MPI_COMM_WORLD, &r);
-    fprintf(stderr, "rank %d start:%s\nrank %d probes %ld\nrank %d hwloc %s %s\n", r,
-            start, r, probes, r, hwloc_init, hwloc_env());
+    fprintf(stderr, "rank %d start:%s\nrank %d probes %ld\nrank %d hwloc %s %s\n"
+            "rank %d ucx %s %s\n", r, start, r, probes, r, hwloc_init,
+            env("HWLOC_COMPONENTS"), r, ucx_init, env("UCX_TLS"));
     return PMPI_Finalize();
 }
