@@ -396,6 +396,8 @@ void eng_receive(sim *S, int rid, int i, double *wait)
     msg *m = &S->msgs[i];
     double t0 = r->t, o;
     wtcrt_stats *st = eng_stats(S, rid);
+    if (m->in) /* taken in while the rank waited for its sends: paid then */
+        return;
     if (m->arr > r->t) {
         eng_mark(S, rid, 1);
         r->t = eng_notice(S, r->t, m->arr, r->asleep);
@@ -469,16 +471,38 @@ void eng_send_done_taken(sim *S, int rid, int i, double *wait)
     eng_msg_free(S, i);
 }
 
+/* The first rendezvous message in rank r's inbox not yet received, or -1. */
+static int first_to_take_in(const sim *S, const rank *r)
+{
+    for (int i = r->head; i >= 0; i = S->msgs[i].next) {
+        const msg *m = &S->msgs[i];
+        if (m->sync && !m->in && m->src >= 0)
+            return i;
+    }
+    return -1;
+}
+
 /* The MPI runtime waits for its TASK sends of a simple par / a dynamic round / a steal
-   answer before computing. The wait counts as communication. */
+   answer before computing. The wait counts as communication. Meanwhile it takes in what
+   arrives (mpi/transport.c's take_in, doc/runtime.md "TASK sends are completed"): a
+   rendezvous to this rank is received (its sender's send completes) and stays in the
+   inbox, in its turn, to be handled later. Without it two ranks sending each other a
+   big TASK waited for ever (the simulator stopped: "deadlock", cilksort in dynamic mode
+   at P = 4-32, as the runtime hung before its inbox). Eager messages need no taking in
+   to let their senders go on; they are received when handled, as before. */
 int eng_wait_sends(sim *S, int rid)
 {
     rank *r = &S->r[rid];
     while (r->sync_pending > 0) {
         int i = eng_take(S, r, -1, M_DONE);
-        if (i < 0)
+        if (i >= 0) {
+            eng_send_done_taken(S, rid, i, &r->comm);
+            continue;
+        }
+        if ((i = first_to_take_in(S, r)) < 0)
             return 0;
-        eng_send_done_taken(S, rid, i, &r->comm);
+        eng_receive(S, rid, i, &r->comm);
+        S->msgs[i].in = 1;
     }
     return 1;
 }

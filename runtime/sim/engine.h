@@ -34,6 +34,9 @@ typedef struct msg {
                         children's rank range */
     int seed;        /* TASK, RESULT: of a seed (the split of a call's ranks),
                         not the answer to a STEAL; STEAL: the thief has had its seed */
+    int in;          /* received already (eng_receive done), left in the inbox to be
+                        handled in its turn: a rendezvous taken in while its receiver
+                        waited for its own TASK sends (eng_wait_sends) */
     int reuse;       /* the receiver's buffers for it come from memory freed before
                         (engine.c, reused) */
     int shared;      /* a TASK of a send group: its wire was booked with the group's
