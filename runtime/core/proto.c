@@ -11,16 +11,19 @@ const wtcp_mode wtcp_dynamic = { WTC_MODE_DYNAMIC, "dynamic", 1, 0, 1, 1 };
 const wtcp_mode wtcp_steal = { WTC_MODE_STEAL, "steal", 0, 0, 1, 1 };
 
 static const wtcp_mode *const modes[] = { &wtcp_simple, &wtcp_dynamic, &wtcp_steal };
-static const wtcp_mode dynamic_unseeded = { WTC_MODE_DYNAMIC, "dynamic", 1, 0, 0, 1 };
-static const wtcp_mode steal_unseeded = { WTC_MODE_STEAL, "steal", 0, 0, 0, 1 };
+#define NMODES ((int)(sizeof modes / sizeof modes[0]))
 
 const wtcp_mode *wtcp_unseeded(const wtcp_mode *mode)
 {
-    if (mode == &wtcp_dynamic)
-        return &dynamic_unseeded;
-    return mode == &wtcp_steal ? &steal_unseeded : mode;
+    static wtcp_mode rows[NMODES]; /* each a copy of its mode's row, seeds off */
+    for (int i = 0; i < NMODES; i++)
+        if (modes[i] == mode) {
+            rows[i] = *mode;
+            rows[i].seeds = 0;
+            return &rows[i];
+        }
+    return mode;
 }
-#define NMODES ((int)(sizeof modes / sizeof modes[0]))
 
 const wtcp_mode *wtcp_mode_get(int id)
 {

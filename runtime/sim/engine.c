@@ -652,7 +652,7 @@ double eng_children_bytes(const sim *S, int first, int count, int result)
 static void start_par(sim *S, int rid, int p, int lo, int hi)
 {
     const sim_par *pp = &S->t->pars[p];
-    if (!pp->cond && hi - lo > 1 && wtcp_hands_back(S->mode, lo, hi)) {
+    if (!pp->cond && wtcp_hands_back(S->mode, lo, hi)) {
         frame *call = &S->r[rid].st[S->r[rid].depth - 1]; /* the F_NODE: it has */
         call->hi = call->lo + 1;
         hand_back(S, rid, lo, hi);
