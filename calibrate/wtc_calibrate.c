@@ -179,11 +179,13 @@ static double measure_rtt(MPI_Comm c, int me, char *buf, int k)
 }
 
 /* Large messages as the runtime moves them (runtime/mpi/transport.c, mpi/par.c: buffers above
-   64 KiB are not pooled, so every big TASK is packed into fresh memory, received into
-   fresh memory and unpacked into fresh memory; first touches cost page faults). Rank 0
-   packs (malloc + memcpy from warm data) and sends; rank 1, polling, receives into a
-   fresh buffer and unpacks into another. Per size: pk[] pack, tr[] the MPI_Recv (the
-   transfer), up[] the unpack, medians of 5, on rank 0. */
+   64 KiB are not pooled, so every big TASK is received into fresh memory and unpacked
+   into fresh memory; first touches cost page faults). Rank 0 packs (malloc + memcpy from
+   warm data) and sends; rank 1, polling, receives into a fresh buffer and unpacks into
+   another. Per size: pk[] pack, tr[] the MPI_Recv (the transfer), up[] the unpack,
+   medians of 5, on rank 0. The runtime packs only what it copies (buffers of 64 KiB or
+   more go by reference, doc/runtime.md "Big buffers travel where they lie"); the
+   predictor charges O_s, the pack's cost per byte, on those copied bytes alone. */
 #define NBIG 4
 /* above glibc's largest mmap threshold (32 MB): every buffer is fresh memory, as a big
    TASK's is in the runtime (smaller ones get reused heap memory after the first) */

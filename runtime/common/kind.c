@@ -101,22 +101,43 @@ void wtcrt_buf_set(const wtc_fn *fn, void *args, int b, void *ptr)
     memcpy((char *)args + fn->bufs[b].offset, &ptr, sizeof ptr);
 }
 
-/* fn id prefix + args struct + buffer counts + in: buffers */
-unsigned long wtcrt_task_child_bytes(const wtc_fn *fn, const long *counts)
+int wtcrt_buf_by_ref(unsigned long nb)
 {
-    unsigned long n = WTCRT_CHILD_PREFIX + fn->args_size + 8ul * (unsigned long)fn->nbufs;
+    return nb >= WTCRT_BY_REF_MIN;
+}
+
+/* The bytes of one child in a TASK (task: fn id prefix + args struct + buffer counts +
+   in: buffers) or a RESULT (return value + out: buffers); copied: only those the
+   runtime copies into the message (not the buffers sent where they lie). */
+static unsigned long child_bytes(const wtc_fn *fn, const long *counts, int task, int copied)
+{
+    unsigned long n = task ? WTCRT_CHILD_PREFIX + fn->args_size + 8ul * (unsigned long)fn->nbufs
+                           : fn->ret_size;
     for (int b = 0; b < fn->nbufs; b++)
-        if (fn->bufs[b].in)
-            n += wtcrt_buf_bytes(fn, b, counts[b]);
+        if (task ? fn->bufs[b].in : fn->bufs[b].out) {
+            unsigned long nb = wtcrt_buf_bytes(fn, b, counts[b]);
+            if (!copied || !wtcrt_buf_by_ref(nb))
+                n += nb;
+        }
     return n;
 }
 
-/* return value + out: buffers */
+unsigned long wtcrt_task_child_bytes(const wtc_fn *fn, const long *counts)
+{
+    return child_bytes(fn, counts, 1, 0);
+}
+
 unsigned long wtcrt_result_child_bytes(const wtc_fn *fn, const long *counts)
 {
-    unsigned long n = fn->ret_size;
-    for (int b = 0; b < fn->nbufs; b++)
-        if (fn->bufs[b].out)
-            n += wtcrt_buf_bytes(fn, b, counts[b]);
-    return n;
+    return child_bytes(fn, counts, 0, 0);
+}
+
+unsigned long wtcrt_task_child_copied(const wtc_fn *fn, const long *counts)
+{
+    return child_bytes(fn, counts, 1, 1);
+}
+
+unsigned long wtcrt_result_child_copied(const wtc_fn *fn, const long *counts)
+{
+    return child_bytes(fn, counts, 0, 1);
 }

@@ -48,6 +48,16 @@ typedef struct wtcrt_hdr {
 /* Payload bytes of one child in a TASK / a RESULT (counts: fn->counts of its args). */
 unsigned long wtcrt_task_child_bytes(const wtc_fn *fn, const long *counts);
 unsigned long wtcrt_result_child_bytes(const wtc_fn *fn, const long *counts);
+/* A buffer of nb bytes travels by reference: its TASK or RESULT is sent in pieces, this
+   one straight from where the buffer lies, and the runtime copies it into no message
+   (doc/runtime.md "Big buffers travel where they lie"): from 64 KiB, where a copy into
+   new memory costs more than one more MPI message. */
+#define WTCRT_BY_REF_MIN 65536ul
+int wtcrt_buf_by_ref(unsigned long nb);
+/* The part of the above that the runtime copies into the message (buffers by
+   reference left out): what the sender packs. */
+unsigned long wtcrt_task_child_copied(const wtc_fn *fn, const long *counts);
+unsigned long wtcrt_result_child_copied(const wtc_fn *fn, const long *counts);
 /* Bytes of buffer b of fn holding 'count' elements (negative counts are 0). */
 unsigned long wtcrt_buf_bytes(const wtc_fn *fn, int b, long count);
 /* Read / write the pointer member of buffer b inside an args struct. */
@@ -112,7 +122,7 @@ int wtcrt_source_masters(const wtc_program *prog, const wtc_fn *fn);
 
 /* ---- profiles (common/profile.c, doc/predictor.md "Profiles") --------------------- */
 #define WTCRT_PROFILE_MAGIC "wtc-profile"
-#define WTCRT_PROFILE_VERSION 2
+#define WTCRT_PROFILE_VERSION 3
 /* One row of a profile's table of best settings (what --wtc-auto runs). */
 typedef struct wtcrt_auto {
     int procs, mode, masters, batch; /* masters, batch: 0 = not given */
@@ -223,12 +233,22 @@ typedef struct wtcrt_child {
 #include <mpi.h>
 
 /* A message buffer (header + payload), pooled. */
+/* A part of a message sent from where it lies (a buffer by reference): len bytes at
+   ptr, coming in the byte stream after the first 'at' bytes of the message's buffer. */
+typedef struct wtcrt_seg {
+    const void *ptr;
+    size_t len, at;
+} wtcrt_seg;
+
 typedef struct wtcrt_msg {
     unsigned char *buf;
-    size_t cap, len;
+    size_t cap, len;         /* len: the bytes in buf (a received message: all of it) */
     int src, tag;
     int wtag;                /* the MPI tag it came with (wire_tag: kind and parity) */
     int refs;                /* pieces of it still being sent */
+    wtcrt_seg *segs;         /* to send: its buffers by reference, in stream order */
+    int nsegs, capsegs;
+    void *owned;             /* freed with the message (the memory segs point into) */
     struct wtcrt_msg *next;
 } wtcrt_msg;
 
@@ -376,6 +396,9 @@ extern wtcrt_rt wtcrt_this_rank;
 /* mpi/transport.c: transport, states, fatal errors */
 wtcrt_msg *wtcrt_msg_new(wtcrt_rt *rt, size_t payload);
 void wtcrt_msg_free(wtcrt_rt *rt, wtcrt_msg *m);
+/* Adds len bytes at ptr to m's byte stream after the 'at' bytes of m->buf written so
+   far, sent from there (they must stay as they are until the send completes). */
+void wtcrt_msg_seg(wtcrt_rt *rt, wtcrt_msg *m, size_t at, const void *ptr, size_t len);
 void wtcrt_send(wtcrt_rt *rt, int dest, int tag, wtcrt_msg *m);
 void wtcrt_send_task_msg(wtcrt_rt *rt, int dest, wtcrt_msg *m);
 void wtcrt_send_each(wtcrt_rt *rt, const int *dest, int n, int tag, wtcrt_msg *m);
@@ -446,6 +469,7 @@ int wtcrt_seed(wtcrt_rt *rt, wtc_par *p, int *lo, int *hi);
 void wtcrt_send_task(wtcrt_rt *rt, wtc_par *p, int dest, int first, int count, int lo,
                      int hi);
 void wtcrt_store_result(wtcrt_rt *rt, wtcrt_msg *m);
+void wtcrt_result_place(wtcrt_rt *rt, wtcrt_msg *m);
 void wtcrt_run_task(wtcrt_rt *rt, wtcrt_msg *m);
 wtc_par *wtcrt_task_frame(wtcrt_rt *rt, wtcrt_msg *m);
 void wtcrt_task_frame_reply(wtcrt_rt *rt, wtc_par *p, int parent, const wtcrt_hdr *th);

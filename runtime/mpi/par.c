@@ -204,21 +204,24 @@ static int max_bufs(const wtc_par *p, int first, int count)
     return maxb;
 }
 
-/* The payload bytes of children first..first+count-1 of p, each checked (check_child);
-   counts: room for their element counts. */
+/* The payload bytes the TASK of children first..first+count-1 of p copies (its buffers
+   by reference left out), each child checked (check_child); counts: room for their
+   element counts. */
 static size_t task_bytes(wtcrt_rt *rt, wtc_par *p, int first, int count, long *counts)
 {
     size_t n = 0;
     for (int i = first; i < first + count; i++) {
         check_child(rt, p, i);
         p->ch[i].fn->counts(WTCRT_ARGS(p, i), counts);
-        n += wtcrt_task_child_bytes(p->ch[i].fn, counts);
+        n += wtcrt_task_child_copied(p->ch[i].fn, counts);
     }
     return n;
 }
 
-/* Packs child i of p at q (function id, args, counts, in: buffers); returns the end. */
-static unsigned char *pack_child(wtc_par *p, int i, unsigned char *q, long *counts)
+/* Packs child i of p into m at q (function id, args, counts, in: buffers, the big ones
+   by reference); returns the end. */
+static unsigned char *pack_child(wtcrt_rt *rt, wtcrt_msg *m, wtc_par *p, int i,
+                                 unsigned char *q, long *counts)
 {
     const wtc_fn *fn = p->ch[i].fn;
     const unsigned char *args = WTCRT_ARGS(p, i);
@@ -231,7 +234,11 @@ static unsigned char *pack_child(wtc_par *p, int i, unsigned char *q, long *coun
     q += 8ul * (unsigned long)fn->nbufs;
     for (int b = 0; b < fn->nbufs; b++) {
         unsigned long nb = wtcrt_buf_bytes(fn, b, counts[b]);
-        if (fn->bufs[b].in && nb) {
+        if (!fn->bufs[b].in || !nb)
+            continue;
+        if (wtcrt_buf_by_ref(nb)) {
+            wtcrt_msg_seg(rt, m, (size_t)(q - m->buf), wtcrt_buf_ptr(fn, args, b), nb);
+        } else {
             memcpy(q, wtcrt_buf_ptr(fn, args, b), nb);
             q += nb;
         }
@@ -269,7 +276,7 @@ static void send_task(wtcrt_rt *rt, wtc_par *p, int dest, int first, int count, 
     m = wtcrt_msg_new(rt, task_bytes(rt, p, first, count, counts));
     q = WTCRT_PAYLOAD(m);
     for (int i = first; i < first + count; i++) {
-        q = pack_child(p, i, q, counts);
+        q = pack_child(rt, m, p, i, q, counts);
         p->ch[i].remote = 1;
     }
     if (counts != cnt)
@@ -346,26 +353,89 @@ void wtcrt_send_split(wtcrt_rt *rt, wtc_par *p, int s, int seed)
     }
 }
 
-/* A RESULT for one of this rank's open frames: stores return values and out: data. */
-void wtcrt_store_result(wtcrt_rt *rt, wtcrt_msg *m)
+/* The open frame a RESULT is for, its children checked. */
+static wtc_par *result_frame(wtcrt_rt *rt, const wtcrt_hdr *h)
 {
-    const wtcrt_hdr *h = WTCRT_HDR(m);
-    const unsigned char *q = WTCRT_PAYLOAD(m);
     wtc_par *p;
-    long cnt[64];
     if (h->frame < 0 || h->frame >= rt->nframes)
         wtcrt_die(rt, "RESULT for frame %d, %d open", h->frame, rt->nframes);
     p = rt->frames[h->frame];
     if (h->first < 0 || h->count < 1 || h->first + h->count > p->nch)
         wtcrt_die(rt, "RESULT for children %d+%d of a par with %d", h->first, h->count,
                   p->nch);
+    for (int i = h->first; i < h->first + h->count; i++)
+        if (!p->ch[i].remote)
+            wtcrt_die(rt, "unexpected RESULT for child %d", i);
+    return p;
+}
+
+/* The layout of RESULT m as its sender packed it (result_child): returns the payload
+   bytes in the message's own buffer; with 'place', adds each out: buffer sent by
+   reference to m->segs with its destination, the child's buffer here, so that the
+   transport receives it there (wtcrt_result_place). */
+static size_t result_layout(wtcrt_rt *rt, wtc_par *p, const wtcrt_hdr *h, wtcrt_msg *m,
+                            int place)
+{
+    size_t at = 0;
+    long cnt[64];
+    for (int i = h->first; i < h->first + h->count; i++) {
+        const wtc_fn *fn = p->ch[i].fn;
+        long *counts = fn->nbufs <= 64 ? cnt : malloc((size_t)fn->nbufs * sizeof *counts);
+        const unsigned char *args = WTCRT_ARGS(p, i);
+        if (!counts)
+            wtcrt_die(rt, "out of memory");
+        fn->counts(args, counts);
+        at += fn->ret_size;
+        for (int b = 0; b < fn->nbufs; b++) {
+            unsigned long nb = wtcrt_buf_bytes(fn, b, counts[b]);
+            if (!fn->bufs[b].out || !nb)
+                continue;
+            if (!wtcrt_buf_by_ref(nb))
+                at += nb;
+            else if (place)
+                wtcrt_msg_seg(rt, m, WTCRT_HDR_SIZE + at, wtcrt_buf_ptr(fn, args, b), nb);
+        }
+        if (counts != cnt)
+            free(counts);
+    }
+    return at;
+}
+
+/* The transport has the first piece of RESULT m, and more are coming: sets m->segs to
+   the out: buffers sent by reference, each to be received straight into the child's
+   buffer here (no copy, no new memory), and m->len to the bytes of m's own buffer;
+   checks that they add up to the total the sender announced. */
+void wtcrt_result_place(wtcrt_rt *rt, wtcrt_msg *m)
+{
+    const wtcrt_hdr *h = WTCRT_HDR(m);
+    wtc_par *p = result_frame(rt, h);
+    size_t own = result_layout(rt, p, h, m, 1), total = own;
+    for (int i = 0; i < m->nsegs; i++)
+        total += m->segs[i].len;
+    if ((long long)total != h->nbytes)
+        wtcrt_die(rt, "RESULT of %lld bytes from rank %d, %zu expected", h->nbytes, m->src,
+                  total);
+    m->len = WTCRT_HDR_SIZE + own;
+}
+
+/* A RESULT for one of this rank's open frames: stores return values and out: data (the
+   out: buffers sent by reference are in place already: wtcrt_result_place). */
+void wtcrt_store_result(wtcrt_rt *rt, wtcrt_msg *m)
+{
+    const wtcrt_hdr *h = WTCRT_HDR(m);
+    const unsigned char *q = WTCRT_PAYLOAD(m);
+    wtc_par *p = result_frame(rt, h);
+    long cnt[64];
+    if (WTCRT_HDR_SIZE + result_layout(rt, p, h, m, 0) != m->len)
+        wtcrt_die(rt, "RESULT of %zu bytes from rank %d does not fit its children", m->len,
+                  m->src);
     for (int i = h->first; i < h->first + h->count; i++) {
         wtcrt_child *c = &p->ch[i];
         const wtc_fn *fn = c->fn;
         long *counts = fn->nbufs <= 64 ? cnt : malloc((size_t)fn->nbufs * sizeof *counts);
         const unsigned char *args = WTCRT_ARGS(p, i);
-        if (!c->remote || !counts)
-            wtcrt_die(rt, "unexpected RESULT for child %d", i);
+        if (!counts)
+            wtcrt_die(rt, "out of memory");
         fn->counts(args, counts);
         memcpy(WTCRT_RET(p, i), q, fn->ret_size); /* a task frame sends it on */
         if (c->dest)
@@ -374,7 +444,7 @@ void wtcrt_store_result(wtcrt_rt *rt, wtcrt_msg *m)
         q += fn->ret_size;
         for (int b = 0; b < fn->nbufs; b++) {
             unsigned long nb = wtcrt_buf_bytes(fn, b, counts[b]);
-            if (fn->bufs[b].out && nb) {
+            if (fn->bufs[b].out && nb && !wtcrt_buf_by_ref(nb)) {
                 memcpy(wtcrt_buf_ptr(fn, args, b), q, nb);
                 q += nb;
             }
@@ -475,32 +545,45 @@ static unsigned char *task_unpack(wtcrt_rt *rt, wtcrt_msg *m, task_child *tc, si
     return mem;
 }
 
-/* Packs the RESULT of a TASK's children and sends it to the parent. */
-static void task_reply(wtcrt_rt *rt, const wtcrt_hdr *th, int parent, task_child *tc)
+/* Packs one child's part of a RESULT into m at q: its return value and out: buffers,
+   the big ones by reference (they stay where they are until the send completes: the
+   memory they lie in becomes m->owned). Returns the end. */
+static unsigned char *result_child(wtcrt_rt *rt, wtcrt_msg *m, unsigned char *q,
+                                   const wtc_fn *fn, const void *ret,
+                                   const unsigned char *args, const long *counts)
+{
+    memcpy(q, ret, fn->ret_size);
+    q += fn->ret_size;
+    for (int b = 0; b < fn->nbufs; b++) {
+        unsigned long nb = wtcrt_buf_bytes(fn, b, counts[b]);
+        if (!fn->bufs[b].out || !nb)
+            continue;
+        if (wtcrt_buf_by_ref(nb)) {
+            wtcrt_msg_seg(rt, m, (size_t)(q - m->buf), wtcrt_buf_ptr(fn, args, b), nb);
+        } else {
+            memcpy(q, wtcrt_buf_ptr(fn, args, b), nb);
+            q += nb;
+        }
+    }
+    return q;
+}
+
+/* Packs the RESULT of a TASK's children and sends it to the parent; mem (their
+   unpacked memory) is freed once it has left. */
+static void task_reply(wtcrt_rt *rt, const wtcrt_hdr *th, int parent, task_child *tc,
+                       unsigned char *mem)
 {
     size_t n = 0;
     unsigned char *q;
     wtcrt_msg *m;
-    wtcrt_hdr *h;
     for (int i = 0; i < th->count; i++)
-        n += wtcrt_result_child_bytes(tc[i].fn, tc[i].counts);
+        n += wtcrt_result_child_copied(tc[i].fn, tc[i].counts);
     m = wtcrt_msg_new(rt, n);
     q = WTCRT_PAYLOAD(m);
-    for (int i = 0; i < th->count; i++) {
-        const wtc_fn *fn = tc[i].fn;
-        memcpy(q, tc[i].ret, fn->ret_size);
-        q += fn->ret_size;
-        for (int b = 0; b < fn->nbufs; b++) {
-            unsigned long nb = wtcrt_buf_bytes(fn, b, tc[i].counts[b]);
-            if (fn->bufs[b].out && nb) {
-                memcpy(q, wtcrt_buf_ptr(fn, tc[i].args, b), nb);
-                q += nb;
-            }
-        }
-    }
-    h = WTCRT_HDR(m);
-    *h = *th;
-    h->nbytes = (long long)n;
+    for (int i = 0; i < th->count; i++)
+        q = result_child(rt, m, q, tc[i].fn, tc[i].ret, tc[i].args, tc[i].counts);
+    *WTCRT_HDR(m) = *th;
+    m->owned = mem;
     wtcrt_send(rt, parent, WTCRT_RESULT, m);
 }
 
@@ -528,9 +611,8 @@ void wtcrt_run_task(wtcrt_rt *rt, wtcrt_msg *m)
         wtcrt_call_pop(rt);
     }
     rt->st.calls_run += h.count;
-    task_reply(rt, &h, parent, tc);
     wtcrt_unpacked_forget(mem, memsize);
-    free(mem);
+    task_reply(rt, &h, parent, tc, mem);
     if (tc != &one)
         free(tc);
     wtcrt_set_state(rt, old);
@@ -595,32 +677,22 @@ void wtcrt_task_frame_reply(wtcrt_rt *rt, wtc_par *p, int parent, const wtcrt_hd
         wtcrt_die(rt, "out of memory");
     for (int i = 0; i < p->nch; i++) {
         p->ch[i].fn->counts(WTCRT_ARGS(p, i), counts);
-        n += wtcrt_result_child_bytes(p->ch[i].fn, counts);
+        n += wtcrt_result_child_copied(p->ch[i].fn, counts);
     }
     m = wtcrt_msg_new(rt, n);
     q = WTCRT_PAYLOAD(m);
     for (int i = 0; i < p->nch; i++) {
-        const wtc_fn *fn = p->ch[i].fn;
-        unsigned char *args = WTCRT_ARGS(p, i);
-        memcpy(q, WTCRT_RET(p, i), fn->ret_size);
-        q += fn->ret_size;
-        fn->counts(args, counts);
-        for (int b = 0; b < fn->nbufs; b++) {
-            unsigned long nb = wtcrt_buf_bytes(fn, b, counts[b]);
-            if (fn->bufs[b].out && nb) {
-                memcpy(q, wtcrt_buf_ptr(fn, args, b), nb);
-                q += nb;
-            }
-        }
+        const unsigned char *args = WTCRT_ARGS(p, i);
+        p->ch[i].fn->counts(args, counts);
+        q = result_child(rt, m, q, p->ch[i].fn, WTCRT_RET(p, i), args, counts);
     }
     if (counts != cnt)
         free(counts);
     *WTCRT_HDR(m) = *th;
-    WTCRT_HDR(m)->nbytes = (long long)n;
-    wtcrt_send(rt, parent, WTCRT_RESULT, m);
     wtcrt_unpacked_forget(p->mem, p->memsize);
-    free(p->mem);
+    m->owned = p->mem; /* freed once the RESULT has left */
     p->mem = NULL;
+    wtcrt_send(rt, parent, WTCRT_RESULT, m);
 }
 
 /* Runs the children of TASK m (freed here) as a task frame closed by the mode's

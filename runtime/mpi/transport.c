@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sched.h>
@@ -74,6 +75,8 @@ wtcrt_msg *wtcrt_msg_new(wtcrt_rt *rt, size_t payload)
     }
     m->len = len;
     m->refs = 0;
+    m->nsegs = 0;
+    m->owned = NULL;
     memset(m->buf, 0, WTCRT_HDR_SIZE);
     WTCRT_HDR(m)->nbytes = (long long)payload;
     return m;
@@ -82,6 +85,9 @@ wtcrt_msg *wtcrt_msg_new(wtcrt_rt *rt, size_t payload)
 /* Returns a buffer to the pool (big ones are freed, so the pool stays small). */
 void wtcrt_msg_free(wtcrt_rt *rt, wtcrt_msg *m)
 {
+    free(m->owned);
+    m->owned = NULL;
+    m->nsegs = 0;
     if (m->cap > (1u << 16)) {
         free(m->buf);
         m->buf = NULL;
@@ -89,6 +95,17 @@ void wtcrt_msg_free(wtcrt_rt *rt, wtcrt_msg *m)
     }
     m->next = rt->pool;
     rt->pool = m;
+}
+
+void wtcrt_msg_seg(wtcrt_rt *rt, wtcrt_msg *m, size_t at, const void *ptr, size_t len)
+{
+    if (m->nsegs == m->capsegs) {
+        m->capsegs = m->capsegs ? 2 * m->capsegs : 4;
+        m->segs = xrealloc(rt, m->segs, (size_t)m->capsegs * sizeof *m->segs);
+    }
+    m->segs[m->nsegs].ptr = ptr;
+    m->segs[m->nsegs].len = len;
+    m->segs[m->nsegs++].at = at;
 }
 
 static int send_any(wtcrt_rt *rt, int dest, int tag, wtcrt_msg *m);
@@ -160,28 +177,46 @@ static void msg_release(wtcrt_rt *rt, wtcrt_msg *m)
         wtcrt_msg_free(rt, m);
 }
 
-/* Sends m in pieces of at most chunk_bytes() (one piece below that), all with the same
-   tag: MPI does not let messages of one sender and tag overtake each other, and the
-   receiver takes the rest right after the first piece (recv_probed), so the pieces
-   arrive as one message. Returns the number of pieces (requests added). */
+/* Sends len bytes at p as pieces of at most 'chunk' bytes; returns how many. */
+static int send_pieces(wtcrt_rt *rt, int dest, int tag, wtcrt_msg *m, const unsigned char *p,
+                       size_t len, size_t chunk)
+{
+    int n = 0;
+    for (size_t off = 0; off < len; n++) {
+        size_t k = len - off < chunk ? len - off : chunk;
+        MPI_Request r;
+        MPI_Isend(p + off, (int)k, MPI_BYTE, dest, tag, rt->comm, &r);
+        add_request(rt, r, m);
+        off += k;
+    }
+    return n;
+}
+
+/* Sends m's byte stream (its buffer with its buffers by reference in between, m->segs)
+   in pieces of at most chunk_bytes(), all with the same tag: MPI does not let messages
+   of one sender and tag overtake each other, and the receiver takes the rest right
+   after the first piece (recv_probed), so the pieces arrive as one message, one
+   contiguous buffer there. The first piece holds at least the header (a buffer by
+   reference comes after its child's args). Returns the number of pieces (requests
+   added). */
 static int send_any(wtcrt_rt *rt, int dest, int tag, wtcrt_msg *m)
 {
-    size_t chunk = chunk_bytes(), off = 0;
+    size_t chunk = chunk_bytes(), at = 0, total = m->len;
     int n = 0;
+    for (int i = 0; i < m->nsegs; i++)
+        total += m->segs[i].len;
     WTCRT_HDR(m)->kind = tag;
-    WTCRT_HDR(m)->nbytes = (long long)(m->len - WTCRT_HDR_SIZE); /* the receiver's total */
+    WTCRT_HDR(m)->nbytes = (long long)(total - WTCRT_HDR_SIZE); /* the receiver's total */
     tag = wire_tag(rt, tag);
-    do {
-        size_t len = m->len - off < chunk ? m->len - off : chunk;
-        MPI_Request r;
-        MPI_Isend(m->buf + off, (int)len, MPI_BYTE, dest, tag, rt->comm, &r);
-        add_request(rt, r, m);
-        off += len;
-        n++;
-    } while (off < m->len);
+    for (int i = 0; i < m->nsegs; i++) {
+        n += send_pieces(rt, dest, tag, m, m->buf + at, m->segs[i].at - at, chunk);
+        n += send_pieces(rt, dest, tag, m, m->segs[i].ptr, m->segs[i].len, chunk);
+        at = m->segs[i].at;
+    }
+    n += send_pieces(rt, dest, tag, m, m->buf + at, m->len - at, chunk);
     wtcrt_bell_ring(rt, dest);
     rt->st.msgs++;
-    rt->st.bytes += (long long)m->len;
+    rt->st.bytes += (long long)total;
     return n;
 }
 
@@ -459,6 +494,59 @@ static void recv_rest(wtcrt_rt *rt, wtcrt_msg *m, size_t got, int mpi_tag)
     }
 }
 
+/* Receives one piece of exactly k bytes into p (send_pieces cut it so). */
+static void recv_piece(wtcrt_rt *rt, wtcrt_msg *m, void *p, size_t k, int mpi_tag)
+{
+    MPI_Status st;
+    int n;
+    MPI_Recv(p, (int)k, MPI_BYTE, m->src, mpi_tag, rt->comm, &st);
+    MPI_Get_count(&st, MPI_BYTE, &n);
+    if (n < 0 || (size_t)n != k)
+        wtcrt_die(rt, "piece of %d bytes of a message (tag %d) from rank %d, %zu expected",
+                  n, m->tag, m->src, k);
+}
+
+/* Receives len bytes into p as the pieces send_pieces cut them into, skipping the first
+   *skip bytes (received already; they must end a piece). */
+static void recv_span(wtcrt_rt *rt, wtcrt_msg *m, unsigned char *p, size_t len,
+                      size_t *skip, int mpi_tag)
+{
+    size_t chunk = chunk_bytes();
+    for (size_t off = 0; off < len;) {
+        size_t k = len - off < chunk ? len - off : chunk;
+        if (*skip >= k) {
+            *skip -= k;
+        } else if (*skip) {
+            wtcrt_die(rt, "first piece of a message (tag %d) from rank %d ends inside one",
+                      m->tag, m->src);
+        } else {
+            recv_piece(rt, m, p + off, k, mpi_tag);
+        }
+        off += k;
+    }
+}
+
+/* Receives the rest of a message whose byte stream the receiver has laid out (m->segs:
+   where its buffers by reference go, wtcrt_result_place), piece by piece as send_any
+   cut it; got: the bytes of the first piece. */
+static void recv_segs(wtcrt_rt *rt, wtcrt_msg *m, size_t got, int mpi_tag)
+{
+    size_t at = 0, skip = got;
+    for (int i = 0; i < m->nsegs; i++) {
+        if (m->segs[i].at < at || m->segs[i].at > m->len)
+            wtcrt_die(rt, "bad layout of a message (tag %d) from rank %d", m->tag, m->src);
+        recv_span(rt, m, m->buf + at, m->segs[i].at - at, &skip, mpi_tag);
+        recv_span(rt, m, (unsigned char *)(uintptr_t)m->segs[i].ptr, m->segs[i].len, &skip,
+                  mpi_tag);
+        at = m->segs[i].at;
+    }
+    recv_span(rt, m, m->buf + at, m->len - at, &skip, mpi_tag);
+    if (skip)
+        wtcrt_die(rt, "first piece of a message (tag %d) from rank %d too long", m->tag,
+                  m->src);
+    m->nsegs = 0;
+}
+
 /* Receives the message that probe found (all its pieces). */
 static wtcrt_msg *recv_probed(wtcrt_rt *rt, const MPI_Status *st)
 {
@@ -480,11 +568,16 @@ static wtcrt_msg *recv_probed(wtcrt_rt *rt, const MPI_Status *st)
                   m->src, total);
     if (total > (long long)n - WTCRT_HDR_SIZE) {
         m->len = WTCRT_HDR_SIZE + (size_t)total;
+        if (m->tag == WTCRT_RESULT) /* its big out: data goes straight to its place */
+            wtcrt_result_place(rt, m);
         if (m->cap < m->len) {
             m->buf = xrealloc(rt, m->buf, m->len);
             m->cap = m->len;
         }
-        recv_rest(rt, m, (size_t)n, st->MPI_TAG);
+        if (m->nsegs)
+            recv_segs(rt, m, (size_t)n, st->MPI_TAG);
+        else
+            recv_rest(rt, m, (size_t)n, st->MPI_TAG);
     }
     /* a big TASK's parent waits for the send to complete (wtcrt_sync_tasks), a big
        REGION_BEGIN's sender too (wtcrt_send_each) */

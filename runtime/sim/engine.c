@@ -177,19 +177,30 @@ static int reused(sim *S, int r, double k)
     return 0;
 }
 
+/* The port time of a message's bytes (a reused receive buffer: G_reuse). A RESULT's
+   out: buffers sent by reference (bytes - copied) go straight into the caller's memory,
+   touched already (runtime/mpi/par.c, wtcrt_result_place): G_reuse. */
+static double wire_gap(const sim *S, const msg *m)
+{
+    double g = m->reuse ? sim_reuse_cost(S->m->G, S->m->G_reuse) : S->m->G;
+    if (m->kind == M_RESULT)
+        return g * m->copied + sim_reuse_cost(S->m->G, S->m->G_reuse) * (m->bytes - m->copied);
+    return g * m->bytes;
+}
+
 /* k bytes leave 'from' at t (its send overhead done) for 'to'. Within a node they take
    L_intra + G_intra*k. Across nodes they occupy the sender's outgoing port for G*k
    (LogGP's gap per byte: a node sends one message at a time, at the link's bandwidth),
    then, L later, the receiver's incoming port for G*k; the last byte is there when the
    second booking ends (L + G*k after t when both ports are free). *left: when the last
    byte has left the sender. Returns the arrival. */
-static double wire(sim *S, int from, int to, double t, double k, int reuse, double *left)
+static double wire(sim *S, const msg *x, double t, double *left)
 {
     const sim_machine *m = S->m;
-    int nf = node_of(S, from), nt = node_of(S, to);
-    double g = (reuse ? sim_reuse_cost(m->G, m->G_reuse) : m->G) * k, e1;
+    int nf = node_of(S, x->src), nt = node_of(S, x->dst);
+    double g = wire_gap(S, x), e1;
     if (nf == nt) {
-        *left = t + m->G_intra * k;
+        *left = t + m->G_intra * x->bytes;
         return *left + m->L_intra;
     }
     if (!S->port_out || g <= 0) {
@@ -199,12 +210,6 @@ static double wire(sim *S, int from, int to, double t, double k, int reuse, doub
     e1 = eng_res_book(&S->port_out[nf], S->now, t, g, 0);
     *left = e1;
     return eng_res_book(&S->port_in[nt], S->now, e1 - g + m->L, g, 0);
-}
-
-/* The port time of a message's k bytes (a reused receive buffer: G_reuse). */
-static double wire_gap(const sim *S, const msg *m)
-{
-    return (m->reuse ? sim_reuse_cost(S->m->G, S->m->G_reuse) : S->m->G) * m->bytes;
 }
 
 /* Flows j = 0 .. n-1 share one port equally while they are in flight (processor
@@ -314,13 +319,14 @@ void eng_group_end(sim *S)
    only announces itself after L; the data follows when the receiver takes it). A rank
    takes nothing before its REGION_BEGIN (wake): what comes earlier waits in its inbox,
    as in MPI's queue. A TASK of an open send group to another node is booked with the
-   group (eng_group_end). */
-msg *eng_send(sim *S, int from, int to, int kind, double bytes)
+   group (eng_group_end). copied: the bytes the sender copies into the message (packs:
+   O_s); the rest travels by reference (wtcrt_buf_by_ref). */
+static msg *send_bytes(sim *S, int from, int to, int kind, double bytes, double copied)
 {
     rank *r = &S->r[from];
     int i = eng_msg_new(S);
     msg *m = &S->msgs[i];
-    double o = sim_o_send(S->m, S->P, bytes, reused(S, from, bytes)), left;
+    double o = sim_o_send(S->m, S->P, copied, reused(S, from, copied)), left;
     wtcrt_stats *st = kind == M_BAR ? NULL : eng_stats(S, from); /* MPI's, not ours */
     if (st) {
         st->msgs++;
@@ -337,8 +343,11 @@ msg *eng_send(sim *S, int from, int to, int kind, double bytes)
     m->dst = to;
     m->kind = kind;
     m->bytes = bytes;
+    m->copied = copied;
     m->sync = bytes > S->m->S;
-    m->reuse = reused(S, to, bytes);
+    /* the receive buffer: a RESULT's holds only what was copied (the rest goes to its
+       place, wtcrt_result_place) */
+    m->reuse = reused(S, to, kind == M_RESULT ? copied : bytes);
     m->sent = r->t;
     m->shared = S->grp_open && kind == M_TASK && S->port_out &&
                 node_of(S, from) != node_of(S, to) && wire_gap(S, m) > 0;
@@ -351,7 +360,7 @@ msg *eng_send(sim *S, int from, int to, int kind, double bytes)
     }
     m->arr = m->sync ? r->t + latency(S, from, to)
              : m->shared ? 0 /* eng_group_end */
-                         : wire(S, from, to, r->t, bytes, m->reuse, &left);
+                         : wire(S, m, r->t, &left);
     m->next = -1;
     if (kind != M_BAR) {
         S->res->messages++;
@@ -419,8 +428,7 @@ void eng_receive(sim *S, int rid, int i, double *wait)
             arr = m->data_arr + (late > 0 ? late : 0);
             left = m->data_left + (late > 0 ? late : 0);
         } else {
-            arr = wire(S, m->src, rid, r->t + latency(S, rid, m->src), m->bytes, m->reuse,
-                       &left);
+            arr = wire(S, m, r->t + latency(S, rid, m->src), &left);
         }
         if (m->kind == M_TASK || m->kind == M_BEGIN) /* its sender learns it went
                                                          when the data has left */
@@ -429,7 +437,9 @@ void eng_receive(sim *S, int rid, int i, double *wait)
     }
     if (wait)
         *wait += r->t - t0;
-    o = sim_o_recv(S->m, S->P, m->bytes, m->kind == M_RESULT, m->reuse);
+    /* a TASK is unpacked whole; of a RESULT only what was copied is copied again */
+    o = sim_o_recv(S->m, S->P, m->kind == M_RESULT ? m->copied : m->bytes,
+                   m->kind == M_RESULT, m->reuse);
     r->t = cpu(S, rid, r->t, o, 1);
     if (rid >= S->W)
         r->busy += o;
@@ -639,12 +649,29 @@ void eng_start_child(sim *S, int rid, int node, int lo, int hi)
     start_node(S, rid, node, lo, hi);
 }
 
-double eng_children_bytes(const sim *S, int first, int count, int result)
+/* Bytes of the TASK (result 0) or RESULT (1) of children first..first+count-1 (nodes),
+   header included; *copied: those the sender copies into the message. */
+static double children_bytes(const sim *S, int first, int count, int result, double *copied)
 {
-    double b = HDR;
-    for (int c = first; c < first + count; c++)
-        b += result ? S->t->nodes[c].result_bytes : S->t->nodes[c].task_bytes;
+    double b = HDR, c = HDR;
+    for (int k = first; k < first + count; k++) {
+        const sim_node *n = &S->t->nodes[k];
+        b += result ? n->result_bytes : n->task_bytes;
+        c += result ? n->result_copied : n->task_copied;
+    }
+    *copied = c;
     return b;
+}
+
+msg *eng_send(sim *S, int from, int to, int kind, double bytes)
+{
+    return send_bytes(S, from, to, kind, bytes, bytes);
+}
+
+msg *eng_send_children(sim *S, int from, int to, int kind, int first, int count)
+{
+    double c, b = children_bytes(S, first, count, kind == M_RESULT, &c);
+    return send_bytes(S, from, to, kind, b, c);
 }
 
 /* Starts par p of the call on top of rank rid's stack: sequentially here when it does
@@ -705,8 +732,7 @@ void eng_send_split(sim *S, int rid, int p, int lo, int n, int s, int seed)
     for (int j = 1; j < s; j++) {
         int c0 = wtcp_split_first(j, k, s), c1 = wtcp_split_first(j + 1, k, s);
         int to = wtcp_split_lo(lo, n, j, s);
-        msg *m = eng_send(S, rid, to, M_TASK,
-                          eng_children_bytes(S, pp->first_child + c0, c1 - c0, 0));
+        msg *m = eng_send_children(S, rid, to, M_TASK, pp->first_child + c0, c1 - c0);
         m->a = p;
         m->b = pp->first_child + c0;
         m->c = c1 - c0;
@@ -796,7 +822,7 @@ static int step_group(sim *S, int rid, frame *f)
     } else {
         int src = f->src, sf = f->srcframe, first = f->node, n = f->end - f->node;
         S->r[rid].depth--;
-        msg *m = eng_send(S, rid, src, M_RESULT, eng_children_bytes(S, first, n, 1));
+        msg *m = eng_send_children(S, rid, src, M_RESULT, first, n);
         m->d = sf;
     }
     return 1;

@@ -25,6 +25,7 @@ enum { M_BEGIN, M_END, M_TASK, M_RESULT, M_REQ, M_FWD, M_GRANT, M_IDLE, M_STEAL,
 typedef struct msg {
     double arr;      /* arrival (a synchronous message: of its rendezvous request) */
     double bytes;
+    double copied;   /* of bytes, those its sender copied into it (the rest by reference) */
     int src, dst, kind, sync;
     int a, b, c, d;  /* TASK: par, first child (node), count, frame; RESULT: d = frame;
                         REQ: a = want; FWD: a = want, b = worker, c = hops;
@@ -195,6 +196,9 @@ void eng_heap_push(sim *S, double t, int m);
 /* Sends a message (the sender pays o_s); returns it for its fields. The pointer is
    valid until the next eng_send / eng_msg_new. */
 msg *eng_send(sim *S, int from, int to, int kind, double bytes);
+/* The TASK or RESULT (kind) of children first..first+count-1 (nodes), its bytes and
+   what the runtime copies of them (sim_node's *_copied). */
+msg *eng_send_children(sim *S, int from, int to, int kind, int first, int count);
 /* When a rank that began waiting at t_w notices a message arriving at a. */
 double eng_notice(const sim *S, double t_w, double a, int asleep);
 /* Receives message i (unlinked from the inbox): waits for it (into *wait), pays o_r. */
@@ -241,7 +245,6 @@ void eng_compute(sim *S, int rid, double host_seconds);
 void eng_start_child(sim *S, int rid, int node, int lo, int hi);
 /* The machine's t_poll on the rank's clock, as computing: a poll has become due. */
 void eng_poll_cost(sim *S, int rid);
-double eng_children_bytes(const sim *S, int first, int count, int result);
 /* The core's view of a rank's frame stack (proto.h wtcp_frames). */
 wtcp_frames eng_frames(rank *r);
 /* The decision log (WTC_DECISIONS): a TASK carrying 'count' children of par p from

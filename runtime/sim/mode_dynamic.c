@@ -95,7 +95,7 @@ static void send_group(sim *S, int rid, int to)
     f->end -= n;
     f->outstanding++;
     r->npending -= n;
-    m = eng_send(S, rid, to, M_TASK, eng_children_bytes(S, f->end, n, 0));
+    m = eng_send_children(S, rid, to, M_TASK, f->end, n);
     m->a = f->par;
     m->b = f->end;
     m->c = n;
@@ -195,7 +195,7 @@ static void finish(sim *S, int rid)
     rank *r = &S->r[rid];
     frame f = r->st[--r->depth];
     if (f.task) {
-        eng_send(S, rid, f.src, M_RESULT, eng_children_bytes(S, f.node, f.k, 1))->d =
+        eng_send_children(S, rid, f.src, M_RESULT, f.node, f.k)->d =
             f.srcframe;
         r->nest--;
     }

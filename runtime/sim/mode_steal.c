@@ -53,7 +53,7 @@ static void answer(sim *S, int rid, int thief, int had_seed)
     int c0 = f->end - g;
     f->end = c0;
     f->outstanding++;
-    msg *m = eng_send(S, rid, thief, M_TASK, eng_children_bytes(S, c0, g, 0));
+    msg *m = eng_send_children(S, rid, thief, M_TASK, c0, g);
     m->a = p;
     m->b = c0;
     m->c = g;
@@ -216,7 +216,7 @@ static void finish(sim *S, int rid)
     rank *r = &S->r[rid];
     frame f = r->st[--r->depth];
     if (f.task) {
-        msg *m = eng_send(S, rid, f.src, M_RESULT, eng_children_bytes(S, f.node, f.k, 1));
+        msg *m = eng_send_children(S, rid, f.src, M_RESULT, f.node, f.k);
         m->d = f.srcframe;
         m->seed = f.seed;
     }

@@ -58,8 +58,8 @@ static void write_body(FILE *f, const sim_tree *t, const sim_sampling *s, int re
     fprintf(f, "main_time %a\nnodes %d\n", t->main_time, t->nnodes);
     for (int i = 0; i < t->nnodes; i++) {
         const sim_node *n = &t->nodes[i];
-        fprintf(f, "%a %d %d %d %u %u\n", n->t_after, n->first_par, n->leaf, n->depth,
-                n->task_bytes, n->result_bytes);
+        fprintf(f, "%a %d %d %d %u %u %u %u\n", n->t_after, n->first_par, n->leaf, n->depth,
+                n->task_bytes, n->result_bytes, n->task_copied, n->result_copied);
     }
     fprintf(f, "pars %d\n", t->npars);
     for (int i = 0; i < t->npars; i++) {
@@ -223,6 +223,10 @@ static long read_nodes(cur *c, sim_tree *t)
         x->depth = (int)get_long(c);
         x->task_bytes = (unsigned)get_long(c);
         x->result_bytes = (unsigned)get_long(c);
+        x->task_copied = (unsigned)get_long(c);
+        x->result_copied = (unsigned)get_long(c);
+        if (x->task_copied > x->task_bytes || x->result_copied > x->result_bytes)
+            c->bad = 1;
     }
     return n;
 }

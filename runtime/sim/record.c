@@ -740,6 +740,8 @@ static void copy_subtree(int src, int dst)
             d->depth = s->depth;
             d->task_bytes = s->task_bytes;
             d->result_bytes = s->result_bytes;
+            d->task_copied = s->task_copied;
+            d->result_copied = s->result_copied;
         }
         for (int c = 0; c < q.nchild; c++)
             copy_subtree(q.first_child + c, f + c);
@@ -863,6 +865,8 @@ static void make_replica(wtc_par *p, int i, int node, int src, int alt)
     fn->counts(args0, counts0);
     nd->task_bytes = (unsigned)wtcrt_task_child_bytes(fn, counts);
     nd->result_bytes = (unsigned)wtcrt_result_child_bytes(fn, counts);
+    nd->task_copied = (unsigned)wtcrt_task_child_copied(fn, counts);
+    nd->result_copied = (unsigned)wtcrt_result_child_copied(fn, counts);
     nd->depth = p->depth + 1;
     nd->leaf = 0;
     info(node)->fn = fn;
@@ -1168,6 +1172,8 @@ static void run_child(wtc_par *p, int i, int node, long weight, int witness)
         fn->counts(args, counts);
     nd->task_bytes = (unsigned)wtcrt_task_child_bytes(fn, counts);
     nd->result_bytes = (unsigned)wtcrt_result_child_bytes(fn, counts);
+    nd->task_copied = (unsigned)wtcrt_task_child_copied(fn, counts);
+    nd->result_copied = (unsigned)wtcrt_result_child_copied(fn, counts);
     nd->depth = p->depth + 1;
     nd->leaf = leaf;
     info(node)->fn = fn;

@@ -93,6 +93,8 @@ typedef struct sim_node {
     int depth;            /* wtc_depth of the call (-1: the par of a region in main) */
     unsigned task_bytes;  /* its share of a TASK payload (wtcrt_task_child_bytes) */
     unsigned result_bytes;/* its share of a RESULT payload */
+    unsigned task_copied; /* of these, what the runtime copies into the message */
+    unsigned result_copied; /* (wtcrt_task_child_copied; big buffers go by reference) */
 } sim_node;
 
 typedef struct sim_par {

@@ -79,6 +79,8 @@ static void hand_timelines(void)
     sim_machine m = toy();
     sim_tree t;
     sim_result r;
+    sim_node *c1;
+    double ref;
     two_leaves(&t, 2);
     /* simple, P = 2. rank 0: BEGIN to 1 (t 1, arrives 11); compute 5 (6); TASK child 1
        to rank 1 (7, arrives 17); child 0 here (107); RESULT awaited.
@@ -86,21 +88,36 @@ static void hand_timelines(void)
        arrives 130. rank 0: receives 130+2 = 132; compute 3 (135); END to 1 (136). */
     check("simple P=2 two leaves", run(&t, &m, SIM_SIMPLE, 2, 0, 1, &r), 136);
     check("simple P=2 wait-children", r.wait_children, 130 - 107);
+    c1 = &t.nodes[t.pars[0].first_child + 1];
     /* O_r_result: child 1's RESULT carries 952 bytes of data (1000 with its header):
        rank 0 takes it in 2 + 0.01 * 1000 (142); compute 3 (145); END (146). The TASK
        rank 1 receives pays O_r (0 here), so nothing else moves. */
-    t.nodes[t.pars[0].first_child + 1].result_bytes = 952;
+    c1->result_bytes = c1->result_copied = 952;
     m.O_r_result = 0.01;
     check("O_r_result: a RESULT pays it", run(&t, &m, SIM_SIMPLE, 2, 0, 1, &r), 146);
+    /* the same 952 bytes as an out: buffer sent by reference (wtcrt_buf_by_ref): rank 0
+       receives them where they go and copies only the header, 2 + 0.01 * 48 (132.48);
+       compute 3 (135.48); END (136.48). */
+    c1->result_copied = 0;
+    check("O_r_result: not on bytes by reference", run(&t, &m, SIM_SIMPLE, 2, 0, 1, &r),
+          136.48);
     /* the TASK with 952 bytes instead, and O_r = 0.01: rank 1 takes it in 2 + 10 (29),
        computes (129), RESULT (130, arr 140); rank 0: 142, 145, END 146. With O_r_result
        = 0 the RESULT (48 bytes) pays none of it. */
-    t.nodes[t.pars[0].first_child + 1].result_bytes = 0;
-    t.nodes[t.pars[0].first_child + 1].task_bytes = 952;
+    c1->result_bytes = c1->result_copied = 0;
+    c1->task_bytes = c1->task_copied = 952;
     m.O_r = 0.01;
     m.O_r_result = 0;
     check("O_r_result: a TASK pays O_r", run(&t, &m, SIM_SIMPLE, 2, 0, 1, &r), 146);
-    t.nodes[t.pars[0].first_child + 1].task_bytes = 0;
+    /* a TASK's bytes by reference are still unpacked (O_r), but not packed: with O_s =
+       0.01 the run is 0.01 * 952 shorter when they go by reference (every other message
+       pays the same O_s either way, and the TASK is on the path). */
+    m.O_s = 0.01;
+    ref = run(&t, &m, SIM_SIMPLE, 2, 0, 1, &r);
+    c1->task_copied = 0;
+    check("O_s: not on bytes by reference", ref - run(&t, &m, SIM_SIMPLE, 2, 0, 1, &r), 9.52);
+    m.O_s = 0;
+    c1->task_bytes = 0;
     m.O_r = 0;
     /* the doorbell (w_yield = 4, w_wake = 7) and the per-child cost (t_child = 0.5),
        simple, P = 2. rank 0: BEGIN to 1 (1, arr 11); compute 5 (6); TASK to 1 (7, arr
@@ -191,7 +208,7 @@ static void port_timelines(void)
     m.ranks_per_node = 1;
     two_leaves(&t, 5);
     for (int i = 1; i <= 5; i++)
-        t.nodes[i].task_bytes = 952; /* TASK = 48 + 952 = 1000 bytes: 10 on a port */
+        t.nodes[i].task_bytes = t.nodes[i].task_copied = 952; /* TASK = 48 + 952 = 1000 bytes: 10 on a port */
     /* rank 0: 4 BEGINs (48 B: 1..4, on its port 0.48 each, arr 11.48 .. 14.48); compute
        5 (9); 4 TASKs of 1000 B, one send group (the split), sent 10, 11, 12, 13, share
        its port (10 each alone): [10, 11) A alone (9 left), [11, 12) A, B (8.5, 9.5),
@@ -242,8 +259,8 @@ static void port_timelines(void)
        above (182.48) */
     m.ranks_per_node = 1;
     for (int i = 1; i <= 5; i++) {
-        t.nodes[i].task_bytes = 0;
-        t.nodes[i].result_bytes = 952;
+        t.nodes[i].task_bytes = t.nodes[i].task_copied = 0;
+        t.nodes[i].result_bytes = t.nodes[i].result_copied = 952;
     }
     check("ports: 4 RESULTs of k bytes hold the receiver's port 4 G k",
           run(&t, &m, SIM_SIMPLE, 5, 0, 1, &r), 182.48);
@@ -835,8 +852,8 @@ static void random_tree(sim_tree *t, int node, int depth, unsigned long long *se
         *budget -= k;
         for (int i = 0; i < k; i++) {
             t->nodes[c + i].depth = depth + 1;
-            t->nodes[c + i].task_bytes = 16;
-            t->nodes[c + i].result_bytes = 8;
+            t->nodes[c + i].task_bytes = t->nodes[c + i].task_copied = 16;
+            t->nodes[c + i].result_bytes = t->nodes[c + i].result_copied = 8;
         }
         sim_tree_add_par(t, node, 20 * urand(seed), c, k, urand(seed) < 0.9);
         for (int i = 0; i < k; i++)
@@ -925,8 +942,8 @@ static void farm(sim_tree *t, long n, double task)
     for (long i = 0; i < n; i++) {
         t->nodes[c + i].t_after = task;
         t->nodes[c + i].leaf = 1;
-        t->nodes[c + i].task_bytes = 16;
-        t->nodes[c + i].result_bytes = 8;
+        t->nodes[c + i].task_bytes = t->nodes[c + i].task_copied = 16;
+        t->nodes[c + i].result_bytes = t->nodes[c + i].result_copied = 8;
     }
     t->nodes[root].depth = -1;
     sim_tree_add_par(t, root, 0, c, (int)n, 1);
