@@ -184,8 +184,10 @@ static double measure_rtt(MPI_Comm c, int me, char *buf, int k)
    warm data) and sends; rank 1, polling, receives into a fresh buffer and unpacks into
    another. Per size: pk[] pack, tr[] the MPI_Recv (the transfer), up[] the unpack,
    medians of 5, on rank 0. The runtime packs only what it copies (buffers of 64 KiB or
-   more go by reference, doc/runtime.md "Big buffers travel where they lie"); the
-   predictor charges O_s, the pack's cost per byte, on those copied bytes alone. */
+   more go by reference, straight into their place, doc/runtime.md "Big buffers travel
+   where they lie"); the predictor charges O_s and O_r, the pack's and the unpack's
+   costs per byte, on those copied bytes alone, and G, which includes the receive
+   buffer's first touches, on every byte. */
 #define NBIG 4
 /* above glibc's largest mmap threshold (32 MB): every buffer is fresh memory, as a big
    TASK's is in the runtime (smaller ones get reused heap memory after the first) */

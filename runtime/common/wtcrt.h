@@ -249,6 +249,9 @@ typedef struct wtcrt_msg {
     wtcrt_seg *segs;         /* to send: its buffers by reference, in stream order */
     int nsegs, capsegs;
     void *owned;             /* freed with the message (the memory segs point into) */
+    void *placed;            /* a TASK: its children's memory, unpacked as it came in
+                                (wtcrt_task_place), placed_size bytes */
+    size_t placed_size;
     struct wtcrt_msg *next;
 } wtcrt_msg;
 
@@ -470,6 +473,7 @@ void wtcrt_send_task(wtcrt_rt *rt, wtc_par *p, int dest, int first, int count, i
                      int hi);
 void wtcrt_store_result(wtcrt_rt *rt, wtcrt_msg *m);
 void wtcrt_result_place(wtcrt_rt *rt, wtcrt_msg *m);
+void wtcrt_task_place(wtcrt_rt *rt, wtcrt_msg *m, size_t got);
 void wtcrt_run_task(wtcrt_rt *rt, wtcrt_msg *m);
 wtc_par *wtcrt_task_frame(wtcrt_rt *rt, wtcrt_msg *m);
 void wtcrt_task_frame_reply(wtcrt_rt *rt, wtc_par *p, int parent, const wtcrt_hdr *th);

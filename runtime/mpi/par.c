@@ -236,8 +236,8 @@ static unsigned char *pack_child(wtcrt_rt *rt, wtcrt_msg *m, wtc_par *p, int i,
         unsigned long nb = wtcrt_buf_bytes(fn, b, counts[b]);
         if (!fn->bufs[b].in || !nb)
             continue;
-        if (wtcrt_buf_by_ref(nb)) {
-            wtcrt_msg_seg(rt, m, (size_t)(q - m->buf), wtcrt_buf_ptr(fn, args, b), nb);
+        if (wtcrt_buf_by_ref(nb)) { /* after the packed part (m->len: task_bytes) */
+            wtcrt_msg_seg(rt, m, m->len, wtcrt_buf_ptr(fn, args, b), nb);
         } else {
             memcpy(q, wtcrt_buf_ptr(fn, args, b), nb);
             q += nb;
@@ -463,42 +463,75 @@ typedef struct task_child {
     long *counts;
 } task_child;
 
-/* Pass 1 of task_unpack for the child at q (before end): checks its function and that
-   its bytes are there, sets tc->fn, adds its local size to *total; returns its bytes.
+/* A TASK's byte stream: for each child its function id, args, counts and in: buffers
+   below 64 KiB (the packed part), then every buffer sent by reference, in the same order
+   (pack_child). */
+
+/* Pass 1 of the unpack for the child at q (before end): checks its function and that
+   its packed bytes are there, sets tc->fn, adds its local size to *total and its bytes
+   by reference to *big; returns its packed bytes, 0 if they are not all before end.
    Counts are read with memcpy: the payload is not aligned. */
 static size_t child_bytes(wtcrt_rt *rt, const unsigned char *q, const unsigned char *end,
-                          task_child *tc, size_t *total)
+                          task_child *tc, size_t *total, size_t *big)
 {
     int pre[2];
     const wtc_fn *fn;
     size_t bytes;
     if (end - q < (ptrdiff_t)sizeof pre)
-        wtcrt_die(rt, "truncated TASK");
+        return 0;
     memcpy(pre, q, sizeof pre);
     if (pre[0] < 0 || pre[0] >= rt->prog->nfns)
         wtcrt_die(rt, "TASK for unknown function %d", pre[0]);
     fn = tc->fn = rt->prog->fns[pre[0]];
     bytes = WTCRT_CHILD_PREFIX + fn->args_size + 8ul * (unsigned long)fn->nbufs;
     if ((size_t)(end - q) < bytes)
-        wtcrt_die(rt, "truncated TASK");
+        return 0;
     *total += ALIGN16(fn->args_size) + ALIGN16(fn->ret_size) +
               ALIGN16(8ul * (unsigned long)fn->nbufs);
     for (int b = 0; b < fn->nbufs; b++) {
         long cb;
+        unsigned long nb;
         memcpy(&cb, q + WTCRT_CHILD_PREFIX + fn->args_size + 8ul * (unsigned long)b, 8);
-        *total += ALIGN16(wtcrt_buf_bytes(fn, b, cb));
-        if (fn->bufs[b].in)
-            bytes += wtcrt_buf_bytes(fn, b, cb);
+        nb = wtcrt_buf_bytes(fn, b, cb);
+        *total += ALIGN16(nb);
+        if (fn->bufs[b].in && wtcrt_buf_by_ref(nb))
+            *big += nb;
+        else if (fn->bufs[b].in)
+            bytes += nb;
     }
-    if ((size_t)(end - q) < bytes)
-        wtcrt_die(rt, "truncated TASK");
-    return bytes;
+    return (size_t)(end - q) < bytes ? 0 : bytes;
 }
 
-/* Pass 2 of task_unpack for the child at q: copies its args, counts and in: buffers to
-   mem + *off, pointing the args at the local buffers; returns the next child's q. */
-static const unsigned char *child_unpack(const unsigned char *q, task_child *tc,
-                                         unsigned char *mem, size_t *off)
+/* Pass 1 over the packed part of TASK m, [payload, end): the children's functions
+   into tc, *total their local size, *big their bytes by reference; returns the end of
+   the packed part, NULL if it goes past end. */
+static const unsigned char *task_plan(wtcrt_rt *rt, const wtcrt_msg *m,
+                                      const unsigned char *end, task_child *tc,
+                                      size_t *total, size_t *big)
+{
+    const unsigned char *q = WTCRT_PAYLOAD(m);
+    *total = *big = 0;
+    for (int i = 0; i < WTCRT_HDR(m)->count; i++) {
+        size_t n = child_bytes(rt, q, end, &tc[i], total, big);
+        if (!n)
+            return NULL;
+        q += n;
+    }
+    return q;
+}
+
+/* What pass 2 copies (child_unpack): the packed part, the buffers by reference (from
+   *tail, the stream after the packed part), or neither (both are in place already:
+   the pointers are set again all the same); PLACE: each buffer by reference becomes a
+   segment of m to be received straight into place (wtcrt_task_place). */
+enum { COPY_PACKED = 1, COPY_BIG = 2, PLACE_BIG = 4 };
+
+/* Pass 2 for the child at q: lays its args, return value, counts and buffers out at
+   mem + *off, copies what 'how' says, points the args at the local buffers; returns
+   the next child's q. */
+static const unsigned char *child_unpack(wtcrt_rt *rt, wtcrt_msg *m, const unsigned char *q,
+                                         const unsigned char **tail, task_child *tc,
+                                         unsigned char *mem, size_t *off, int how)
 {
     const wtc_fn *fn = tc->fn;
     q += WTCRT_CHILD_PREFIX;
@@ -508,16 +541,25 @@ static const unsigned char *child_unpack(const unsigned char *q, task_child *tc,
     *off += ALIGN16(fn->ret_size);
     tc->counts = (long *)(void *)(mem + *off);
     *off += ALIGN16(8ul * (unsigned long)fn->nbufs);
-    memcpy(tc->args, q, fn->args_size);
-    q += fn->args_size;
-    memcpy(tc->counts, q, 8ul * (unsigned long)fn->nbufs);
-    q += 8ul * (unsigned long)fn->nbufs;
+    if (how & COPY_PACKED) {
+        memcpy(tc->args, q, fn->args_size);
+        memcpy(tc->counts, q + fn->args_size, 8ul * (unsigned long)fn->nbufs);
+    }
+    q += fn->args_size + 8ul * (unsigned long)fn->nbufs;
     for (int b = 0; b < fn->nbufs; b++) {
         unsigned long nb = wtcrt_buf_bytes(fn, b, tc->counts[b]);
         wtcrt_buf_set(fn, tc->args, b, mem + *off);
-        wtcrt_unpacked_add(mem + *off, nb);
-        if (fn->bufs[b].in && nb) {
-            memcpy(mem + *off, q, nb);
+        if (!(how & PLACE_BIG))
+            wtcrt_unpacked_add(mem + *off, nb);
+        if (fn->bufs[b].in && nb && wtcrt_buf_by_ref(nb)) {
+            if (how & COPY_BIG)
+                memcpy(mem + *off, *tail, nb);
+            if (how & PLACE_BIG)
+                wtcrt_msg_seg(rt, m, m->len, mem + *off, nb);
+            *tail += nb;
+        } else if (fn->bufs[b].in && nb) {
+            if (how & COPY_PACKED)
+                memcpy(mem + *off, q, nb);
             q += nb;
         }
         *off += ALIGN16(nb);
@@ -525,23 +567,72 @@ static const unsigned char *child_unpack(const unsigned char *q, task_child *tc,
     return q;
 }
 
-/* Unpacks a TASK's children into one allocation; returns it (to free). */
+/* The transport has the first piece of TASK m (got bytes) and more are coming: when
+   that piece is the whole packed part, unpacks it now into the children's memory and
+   makes each buffer by reference a segment of m, received straight into its place
+   there (no receive buffer, no copy: m->len becomes got). Otherwise (pieces smaller
+   than the packed part: WTC_MSG_CHUNK, or over 1 GiB of it) nothing: the TASK arrives
+   whole and is unpacked from it. task_unpack finishes either. */
+void wtcrt_task_place(wtcrt_rt *rt, wtcrt_msg *m, size_t got)
+{
+    const wtcrt_hdr *h = WTCRT_HDR(m);
+    task_child one, *tc;
+    size_t total, big, off = 0;
+    const unsigned char *q, *tail;
+    unsigned char *mem;
+    if (h->count < 1)
+        return; /* task_unpack says what is wrong */
+    tc = h->count == 1 ? &one : malloc((size_t)h->count * sizeof *tc);
+    if (!tc)
+        wtcrt_die(rt, "out of memory");
+    q = task_plan(rt, m, m->buf + got, tc, &total, &big);
+    if (q != m->buf + got || (long long)(got - WTCRT_HDR_SIZE + big) != h->nbytes) {
+        if (tc != &one)
+            free(tc);
+        return;
+    }
+    if (!(mem = malloc(total ? total : 1)))
+        wtcrt_die(rt, "out of memory (%zu bytes)", total);
+    m->len = got;
+    q = tail = WTCRT_PAYLOAD(m);
+    for (int i = 0; i < h->count; i++)
+        q = child_unpack(rt, m, q, &tail, &tc[i], mem, &off, COPY_PACKED | PLACE_BIG);
+    m->placed = mem;
+    m->placed_size = total;
+    if (tc != &one)
+        free(tc);
+}
+
+/* Unpacks a TASK's children into one allocation (the one wtcrt_task_place made, if it
+   did); returns it (to free). */
 static unsigned char *task_unpack(wtcrt_rt *rt, wtcrt_msg *m, task_child *tc, size_t *size)
 {
     const wtcrt_hdr *h = WTCRT_HDR(m);
-    const unsigned char *q = WTCRT_PAYLOAD(m), *end = m->buf + m->len;
-    size_t total = 0, off = 0;
+    const unsigned char *end = m->buf + m->len, *q, *tail;
+    size_t total, big, off = 0;
     unsigned char *mem;
-    for (int i = 0; i < h->count; i++) /* pass 1: sizes, all checked */
-        q += child_bytes(rt, q, end, &tc[i], &total);
-    if (q != end)
-        wtcrt_die(rt, "TASK of %zu bytes has %td unexpected bytes", m->len, end - q);
-    if (!(mem = malloc(total ? total : 1)))
-        wtcrt_die(rt, "out of memory (%zu bytes)", total);
+    int how = COPY_PACKED | COPY_BIG;
+    q = task_plan(rt, m, end, tc, &total, &big); /* pass 1: sizes, all checked */
+    if (!q)
+        wtcrt_die(rt, "truncated TASK (%zu bytes)", m->len);
+    if (m->placed) {
+        if (q != end || total != m->placed_size)
+            wtcrt_die(rt, "TASK of %zu bytes does not fit its placed children", m->len);
+        mem = m->placed;
+        m->placed = NULL;
+        how = 0;
+    } else {
+        if ((size_t)(end - q) != big)
+            wtcrt_die(rt, "TASK of %zu bytes has %td bytes after its packed part, %zu "
+                      "expected", m->len, end - q, big);
+        if (!(mem = malloc(total ? total : 1)))
+            wtcrt_die(rt, "out of memory (%zu bytes)", total);
+    }
     *size = total;
+    tail = q;
     q = WTCRT_PAYLOAD(m);
     for (int i = 0; i < h->count; i++) /* pass 2: copy, point the args at local buffers */
-        q = child_unpack(q, &tc[i], mem, &off);
+        q = child_unpack(rt, m, q, &tail, &tc[i], mem, &off, how);
     return mem;
 }
 

@@ -77,6 +77,7 @@ wtcrt_msg *wtcrt_msg_new(wtcrt_rt *rt, size_t payload)
     m->refs = 0;
     m->nsegs = 0;
     m->owned = NULL;
+    m->placed = NULL;
     memset(m->buf, 0, WTCRT_HDR_SIZE);
     WTCRT_HDR(m)->nbytes = (long long)payload;
     return m;
@@ -86,7 +87,8 @@ wtcrt_msg *wtcrt_msg_new(wtcrt_rt *rt, size_t payload)
 void wtcrt_msg_free(wtcrt_rt *rt, wtcrt_msg *m)
 {
     free(m->owned);
-    m->owned = NULL;
+    free(m->placed);
+    m->owned = m->placed = NULL;
     m->nsegs = 0;
     if (m->cap > (1u << 16)) {
         free(m->buf);
@@ -570,6 +572,8 @@ static wtcrt_msg *recv_probed(wtcrt_rt *rt, const MPI_Status *st)
         m->len = WTCRT_HDR_SIZE + (size_t)total;
         if (m->tag == WTCRT_RESULT) /* its big out: data goes straight to its place */
             wtcrt_result_place(rt, m);
+        else if (m->tag == WTCRT_TASK) /* its big in: data straight to the children's */
+            wtcrt_task_place(rt, m, (size_t)n);
         if (m->cap < m->len) {
             m->buf = xrealloc(rt, m->buf, m->len);
             m->cap = m->len;

@@ -437,9 +437,9 @@ void eng_receive(sim *S, int rid, int i, double *wait)
     }
     if (wait)
         *wait += r->t - t0;
-    /* a TASK is unpacked whole; of a RESULT only what was copied is copied again */
-    o = sim_o_recv(S->m, S->P, m->kind == M_RESULT ? m->copied : m->bytes,
-                   m->kind == M_RESULT, m->reuse);
+    /* only what was copied into the message is copied out of it: the buffers by
+       reference were received where they go (wtcrt_task_place, wtcrt_result_place) */
+    o = sim_o_recv(S->m, S->P, m->copied, m->kind == M_RESULT, m->reuse);
     r->t = cpu(S, rid, r->t, o, 1);
     if (rid >= S->W)
         r->busy += o;
