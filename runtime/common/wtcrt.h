@@ -53,6 +53,14 @@ unsigned long wtcrt_result_child_bytes(const wtc_fn *fn, const long *counts);
    (doc/runtime.md "Big buffers travel where they lie"): from 64 KiB, where a copy into
    new memory costs more than one more MPI message. */
 #define WTCRT_BY_REF_MIN 65536ul
+/* The children's memory of received TASKs (wtcrt_task_mem): blocks of 1 to 128 MiB
+   freed are kept for the next TASKs, at most 4 and 256 MiB, so that big buffers land in
+   memory touched before (no page faults); the predictor's 'reused' takes the same
+   limit. */
+#define WTCRT_TASKMEM_KEEP 4
+#define WTCRT_TASKMEM_MIN (1ul << 20)
+#define WTCRT_TASKMEM_MAX (128ul << 20)
+#define WTCRT_TASKMEM_TOTAL (256ul << 20)
 int wtcrt_buf_by_ref(unsigned long nb);
 /* The part of the above that the runtime copies into the message (buffers by
    reference left out): what the sender packs. */
@@ -248,7 +256,8 @@ typedef struct wtcrt_msg {
     int refs;                /* pieces of it still being sent */
     wtcrt_seg *segs;         /* to send: its buffers by reference, in stream order */
     int nsegs, capsegs;
-    void *owned;             /* freed with the message (the memory segs point into) */
+    void *owned;             /* task memory freed with the message (wtcrt_task_mem: the
+                                memory its segs point into) */
     void *placed;            /* a TASK: its children's memory, unpacked as it came in
                                 (wtcrt_task_place), placed_size bytes */
     size_t placed_size;
@@ -331,6 +340,9 @@ struct wtcrt_rt {
     int nframes, capframes;
     /* messages */
     wtcrt_msg *pool;
+    void *kept[WTCRT_TASKMEM_KEEP]; /* children's memory freed, kept for the next TASKs */
+    int nkept;
+    size_t kept_bytes;
     MPI_Request *reqs;
     wtcrt_msg **reqmsg;
     int *reqdone;            /* room for MPI_Testsome's indices and statuses */
@@ -402,6 +414,10 @@ void wtcrt_msg_free(wtcrt_rt *rt, wtcrt_msg *m);
 /* Adds len bytes at ptr to m's byte stream after the 'at' bytes of m->buf written so
    far, sent from there (they must stay as they are until the send completes). */
 void wtcrt_msg_seg(wtcrt_rt *rt, wtcrt_msg *m, size_t at, const void *ptr, size_t len);
+/* n bytes (16-aligned) for a received TASK's children; back with wtcrt_task_mem_free
+   (NULL: nothing). */
+void *wtcrt_task_mem(wtcrt_rt *rt, size_t n);
+void wtcrt_task_mem_free(wtcrt_rt *rt, void *p);
 void wtcrt_send(wtcrt_rt *rt, int dest, int tag, wtcrt_msg *m);
 void wtcrt_send_task_msg(wtcrt_rt *rt, int dest, wtcrt_msg *m);
 void wtcrt_send_each(wtcrt_rt *rt, const int *dest, int n, int tag, wtcrt_msg *m);

@@ -591,8 +591,7 @@ void wtcrt_task_place(wtcrt_rt *rt, wtcrt_msg *m, size_t got)
             free(tc);
         return;
     }
-    if (!(mem = malloc(total ? total : 1)))
-        wtcrt_die(rt, "out of memory (%zu bytes)", total);
+    mem = wtcrt_task_mem(rt, total);
     m->len = got;
     q = tail = WTCRT_PAYLOAD(m);
     for (int i = 0; i < h->count; i++)
@@ -625,8 +624,7 @@ static unsigned char *task_unpack(wtcrt_rt *rt, wtcrt_msg *m, task_child *tc, si
         if ((size_t)(end - q) != big)
             wtcrt_die(rt, "TASK of %zu bytes has %td bytes after its packed part, %zu "
                       "expected", m->len, end - q, big);
-        if (!(mem = malloc(total ? total : 1)))
-            wtcrt_die(rt, "out of memory (%zu bytes)", total);
+        mem = wtcrt_task_mem(rt, total);
     }
     *size = total;
     tail = q;

@@ -86,8 +86,8 @@ wtcrt_msg *wtcrt_msg_new(wtcrt_rt *rt, size_t payload)
 /* Returns a buffer to the pool (big ones are freed, so the pool stays small). */
 void wtcrt_msg_free(wtcrt_rt *rt, wtcrt_msg *m)
 {
-    free(m->owned);
-    free(m->placed);
+    wtcrt_task_mem_free(rt, m->owned);
+    wtcrt_task_mem_free(rt, m->placed);
     m->owned = m->placed = NULL;
     m->nsegs = 0;
     if (m->cap > (1u << 16)) {
@@ -108,6 +108,59 @@ void wtcrt_msg_seg(wtcrt_rt *rt, wtcrt_msg *m, size_t at, const void *ptr, size_
     m->segs[m->nsegs].ptr = ptr;
     m->segs[m->nsegs].len = len;
     m->segs[m->nsegs++].at = at;
+}
+
+/* Task memory: a block's size is in the 16 bytes before it. The smallest kept block
+   that is big enough, else new memory. */
+void *wtcrt_task_mem(wtcrt_rt *rt, size_t n)
+{
+    int best = -1;
+    size_t *h;
+    for (int i = 0; i < rt->nkept; i++) {
+        size_t cap = *(size_t *)rt->kept[i];
+        if (cap >= n && (best < 0 || cap < *(size_t *)rt->kept[best]))
+            best = i;
+    }
+    if (best >= 0) {
+        h = rt->kept[best];
+        rt->kept[best] = rt->kept[--rt->nkept];
+        rt->kept_bytes -= *h;
+        return (unsigned char *)h + 16;
+    }
+    if (!(h = malloc(16 + (n ? n : 1))))
+        wtcrt_die(rt, "out of memory (%zu bytes)", n);
+    *h = n;
+    return (unsigned char *)h + 16;
+}
+
+/* Keeps a block of 1-128 MiB for the next TASKs (the smallest kept goes when there is
+   no room, or this one when it is the smallest); frees any other. */
+void wtcrt_task_mem_free(wtcrt_rt *rt, void *p)
+{
+    size_t *h, cap;
+    if (!p)
+        return;
+    h = (size_t *)(void *)((unsigned char *)p - 16);
+    cap = *h;
+    if (cap < WTCRT_TASKMEM_MIN || cap > WTCRT_TASKMEM_MAX) {
+        free(h);
+        return;
+    }
+    while (rt->nkept == WTCRT_TASKMEM_KEEP || rt->kept_bytes + cap > WTCRT_TASKMEM_TOTAL) {
+        int small = 0;
+        for (int i = 1; i < rt->nkept; i++)
+            if (*(size_t *)rt->kept[i] < *(size_t *)rt->kept[small])
+                small = i;
+        if (*(size_t *)rt->kept[small] >= cap) {
+            free(h);
+            return;
+        }
+        rt->kept_bytes -= *(size_t *)rt->kept[small];
+        free(rt->kept[small]);
+        rt->kept[small] = rt->kept[--rt->nkept];
+    }
+    rt->kept[rt->nkept++] = h;
+    rt->kept_bytes += cap;
 }
 
 static int send_any(wtcrt_rt *rt, int dest, int tag, wtcrt_msg *m);

@@ -158,15 +158,14 @@ static double latency(const sim *S, int from, int to)
     return node_of(S, from) == node_of(S, to) ? S->m->L_intra : S->m->L;
 }
 
-/* The C library's allocator, as the runtime meets it: a message's buffers (the
-   sender's packed copy, the receiver's receive buffer and unpacked children) are
-   malloc'd and freed. glibc maps a buffer above its mmap threshold fresh (page faults
-   on every byte) and, when it frees one, raises the threshold to that size, at most
-   32 MiB (DEFAULT_MMAP_THRESHOLD_MAX on 64-bit); below the threshold it reuses memory
-   freed before. So a rank pays the fresh per-byte costs (O_s, G, O_r) for a buffer
-   larger than any it has freed, or above 32 MiB, and the reuse costs (O_s_reuse,
+/* Memory touched before, as the runtime meets it: a message's big buffers land in the
+   children's memory of a received TASK, which the runtime keeps for the next TASKs
+   once freed (blocks up to WTCRT_TASKMEM_MAX, runtime/mpi/transport.c
+   wtcrt_task_mem), and its small parts in buffers that glibc serves from memory freed
+   before. So a rank pays the fresh per-byte costs (O_s, G, O_r) for a message larger
+   than any it has had before, or above that limit, and the reuse costs (O_s_reuse,
    G_reuse, O_r_reuse) after that. 1 when rank r's buffer of k bytes is reused. */
-#define SIM_REUSE_MAX 33554432.0
+#define SIM_REUSE_MAX ((double)WTCRT_TASKMEM_MAX)
 static int reused(sim *S, int r, double k)
 {
     rank *x = &S->r[r];
