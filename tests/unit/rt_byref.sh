@@ -1,12 +1,15 @@
 #!/bin/sh
 # Buffers of 64 KiB or more travel by reference (doc/runtime.md "Big buffers travel
 # where they lie"): a TASK or RESULT is sent as packed bytes with the big buffers sent
-# straight from where they lie in between, and a RESULT's big out: buffers are received
-# straight into the caller's arrays (its receiver lays the stream out). rt_byref.wtc
+# straight from where they lie, and received straight where they go, a TASK's into its
+# children's memory, a RESULT's into the caller's arrays (the receiver lays the stream
+# out). rt_byref.wtc
 # mixes in:, out: and in+out buffers above, at and below the threshold, with a return
 # value; every element is checked against a plain loop. Every mode at -n 2-5 and 8,
 # dynamic with two masters and batches of 2 (TASKs of several children), and with
-# pieces of 4000 and 48 bytes (WTC_MSG_CHUNK: pieces inside a buffer by reference).
+# pieces of 100000, 4000 and 48 bytes (WTC_MSG_CHUNK: a TASK whose first piece is its
+# packed part, or not; pieces inside a packed part; tests/unit/rt_pieces.sh cuts buffers
+# by reference into pieces).
 . "$(dirname "$0")/rt_lib.inc"
 
 prog=$RT_OUT/byref
@@ -27,7 +30,7 @@ rt_run 6 "$prog" 2 --wtc-mode=dynamic --wtc-masters=2 --wtc-batch=2
 rt_expect "dynamic -n 6, 2 masters, batch 2" 0 "$want"
 rt_run 4 "$prog" 2 --wtc-mode=steal --wtc-batch=3
 rt_expect "steal -n 4, batch 3" 0 "$want"
-for c in 4000 48; do
+for c in 100000 4000 48; do
     for m in "simple 3" "dynamic 4" "steal 3"; do
         set -- $m
         RT_RC=0
