@@ -250,9 +250,10 @@ static int send_pieces(wtcrt_rt *rt, int dest, int tag, wtcrt_msg *m, const unsi
 /* Sends m's byte stream (its buffer with its buffers by reference in between, m->segs)
    in pieces of at most chunk_bytes(), all with the same tag: MPI does not let messages
    of one sender and tag overtake each other, and the receiver takes the rest right
-   after the first piece (recv_probed), so the pieces arrive as one message, one
-   contiguous buffer there. The first piece holds at least the header (a buffer by
-   reference comes after its child's args). Returns the number of pieces (requests
+   after the first piece (recv_probed), so the pieces arrive as one message: one
+   contiguous buffer there, or the big buffers straight where they go
+   (wtcrt_task_place, wtcrt_result_place). The first piece holds at least the header
+   (a buffer by reference comes after it). Returns the number of pieces (requests
    added). */
 static int send_any(wtcrt_rt *rt, int dest, int tag, wtcrt_msg *m)
 {
