@@ -369,12 +369,10 @@ static wtc_par *result_frame(wtcrt_rt *rt, const wtcrt_hdr *h)
     return p;
 }
 
-/* The layout of RESULT m as its sender packed it (result_child): returns the payload
-   bytes in the message's own buffer; with 'place', adds each out: buffer sent by
-   reference to m->segs with its destination, the child's buffer here, so that the
-   transport receives it there (wtcrt_result_place). */
-static size_t result_layout(wtcrt_rt *rt, wtc_par *p, const wtcrt_hdr *h, wtcrt_msg *m,
-                            int place)
+/* The layout of RESULT m as its sender packed it (result_child): adds each out: buffer
+   sent by reference to m->segs with its destination, the child's buffer here, so that
+   the transport receives it there; returns the payload bytes in m's own buffer. */
+static size_t result_layout(wtcrt_rt *rt, wtc_par *p, const wtcrt_hdr *h, wtcrt_msg *m)
 {
     size_t at = 0;
     long cnt[64];
@@ -392,7 +390,7 @@ static size_t result_layout(wtcrt_rt *rt, wtc_par *p, const wtcrt_hdr *h, wtcrt_
                 continue;
             if (!wtcrt_buf_by_ref(nb))
                 at += nb;
-            else if (place)
+            else
                 wtcrt_msg_seg(rt, m, WTCRT_HDR_SIZE + at, wtcrt_buf_ptr(fn, args, b), nb);
         }
         if (counts != cnt)
@@ -409,7 +407,7 @@ void wtcrt_result_place(wtcrt_rt *rt, wtcrt_msg *m)
 {
     const wtcrt_hdr *h = WTCRT_HDR(m);
     wtc_par *p = result_frame(rt, h);
-    size_t own = result_layout(rt, p, h, m, 1), total = own;
+    size_t own = result_layout(rt, p, h, m), total = own;
     for (int i = 0; i < m->nsegs; i++)
         total += m->segs[i].len;
     if ((long long)total != h->nbytes)
@@ -418,17 +416,26 @@ void wtcrt_result_place(wtcrt_rt *rt, wtcrt_msg *m)
     m->len = WTCRT_HDR_SIZE + own;
 }
 
+/* The next n bytes of RESULT m at *q (advanced past them), which must be there. */
+static const unsigned char *result_take(wtcrt_rt *rt, const wtcrt_msg *m,
+                                        const unsigned char **q, size_t n)
+{
+    const unsigned char *at = *q;
+    if ((size_t)(m->buf + m->len - at) < n)
+        wtcrt_die(rt, "RESULT of %zu bytes from rank %d does not fit its children", m->len,
+                  m->src);
+    *q += n;
+    return at;
+}
+
 /* A RESULT for one of this rank's open frames: stores return values and out: data (the
    out: buffers sent by reference are in place already: wtcrt_result_place). */
 void wtcrt_store_result(wtcrt_rt *rt, wtcrt_msg *m)
 {
     const wtcrt_hdr *h = WTCRT_HDR(m);
-    const unsigned char *q = WTCRT_PAYLOAD(m);
+    const unsigned char *q = WTCRT_PAYLOAD(m), *ret;
     wtc_par *p = result_frame(rt, h);
     long cnt[64];
-    if (WTCRT_HDR_SIZE + result_layout(rt, p, h, m, 0) != m->len)
-        wtcrt_die(rt, "RESULT of %zu bytes from rank %d does not fit its children", m->len,
-                  m->src);
     for (int i = h->first; i < h->first + h->count; i++) {
         wtcrt_child *c = &p->ch[i];
         const wtc_fn *fn = c->fn;
@@ -437,22 +444,23 @@ void wtcrt_store_result(wtcrt_rt *rt, wtcrt_msg *m)
         if (!counts)
             wtcrt_die(rt, "out of memory");
         fn->counts(args, counts);
-        memcpy(WTCRT_RET(p, i), q, fn->ret_size); /* a task frame sends it on */
+        ret = result_take(rt, m, &q, fn->ret_size);
+        memcpy(WTCRT_RET(p, i), ret, fn->ret_size); /* a task frame sends it on */
         if (c->dest)
-            wtcrt_kind_store(c->dest, c->dest_kind, c->dest_size, q, fn->ret_kind,
+            wtcrt_kind_store(c->dest, c->dest_kind, c->dest_size, ret, fn->ret_kind,
                              fn->ret_size);
-        q += fn->ret_size;
         for (int b = 0; b < fn->nbufs; b++) {
             unsigned long nb = wtcrt_buf_bytes(fn, b, counts[b]);
-            if (fn->bufs[b].out && nb && !wtcrt_buf_by_ref(nb)) {
-                memcpy(wtcrt_buf_ptr(fn, args, b), q, nb);
-                q += nb;
-            }
+            if (fn->bufs[b].out && nb && !wtcrt_buf_by_ref(nb))
+                memcpy(wtcrt_buf_ptr(fn, args, b), result_take(rt, m, &q, nb), nb);
         }
         if (counts != cnt)
             free(counts);
         c->remote = 0;
     }
+    if (q != m->buf + m->len)
+        wtcrt_die(rt, "RESULT of %zu bytes from rank %d does not fit its children", m->len,
+                  m->src);
     p->outstanding--;
 }
 
@@ -755,12 +763,9 @@ void wtcrt_task_frame_reply(wtcrt_rt *rt, wtc_par *p, int parent, const wtcrt_hd
 {
     size_t n = 0;
     long cnt[64], *counts;
-    int maxb = 0;
+    int maxb = max_bufs(p, 0, p->nch);
     unsigned char *q;
     wtcrt_msg *m;
-    for (int i = 0; i < p->nch; i++)
-        if (p->ch[i].fn->nbufs > maxb)
-            maxb = p->ch[i].fn->nbufs;
     counts = maxb <= 64 ? cnt : malloc((size_t)maxb * sizeof *counts);
     if (!counts)
         wtcrt_die(rt, "out of memory");

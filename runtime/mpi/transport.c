@@ -110,17 +110,21 @@ void wtcrt_msg_seg(wtcrt_rt *rt, wtcrt_msg *m, size_t at, const void *ptr, size_
     m->segs[m->nsegs++].at = at;
 }
 
-/* Task memory: a block's size is in the 16 bytes before it. The smallest kept block
-   that is big enough, else new memory. */
+/* Task memory: a block's size is in the 16 bytes before it (h: the block's start). */
+static size_t block_cap(const void *h)
+{
+    return *(const size_t *)h;
+}
+
+/* The smallest kept block that is big enough, else new memory. */
 void *wtcrt_task_mem(wtcrt_rt *rt, size_t n)
 {
     int best = -1;
     size_t *h;
-    for (int i = 0; i < rt->nkept; i++) {
-        size_t cap = *(size_t *)rt->kept[i];
-        if (cap >= n && (best < 0 || cap < *(size_t *)rt->kept[best]))
+    for (int i = 0; i < rt->nkept; i++)
+        if (block_cap(rt->kept[i]) >= n &&
+            (best < 0 || block_cap(rt->kept[i]) < block_cap(rt->kept[best])))
             best = i;
-    }
     if (best >= 0) {
         h = rt->kept[best];
         rt->kept[best] = rt->kept[--rt->nkept];
@@ -141,7 +145,7 @@ void wtcrt_task_mem_free(wtcrt_rt *rt, void *p)
     if (!p)
         return;
     h = (size_t *)(void *)((unsigned char *)p - 16);
-    cap = *h;
+    cap = block_cap(h);
     if (cap < WTCRT_TASKMEM_MIN || cap > WTCRT_TASKMEM_MAX) {
         free(h);
         return;
@@ -149,13 +153,13 @@ void wtcrt_task_mem_free(wtcrt_rt *rt, void *p)
     while (rt->nkept == WTCRT_TASKMEM_KEEP || rt->kept_bytes + cap > WTCRT_TASKMEM_TOTAL) {
         int small = 0;
         for (int i = 1; i < rt->nkept; i++)
-            if (*(size_t *)rt->kept[i] < *(size_t *)rt->kept[small])
+            if (block_cap(rt->kept[i]) < block_cap(rt->kept[small]))
                 small = i;
-        if (*(size_t *)rt->kept[small] >= cap) {
+        if (block_cap(rt->kept[small]) >= cap) {
             free(h);
             return;
         }
-        rt->kept_bytes -= *(size_t *)rt->kept[small];
+        rt->kept_bytes -= block_cap(rt->kept[small]);
         free(rt->kept[small]);
         rt->kept[small] = rt->kept[--rt->nkept];
     }
