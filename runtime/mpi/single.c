@@ -133,25 +133,40 @@ static void stdout_rebuffer(void)
      a rank: HWLOC_COMPONENTS=-linuxio,-pci (hwloc's documented switch). On the 2-core
      test VM, where each read of a PCI device's configuration traps to the hypervisor,
      it was 14 ms of the 45 ms that mpiexec -n 2 of an empty MPI program took.
-   * UCX's network transports (TCP on every interface, InfiniBand where there is one),
-     which ch4:ucx opens for the ranks of other nodes; local ranks talk through MPICH's
-     own shared memory: UCX_TLS=self,sm (UCX's documented choice of transports). An
-     empty MPI program at -n 2, medians of 15 interleaved: 49 -> 37 ms; -n 3 94 -> 90 ms.
+   * UCX's network transports (TCP on every interface, InfiniBand where there is one):
+     UCX_TLS=self,sm (UCX's documented choice of transports). An empty MPI program at
+     -n 2, medians of 15 interleaved: 49 -> 37 ms; -n 3 94 -> 90 ms.
+   * With ch4:ucx, MPICH's own shared-memory layer: MPIR_CVAR_NOLOCAL=1 (MPICH's
+     documented control variable) has local ranks talk through UCX's shared memory (the
+     path Open MPI's UCX layer takes), set up without MPICH's start-up barriers. Those
+     spin without ever giving the core up, so with more ranks than cores each one held
+     the last rank off the cores for a time slice: MPI_Init took 60-70 ms at -n 3 on 2
+     cores (35 % of each rank's samples in the spin), 22-27 ms with it; a whole job that
+     ends at once, medians of 15: -n 2 38 -> 31 ms, -n 3 99 -> 49, -n 4 125 -> 59. The
+     data path is level (bench/rt_latency, cilksort 16M, the 2.5 GB of bench/bigmsg).
+     Not with ch4:ofi, whose local path without its shared memory could be TCP.
    (doc/runtime.md "Start-up"). A user's own variable wins; each one set here is
    removed again once MPI has started (single_node_restore), so the program's children
    do not see it. Returns a mask of what it set. */
-enum { SET_HWLOC = 1, SET_UCX = 2 };
+enum { SET_HWLOC = 1, SET_UCX = 2, SET_NOLOCAL = 4 };
 static int single_node_setup(void)
 {
     int set = 0;
 #if defined(WTC_MPI_MPICH)
     const char *local = getenv("MPI_LOCALNRANKS"), *size = getenv("PMI_SIZE");
+    char version[MPI_MAX_LIBRARY_VERSION_STRING];
+    int len = 0;
     if (!local || !size || strcmp(local, size) != 0)
         return 0;
     if (!getenv("HWLOC_COMPONENTS") && setenv("HWLOC_COMPONENTS", "-linuxio,-pci", 0) == 0)
         set |= SET_HWLOC;
     if (!getenv("UCX_TLS") && setenv("UCX_TLS", "self,sm", 0) == 0)
         set |= SET_UCX;
+    /* MPI_Get_library_version may be called before MPI_Init (MPI 3.0 and later) */
+    if (MPI_Get_library_version(version, &len) == MPI_SUCCESS &&
+        strstr(version, "Device:\tch4:ucx") && !getenv("MPIR_CVAR_NOLOCAL") &&
+        setenv("MPIR_CVAR_NOLOCAL", "1", 0) == 0)
+        set |= SET_NOLOCAL;
 #endif
     return set;
 }
@@ -162,6 +177,8 @@ static void single_node_restore(int set)
         unsetenv("HWLOC_COMPONENTS");
     if (set & SET_UCX)
         unsetenv("UCX_TLS");
+    if (set & SET_NOLOCAL)
+        unsetenv("MPIR_CVAR_NOLOCAL");
 }
 
 /* Starts MPI, unless this process is the whole job; sets rt->comm, rt->rank,

@@ -9,8 +9,9 @@
 # MPI (MPI_Iprobe) only when its mail flag is up, so rank 0 probes far less than without
 # it. No shared-memory segment of the job is left behind. With MPICH and every rank on
 # this host, MPI_Init runs with HWLOC_COMPONENTS=-linuxio,-pci (no I/O device discovery)
-# and UCX_TLS=self,sm (no network transports), both removed after it; a user's own
-# values are left as they are.
+# and UCX_TLS=self,sm (no network transports), and over ch4:ucx with MPIR_CVAR_NOLOCAL=1
+# (local ranks talk through UCX's shared memory, no MPICH shared-memory start-up), all
+# removed after it; a user's own values are left as they are.
 . "$(dirname "$0")/rt_lib.inc"
 
 prog=$RT_OUT/start
@@ -41,12 +42,23 @@ probes() { awk '$1 == "rank" && $2 == "0" && $3 == "probes" { print $4 }' "$RT_S
 # hwloc: the distinct "at MPI_Init, at the end" values of HWLOC_COMPONENTS of all ranks
 hwloc() { sed -n 's/^rank [0-9]* hwloc //p' "$RT_STDERR" | sort -u; }
 ucx() { sed -n 's/^rank [0-9]* ucx //p' "$RT_STDERR" | sort -u; }
+nolocal() { sed -n 's/^rank [0-9]* nolocal //p' "$RT_STDERR" | sort -u; }
+# nolocal_want: what MPIR_CVAR_NOLOCAL must be at MPI_Init and after (the shim says
+# whether the library is MPICH over ch4:ucx)
+nolocal_want() {
+    if [ "$impl" = mpich ] && grep -q '^rank 0 ch4:ucx yes$' "$RT_STDERR"; then
+        echo "1 (unset)"
+    else
+        echo "(unset) (unset)"
+    fi
+}
 
 for np in 2 3 5; do
     run "$np" 0
     ok0=$RT_RC out0=$(cat "$RT_STDOUT") start0=$(starts) p0=$(probes)
     run "$np" 1
     ok1=$RT_RC out1=$(cat "$RT_STDOUT") start1=$(starts) p1=$(probes) hw1=$(hwloc) ucx1=$(ucx)
+    nl1=$(nolocal) nl_want=$(nolocal_want)
     if [ "$ok0$ok1" != 00 ] || [ "$out0" != 46368 ] || [ "$out1" != 46368 ]; then
         rt_fail "-n $np: status $ok0/$ok1, output '$out0'/'$out1' (want 46368)"
     elif [ "$start1" != "Comm_idup Iallgather Iallreduce" ]; then
@@ -55,23 +67,25 @@ for np in 2 3 5; do
         rt_fail "-n $np: HWLOC_COMPONENTS at MPI_Init and after: '$hw1' (want '$io_off')"
     elif [ "$ucx1" != "$ucx_off" ]; then
         rt_fail "-n $np: UCX_TLS at MPI_Init and after: '$ucx1' (want '$ucx_off')"
+    elif [ "$nl1" != "$nl_want" ]; then
+        rt_fail "-n $np: MPIR_CVAR_NOLOCAL at MPI_Init and after: '$nl1' (want '$nl_want')"
     elif [ "$start0" != "Comm_idup Ibarrier" ]; then
         rt_fail "-n $np WTC_DOORBELL=0: start-up collectives '$start0'"
     elif [ -z "$p0" ] || [ -z "$p1" ] || [ $((p1 * 4)) -ge "$p0" ]; then
         rt_fail "-n $np: rank 0 probed ${p1:-?} times with the doorbell, ${p0:-?} without"
     else
-        rt_pass "-n $np: start-up '$start1' (no doorbell: '$start0'); rank 0 probed $p1 times ($p0 without); HWLOC_COMPONENTS '$hw1', UCX_TLS '$ucx1'"
+        rt_pass "-n $np: start-up '$start1' (no doorbell: '$start0'); rank 0 probed $p1 times ($p0 without); HWLOC_COMPONENTS '$hw1', UCX_TLS '$ucx1', MPIR_CVAR_NOLOCAL '$nl1'"
     fi
 done
 
-# the user's HWLOC_COMPONENTS and UCX_TLS are the user's
-HWLOC_COMPONENTS=-linuxio UCX_TLS=self,sm,tcp run 2 1
-hw=$(hwloc) u=$(ucx)
+# the user's HWLOC_COMPONENTS, UCX_TLS and MPIR_CVAR_NOLOCAL are the user's
+HWLOC_COMPONENTS=-linuxio UCX_TLS=self,sm,tcp MPIR_CVAR_NOLOCAL=0 run 2 1
+hw=$(hwloc) u=$(ucx) nl=$(nolocal)
 if [ "$RT_RC" = 0 ] && [ "$(cat "$RT_STDOUT")" = 46368 ] && [ "$hw" = "-linuxio -linuxio" ] &&
-    [ "$u" = "self,sm,tcp self,sm,tcp" ]; then
-    rt_pass "a user's HWLOC_COMPONENTS and UCX_TLS are kept"
+    [ "$u" = "self,sm,tcp self,sm,tcp" ] && [ "$nl" = "0 0" ]; then
+    rt_pass "a user's HWLOC_COMPONENTS, UCX_TLS and MPIR_CVAR_NOLOCAL are kept"
 else
-    rt_fail "user's HWLOC_COMPONENTS=-linuxio UCX_TLS=self,sm,tcp: status $RT_RC, at MPI_Init and after: '$hw', '$u'"
+    rt_fail "user's HWLOC_COMPONENTS=-linuxio UCX_TLS=self,sm,tcp MPIR_CVAR_NOLOCAL=0: status $RT_RC, at MPI_Init and after: '$hw', '$u', '$nl'"
 fi
 
 # a segment of another job may come and go meanwhile: look twice

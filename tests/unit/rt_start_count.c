@@ -1,14 +1,14 @@
 /* rt_start_count.c - an MPI profiling-interface shim for tests/unit/rt_start.sh (built
    as a shared object and preloaded): each rank prints at MPI_Finalize the collectives it
    called between MPI_Init and its first point-to-point send, how many MPI_Iprobe it
-   called in all, and HWLOC_COMPONENTS and UCX_TLS as MPI_Init saw them and as they are
-   at the end. */
+   called in all, HWLOC_COMPONENTS, UCX_TLS and MPIR_CVAR_NOLOCAL as MPI_Init saw them
+   and as they are at the end, and whether the library is MPICH over ch4:ucx. */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-static char start[256], hwloc_init[128], ucx_init[128];
+static char start[256], hwloc_init[128], ucx_init[128], nolocal_init[128];
 static int sent;
 static long probes;
 
@@ -22,6 +22,7 @@ int MPI_Init(int *argc, char ***argv)
 {
     snprintf(hwloc_init, sizeof hwloc_init, "%s", env("HWLOC_COMPONENTS"));
     snprintf(ucx_init, sizeof ucx_init, "%s", env("UCX_TLS"));
+    snprintf(nolocal_init, sizeof nolocal_init, "%s", env("MPIR_CVAR_NOLOCAL"));
     return PMPI_Init(argc, argv);
 }
 
@@ -110,10 +111,14 @@ int MPI_Iprobe(int a, int b, MPI_Comm c, int *d, MPI_Status *e)
 
 int MPI_Finalize(void)
 {
-    int r;
+    int r, len = 0;
+    char version[MPI_MAX_LIBRARY_VERSION_STRING] = "";
     PMPI_Comm_rank(MPI_COMM_WORLD, &r);
+    MPI_Get_library_version(version, &len);
     fprintf(stderr, "rank %d start:%s\nrank %d probes %ld\nrank %d hwloc %s %s\n"
-            "rank %d ucx %s %s\n", r, start, r, probes, r, hwloc_init,
-            env("HWLOC_COMPONENTS"), r, ucx_init, env("UCX_TLS"));
+            "rank %d ucx %s %s\nrank %d nolocal %s %s\nrank %d ch4:ucx %s\n", r, start, r,
+            probes, r, hwloc_init, env("HWLOC_COMPONENTS"), r, ucx_init, env("UCX_TLS"), r,
+            nolocal_init, env("MPIR_CVAR_NOLOCAL"), r,
+            strstr(version, "Device:\tch4:ucx") ? "yes" : "no");
     return PMPI_Finalize();
 }
