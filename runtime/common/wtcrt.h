@@ -237,6 +237,7 @@ typedef struct wtcrt_child {
 
 /* ---- the MPI runtime's own state -------------------------------------------------- */
 #ifdef WTCRT_MPI
+#include <pthread.h>
 #include <stdatomic.h>
 #include <mpi.h>
 
@@ -364,6 +365,10 @@ struct wtcrt_rt {
     int oversubscribed;      /* host_ranks > this host's online cores */
     int alone;               /* this process is the whole job: MPI was not started
                                 (mpi/single.c) */
+    /* rank 0 of a job: MPI starting in a thread while main begins (mpi/single.c,
+       wtcrt_mpi_ready); the variables set for MPI_Init, removed once it has returned */
+    int start_pending, start_env, start_size;
+    pthread_t start_thread;
     /* the doorbell (mpi/bell.c): this host's segment (NULL without a doorbell), world
        rank -> slot in it (-1: another host), this rank's slot, every rank of the job
        on this host */
@@ -442,6 +447,10 @@ int wtcrt_wait_init(wtcrt_rt *rt);
 
 /* mpi/single.c: MPI start and end; a job of one rank runs without MPI */
 void wtcrt_mpi_start(wtcrt_rt *rt, int *argc, char ***argv);
+int wtcrt_mpi_early(wtcrt_rt *rt);
+void wtcrt_mpi_start_early(wtcrt_rt *rt, void (*then)(wtcrt_rt *rt));
+void wtcrt_mpi_ready(wtcrt_rt *rt);
+void wtcrt_short_sleeps(void);
 void wtcrt_mpi_end(wtcrt_rt *rt);
 void wtcrt_mpi_abort(wtcrt_rt *rt, int status);
 

@@ -209,6 +209,7 @@ void wtc_call(const wtc_fn *fn, void *args, void *ret)
 {
     wtcrt_rt *rt = &wtcrt_this_rank; /* entered from generated code (wtc_abi.h) */
     wtc_ctx c = { 0, 0, 1, 0 };
+    wtcrt_mpi_ready(rt);
     if (!region_possible(rt)) {
         fn->run_seq(args, ret);
         return;
@@ -227,6 +228,7 @@ wtc_par *wtc_region_open(const wtc_fn *first, const wtc_site *site)
     (void)site; /* the predictor's advice uses it */
     wtc_ctx c = { -1, 0, 1, 0 }; /* the spawned calls get depth 0 */
     wtc_par *p;
+    wtcrt_mpi_ready(rt);
     if (!region_possible(rt))
         return NULL;
     wtcrt_region_begin(rt, first);

@@ -10,6 +10,8 @@
    time. No malloc setting is changed, so nothing can be undone after MPI_Init; not
    calling it is the only way to get plain C's heap. With one rank the runtime needs no
    message anyway: every call runs the sequential clone. */
+#include <limits.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -181,12 +183,26 @@ static void single_node_restore(int set)
         unsetenv("MPIR_CVAR_NOLOCAL");
 }
 
+/* The runtime's communicator, this rank and the job's size, once MPI has started. */
+static void world(wtcrt_rt *rt)
+{
+    MPI_Request req;
+#ifdef WTC_MPI_SMPI
+    (void)req; /* SimGrid 3.32 has no MPI_Comm_idup (it aborts: "Not yet implemented") */
+    MPI_Comm_dup(MPI_COMM_WORLD, &rt->comm);
+#else
+    MPI_Comm_idup(MPI_COMM_WORLD, &rt->comm, &req);
+    wtcrt_coll_wait(&req);
+#endif
+    MPI_Comm_rank(rt->comm, &rt->rank);
+    MPI_Comm_size(rt->comm, &rt->nranks);
+}
+
 /* Starts MPI, unless this process is the whole job; sets rt->comm, rt->rank,
    rt->nranks. */
 void wtcrt_mpi_start(wtcrt_rt *rt, int *argc, char ***argv)
 {
     int inited = 0;
-    MPI_Request req;
     MPI_Initialized(&inited);
     if (!inited && job_of_one()) {
         rt->alone = 1;
@@ -201,22 +217,113 @@ void wtcrt_mpi_start(wtcrt_rt *rt, int *argc, char ***argv)
         single_node_restore(set);
         stdout_rebuffer();
     }
-#ifdef WTC_MPI_SMPI
-    (void)req; /* SimGrid 3.32 has no MPI_Comm_idup (it aborts: "Not yet implemented") */
-    MPI_Comm_dup(MPI_COMM_WORLD, &rt->comm);
-#else
-    MPI_Comm_idup(MPI_COMM_WORLD, &rt->comm, &req);
-    wtcrt_coll_wait(&req);
-#endif
-    MPI_Comm_rank(rt->comm, &rt->rank);
-    MPI_Comm_size(rt->comm, &rt->nranks);
+    world(rt);
     if (rt->nranks == 1)
         check_launcher();
+}
+
+/* ---- MPI starts while main begins (doc/runtime.md "Start-up") ----------------------
+
+   MPI_Init takes 15-25 ms on one node and far more on a cluster; rank 0 alone runs
+   main, whose first lines (reading the input, filling the arrays) need no other rank.
+   So rank 0 of a job hydra started starts MPI in a thread of its own and runs main at
+   once; the other ranks start MPI as always and wait for the first region. The thread
+   calls MPI_Init_thread(MPI_THREAD_SERIALIZED) — after it, MPI is called by the main
+   thread, never by two at once — then the rest of the start every rank makes (the
+   runtime's communicator, the doorbell's collectives); main joins it (wtcrt_mpi_ready)
+   before anything that needs MPI: a region, the end of the program, an error that
+   stops the job. Between the two nothing of the main thread touches the runtime's
+   state: the thread writes it, pthread_join publishes it. */
+
+static __thread int in_start_thread; /* this thread is the start thread */
+static void (*start_then)(wtcrt_rt *rt);
+
+/* The job's size when this process is rank 0 of a job of several that hydra started
+   (PMI_RANK 0, PMI_SIZE above 1) and MPI has not started: rt->rank and rt->nranks are
+   set from them for the checks of the options, and MPI may start in a thread
+   (wtcrt_mpi_start_early). 0 otherwise, and with WTC_START_EARLY=0: MPI starts before
+   main. Only MPICH: the variables are its launcher's. */
+int wtcrt_mpi_early(wtcrt_rt *rt)
+{
+#if defined(WTC_MPI_MPICH)
+    const char *r = getenv("PMI_RANK"), *s = getenv("WTC_START_EARLY"), *var = "";
+    int inited = 0;
+    long n;
+    if ((s && strcmp(s, "0") == 0) || !r || strcmp(r, "0") != 0)
+        return 0;
+    n = launcher_size(&var);
+    if (n <= 1 || n > INT_MAX || strcmp(var, "PMI_SIZE") != 0)
+        return 0;
+    MPI_Initialized(&inited);
+    if (inited)
+        return 0;
+    rt->rank = 0;
+    rt->nranks = rt->start_size = (int)n;
+    rt->comm = MPI_COMM_NULL;
+    return (int)n;
+#else
+    (void)rt;
+    return 0;
+#endif
+}
+
+static void *start_main(void *arg)
+{
+    wtcrt_rt *rt = arg;
+    int provided;
+    in_start_thread = 1;
+    /* no argc/argv: the main thread is taking the runtime's options out of them */
+    MPI_Init_thread(NULL, NULL, MPI_THREAD_SERIALIZED, &provided);
+    /* at once: main may be printing (the C library's setvbuf takes the stream's lock
+       and writes out what the stream holds first) */
+    stdout_rebuffer();
+    world(rt);
+    if (rt->nranks > 1)
+        start_then(rt);
+    return NULL;
+}
+
+/* Starts MPI in a thread (after wtcrt_mpi_early said so), then 'then' there when the
+   job has several ranks; without a thread, here and now. */
+void wtcrt_mpi_start_early(wtcrt_rt *rt, void (*then)(wtcrt_rt *rt))
+{
+    start_then = then;
+    rt->start_env = single_node_setup(); /* setenv before any other thread runs */
+    if (pthread_create(&rt->start_thread, NULL, start_main, rt) == 0) {
+        rt->start_pending = 1;
+        return;
+    }
+    start_main(rt);
+    in_start_thread = 0;
+    rt->start_pending = 1;
+    rt->start_thread = pthread_self();
+    wtcrt_mpi_ready(rt);
+}
+
+/* Waits for the start thread, when there is one, and ends the start as
+   wtcrt_mpi_start ends it. Every way into MPI on rank 0 passes here first. */
+void wtcrt_mpi_ready(wtcrt_rt *rt)
+{
+    if (!rt->start_pending || in_start_thread || wtcrt_forked(rt))
+        return;
+    if (!pthread_equal(rt->start_thread, pthread_self()))
+        pthread_join(rt->start_thread, NULL);
+    rt->start_pending = 0;
+    single_node_restore(rt->start_env);
+    if (rt->nranks > 1)
+        wtcrt_short_sleeps(); /* a setting of each thread: the start thread's was made */
+    if (rt->nranks == 1)
+        check_launcher();
+    if (rt->rank != 0 || rt->nranks != rt->start_size)
+        wtcrt_die(rt, "hydra's PMI_RANK and PMI_SIZE said rank 0 of %d, MPI says rank %d "
+                  "of %d (start the program with WTC_START_EARLY=0)", rt->start_size,
+                  rt->rank, rt->nranks);
 }
 
 /* Ends what wtcrt_mpi_start started. */
 void wtcrt_mpi_end(wtcrt_rt *rt)
 {
+    wtcrt_mpi_ready(rt);
     if (rt->alone)
         return;
     MPI_Comm_free(&rt->comm);
@@ -227,6 +334,7 @@ void wtcrt_mpi_end(wtcrt_rt *rt)
    caller exits. */
 void wtcrt_mpi_abort(wtcrt_rt *rt, int status)
 {
+    wtcrt_mpi_ready(rt);
     fflush(NULL);
     if (!rt->alone) {
         /* hydra stops forwarding a job's output once it learns of the abort: on the

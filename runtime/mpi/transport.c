@@ -28,6 +28,7 @@ wtcrt_rt wtcrt_this_rank;
 void wtcrt_die(wtcrt_rt *rt, const char *fmt, ...)
 {
     va_list ap;
+    wtcrt_mpi_ready(rt); /* rt->rank is MPI's */
     fflush(stdout); /* what the program printed comes before the error */
     fprintf(stderr, "wtc: rank %d: fatal: ", rt->rank);
     va_start(ap, fmt);
@@ -517,10 +518,15 @@ int wtcrt_wait_init(wtcrt_rt *rt)
     rt->oversubscribed = host_oversubscribed(rt->host_ranks);
     s = getenv("WTC_YIELD_POLLS");
     rt->yield_polls = s ? atoi(s) : WTCRT_YIELD_POLLS;
-    /* short sleeps must really be short: the default 50 us timer slack would round
-       every back-off step up */
-    prctl(PR_SET_TIMERSLACK, 1000UL, 0, 0, 0);
+    wtcrt_short_sleeps();
     return synced;
+}
+
+/* Short sleeps must really be short: the default 50 us timer slack would round every
+   back-off step up. A setting of the calling thread. */
+void wtcrt_short_sleeps(void)
+{
+    prctl(PR_SET_TIMERSLACK, 1000UL, 0, 0, 0);
 }
 
 /* Looks once for a message matching src/tag; 1 with *st filled when there is one. */
@@ -879,6 +885,7 @@ static void stats_send(wtcrt_rt *rt)
    the exit status: 'status', or 2 on rank 0 when the trace could not be written. */
 static int finish(wtcrt_rt *rt, int status)
 {
+    wtcrt_mpi_ready(rt);
     if (rt->finished)
         return status;
     rt->finished = 1;
@@ -913,6 +920,7 @@ static void on_exit_handler(int status, void *arg)
     wtcrt_rt *rt = arg;
     if (rt->finished || !rt->started || wtcrt_forked(rt))
         return;
+    wtcrt_mpi_ready(rt);
     if (rt->rank == 0 && !rt->in_region) {
         fflush(stdout);
         finish(rt, status);
@@ -1001,16 +1009,22 @@ static int trace_check(wtcrt_rt *rt, char *err, size_t errsz)
     return bad ? -1 : 0;
 }
 
-/* Initialises states and the trace; every rank starts the clock after a barrier (the
-   doorbell's last collective where it has one) so the lanes of the trace line up. */
-static void states_start(wtcrt_rt *rt)
+/* The start's synchronisation: the doorbell's collectives (the last one a barrier),
+   else a barrier, so the lanes of a trace line up; one rank alone never waits (and may
+   run without MPI: mpi/single.c). Rank 0 may make it in the start thread
+   (wtcrt_mpi_start_early). */
+static void states_sync(wtcrt_rt *rt)
 {
-    /* one rank never waits (and may run without MPI: mpi/single.c) */
     if (rt->nranks > 1 && !wtcrt_wait_init(rt)) {
         MPI_Request req;
         wtcrt_ibarrier(rt, &req);
         wtcrt_coll_wait(&req);
     }
+}
+
+/* Initialises states and the trace; the clock starts here. */
+static void states_start(wtcrt_rt *rt)
+{
     rt->tracing = rt->opt.trace ? 1 : 0;
     rt->t0 = rt->tstate = wtcrt_now();
     rt->state = rt->rank == 0 ? WTCRT_S_COMPUTE : WTCRT_S_IDLE;
@@ -1037,9 +1051,13 @@ int wtc_start(int argc, char **argv, const wtc_program *prog)
 {
     wtcrt_rt *rt = &wtcrt_this_rank;
     char err[512];
-    int status, ok;
+    int status, ok, first;
+    /* rank 0 of a job of several: MPI may start in a thread while main begins
+       (mpi/single.c); rt->rank and rt->nranks are the launcher's until it has */
+    int early = wtcrt_mpi_early(rt);
     rt->pid = getpid();
-    wtcrt_mpi_start(rt, &argc, &argv);
+    if (!early)
+        wtcrt_mpi_start(rt, &argc, &argv);
     rt->prog = prog;
     ok = prog->abi_version == WTC_ABI_VERSION;
     wtcrt_checking = ok && prog->check;
@@ -1048,8 +1066,16 @@ int wtc_start(int argc, char **argv, const wtc_program *prog)
                  prog->abi_version, WTC_ABI_VERSION);
     else
         ok = wtcrt_opts_parse(&argc, argv, &rt->opt, err, sizeof err) == 0 &&
-             opts_check(rt, err, sizeof err) == 0 &&
-             (rt->opt.help || trace_check(rt, err, sizeof err) == 0);
+             opts_check(rt, err, sizeof err) == 0;
+    /* what needs MPI before main, or follows every rank from the first moment, starts
+       it now: an error or --help (every rank stops together), a trace (its check and
+       its clock), a --check build (the start thread's allocations would meet main's in
+       the checker's unlocked table of heap blocks) */
+    if (early && (!ok || rt->opt.help || rt->opt.trace || prog->check)) {
+        early = 0;
+        wtcrt_mpi_start(rt, &argc, &argv);
+    }
+    ok = ok && (rt->opt.help || trace_check(rt, err, sizeof err) == 0);
     if (!ok || rt->opt.help) {
         /* every rank parsed the same argv: all stop, rank 0 says why (or the usage) */
         if (rt->rank == 0 && !ok)
@@ -1059,11 +1085,16 @@ int wtc_start(int argc, char **argv, const wtc_program *prog)
         wtcrt_mpi_end(rt);
         return ok ? 0 : 2;
     }
+    if (!early)
+        states_sync(rt);
     states_start(rt);
     decisions_open(rt);
     rt->started = 1;
     on_exit(on_exit_handler, rt);
-    if (rt->rank == 0)
+    first = rt->rank == 0;
+    if (early) /* from here on the main thread leaves rt alone until wtcrt_mpi_ready */
+        wtcrt_mpi_start_early(rt, states_sync);
+    if (first)
         status = prog->user_main(argc, argv);
     else
         status = wtcrt_serve(rt);

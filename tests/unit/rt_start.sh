@@ -11,7 +11,9 @@
 # this host, MPI_Init runs with HWLOC_COMPONENTS=-linuxio,-pci (no I/O device discovery)
 # and UCX_TLS=self,sm (no network transports), and over ch4:ucx with MPIR_CVAR_NOLOCAL=1
 # (local ranks talk through UCX's shared memory, no MPICH shared-memory start-up), all
-# removed after it; a user's own values are left as they are.
+# removed after it; a user's own values are left as they are. Rank 0 of a job hydra
+# started starts MPI in a thread while main begins (MPI_Init_thread there), the other
+# ranks in their main thread (MPI_Init); WTC_START_EARLY=0 starts it before main.
 . "$(dirname "$0")/rt_lib.inc"
 
 prog=$RT_OUT/start
@@ -43,6 +45,9 @@ probes() { awk '$1 == "rank" && $2 == "0" && $3 == "probes" { print $4 }' "$RT_S
 hwloc() { sed -n 's/^rank [0-9]* hwloc //p' "$RT_STDERR" | sort -u; }
 ucx() { sed -n 's/^rank [0-9]* ucx //p' "$RT_STDERR" | sort -u; }
 nolocal() { sed -n 's/^rank [0-9]* nolocal //p' "$RT_STDERR" | sort -u; }
+# how0 / howrest: how rank 0 / the other ranks started MPI ("CALL main|thread")
+how0() { sed -n 's/^rank 0 how //p' "$RT_STDERR"; }
+howrest() { sed -n 's/^rank [1-9][0-9]* how //p' "$RT_STDERR" | sort -u; }
 # nolocal_want: what MPIR_CVAR_NOLOCAL must be at MPI_Init and after (the shim says
 # whether the library is MPICH over ch4:ucx)
 nolocal_want() {
@@ -58,7 +63,7 @@ for np in 2 3 5; do
     ok0=$RT_RC out0=$(cat "$RT_STDOUT") start0=$(starts) p0=$(probes)
     run "$np" 1
     ok1=$RT_RC out1=$(cat "$RT_STDOUT") start1=$(starts) p1=$(probes) hw1=$(hwloc) ucx1=$(ucx)
-    nl1=$(nolocal) nl_want=$(nolocal_want)
+    nl1=$(nolocal) nl_want=$(nolocal_want) h0=$(how0) hr=$(howrest)
     if [ "$ok0$ok1" != 00 ] || [ "$out0" != 46368 ] || [ "$out1" != 46368 ]; then
         rt_fail "-n $np: status $ok0/$ok1, output '$out0'/'$out1' (want 46368)"
     elif [ "$start1" != "Comm_idup Iallgather Iallreduce" ]; then
@@ -67,6 +72,8 @@ for np in 2 3 5; do
         rt_fail "-n $np: HWLOC_COMPONENTS at MPI_Init and after: '$hw1' (want '$io_off')"
     elif [ "$ucx1" != "$ucx_off" ]; then
         rt_fail "-n $np: UCX_TLS at MPI_Init and after: '$ucx1' (want '$ucx_off')"
+    elif [ "$impl" = mpich ] && { [ "$h0" != "MPI_Init_thread thread" ] || [ "$hr" != "MPI_Init main" ]; }; then
+        rt_fail "-n $np: MPI started on rank 0 by '$h0', on the others by '$hr' (want 'MPI_Init_thread thread', 'MPI_Init main')"
     elif [ "$nl1" != "$nl_want" ]; then
         rt_fail "-n $np: MPIR_CVAR_NOLOCAL at MPI_Init and after: '$nl1' (want '$nl_want')"
     elif [ "$start0" != "Comm_idup Ibarrier" ]; then
@@ -77,6 +84,16 @@ for np in 2 3 5; do
         rt_pass "-n $np: start-up '$start1' (no doorbell: '$start0'); rank 0 probed $p1 times ($p0 without); HWLOC_COMPONENTS '$hw1', UCX_TLS '$ucx1', MPIR_CVAR_NOLOCAL '$nl1'"
     fi
 done
+
+# WTC_START_EARLY=0: every rank starts MPI before main
+WTC_START_EARLY=0 run 3 1
+h0=$(how0) hr=$(howrest)
+if [ "$RT_RC" = 0 ] && [ "$(cat "$RT_STDOUT")" = 46368 ] && [ "$h0" = "MPI_Init main" ] &&
+    [ "$hr" = "MPI_Init main" ] && [ "$(starts)" = "Comm_idup Iallgather Iallreduce" ]; then
+    rt_pass "WTC_START_EARLY=0: every rank calls MPI_Init in its main thread"
+else
+    rt_fail "WTC_START_EARLY=0: status $RT_RC, rank 0 '$h0', others '$hr', start-up '$(starts)'"
+fi
 
 # the user's HWLOC_COMPONENTS, UCX_TLS and MPIR_CVAR_NOLOCAL are the user's
 HWLOC_COMPONENTS=-linuxio UCX_TLS=self,sm,tcp MPIR_CVAR_NOLOCAL=0 run 2 1

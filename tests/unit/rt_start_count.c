@@ -7,8 +7,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
-static char start[256], hwloc_init[128], ucx_init[128], nolocal_init[128];
+static char start[256], hwloc_init[128], ucx_init[128], nolocal_init[128], how[64];
 static int sent;
 static long probes;
 
@@ -18,12 +20,26 @@ static const char *env(const char *name)
     return s ? s : "(unset)";
 }
 
-int MPI_Init(int *argc, char ***argv)
+/* the environment MPI starts with, and who starts it */
+static void record(const char *call)
 {
     snprintf(hwloc_init, sizeof hwloc_init, "%s", env("HWLOC_COMPONENTS"));
     snprintf(ucx_init, sizeof ucx_init, "%s", env("UCX_TLS"));
     snprintf(nolocal_init, sizeof nolocal_init, "%s", env("MPIR_CVAR_NOLOCAL"));
+    snprintf(how, sizeof how, "%s %s", call,
+             syscall(SYS_gettid) == getpid() ? "main" : "thread");
+}
+
+int MPI_Init(int *argc, char ***argv)
+{
+    record("MPI_Init");
     return PMPI_Init(argc, argv);
+}
+
+int MPI_Init_thread(int *argc, char ***argv, int required, int *provided)
+{
+    record("MPI_Init_thread");
+    return PMPI_Init_thread(argc, argv, required, provided);
 }
 
 static void note(const char *name)
@@ -116,9 +132,10 @@ int MPI_Finalize(void)
     PMPI_Comm_rank(MPI_COMM_WORLD, &r);
     MPI_Get_library_version(version, &len);
     fprintf(stderr, "rank %d start:%s\nrank %d probes %ld\nrank %d hwloc %s %s\n"
-            "rank %d ucx %s %s\nrank %d nolocal %s %s\nrank %d ch4:ucx %s\n", r, start, r,
+            "rank %d ucx %s %s\nrank %d nolocal %s %s\nrank %d ch4:ucx %s\nrank %d how %s\n",
+            r, start, r,
             probes, r, hwloc_init, env("HWLOC_COMPONENTS"), r, ucx_init, env("UCX_TLS"), r,
             nolocal_init, env("MPIR_CVAR_NOLOCAL"), r,
-            strstr(version, "Device:\tch4:ucx") ? "yes" : "no");
+            strstr(version, "Device:\tch4:ucx") ? "yes" : "no", r, how);
     return PMPI_Finalize();
 }

@@ -1,0 +1,63 @@
+#!/bin/sh
+# Rank 0 runs main's first lines while MPI starts in a thread (doc/runtime.md
+# "Start-up"): the program's output and exit status are those of a plain C program
+# however main begins - printing, sleeping while MPI starts, fork()ing a child that
+# exits, calling exit() or returning before any region - at -n 1 (no MPI) to 4, and
+# with WTC_START_EARLY=0 (MPI started before main). The options are still checked
+# against the job's size before main runs.
+. "$(dirname "$0")/rt_lib.inc"
+
+prog=$RT_OUT/rt_early
+bin/wtcc --no-predict tests/unit/rt_early.wtc -o "$prog" >"$RT_STDERR" 2>&1 ||
+    { rt_fail "build rt_early.wtc"; rt_summary; }
+
+N=5000
+# expect LABEL WANT_RC HOW: stdout is exactly what the program prints for HOW
+expect() {
+    label=$1 want_rc=$2 how=$3
+    {
+        [ "$how" = fork ] && echo child
+        i=0
+        while [ $i -lt $N ]; do echo "line $i"; i=$((i + 1)); done
+        case $how in
+        exit | noregion) ;;
+        *)
+            echo "fib 6765"
+            echo "buffering full"
+            while [ $i -lt $((2 * N)) ]; do echo "line $i"; i=$((i + 1)); done
+            ;;
+        esac
+    } >"$RT_OUT/early.want"
+    if [ "$RT_RC" != "$want_rc" ]; then
+        rt_fail "$label" "exit status $RT_RC, want $want_rc"
+    elif ! cmp -s "$RT_OUT/early.want" "$RT_STDOUT"; then
+        rt_fail "$label" "stdout differs: $(diff "$RT_OUT/early.want" "$RT_STDOUT" | head -n 3 | tr '\n' ' ')"
+    else
+        rt_pass "$label"
+    fi
+}
+
+for np in 1 2 3 4; do
+    for how in region slow fork; do
+        rt_run $np "$prog" $N $how
+        expect "$how at -n $np" 0 $how
+    done
+    rt_run $np "$prog" $N exit
+    expect "exit(3) before any region at -n $np" 3 exit
+    rt_run $np "$prog" $N noregion
+    expect "return 4 without any region at -n $np" 4 noregion
+done
+for how in slow exit; do
+    WTC_START_EARLY=0 rt_run 3 "$prog" $N $how
+    expect "WTC_START_EARLY=0, $how at -n 3" "$([ $how = exit ] && echo 3 || echo 0)" $how
+done
+
+# the options are checked against hydra's job size before main runs: nothing printed
+rt_run 3 "$prog" $N slow --wtc-mode=dynamic --wtc-masters=3
+if [ "$RT_RC" = 2 ] && [ ! -s "$RT_STDOUT" ] &&
+    grep -q "^wtc: error: --wtc-masters=3 needs at least 4 ranks (running on 3)" "$RT_STDERR"; then
+    rt_pass "--wtc-masters=3 at -n 3: refused before main, status 2"
+else
+    rt_fail "--wtc-masters=3 at -n 3" "status $RT_RC, stdout $(wc -c <"$RT_STDOUT") bytes"
+fi
+rt_summary
