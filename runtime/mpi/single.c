@@ -312,8 +312,10 @@ void wtcrt_mpi_ready(wtcrt_rt *rt)
     single_node_restore(rt->start_env);
     if (rt->nranks > 1)
         wtcrt_short_sleeps(); /* a setting of each thread: the start thread's was made */
-    if (rt->nranks == 1)
-        check_launcher();
+    if (rt->nranks == 1) {
+        rt->finished = 1; /* at exit nothing is left to end but MPI, which it ends */
+        check_launcher(); /* another MPI's launcher started it: says so and stops */
+    }
     if (rt->rank != 0 || rt->nranks != rt->start_size)
         wtcrt_die(rt, "hydra's PMI_RANK and PMI_SIZE said rank 0 of %d, MPI says rank %d "
                   "of %d (start the program with WTC_START_EARLY=0)", rt->start_size,

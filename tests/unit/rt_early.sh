@@ -4,7 +4,8 @@
 # however main begins - printing, sleeping while MPI starts, fork()ing a child that
 # exits, calling exit() or returning before any region - at -n 1 (no MPI) to 4, and
 # with WTC_START_EARLY=0 (MPI started before main). The options are still checked
-# against the job's size before main runs.
+# against the job's size before main runs, and a job MPI sees as one process although
+# hydra's variables say more is stopped with the launcher's message, either way.
 . "$(dirname "$0")/rt_lib.inc"
 
 prog=$RT_OUT/rt_early
@@ -60,4 +61,18 @@ if [ "$RT_RC" = 2 ] && [ ! -s "$RT_STDOUT" ] &&
 else
     rt_fail "--wtc-masters=3 at -n 3" "status $RT_RC, stdout $(wc -c <"$RT_STDOUT") bytes"
 fi
+
+# hydra's variables without hydra (a launcher MPICH cannot talk to): MPI starts alone,
+# and the start says so and stops the program, status 2, as before main
+for early in 1 0; do
+    RT_RC=0
+    PMI_RANK=0 PMI_SIZE=2 WTC_START_EARLY=$early timeout "$RT_TIMEOUT" "$prog" 3 region \
+        >"$RT_STDOUT" 2>"$RT_STDERR" || RT_RC=$?
+    if [ "$RT_RC" = 2 ] && grep -q "^wtc: error: started as one of 2 processes (PMI_SIZE=2)" "$RT_STDERR" &&
+        ! grep -q "^fib" "$RT_STDOUT" && ! grep -qi "finaliz" "$RT_STDERR"; then
+        rt_pass "PMI_SIZE=2 without its launcher, WTC_START_EARLY=$early: refused, status 2"
+    else
+        rt_fail "PMI_SIZE=2 without its launcher, WTC_START_EARLY=$early" "status $RT_RC"
+    fi
+done
 rt_summary
