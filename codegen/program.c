@@ -121,6 +121,23 @@ static void emit_main_entry(Cg *cg)
         fprintf(o, "    return __wtc_user_main(%s);\n}\n", args);
 }
 
+/* 1 when the preprocessed text comes in part from a header named mpi.h (a line marker
+   '# N "…/mpi.h"'): the program may call MPI itself (wtc_calls_mpi, wtc_abi.h). */
+static int includes_mpi_h(const char *text)
+{
+    for (const char *l = text; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
+        const char *q, *e;
+        if (l[0] != '#' || l[1] != ' ' || !(q = strchr(l, '"')))
+            continue;
+        e = strchr(q + 1, '"');
+        if (!e || e - (q + 1) < 5 || memchr(q, '\n', (size_t)(e - q)))
+            continue;
+        if (memcmp(e - 5, "mpi.h", 5) == 0 && (e - 5 == q + 1 || e[-6] == '/'))
+            return 1;
+    }
+    return 0;
+}
+
 /* The program table and the real main. */
 void program_emit_tables(Cg *cg)
 {
@@ -143,6 +160,8 @@ void program_emit_tables(Cg *cg)
             cg->nfns, g.n, cg->opt ? cg->opt->mode_override : 0,
             cg->opt ? cg->opt->masters_override : 0, cg->opt ? cg->opt->check : 0);
     fprintf(o, "#ifdef WTC_LIBDIR\nconst char *const wtc_libdir = WTC_LIBDIR;\n#endif\n");
+    if (includes_mpi_h(cg->tu->text))
+        fprintf(o, "const int wtc_calls_mpi = 1;\n");
     fprintf(o, "int main(int argc, char **argv)\n{\n    return wtc_start(argc, argv, "
             "&__wtc_program);\n}\n");
 }

@@ -109,6 +109,11 @@ typedef struct wtc_program {
    predictor, which looks for the calibrated machines/host.conf there). */
 extern const char *const wtc_libdir;
 
+/* Defined (1) by the generated code of a program that includes <mpi.h>: it may call MPI
+   itself, in main before its first region too, so MPI starts before main on every rank
+   (doc/runtime.md "Start-up"). */
+extern const int wtc_calls_mpi;
+
 /* Where a par statement with spawn points is in the source: one static object per par
    (generated), so its address identifies the par. The predictor's advice names it as
    a compiler note does ("file:line:col: note: ..."). */

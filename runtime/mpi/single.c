@@ -47,12 +47,24 @@ static const char *const launch_vars[] = {
 
 #define NELEMS(a) (sizeof(a) / sizeof(a)[0])
 
-/* 1 when the environment says this process is the whole job. Any doubt answers 0 (MPI
-   starts, as before): a wrong 1 would run main on every rank of a bigger job. */
+/* Defined by the generated code of a program that includes <mpi.h> (wtc_abi.h): it may
+   call MPI itself, so MPI starts before main however small the job. */
+extern const int wtc_calls_mpi __attribute__((weak));
+
+static int calls_mpi(void)
+{
+    return &wtc_calls_mpi && wtc_calls_mpi;
+}
+
+/* 1 when the environment says this process is the whole job (and the program makes no
+   MPI call of its own). Any doubt answers 0 (MPI starts, as before): a wrong 1 would run
+   main on every rank of a bigger job. */
 static int job_of_one(void)
 {
     const char *s = getenv("WTC_ALONE");
     int sized = 0;
+    if (calls_mpi())
+        return 0;
 #ifdef WTC_MPI_SMPI
     /* smpirun sets no variable, and an SMPI program only runs under it */
     return 0;
@@ -241,15 +253,17 @@ static void (*start_then)(wtcrt_rt *rt);
 /* The job's size when this process is rank 0 of a job of several that hydra started
    (PMI_RANK 0, PMI_SIZE above 1) and MPI has not started: rt->rank and rt->nranks are
    set from them for the checks of the options, and MPI may start in a thread
-   (wtcrt_mpi_start_early). 0 otherwise, and with WTC_START_EARLY=0: MPI starts before
-   main. Only MPICH: the variables are its launcher's. */
+   (wtcrt_mpi_start_early). 0 otherwise, with WTC_START_EARLY=0, and for a program that
+   includes <mpi.h> (wtc_calls_mpi: it may call MPI in main): MPI starts before main.
+   Only MPICH: the variables are its launcher's. */
 int wtcrt_mpi_early(wtcrt_rt *rt)
 {
 #if defined(WTC_MPI_MPICH)
     const char *r = getenv("PMI_RANK"), *s = getenv("WTC_START_EARLY"), *var = "";
     int inited = 0;
     long n;
-    if ((s && strcmp(s, "0") == 0) || !r || strcmp(r, "0") != 0)
+    if ((s && strcmp(s, "0") == 0) || !r || strcmp(r, "0") != 0 ||
+        calls_mpi())
         return 0;
     n = launcher_size(&var);
     if (n <= 1 || n > INT_MAX || strcmp(var, "PMI_SIZE") != 0)

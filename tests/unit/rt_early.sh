@@ -5,7 +5,9 @@
 # exits, calling exit() or returning before any region - at -n 1 (no MPI) to 4, and
 # with WTC_START_EARLY=0 (MPI started before main). The options are still checked
 # against the job's size before main runs, and a job MPI sees as one process although
-# hydra's variables say more is stopped with the launcher's message, either way.
+# hydra's variables say more is stopped with the launcher's message, either way. A
+# program that includes <mpi.h> may call MPI in main: MPI starts before main on every
+# rank, at -n 1 and without mpiexec too.
 . "$(dirname "$0")/rt_lib.inc"
 
 prog=$RT_OUT/rt_early
@@ -61,6 +63,30 @@ if [ "$RT_RC" = 2 ] && [ ! -s "$RT_STDOUT" ] &&
 else
     rt_fail "--wtc-masters=3 at -n 3" "status $RT_RC, stdout $(wc -c <"$RT_STDOUT") bytes"
 fi
+
+# a program that includes <mpi.h> (and only such a program) tells the runtime so
+mprog=$RT_OUT/rt_calls_mpi
+if bin/wtcc --no-predict tests/unit/rt_calls_mpi.wtc -o "$mprog" >"$RT_STDERR" 2>&1 &&
+    [ "$(bin/wtcc -E tests/unit/rt_calls_mpi.wtc -o - | grep -c '^const int wtc_calls_mpi = 1;')" = 1 ] &&
+    [ "$(bin/wtcc -E tests/unit/rt_early.wtc -o - | grep -c 'wtc_calls_mpi')" = 0 ]; then
+    rt_pass "wtc_calls_mpi defined for a program with <mpi.h>, not for one without"
+else
+    rt_fail "wtc_calls_mpi in the generated code"
+fi
+for np in 0 1 2 3; do
+    RT_RC=0
+    if [ $np = 0 ]; then
+        timeout "$RT_TIMEOUT" "$mprog" >"$RT_STDOUT" 2>"$RT_STDERR" || RT_RC=$?
+    else
+        rt_run $np "$mprog"
+    fi
+    printf 'MPI started before main: yes\nfib 75025, MPI_Wtime ok\n' >"$RT_OUT/early.want"
+    if [ "$RT_RC" = 0 ] && cmp -s "$RT_OUT/early.want" "$RT_STDOUT"; then
+        rt_pass "MPI called in main before any region, $([ $np = 0 ] && echo 'no mpiexec' || echo "-n $np")"
+    else
+        rt_fail "MPI called in main before any region, -n $np" "status $RT_RC, stdout $(head -c 80 "$RT_STDOUT")"
+    fi
+done
 
 # hydra's variables without hydra (a launcher MPICH cannot talk to): MPI starts alone,
 # and the start says so and stops the program, status 2, as before main
