@@ -125,15 +125,14 @@ static void emit_main_entry(Cg *cg)
    '# N "…/mpi.h"'): the program may call MPI itself (wtc_calls_mpi, wtc_abi.h). */
 static int includes_mpi_h(const char *text)
 {
-    for (const char *l = text; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
-        const char *q, *e;
-        if (l[0] != '#' || l[1] != ' ' || !(q = strchr(l, '"')))
-            continue;
-        e = strchr(q + 1, '"');
-        if (!e || e - (q + 1) < 5 || memchr(q, '\n', (size_t)(e - q)))
-            continue;
-        if (memcmp(e - 5, "mpi.h", 5) == 0 && (e - 5 == q + 1 || e[-6] == '/'))
+    for (const char *l = text; *l;) {
+        const char *nl = strchr(l, '\n'), *q = strchr(l, '"'), *e;
+        size_t len = nl ? (size_t)(nl - l) : strlen(l);
+        if (l[0] == '#' && l[1] == ' ' && q && q < l + len &&
+            (e = memchr(q + 1, '"', len - (size_t)(q + 1 - l))) && e - (q + 1) >= 5 &&
+            memcmp(e - 5, "mpi.h", 5) == 0 && (e - 5 == q + 1 || e[-6] == '/'))
             return 1;
+        l += len + (nl != NULL);
     }
     return 0;
 }

@@ -292,13 +292,27 @@ static void *start_main(void *arg)
        and writes out what the stream holds first) */
     stdout_rebuffer();
     world(rt);
-    if (rt->nranks > 1)
-        start_then(rt);
+    start_then(rt); /* nothing with one rank */
     return NULL;
 }
 
-/* Starts MPI in a thread (after wtcrt_mpi_early said so), then 'then' there when the
-   job has several ranks; without a thread, here and now. */
+/* Ends the start in the main thread, once the start thread's work is done. */
+static void start_done(wtcrt_rt *rt)
+{
+    single_node_restore(rt->start_env);
+    if (rt->nranks == 1) {
+        rt->finished = 1; /* at exit nothing is left to end but MPI, which it ends */
+        check_launcher(); /* another MPI's launcher started it: says so and stops */
+    }
+    wtcrt_short_sleeps(); /* a setting of each thread: the start thread's was made */
+    if (rt->rank != 0 || rt->nranks != rt->start_size)
+        wtcrt_die(rt, "hydra's PMI_RANK and PMI_SIZE said rank 0 of %d, MPI says rank %d "
+                  "of %d (start the program with WTC_START_EARLY=0)", rt->start_size,
+                  rt->rank, rt->nranks);
+}
+
+/* Starts MPI in a thread (after wtcrt_mpi_early said so), then 'then' there (the
+   start's collectives); without a thread, here and now. */
 void wtcrt_mpi_start_early(wtcrt_rt *rt, void (*then)(wtcrt_rt *rt))
 {
     start_then = then;
@@ -309,9 +323,7 @@ void wtcrt_mpi_start_early(wtcrt_rt *rt, void (*then)(wtcrt_rt *rt))
     }
     start_main(rt);
     in_start_thread = 0;
-    rt->start_pending = 1;
-    rt->start_thread = pthread_self();
-    wtcrt_mpi_ready(rt);
+    start_done(rt);
 }
 
 /* Waits for the start thread, when there is one, and ends the start as
@@ -320,20 +332,9 @@ void wtcrt_mpi_ready(wtcrt_rt *rt)
 {
     if (!rt->start_pending || in_start_thread || wtcrt_forked(rt))
         return;
-    if (!pthread_equal(rt->start_thread, pthread_self()))
-        pthread_join(rt->start_thread, NULL);
+    pthread_join(rt->start_thread, NULL);
     rt->start_pending = 0;
-    single_node_restore(rt->start_env);
-    if (rt->nranks > 1)
-        wtcrt_short_sleeps(); /* a setting of each thread: the start thread's was made */
-    if (rt->nranks == 1) {
-        rt->finished = 1; /* at exit nothing is left to end but MPI, which it ends */
-        check_launcher(); /* another MPI's launcher started it: says so and stops */
-    }
-    if (rt->rank != 0 || rt->nranks != rt->start_size)
-        wtcrt_die(rt, "hydra's PMI_RANK and PMI_SIZE said rank 0 of %d, MPI says rank %d "
-                  "of %d (start the program with WTC_START_EARLY=0)", rt->start_size,
-                  rt->rank, rt->nranks);
+    start_done(rt);
 }
 
 /* Ends what wtcrt_mpi_start started. */
