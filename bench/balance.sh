@@ -41,7 +41,7 @@ TMO=${WTC_BENCH_TIMEOUT:-120}
 MODES=${WTC_BALANCE_MODES:-omp simple dynamic steal}
 P=${WTC_BALANCE_P:-2}
 BUILT=${WTC_BENCH_BUILT:-}
-ALL="nqueens qsort_lomuto qsort_hoare msort cilksort fib mandel uts knapsack steps"
+ALL="nqueens qsort_lomuto qsort_hoare msort cilksort fib mandel uts knapsack knapsack_share steps"
 SRC=bench/balance
 
 if [ ! -x "$WTCC" ]; then
@@ -177,6 +177,7 @@ label() {
     mandel) echo "Mandelbrot 1280^2" ;;
     uts) echo "UTS, 4.1M nodes" ;;
     knapsack) echo "knapsack 44, B&B" ;;
+    knapsack_share) echo "knapsack 150, shared bound" ;;
     steps) echo "steps: 2000 regions" ;;
     esac
 }

@@ -57,6 +57,11 @@ typedef struct Cg {
     RecFn **fns;
     int nfns;
     FuncDef *main_fd;
+    /* globals shared as bounds (wtc_share_max / wtc_share_min), in first-use order, and
+       each one's WTC_SHARE_* */
+    Decl **shared;
+    int *shared_op;
+    int nshared, capshared;
 } Cg;
 
 /* A growable string (arena-backed, never freed). */

@@ -153,11 +153,18 @@ void program_emit_tables(Cg *cg)
         fprintf(o, "%s\n    { (void *)&%s, sizeof(%s), \"%s\" }", i ? "," : "", g.v[i], g.v[i],
                 g.v[i]);
     fprintf(o, "%s };\n", g.n ? "" : " { 0, 0, 0 }");
+    fprintf(o, "static const wtc_shared __wtc_shared[] = {");
+    for (int i = 0; i < cg->nshared; i++) {
+        const char *n = cg->shared[i]->name;
+        fprintf(o, "%s\n    { (void *)&%s, sizeof(%s), WTC_KIND(%s), %d, \"%s\" }", i ? "," : "",
+                n, n, n, cg->shared_op[i], n);
+    }
+    fprintf(o, "%s };\n", cg->nshared ? "" : " { 0, 0, 0, 0, 0 }");
     const char *src = strrchr(cg->tu->path, '/');
     fprintf(o, "static const wtc_program __wtc_program = {\n    WTC_ABI_VERSION, \"%s\", __wtc_fns, "
-            "%d, __wtc_globals, %d,\n    __wtc_main_entry, %d, %d, %d };\n", src ? src + 1 : cg->tu->path,
+            "%d, __wtc_globals, %d,\n    __wtc_main_entry, %d, %d, %d, __wtc_shared, %d };\n", src ? src + 1 : cg->tu->path,
             cg->nfns, g.n, cg->opt ? cg->opt->mode_override : 0,
-            cg->opt ? cg->opt->masters_override : 0, cg->opt ? cg->opt->check : 0);
+            cg->opt ? cg->opt->masters_override : 0, cg->opt ? cg->opt->check : 0, cg->nshared);
     fprintf(o, "#ifdef WTC_LIBDIR\nconst char *const wtc_libdir = WTC_LIBDIR;\n#endif\n");
     if (includes_mpi_h(cg->tu->text))
         fprintf(o, "const int wtc_calls_mpi = 1;\n");
@@ -201,7 +208,10 @@ static void emit_forwards_after(Cg *cg, int item)
 /* Check the translation unit and write the generated C. */
 int cg_generate(TranslationUnit *tu, const CgOptions *opt, FILE *out)
 {
-    Cg cg = {tu, opt, out, NULL, 0, NULL};
+    Cg cg = {0};
+    cg.tu = tu;
+    cg.opt = opt;
+    cg.out = out;
     cg_lines_init(tu);
     int errors = sema_check(&cg);
     if (errors)

@@ -669,13 +669,78 @@ static void check_par(Cg *cg, Node *par)
 }
 
 /* Find the par statements of a function body; report wtc_depth outside cond:. */
+/* ---- shared bounds: wtc_share_max(g, v), wtc_share_min(g, v) ------------------------ */
+
+/* WTC_SHARE_MAX / _MIN for a call of wtc_share_max / wtc_share_min (not one the user
+   declared), else 0. */
+static int share_call(const Node *n)
+{
+    const Node *c = n->kind == ND_CALL ? n->lhs : NULL;
+    if (!c || c->kind != ND_IDENT || c->decl || !c->name)
+        return 0;
+    return strcmp(c->name, "wtc_share_max") == 0   ? WTC_SHARE_MAX
+           : strcmp(c->name, "wtc_share_min") == 0 ? WTC_SHARE_MIN
+                                                   : 0;
+}
+
+/* The first argument must name a global variable of a real or integer type (not _Bool,
+   an enum or a complex type), not const; each global takes one direction. */
+static void check_share(Cg *cg, Node *n, int op)
+{
+    const char *fname = op == WTC_SHARE_MAX ? "wtc_share_max" : "wtc_share_min";
+    Decl *g = n->nargs == 2 ? global_var(n->args[0]) : NULL;
+    Type *t = g ? type_strip_typedefs(g->type) : NULL;
+    if (n->nargs != 2) {
+        diag_error(n->loc, "%s takes two arguments: a global variable and a value", fname);
+        return;
+    }
+    if (!g || g->is_thread_local) {
+        diag_error(n->args[0]->loc, "the first argument of %s must name a global variable "
+                   "of this file (the bound every processor shares)", fname);
+        return;
+    }
+    if (!t || t->is_complex || (t->quals & Q_CONST) || (g->type->quals & Q_CONST) ||
+        !(t->kind == TY_CHAR || t->kind == TY_SHORT || t->kind == TY_INT ||
+          t->kind == TY_LONG || t->kind == TY_LLONG || t->kind == TY_FLOAT ||
+          t->kind == TY_DOUBLE || t->kind == TY_LDOUBLE)) {
+        diag_error(n->args[0]->loc, "%s: global '%s' must be a non-const integer or "
+                   "floating variable (char ... long long, float, double, long double)",
+                   fname, g->name);
+        return;
+    }
+    for (int i = 0; i < cg->nshared; i++)
+        if (cg->shared[i] == g) {
+            if (cg->shared_op[i] != op)
+                diag_error(n->loc, "global '%s' is shared with both wtc_share_max and "
+                           "wtc_share_min; a bound only moves one way", g->name);
+            return;
+        }
+    if (cg->nshared == cg->capshared) {
+        int cap = cg->capshared ? 2 * cg->capshared : 8;
+        Decl **v = ast_alloc(sizeof *v * (size_t)cap);
+        int *o = ast_alloc(sizeof *o * (size_t)cap);
+        for (int i = 0; i < cg->nshared; i++) {
+            v[i] = cg->shared[i];
+            o[i] = cg->shared_op[i];
+        }
+        cg->shared = v;
+        cg->shared_op = o;
+        cg->capshared = cap;
+    }
+    cg->shared[cg->nshared] = g;
+    cg->shared_op[cg->nshared++] = op;
+}
+
 static void find_pars(Node *n, void *data)
 {
     Cg *cg = data;
+    int op;
     if (cg_is_wtc_depth(n))
         diag_error(n->loc, "wtc_depth may only be used in cond:");
     if (n->kind == ND_PAR)
         check_par(cg, n);
+    if ((op = share_call(n)))
+        check_share(cg, n, op);
     cg_children(n, find_pars, data);
 }
 

@@ -13,7 +13,7 @@
 #ifndef WTC_ABI_H
 #define WTC_ABI_H
 
-#define WTC_ABI_VERSION 2
+#define WTC_ABI_VERSION 3
 
 enum { WTC_MODE_DEFAULT = 0, WTC_MODE_SIMPLE = 1, WTC_MODE_DYNAMIC = 2, WTC_MODE_STEAL = 3 };
 
@@ -90,6 +90,17 @@ typedef struct wtc_global {
     const char *name;
 } wtc_global;
 
+/* A global variable shared as a bound by wtc_share_max / wtc_share_min (doc/language.md
+   "Shared bounds"): a better value found on any processor reaches every other one. */
+enum { WTC_SHARE_MAX = 1, WTC_SHARE_MIN = 2 };
+typedef struct wtc_shared {
+    void *addr;
+    unsigned long size;
+    int kind;                /* WTC_KIND of the variable */
+    int op;                  /* WTC_SHARE_MAX or WTC_SHARE_MIN */
+    const char *name;
+} wtc_shared;
+
 /* The whole program, generated once per translation unit. */
 typedef struct wtc_program {
     int abi_version;            /* WTC_ABI_VERSION */
@@ -102,7 +113,43 @@ typedef struct wtc_program {
     int mode_override;          /* wtcc --mode: WTC_MODE_* (DEFAULT = none) */
     int masters_override;       /* wtcc --mode=dynamic:M (0 = none) */
     int check;                  /* wtcc --check: every call's counts are checked */
+    const wtc_shared *shared;   /* the globals shared as bounds (ABI 3) */
+    int nshared;
 } wtc_program;
+
+/* wtc_share_max(g, v) / wtc_share_min(g, v): raises (lowers) the global g to v when v is
+   better, on this processor at once and on every other one of the region at its next
+   poll; returns g's value after it. wtcc checks that g names a global of this file of
+   an integer or floating type, and lists it in wtc_program.shared. The comparison is
+   inline; the runtime is called only when v is better. */
+void wtc_share(void *g, const void *v);
+#define WTC__SHARE(T, N)                                                                  \
+    static inline T wtc__share_max_##N(T *g, T v) { if (v > *g) wtc_share(g, &v); return *g; } \
+    static inline T wtc__share_min_##N(T *g, T v) { if (v < *g) wtc_share(g, &v); return *g; }
+WTC__SHARE(char, c)
+WTC__SHARE(signed char, sc)
+WTC__SHARE(unsigned char, uc)
+WTC__SHARE(short, s)
+WTC__SHARE(unsigned short, us)
+WTC__SHARE(int, i)
+WTC__SHARE(unsigned int, u)
+WTC__SHARE(long, l)
+WTC__SHARE(unsigned long, ul)
+WTC__SHARE(long long, ll)
+WTC__SHARE(unsigned long long, ull)
+WTC__SHARE(float, f)
+WTC__SHARE(double, d)
+WTC__SHARE(long double, ld)
+#define WTC__SHARE_PICK(g, DIR) _Generic((g), char: wtc__share_##DIR##_c, \
+    signed char: wtc__share_##DIR##_sc, unsigned char: wtc__share_##DIR##_uc, \
+    short: wtc__share_##DIR##_s, unsigned short: wtc__share_##DIR##_us, \
+    int: wtc__share_##DIR##_i, unsigned int: wtc__share_##DIR##_u, \
+    long: wtc__share_##DIR##_l, unsigned long: wtc__share_##DIR##_ul, \
+    long long: wtc__share_##DIR##_ll, unsigned long long: wtc__share_##DIR##_ull, \
+    float: wtc__share_##DIR##_f, double: wtc__share_##DIR##_d, \
+    long double: wtc__share_##DIR##_ld)
+#define wtc_share_max(g, v) (WTC__SHARE_PICK(g, max)(&(g), (v)))
+#define wtc_share_min(g, v) (WTC__SHARE_PICK(g, min)(&(g), (v)))
 
 /* Where wtcc's runtime directory (lib/wtc) was when the program was built: the
    generated code defines it when compiled with -DWTC_LIBDIR (wtcc does so for the

@@ -16,7 +16,7 @@
 enum {
     WTCRT_REGION_BEGIN = 1, WTCRT_REGION_END = 2, WTCRT_EXIT = 3, WTCRT_TASK = 4,
     WTCRT_RESULT = 5, WTCRT_REQ = 6, WTCRT_FWD = 7, WTCRT_GRANT = 8, WTCRT_IDLE = 9,
-    WTCRT_STATS = 10, WTCRT_STEAL = 11, WTCRT_NOWORK = 12
+    WTCRT_STATS = 10, WTCRT_STEAL = 11, WTCRT_NOWORK = 12, WTCRT_BOUND = 13
 };
 
 /* The control messages (REQ, FWD, GRANT, IDLE, STEAL, NOWORK) of every other region that
@@ -71,6 +71,18 @@ unsigned long wtcrt_buf_bytes(const wtc_fn *fn, int b, long count);
 /* Read / write the pointer member of buffer b inside an args struct. */
 void *wtcrt_buf_ptr(const wtc_fn *fn, const void *args, int b);
 void wtcrt_buf_set(const wtc_fn *fn, void *args, int b, void *ptr);
+
+/* ---- shared bounds (common/share.c, wtc_share_max / wtc_share_min) ---------------- */
+/* The index of the shared global at g in prog->shared, or -1. */
+int wtcrt_share_slot(const wtc_program *prog, const void *g);
+/* 1 when the value at v is better than the one the global holds now. */
+int wtcrt_share_better(const wtc_shared *s, const void *v);
+/* A BOUND's payload: the region it was found in (the sender's count of regions), the
+   global's slot, the value's bytes (at most a long double's). */
+typedef struct wtcrt_bound {
+    int region, slot;
+    unsigned char value[16];
+} wtcrt_bound;
 
 /* ---- copies a par frame keeps until it closes (common/keep.c, wtc_keep) ---------- */
 typedef struct wtcrt_keep_chunk wtcrt_keep_chunk;
@@ -324,6 +336,13 @@ struct wtcrt_rt {
     /* the current region */
     int in_region, mode, masters, batch, nworkers;
     unsigned barrier_regions; /* regions so far that end with a barrier (the tag parity) */
+    int regions;             /* regions so far, this one included (BOUND's region) */
+    /* shared bounds (mpi/share.c): BOUNDs this rank sent in this region (each to every
+       other rank), BOUNDs taken from each rank in this region and, come early, in the
+       next, and the early ones themselves (applied when the next region starts) */
+    int bound_sent;
+    int *bound_got, *bound_got_next, *bound_sent_all;
+    wtcrt_msg *bound_early;
     const wtcrt_mode_ops *ops;
     wtcp_roles roles;
     int warned_masters;
@@ -444,6 +463,21 @@ void wtcrt_backoff_rung(wtcrt_rt *rt, int *us);
 void wtcrt_backoff_collective(wtcrt_rt *rt, int *us);
 void wtcrt_backoff_end(wtcrt_rt *rt, int *us);
 int wtcrt_wait_init(wtcrt_rt *rt);
+
+/* Sends m to every other rank (nonblocking; m is freed when the last send completes). */
+void wtcrt_send_others(wtcrt_rt *rt, int tag, wtcrt_msg *m);
+/* Waits for the next BOUND from rank src and receives it. */
+wtcrt_msg *wtcrt_recv_bound(wtcrt_rt *rt, int src);
+/* Takes in the BOUNDs that have come (simple mode's polls: nothing else is received). */
+void wtcrt_bounds_poll(wtcrt_rt *rt);
+
+/* mpi/share.c: shared bounds (doc/runtime.md "Shared bounds") */
+/* A received BOUND: applied, or kept for the next region; m is taken. */
+void wtcrt_bound_take(wtcrt_rt *rt, wtcrt_msg *m);
+/* Every rank, a region's start (after the snapshot): counts, early BOUNDs applied. */
+void wtcrt_bounds_region(wtcrt_rt *rt);
+/* Every rank, a region's end: takes in every BOUND of the region still on its way. */
+void wtcrt_bounds_end(wtcrt_rt *rt);
 
 /* mpi/single.c: MPI start and end; a job of one rank runs without MPI */
 void wtcrt_mpi_start(wtcrt_rt *rt, int *argc, char ***argv);

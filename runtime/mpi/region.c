@@ -93,6 +93,7 @@ static void region_setup(wtcrt_rt *rt, int mode, int masters, int batch)
     } else {
         rt->st.worker = 1;
     }
+    wtcrt_bounds_region(rt); /* after the snapshot: BOUNDs of this region come early */
 }
 
 /* Payload of REGION_BEGIN: mode, masters, batch, pad, then every global's bytes. */
@@ -194,6 +195,7 @@ void wtcrt_region_end(wtcrt_rt *rt)
             wtcrt_die(rt, "message of kind %d from rank %d left unhandled at the region's end",
                       rt->inbox->tag, rt->inbox->src);
     }
+    wtcrt_bounds_end(rt);
     rt->in_region = 0;
 }
 
@@ -281,6 +283,7 @@ int wtcrt_serve(wtcrt_rt *rt)
             rt->ops->master(rt);
         else
             rt->ops->worker(rt);
+        wtcrt_bounds_end(rt);
         rt->in_region = 0;
         fflush(stdout); /* what recursive code printed here, before main goes on */
     }

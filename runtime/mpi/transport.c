@@ -301,6 +301,13 @@ void wtcrt_send_each(wtcrt_rt *rt, const int *dest, int n, int tag, wtcrt_msg *m
     m->refs--;
 }
 
+void wtcrt_send_others(wtcrt_rt *rt, int tag, wtcrt_msg *m)
+{
+    for (int d = 0; d < rt->nranks; d++)
+        if (d != rt->rank)
+            send_any(rt, d, tag, m);
+}
+
 /* Sends a TASK: like wtcrt_send, but wtcrt_sync_tasks will wait for it. */
 void wtcrt_send_task_msg(wtcrt_rt *rt, int dest, wtcrt_msg *m)
 {
@@ -667,6 +674,10 @@ static int take_in(wtcrt_rt *rt)
     if (!probe(rt, MPI_ANY_SOURCE, MPI_ANY_TAG, &st))
         return 0;
     m = recv_probed(rt, &st);
+    if (m->tag == WTCRT_BOUND) { /* never queued: applied now (mpi/share.c) */
+        wtcrt_bound_take(rt, m);
+        return 1;
+    }
     m->next = NULL;
     if (rt->inbox_last)
         rt->inbox_last->next = m;
@@ -706,18 +717,13 @@ static wtcrt_msg *inbox_take(wtcrt_rt *rt, int src, int wtag)
     return NULL;
 }
 
-/* Waits (polling, sleeping between polls) for a message matching src/tag and
-   receives it. */
-wtcrt_msg *wtcrt_recv(wtcrt_rt *rt, int src, int tag)
+/* Waits (polling, sleeping between polls) for a message matching src and the MPI tag
+   wtag and receives it, a BOUND too. */
+static wtcrt_msg *recv_wait(wtcrt_rt *rt, int src, int wtag)
 {
     MPI_Status st;
-    wtcrt_msg *m;
     int us = 0;
-    if (tag != MPI_ANY_TAG)
-        tag = wire_tag(rt, tag);
-    if ((m = inbox_take(rt, src, tag)))
-        return m;
-    while (!probe(rt, src, tag, &st)) {
+    while (!probe(rt, src, wtag, &st)) {
         if (rt->nreqs)
             wtcrt_progress(rt);
         wtcrt_backoff_rung(rt, &us);
@@ -726,10 +732,42 @@ wtcrt_msg *wtcrt_recv(wtcrt_rt *rt, int src, int tag)
     return recv_probed(rt, &st);
 }
 
+/* Waits (polling, sleeping between polls) for a message matching src/tag and
+   receives it. A BOUND that comes meanwhile is applied (mpi/share.c). */
+wtcrt_msg *wtcrt_recv(wtcrt_rt *rt, int src, int tag)
+{
+    wtcrt_msg *m;
+    if (tag != MPI_ANY_TAG)
+        tag = wire_tag(rt, tag);
+    if ((m = inbox_take(rt, src, tag)))
+        return m;
+    while ((m = recv_wait(rt, src, tag))->tag == WTCRT_BOUND)
+        wtcrt_bound_take(rt, m);
+    return m;
+}
+
+wtcrt_msg *wtcrt_recv_bound(wtcrt_rt *rt, int src)
+{
+    return recv_wait(rt, src, WTCRT_BOUND);
+}
+
+/* The next message that has arrived matching src and the MPI tag wtag, a BOUND
+   applied on the way; NULL when none has. */
+static wtcrt_msg *try_take(wtcrt_rt *rt, int src, int wtag)
+{
+    MPI_Status st;
+    while (probe(rt, src, wtag, &st)) {
+        wtcrt_msg *m = recv_probed(rt, &st);
+        if (m->tag != WTCRT_BOUND)
+            return m;
+        wtcrt_bound_take(rt, m);
+    }
+    return NULL;
+}
+
 /* Receives a message matching src/tag if one has arrived; NULL otherwise. */
 wtcrt_msg *wtcrt_try_recv(wtcrt_rt *rt, int src, int tag)
 {
-    MPI_Status st;
     wtcrt_msg *m;
     if (tag != MPI_ANY_TAG)
         tag = wire_tag(rt, tag);
@@ -737,7 +775,7 @@ wtcrt_msg *wtcrt_try_recv(wtcrt_rt *rt, int src, int tag)
         return m;
     if (rt->nreqs)
         wtcrt_progress(rt);
-    return probe(rt, src, tag, &st) ? recv_probed(rt, &st) : NULL;
+    return try_take(rt, src, tag);
 }
 
 /* Receives any message if one has arrived (for polls on the compute path); NULL
@@ -750,27 +788,44 @@ wtcrt_msg *wtcrt_try_recv(wtcrt_rt *rt, int src, int tag)
    the flag missed, wait at most that long). The clock is read only every
    WTCRT_POLL_CLOCK polls with the flag down: a poll with nothing pending stays a load
    and a branch (UTS polls before each of its 4 M children). */
+/* Is it time to ask MPI on a compute-path poll (wtcrt_try_recv_quick)? */
+static int poll_due(wtcrt_rt *rt)
+{
+    double now;
+    if (wtcrt_bell_mail(rt))
+        return 1;
+    if (++rt->polls_down < WTCRT_POLL_CLOCK)
+        return 0;
+    rt->polls_down = 0;
+    now = wtcrt_now();
+    if (now - rt->last_probe < rt->sleep_max_us * 1e-6)
+        return 0;
+    rt->last_probe = now;
+    return 1;
+}
+
 wtcrt_msg *wtcrt_try_recv_quick(wtcrt_rt *rt)
 {
-    MPI_Status st;
+    wtcrt_msg *m;
     if (rt->inbox)
         return inbox_take(rt, MPI_ANY_SOURCE, MPI_ANY_TAG);
     if (rt->nreqs)
         wtcrt_progress(rt);
-    if (!wtcrt_bell_mail(rt)) {
-        double now;
-        if (++rt->polls_down < WTCRT_POLL_CLOCK)
-            return NULL;
-        rt->polls_down = 0;
-        now = wtcrt_now();
-        if (now - rt->last_probe < rt->sleep_max_us * 1e-6)
-            return NULL;
-        rt->last_probe = now;
-    }
-    if (!probe(rt, MPI_ANY_SOURCE, MPI_ANY_TAG, &st))
+    if (!poll_due(rt) || !(m = try_take(rt, MPI_ANY_SOURCE, MPI_ANY_TAG)))
         return NULL;
     wtcrt_bell_mail_again(rt);
-    return recv_probed(rt, &st);
+    return m;
+}
+
+void wtcrt_bounds_poll(wtcrt_rt *rt)
+{
+    wtcrt_msg *m;
+    if (wtcrt_poll_none(rt))
+        return;
+    if (rt->nreqs)
+        wtcrt_progress(rt);
+    if (poll_due(rt) && (m = try_take(rt, MPI_ANY_SOURCE, WTCRT_BOUND)))
+        wtcrt_die(rt, "message of kind %d taken for a BOUND", m->tag);
 }
 
 /* ---- states, statistics, trace ---------------------------------------------------- */

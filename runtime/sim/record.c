@@ -317,6 +317,32 @@ static double run_capture(leaf_cap *c)
     return preempt_checked(leaf_time(t0, t1), c0, c1);
 }
 
+/* Shared bounds (wtc_share_max / wtc_share_min): their values before each leaf's first
+   run, so that its second timing (retime) starts from the same bounds and prunes as
+   much as the first, not more; NULL when the program shares none. */
+static unsigned char *share_before;
+
+static size_t share_bytes(void)
+{
+    size_t n = 0;
+    for (int k = 0; k < R.prog->nshared; k++)
+        n += R.prog->shared[k].size;
+    return n;
+}
+
+/* Copies every shared global's value to (save) or from (!save) buf. */
+static void share_copy(unsigned char *buf, int save)
+{
+    for (int k = 0; k < R.prog->nshared; k++) {
+        const wtc_shared *s = &R.prog->shared[k];
+        if (save)
+            memcpy(buf, s->addr, s->size);
+        else
+            memcpy(s->addr, buf, s->size);
+        buf += s->size;
+    }
+}
+
 /* Runs leaf i of the chunk (once) and stores its time; x[0..*nx) are the times run so
    far and *sum their total. The capture is kept for the second timing (retime). */
 static void run_leaf(long i, double *t, unsigned char *have, double *x, long *nx,
@@ -324,6 +350,8 @@ static void run_leaf(long i, double *t, unsigned char *have, double *x, long *nx
 {
     if (have[i])
         return;
+    if (share_before)
+        share_copy(share_before + (size_t)i * share_bytes(), 1);
     t[i] = run_capture(R.leaf_cap[i]);
     have[i] = 1;
     x[(*nx)++] = t[i];
@@ -342,10 +370,15 @@ static void run_leaf(long i, double *t, unsigned char *have, double *x, long *nx
    totals go into the report as the spread of the timing. */
 static void retime(double *t, const unsigned char *have, long L)
 {
+    unsigned char *after = share_before ? xmalloc(share_bytes() + 1) : NULL;
+    if (after)
+        share_copy(after, 1);
     for (long i = 0; i < L; i++) {
         double t2;
         if (!have[i] || !R.leaf_cap[i])
             continue;
+        if (share_before)
+            share_copy(share_before + (size_t)i * share_bytes(), 0);
         t2 = run_capture(R.leaf_cap[i]);
         R.smp.pass1 += t[i];
         R.smp.pass2 += t2;
@@ -356,6 +389,10 @@ static void retime(double *t, const unsigned char *have, long L)
         } else {
             t[i] = (t[i] + t2) / 2;
         }
+    }
+    if (after) {
+        share_copy(after, 0); /* the bounds the first runs found, for what follows */
+        free(after);
     }
 }
 
@@ -400,6 +437,7 @@ static void flush_leaves(void)
     have = calloc((size_t)L, 1);
     if (!have)
         exit(2);
+    share_before = R.prog->nshared ? xmalloc((size_t)L * share_bytes()) : NULL;
     n = R.opt.sample == SIM_SAMPLE_N ? (R.opt.sample_n < L ? R.opt.sample_n : L)
                                      : (L < 32 ? L : 32);
     for (;;) {
@@ -420,6 +458,8 @@ static void flush_leaves(void)
     if (nx >= L)
         b.lo = b.hi = 0;
     retime(t, have, L);
+    free(share_before);
+    share_before = NULL;
     sim_interpolate(t, have, L);
     for (long i = 0; i < L; i++) {
         R.tree.nodes[R.leaf_node[i]].t_after = t[i];
@@ -977,6 +1017,20 @@ static void region_end(int root)
     R.tree.regions[g].masters = wtcrt_source_masters(R.prog, R.region_fn);
     R.in_region = 0;
     R.mark = stamp_now();
+}
+
+/* wtc_share_max / wtc_share_min while recording: the program runs in one process, in
+   the order of the sequential program, and the better value is stored (the prediction
+   follows the pruning of that order, doc/predictor.md "Known limits"). */
+void wtc_share(void *g, const void *v)
+{
+    int slot = wtcrt_share_slot(R.prog, g);
+    if (slot < 0) {
+        fprintf(stderr, "wtc predict: error: wtc_share_max/min on a variable wtcc did not "
+                        "list as shared\n");
+        exit(2);
+    }
+    memcpy(g, v, R.prog->shared[slot].size);
 }
 
 void wtc_call(const wtc_fn *fn, void *args, void *ret)

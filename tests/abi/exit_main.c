@@ -47,6 +47,6 @@ static int __wtc_user_main(int argc, char **argv)
 
 static const wtc_fn *const __wtc_fns[] = { &__wtc_fn_sq };
 static const wtc_program __wtc_program = {
-    WTC_ABI_VERSION, "exit_main.wtc", __wtc_fns, 1, 0, 0, __wtc_user_main, WTC_MODE_DEFAULT, 0, 0 };
+    WTC_ABI_VERSION, "exit_main.wtc", __wtc_fns, 1, 0, 0, __wtc_user_main, WTC_MODE_DEFAULT, 0, 0, 0, 0 };
 
 int main(int argc, char **argv) { return wtc_start(argc, argv, &__wtc_program); }

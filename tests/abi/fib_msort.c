@@ -190,6 +190,6 @@ static const wtc_global __wtc_globals[] = {
     { &scale, sizeof(scale), "scale" }, { &farm_work, sizeof(farm_work), "farm_work" } };
 static const wtc_program __wtc_program = {
     WTC_ABI_VERSION, "fib_msort.wtc", __wtc_fns, 3, __wtc_globals, 2,
-    __wtc_user_main, WTC_MODE_DEFAULT, 0, 0 };
+    __wtc_user_main, WTC_MODE_DEFAULT, 0, 0, 0, 0 };
 
 int main(int argc, char **argv) { return wtc_start(argc, argv, &__wtc_program); }

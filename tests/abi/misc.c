@@ -393,6 +393,6 @@ static const wtc_global __wtc_globals[] = {
     { &weight, sizeof(weight), "weight" }, { data, sizeof(data), "data" } };
 static const wtc_program __wtc_program = {
     WTC_ABI_VERSION, "misc.wtc", __wtc_fns, 6, __wtc_globals, 2,
-    __wtc_user_main, WTC_MODE_DEFAULT, 0, 0 };
+    __wtc_user_main, WTC_MODE_DEFAULT, 0, 0, 0, 0 };
 
 int main(int argc, char **argv) { return wtc_start(argc, argv, &__wtc_program); }

@@ -14,7 +14,7 @@
 #include <string.h>
 #include "wtcrt.h"
 
-#define TAG 77
+#define TAG (WTCRT_TAG_ODD - 1) /* a kind no runtime message has (BOUND is 13) */
 
 static unsigned char byte_at(size_t i, int salt)
 {

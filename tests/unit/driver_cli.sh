@@ -39,10 +39,10 @@ expect 2 "wtcc: error: cannot run 'no-such-mpicc'" -- --cc=no-such-mpicc ok.wtc
 
 # --mode=steal is taken: the program descriptor carries WTC_MODE_STEAL (3), no masters
 expect 0 "" -- -E --mode=steal ok.wtc
-grep -q '__wtc_main_entry, 3, 0, 0 };' "$T/out" || fail "--mode=steal: no mode 3 in the program"
+grep -q '__wtc_main_entry, 3, 0, 0, __wtc_shared, 0 };' "$T/out" || fail "--mode=steal: no mode 3 in the program"
 # --check: the program says so (its last field), every clone checks its calls
 expect 0 "" -- -E --check ok.wtc
-grep -q '__wtc_main_entry, 0, 0, 1 };' "$T/out" || fail "--check: no check flag in the program"
+grep -q '__wtc_main_entry, 0, 0, 1, __wtc_shared, 0 };' "$T/out" || fail "--check: no check flag in the program"
 rm -f "$T/out" "$T/err"
 
 # -o into a directory that does not exist: status 2, nothing created anywhere

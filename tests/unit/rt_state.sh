@@ -28,7 +28,8 @@ runtime/mpi/par.c:wtc_spawn|ABI: generated code spawns a child
 runtime/mpi/par.c:wtc_keep|ABI: generated code keeps an argument copy
 runtime/mpi/par.c:wtc_par_close|ABI: generated code closes a par
 runtime/mpi/region.c:wtc_call|ABI: main calls a recursive function
-runtime/mpi/region.c:wtc_region_open|ABI: main opens a par region'
+runtime/mpi/region.c:wtc_region_open|ABI: main opens a par region
+runtime/mpi/share.c:wtc_share|ABI: generated code shares a better bound'
 
 # The C files to look at (generated and built files excluded).
 c_files() {
