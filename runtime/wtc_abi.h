@@ -123,9 +123,30 @@ typedef struct wtc_program {
    an integer or floating type, and lists it in wtc_program.shared. The comparison is
    inline; the runtime is called only when v is better. */
 void wtc_share(void *g, const void *v);
+/* BOUNDs ranks of this host have sent to this one (a counter they raise in the doorbell's
+   shared memory; a static 0 without one) and how many of them it has taken in: when
+   the two differ, a call first takes in what has come (wtc_share_poll), so a better
+   bound reaches a processor inside a sequential leaf too, not only at its next poll. */
+extern int *wtc__bounds_in;
+extern int wtc__bounds_taken;
+void wtc_share_poll(void);
 #define WTC__SHARE(T, N)                                                                  \
-    static inline T wtc__share_max_##N(T *g, T v) { if (v > *g) wtc_share(g, &v); return *g; } \
-    static inline T wtc__share_min_##N(T *g, T v) { if (v < *g) wtc_share(g, &v); return *g; }
+    static inline T wtc__share_max_##N(T *g, T v)                                         \
+    {                                                                                     \
+        if (__atomic_load_n(wtc__bounds_in, __ATOMIC_RELAXED) != wtc__bounds_taken)      \
+            wtc_share_poll();                                                             \
+        if (v > *g)                                                                       \
+            wtc_share(g, &v);                                                             \
+        return *g;                                                                        \
+    }                                                                                     \
+    static inline T wtc__share_min_##N(T *g, T v)                                         \
+    {                                                                                     \
+        if (__atomic_load_n(wtc__bounds_in, __ATOMIC_RELAXED) != wtc__bounds_taken)      \
+            wtc_share_poll();                                                             \
+        if (v < *g)                                                                       \
+            wtc_share(g, &v);                                                             \
+        return *g;                                                                        \
+    }
 WTC__SHARE(char, c)
 WTC__SHARE(signed char, sc)
 WTC__SHARE(unsigned char, uc)

@@ -470,6 +470,8 @@ void wtcrt_send_others(wtcrt_rt *rt, int tag, wtcrt_msg *m);
 wtcrt_msg *wtcrt_recv_bound(wtcrt_rt *rt, int src);
 /* Takes in the BOUNDs that have come (simple mode's polls: nothing else is received). */
 void wtcrt_bounds_poll(wtcrt_rt *rt);
+/* Takes in every BOUND that has come, now. */
+void wtcrt_bounds_take_all(wtcrt_rt *rt);
 
 /* mpi/share.c: shared bounds (doc/runtime.md "Shared bounds") */
 /* A received BOUND: applied, or kept for the next region; m is taken. */
@@ -497,6 +499,8 @@ void wtcrt_bell_sleep(wtcrt_rt *rt, int us);
 void wtcrt_bell_disarm(wtcrt_rt *rt);
 int wtcrt_bell_mail(wtcrt_rt *rt);
 void wtcrt_bell_mail_again(wtcrt_rt *rt);
+int wtcrt_bell_bound(wtcrt_rt *rt, int r);
+void wtcrt_bell_bounds_mine(wtcrt_rt *rt);
 
 /* A compute-path poll (wtcrt_try_recv_quick) that would find nothing without asking
    MPI: no send of this rank in flight, nothing in the inbox, every rank on this host

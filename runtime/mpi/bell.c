@@ -26,7 +26,8 @@
 typedef struct wtcrt_bell_slot {
     atomic_int asleep;
     atomic_int mail;
-    char pad[56];
+    atomic_int bounds; /* BOUNDs sent to it by ranks of this host, ever (mpi/share.c) */
+    char pad[52];
 } bell_slot;
 
 /* futex(2) on a word of the shared segment (not FUTEX_PRIVATE: across processes). */
@@ -67,6 +68,7 @@ static void seg_drop(wtcrt_rt *rt)
     rt->bell_mine = NULL;
     rt->bell_my_mail = NULL;
     rt->bell_all_local = 0;
+    wtcrt_bell_bounds_mine(rt);
 }
 
 /* All ranks agree: 1 when 'ok' holds on every rank (a collective over rt->comm). */
@@ -176,6 +178,28 @@ void wtcrt_bell_ring(wtcrt_rt *rt, int r)
     if (atomic_load_explicit(w, memory_order_relaxed) &&
         atomic_exchange(w, 0))
         futex(w, FUTEX_WAKE, 1, NULL);
+}
+
+/* Counts a BOUND sent to rank r of this host (after the send): r's wtc_share_max/min
+   take it in at their next call. 1 when r is on this host (counted), else 0. */
+int wtcrt_bell_bound(wtcrt_rt *rt, int r)
+{
+    if (!rt->bell_seg || rt->bell_slot_of[r] < 0)
+        return 0;
+    atomic_fetch_add_explicit(&rt->bell_seg[rt->bell_slot_of[r]].bounds, 1,
+                              memory_order_release);
+    return 1;
+}
+
+/* Points wtc__bounds_in at this rank's counter (or at a 0 without a doorbell). Called on
+   the main thread: at each region's start and when the segment goes. */
+void wtcrt_bell_bounds_mine(wtcrt_rt *rt)
+{
+    static int none;
+    wtc__bounds_in = &none;
+    if (rt->bell_seg && rt->bell_mine)
+        wtc__bounds_in = (int *)(void *)&((bell_slot *)(void *)((char *)rt->bell_mine -
+                                          offsetof(bell_slot, asleep)))->bounds;
 }
 
 /* Before sleeping: publishes "may sleep". Returns 1 when it was not yet published

@@ -21,6 +21,17 @@ static void counters(wtcrt_rt *rt)
         wtcrt_die(rt, "out of memory");
 }
 
+static int bounds_none;
+int *wtc__bounds_in = &bounds_none;
+int wtc__bounds_taken;
+
+void wtc_share_poll(void)
+{
+    wtcrt_rt *rt = &wtcrt_this_rank; /* entered from generated code (wtc_abi.h) */
+    if (rt->in_region && !wtcrt_forked(rt))
+        wtcrt_bounds_take_all(rt);
+}
+
 void wtc_share(void *g, const void *v)
 {
     wtcrt_rt *rt = &wtcrt_this_rank; /* entered from generated code (wtc_abi.h) */
@@ -41,6 +52,9 @@ void wtc_share(void *g, const void *v)
     b->slot = slot;
     memcpy(b->value, v, rt->prog->shared[slot].size);
     wtcrt_send_others(rt, WTCRT_BOUND, m);
+    for (int d = 0; d < rt->nranks; d++)
+        if (d != rt->rank)
+            wtcrt_bell_bound(rt, d);
     rt->bound_sent++;
 }
 
@@ -59,6 +73,8 @@ void wtcrt_bound_take(wtcrt_rt *rt, wtcrt_msg *m)
     if (m->len != WTCRT_HDR_SIZE + sizeof *b || b->slot < 0 || b->slot >= rt->prog->nshared)
         wtcrt_die(rt, "bad BOUND message from rank %d", m->src);
     counters(rt);
+    if (rt->bell_seg && rt->bell_slot_of[m->src] >= 0)
+        wtc__bounds_taken++; /* counted by its sender (wtcrt_bell_bound) */
     if (b->region == rt->regions && rt->in_region) {
         apply(rt, m);
         rt->bound_got[m->src]++;
@@ -78,6 +94,7 @@ void wtcrt_bound_take(wtcrt_rt *rt, wtcrt_msg *m)
 void wtcrt_bounds_region(wtcrt_rt *rt)
 {
     rt->regions++;
+    wtcrt_bell_bounds_mine(rt);
     rt->bound_sent = 0;
     if (!rt->bound_got)
         return;

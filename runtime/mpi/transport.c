@@ -817,6 +817,12 @@ wtcrt_msg *wtcrt_try_recv_quick(wtcrt_rt *rt)
     return m;
 }
 
+void wtcrt_bounds_take_all(wtcrt_rt *rt)
+{
+    if (try_take(rt, MPI_ANY_SOURCE, WTCRT_BOUND))
+        wtcrt_die(rt, "a message taken for a BOUND");
+}
+
 void wtcrt_bounds_poll(wtcrt_rt *rt)
 {
     wtcrt_msg *m;

@@ -1022,6 +1022,15 @@ static void region_end(int root)
 /* wtc_share_max / wtc_share_min while recording: the program runs in one process, in
    the order of the sequential program, and the better value is stored (the prediction
    follows the pruning of that order, doc/predictor.md "Known limits"). */
+/* No other processor sends bounds while recording. */
+static int bounds_none;
+int *wtc__bounds_in = &bounds_none;
+int wtc__bounds_taken;
+
+void wtc_share_poll(void)
+{
+}
+
 void wtc_share(void *g, const void *v)
 {
     int slot = wtcrt_share_slot(R.prog, g);
