@@ -1513,6 +1513,11 @@ static void record_init(const wtc_program *prog)
 {
     const char *mem = getenv("WTC_PREDICT_MEM_MB");
     R.prog = prog;
+    for (int k = 0; k < prog->nshared; k++) {
+        size_t n = strlen(R.smp.shared);
+        snprintf(R.smp.shared + n, sizeof R.smp.shared - n, "%s%s", k ? ", " : "",
+                 prog->shared[k].name);
+    }
     R.saved_stdout = -1;
     R.seed = getenv("WTC_PREDICT_SEED") ? strtoull(getenv("WTC_PREDICT_SEED"), NULL, 0) : 0x5eed;
     R.t_start = wtcrt_now();

@@ -463,6 +463,10 @@ static void print_head(FILE *out, const sim_tree *t, const sim_machine *m,
                      "side at %ld pars and %ld differed by over 20 %% (largest %.0f %%), so "
                      "every call ran\n",
                 smp->repl_checked, smp->repl_unequal, 100 * smp->repl_maxdiff);
+    if (smp->shared[0])
+        fprintf(out, "shared bounds: %s; recorded in the sequential order, whose pruning a "
+                     "parallel run does not follow (it may search fewer nodes or more)\n",
+                smp->shared);
     if (smp->leaves == 0)
         return;
     if (smp->executed >= smp->leaves)

@@ -354,6 +354,9 @@ typedef struct sim_sampling {
     long repl_checked, repl_unequal; /* pars whose child 1 was run to check child 0 */
     double repl_maxdiff;       /* ... and the largest difference of the two, a fraction */
     double rec_seconds;        /* the recording's own time (program, sampling) */
+    char shared[128];          /* the globals the program shares as bounds (wtc_share_max
+                                  / _min), comma-separated; "" when none (not saved in
+                                  profiles) */
 } sim_sampling;
 
 /* ---- plots (sim/plot.c) -------------------------------------------------------------- */
