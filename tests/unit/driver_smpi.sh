@@ -8,7 +8,8 @@
 # P = 8 and 16 too, the runtime's barrier holds every rank until the last one came
 # (wtcrt_ibarrier), dynamic mode's end under smpi/async-small-thresh takes what has
 # come before it tests that barrier, its predictor (host cc) links and runs, and the
-# calibrator built for SMPI measures the platform's latency and bandwidth. That part is
+# calibrator built for SMPI measures the platform's latency and bandwidth; shared bounds
+# (tests/unit/share.wtc) hold in the three modes at P = 5. That part is
 # skipped with a message when SimGrid is absent (bench/smpi/run.sh installs it).
 # Run from the repository root after 'make'. WTCC=path overrides bin/wtcc.
 . "$PWD/tests/unit/driver_lib.inc"
@@ -56,6 +57,16 @@ else
         # one rank ran main: the output once, as with mpiexec
         cmp -s out "$ROOT/samples/fib.out" ||
             fail "smpirun -np 4 ($mode): output $(cat out), expected $(cat "$ROOT/samples/fib.out")"
+    done
+    # shared bounds under SMPI (no doorbell: BOUNDs are taken at the polls only)
+    timeout 300 "$WTCC" --cc=smpicc --no-predict "$ROOT/tests/unit/share.wtc" -o share 2>err ||
+        fail "wtcc --cc=smpicc share.wtc failed: $(cat err)"
+    for mode in simple dynamic steal; do
+        timeout 120 smpirun -np 5 -platform "$ROOT/bench/smpi/cluster.xml" \
+            ./share --wtc-mode=$mode >out 2>err
+        st=$?
+        [ $st = 0 ] && [ "$(cat out)" = "meet: 2, best 5000
+shared bounds OK" ] || fail "smpirun -np 5 share ($mode): status $st, output $(cat out)"
     done
     # steal mode with many thieves: every thief once asked rank 0 (an unseeded victim
     # generator), which never finished at P >= 5; the simulated time stays near fib
