@@ -396,6 +396,17 @@ static Decl *global_var(Node *n)
 
 enum { W_WRITE, W_DEREF, W_CALL };
 
+/* A global wtc_share_max / wtc_share_min may name: an integer (not _Bool, not an enum)
+   or floating variable, not const, not complex. */
+static bool share_type_ok(Decl *g)
+{
+    Type *t = type_strip_typedefs(g->type);
+    return t && !t->is_complex && !(t->quals & Q_CONST) && !(g->type->quals & Q_CONST) &&
+           (t->kind == TY_CHAR || t->kind == TY_SHORT || t->kind == TY_INT ||
+            t->kind == TY_LONG || t->kind == TY_LLONG || t->kind == TY_FLOAT ||
+            t->kind == TY_DOUBLE || t->kind == TY_LDOUBLE);
+}
+
 /* Warn once per global and function. */
 static void warn_global(BodyCheck *b, Node *at, Decl *g, int what)
 {
@@ -411,9 +422,14 @@ static void warn_global(BodyCheck *b, Node *at, Decl *g, int what)
     else if (what == W_DEREF)
         diag_warning(at->loc, "recursive function '%s' dereferences global pointer '%s'; the data "
                      "it points to exists only on rank 0", b->f->name, g->name);
-    else
+    else {
         diag_warning(at->loc, "recursive function '%s' writes global variable '%s'; other "
                      "processors will not see the write", b->f->name, g->name);
+        if (at->kind == ND_ASSIGN && at->op && strcmp(at->op, "=") == 0 && share_type_ok(g))
+            diag_note(at->loc, "a best value found so far that every processor should see "
+                      "is shared with wtc_share_max(%s, v) or wtc_share_min(%s, v) "
+                      "(doc/language.md, \"Shared bounds\")", g->name, g->name);
+    }
 }
 
 /* The variable an lvalue writes into, through indexing of arrays and member access. */
@@ -689,7 +705,6 @@ static void check_share(Cg *cg, Node *n, int op)
 {
     const char *fname = op == WTC_SHARE_MAX ? "wtc_share_max" : "wtc_share_min";
     Decl *g = n->nargs == 2 ? global_var(n->args[0]) : NULL;
-    Type *t = g ? type_strip_typedefs(g->type) : NULL;
     if (n->nargs != 2) {
         diag_error(n->loc, "%s takes two arguments: a global variable and a value", fname);
         return;
@@ -699,10 +714,7 @@ static void check_share(Cg *cg, Node *n, int op)
                    "of this file (the bound every processor shares)", fname);
         return;
     }
-    if (!t || t->is_complex || (t->quals & Q_CONST) || (g->type->quals & Q_CONST) ||
-        !(t->kind == TY_CHAR || t->kind == TY_SHORT || t->kind == TY_INT ||
-          t->kind == TY_LONG || t->kind == TY_LLONG || t->kind == TY_FLOAT ||
-          t->kind == TY_DOUBLE || t->kind == TY_LDOUBLE)) {
+    if (!share_type_ok(g)) {
         diag_error(n->args[0]->loc, "%s: global '%s' must be a non-const integer or "
                    "floating variable (char ... long long, float, double, long double)",
                    fname, g->name);

@@ -9,13 +9,16 @@ rm -rf "$out" && mkdir -p "$out"
 fail() { echo "cg_warn: FAIL: $*"; cat "$out/log"; exit 1; }
 bin/wtcc --no-predict tests/cg/global_warn.wtc -o "$out/prog" > "$out/log" 2>&1 || fail "build failed"
 [ -x "$out/prog" ] || fail "no program built"
-grep -q "global_warn.wtc:13:5: warning: recursive function 'f' writes global variable 'calls'" "$out/log" ||
-    fail "no warning for the write of 'calls' at 13:5"
-grep -q "global_warn.wtc:15:20: warning: recursive function 'f' dereferences global pointer 'cursor'" "$out/log" ||
-    fail "no warning for the dereference of 'cursor' at 15:20"
+grep -q "global_warn.wtc:14:5: warning: recursive function 'f' writes global variable 'calls'" "$out/log" ||
+    fail "no warning for the write of 'calls' at 14:5"
+grep -q "global_warn.wtc:20:15: note: a best value found so far that every processor should see is shared with wtc_share_max(least, v) or wtc_share_min(least, v)" "$out/log" ||
+    fail "no note on wtc_share_min for the bound 'least' at 20:15"
+[ "$(grep -c 'note:' "$out/log")" -eq 1 ] || fail "expected one note (the counter 'calls++' gets none)"
+grep -q "global_warn.wtc:16:20: warning: recursive function 'f' dereferences global pointer 'cursor'" "$out/log" ||
+    fail "no warning for the dereference of 'cursor' at 16:20"
 # reading a global array is fine: no warning about 'table'
 grep -q "'table'" "$out/log" && fail "warned about reading the global array 'table'"
-[ "$(grep -c 'warning:' "$out/log")" -eq 2 ] || fail "expected exactly two warnings"
+[ "$(grep -c 'warning:' "$out/log")" -eq 3 ] || fail "expected exactly three warnings"
 # calling through a global that holds rank 0's function pointers (crashed at -n 3);
 # a const table is every rank's own
 bin/wtcc --no-predict tests/cg/fnptr_warn.wtc -o "$out/fnptr" > "$out/log" 2>&1 || fail "fnptr: build failed"
