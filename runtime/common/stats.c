@@ -91,6 +91,11 @@ void wtcrt_stats_print(FILE *f, const wtcrt_stats *s, int nranks, const char *ti
             fprintf(f, "steal: rank %d sent %lld STEALs; answer after %.3f ms on average, "
                        "%.3f ms at most\n", r, s[r].steals, 1e3 * s[r].steal_wait / (double)s[r].steals,
                     1e3 * s[r].steal_wait_max);
+    for (int r = 0; r < nranks; r++)
+        if (s[r].bounds_sent > 0 || s[r].bounds_taken > 0)
+            fprintf(f, "bounds: rank %d found %lld better values (sent to every other rank), "
+                       "received %lld, %lld of them better than its own\n", r,
+                    s[r].bounds_sent, s[r].bounds_taken, s[r].bounds_better);
 }
 
 /* The characters of a JSON string (quotes, backslashes and controls escaped). */

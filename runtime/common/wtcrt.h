@@ -194,6 +194,10 @@ typedef struct wtcrt_stats {
                                 refused: answered NOWORK) */
     double steal_wait;       /* steal mode: seconds from STEAL to its answer, summed */
     double steal_wait_max;   /* ... the longest one */
+    long long bounds_sent;   /* shared bounds: better values this rank sent (each to
+                                every other rank of the region) */
+    long long bounds_taken;  /* ... BOUNDs it received, and of those, the ones that */
+    long long bounds_better; /* were better than its own value */
 } wtcrt_stats;
 
 /* Prints the --wtc-stats table of all ranks and the minimum, maximum and average over

@@ -56,6 +56,7 @@ void wtc_share(void *g, const void *v)
         if (d != rt->rank)
             wtcrt_bell_bound(rt, d);
     rt->bound_sent++;
+    rt->st.bounds_sent++;
 }
 
 /* Applies a BOUND of this region. */
@@ -63,8 +64,11 @@ static void apply(wtcrt_rt *rt, wtcrt_msg *m)
 {
     const wtcrt_bound *b = (const wtcrt_bound *)(const void *)WTCRT_PAYLOAD(m);
     const wtc_shared *s = &rt->prog->shared[b->slot];
-    if (wtcrt_share_better(s, b->value))
+    rt->st.bounds_taken++;
+    if (wtcrt_share_better(s, b->value)) {
         memcpy(s->addr, b->value, s->size);
+        rt->st.bounds_better++;
+    }
 }
 
 void wtcrt_bound_take(wtcrt_rt *rt, wtcrt_msg *m)

@@ -29,6 +29,16 @@ rt_expect "share: -n 5 dynamic, 2 masters, batch 2" 0 "$want"
 rt_run 4 "$RT_OUT/share" --wtc-mode=steal --wtc-batch=3
 rt_expect "share: -n 4 steal, batch 3" 0 "$want"
 
+# --wtc-stats counts the bounds: at -n 2 in simple mode the 40 regions' values found on
+# rank 1 reach rank 0 and the other way round, and 'meet' raises one on rank 0
+rt_run 2 "$RT_OUT/share" --wtc-mode=simple --wtc-stats
+if [ "$RT_RC" = 0 ] && grep -q '^bounds: rank 0 found [1-9][0-9]* better values (sent to every other rank), received [1-9]' "$RT_STDERR" &&
+    grep -q '^bounds: rank 1 found [1-9][0-9]* better values (sent to every other rank), received [1-9]' "$RT_STDERR"; then
+    rt_pass "share: --wtc-stats bounds lines"
+else
+    rt_fail "share: --wtc-stats bounds lines" "status $RT_RC"
+fi
+
 # the predictor records it (the program's own checks run in the recording)
 RT_RC=0
 timeout "$RT_TIMEOUT" "$RT_OUT/share.predict" --wtc-procs=2,3 --wtc-format=csv \
