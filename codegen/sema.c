@@ -397,11 +397,13 @@ static Decl *global_var(Node *n)
 enum { W_WRITE, W_DEREF, W_CALL };
 
 /* A global wtc_share_max / wtc_share_min may name: an integer (not _Bool, not an enum)
-   or floating variable, not const, not complex. */
+   or floating variable, not const, volatile or _Atomic (the call is the
+   synchronisation), not complex. */
 static bool share_type_ok(Decl *g)
 {
     Type *t = type_strip_typedefs(g->type);
-    return t && !t->is_complex && !(t->quals & Q_CONST) && !(g->type->quals & Q_CONST) &&
+    int q = Q_CONST | Q_VOLATILE | Q_ATOMIC;
+    return t && !t->is_complex && !(t->quals & q) && !(g->type->quals & q) &&
            (t->kind == TY_CHAR || t->kind == TY_SHORT || t->kind == TY_INT ||
             t->kind == TY_LONG || t->kind == TY_LLONG || t->kind == TY_FLOAT ||
             t->kind == TY_DOUBLE || t->kind == TY_LDOUBLE);
@@ -715,9 +717,9 @@ static void check_share(Cg *cg, Node *n, int op)
         return;
     }
     if (!share_type_ok(g)) {
-        diag_error(n->args[0]->loc, "%s: global '%s' must be a non-const integer or "
-                   "floating variable (char ... long long, float, double, long double)",
-                   fname, g->name);
+        diag_error(n->args[0]->loc, "%s: global '%s' must be an integer or floating "
+                   "variable (char ... long long, float, double, long double), not const, "
+                   "volatile or _Atomic", fname, g->name);
         return;
     }
     for (int i = 0; i < cg->nshared; i++)
