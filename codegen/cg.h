@@ -60,6 +60,7 @@ typedef struct Cg {
     /* globals shared as bounds (wtc_share_max / wtc_share_min), in first-use order, and
        each one's WTC_SHARE_* */
     Decl **shared;
+    Decl **shared_data;  /* the global its solution is kept in (the _with forms), or NULL */
     int *shared_op;
     int nshared, capshared;
 } Cg;

@@ -156,10 +156,15 @@ void program_emit_tables(Cg *cg)
     fprintf(o, "static const wtc_shared __wtc_shared[] = {");
     for (int i = 0; i < cg->nshared; i++) {
         const char *n = cg->shared[i]->name;
-        fprintf(o, "%s\n    { (void *)&%s, sizeof(%s), WTC_KIND(%s), %d, \"%s\" }", i ? "," : "",
+        const char *d = cg->shared_data[i] ? cg->shared_data[i]->name : NULL;
+        fprintf(o, "%s\n    { (void *)&%s, sizeof(%s), WTC_KIND(%s), %d, \"%s\", ", i ? "," : "",
                 n, n, n, cg->shared_op[i], n);
+        if (d)
+            fprintf(o, "(void *)&%s, sizeof(%s) }", d, d);
+        else
+            fprintf(o, "0, 0 }");
     }
-    fprintf(o, "%s };\n", cg->nshared ? "" : " { 0, 0, 0, 0, 0 }");
+    fprintf(o, "%s };\n", cg->nshared ? "" : " { 0, 0, 0, 0, 0, 0, 0 }");
     const char *src = strrchr(cg->tu->path, '/');
     fprintf(o, "static const wtc_program __wtc_program = {\n    WTC_ABI_VERSION, \"%s\", __wtc_fns, "
             "%d, __wtc_globals, %d,\n    __wtc_main_entry, %d, %d, %d, __wtc_shared, %d };\n", src ? src + 1 : cg->tu->path,

@@ -689,72 +689,123 @@ static void check_par(Cg *cg, Node *par)
 /* Find the par statements of a function body; report wtc_depth outside cond:. */
 /* ---- shared bounds: wtc_share_max(g, v), wtc_share_min(g, v) ------------------------ */
 
-/* WTC_SHARE_MAX / _MIN for a call of wtc_share_max / wtc_share_min (not one the user
-   declared), else 0. */
-static int share_call(const Node *n)
+/* The shared-bound calls: wtc_share_max(g, v), wtc_share_min(g, v), and the forms with
+   the solution that has the value, wtc_share_max_with(g, v, G, p) / _min_with. */
+static const struct share_fn {
+    const char *name;
+    int op, with;
+} share_fns[] = {
+    { "wtc_share_max", WTC_SHARE_MAX, 0 }, { "wtc_share_min", WTC_SHARE_MIN, 0 },
+    { "wtc_share_max_with", WTC_SHARE_MAX, 1 }, { "wtc_share_min_with", WTC_SHARE_MIN, 1 },
+};
+
+/* The form n calls (not a function the user declared), or NULL. */
+static const struct share_fn *share_call(const Node *n)
 {
     const Node *c = n->kind == ND_CALL ? n->lhs : NULL;
     if (!c || c->kind != ND_IDENT || c->decl || !c->name)
-        return 0;
-    return strcmp(c->name, "wtc_share_max") == 0   ? WTC_SHARE_MAX
-           : strcmp(c->name, "wtc_share_min") == 0 ? WTC_SHARE_MIN
-                                                   : 0;
+        return NULL;
+    for (size_t i = 0; i < sizeof share_fns / sizeof share_fns[0]; i++)
+        if (strcmp(c->name, share_fns[i].name) == 0)
+            return &share_fns[i];
+    return NULL;
+}
+
+/* The global G of a _with form: any variable of this file that may be written (an
+   array, a struct, a scalar), or NULL after an error. */
+static Decl *share_data(const struct share_fn *f, Node *arg)
+{
+    Decl *d = global_var(arg);
+    int q = Q_CONST | Q_VOLATILE | Q_ATOMIC;
+    Type *t = d ? d->type : NULL;
+    while (t && type_strip_typedefs(t)->kind == TY_ARRAY)
+        t = type_strip_typedefs(t)->base;
+    if (!d || d->is_thread_local || !t || (t->quals & q) || (type_strip_typedefs(t)->quals & q) ||
+        type_strip_typedefs(t)->kind == TY_VOID) {
+        diag_error(arg->loc, "the third argument of %s must name a global variable of this "
+                   "file, not const, volatile or _Atomic (where the solution of the best "
+                   "value is kept)", f->name);
+        return NULL;
+    }
+    return d;
 }
 
 /* The first argument must name a global variable of a real or integer type (not _Bool,
-   an enum or a complex type), not const; each global takes one direction. */
-static void check_share(Cg *cg, Node *n, int op)
+   an enum or a complex type), not const; each global takes one direction and, in every
+   call, the same global for its solution or none. */
+static void check_share(Cg *cg, Node *n, const struct share_fn *f)
 {
-    const char *fname = op == WTC_SHARE_MAX ? "wtc_share_max" : "wtc_share_min";
-    Decl *g = n->nargs == 2 ? global_var(n->args[0]) : NULL;
-    if (n->nargs != 2) {
-        diag_error(n->loc, "%s takes two arguments: a global variable and a value", fname);
+    int want = f->with ? 4 : 2;
+    Decl *g = n->nargs == want ? global_var(n->args[0]) : NULL, *data = NULL;
+    if (n->nargs != want) {
+        diag_error(n->loc, f->with ? "%s takes four arguments: a global variable, a value, "
+                                     "the global for its solution and a pointer to the "
+                                     "solution"
+                                   : "%s takes two arguments: a global variable and a value",
+                   f->name);
         return;
     }
     if (!g || g->is_thread_local) {
         diag_error(n->args[0]->loc, "the first argument of %s must name a global variable "
-                   "of this file (the bound every processor shares)", fname);
+                   "of this file (the bound every processor shares)", f->name);
         return;
     }
     if (!share_type_ok(g)) {
         diag_error(n->args[0]->loc, "%s: global '%s' must be an integer or floating "
                    "variable (char ... long long, float, double, long double), not const, "
-                   "volatile or _Atomic", fname, g->name);
+                   "volatile or _Atomic", f->name, g->name);
+        return;
+    }
+    if (f->with && !(data = share_data(f, n->args[2])))
+        return;
+    if (data == g) {
+        diag_error(n->args[2]->loc, "%s: the solution's global must not be the bound '%s' "
+                   "itself", f->name, g->name);
         return;
     }
     for (int i = 0; i < cg->nshared; i++)
         if (cg->shared[i] == g) {
-            if (cg->shared_op[i] != op)
+            if (cg->shared_op[i] != f->op)
                 diag_error(n->loc, "global '%s' is shared with both wtc_share_max and "
                            "wtc_share_min; a bound only moves one way", g->name);
+            else if (cg->shared_data[i] != data)
+                diag_error(n->loc, "global '%s' is shared with %s%s here and with %s%s "
+                           "elsewhere; its solution must always travel with it, in the same "
+                           "global", g->name, data ? "the solution in " : "no solution",
+                           data ? data->name : "",
+                           cg->shared_data[i] ? "the solution in " : "no solution",
+                           cg->shared_data[i] ? cg->shared_data[i]->name : "");
             return;
         }
     if (cg->nshared == cg->capshared) {
         int cap = cg->capshared ? 2 * cg->capshared : 8;
-        Decl **v = ast_alloc(sizeof *v * (size_t)cap);
+        Decl **v = ast_alloc(sizeof *v * (size_t)cap), **dv = ast_alloc(sizeof *dv * (size_t)cap);
         int *o = ast_alloc(sizeof *o * (size_t)cap);
         for (int i = 0; i < cg->nshared; i++) {
             v[i] = cg->shared[i];
+            dv[i] = cg->shared_data[i];
             o[i] = cg->shared_op[i];
         }
         cg->shared = v;
+        cg->shared_data = dv;
         cg->shared_op = o;
         cg->capshared = cap;
     }
     cg->shared[cg->nshared] = g;
-    cg->shared_op[cg->nshared++] = op;
+    cg->shared_data[cg->nshared] = data;
+    cg->shared_op[cg->nshared++] = f->op;
 }
 
 static void find_pars(Node *n, void *data)
 {
     Cg *cg = data;
-    int op;
+    const struct share_fn *f;
     if (cg_is_wtc_depth(n))
         diag_error(n->loc, "wtc_depth may only be used in cond:");
     if (n->kind == ND_PAR)
         check_par(cg, n);
-    if ((op = share_call(n)))
-        check_share(cg, n, op);
+    if ((f = share_call(n)))
+        check_share(cg, n, f);
     cg_children(n, find_pars, data);
 }
 

@@ -99,6 +99,9 @@ typedef struct wtc_shared {
     int kind;                /* WTC_KIND of the variable */
     int op;                  /* WTC_SHARE_MAX or WTC_SHARE_MIN */
     const char *name;
+    void *data;              /* wtc_share_max_with / _min_with: the global that holds the
+                                solution of the best value, NULL when none */
+    unsigned long data_size;
 } wtc_shared;
 
 /* The whole program, generated once per translation unit. */
@@ -123,6 +126,11 @@ typedef struct wtc_program {
    an integer or floating type, and lists it in wtc_program.shared. The comparison is
    inline; the runtime is called only when v is better. */
 void wtc_share(void *g, const void *v);
+/* wtc_share_max_with(g, v, G, p) / wtc_share_min_with(g, v, G, p): the same, and when v
+   is better the sizeof(G) bytes at p (the solution that has value v) are copied into the
+   global G, here and, with the value, on every other processor: after the region rank
+   0's G holds the solution of the best value. */
+void wtc_share_with(void *g, const void *v, const void *p);
 /* BOUNDs ranks of this host have sent to this one (a counter they raise in the doorbell's
    shared memory; a static 0 without one) and how many of them it has taken in: when
    the two differ, a call first takes in what has come (wtc_share_poll), so a better
@@ -145,6 +153,22 @@ void wtc_share_poll(void);
             wtc_share_poll();                                                             \
         if (v < *g)                                                                       \
             wtc_share(g, &v);                                                             \
+        return *g;                                                                        \
+    }                                                                                     \
+    static inline T wtc__share_max_with_##N(T *g, T v, const void *p)                    \
+    {                                                                                     \
+        if (__atomic_load_n(wtc__bounds_in, __ATOMIC_RELAXED) != wtc__bounds_taken)      \
+            wtc_share_poll();                                                             \
+        if (v > *g)                                                                       \
+            wtc_share_with(g, &v, p);                                                     \
+        return *g;                                                                        \
+    }                                                                                     \
+    static inline T wtc__share_min_with_##N(T *g, T v, const void *p)                    \
+    {                                                                                     \
+        if (__atomic_load_n(wtc__bounds_in, __ATOMIC_RELAXED) != wtc__bounds_taken)      \
+            wtc_share_poll();                                                             \
+        if (v < *g)                                                                       \
+            wtc_share_with(g, &v, p);                                                     \
         return *g;                                                                        \
     }
 WTC__SHARE(char, c)
@@ -171,6 +195,8 @@ WTC__SHARE(long double, ld)
     long double: wtc__share_##DIR##_ld)
 #define wtc_share_max(g, v) (WTC__SHARE_PICK(g, max)(&(g), (v)))
 #define wtc_share_min(g, v) (WTC__SHARE_PICK(g, min)(&(g), (v)))
+#define wtc_share_max_with(g, v, G, p) (WTC__SHARE_PICK(g, max_with)(&(g), (v), (p)))
+#define wtc_share_min_with(g, v, G, p) (WTC__SHARE_PICK(g, min_with)(&(g), (v), (p)))
 
 /* Where wtcc's runtime directory (lib/wtc) was when the program was built: the
    generated code defines it when compiled with -DWTC_LIBDIR (wtcc does so for the

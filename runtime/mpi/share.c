@@ -32,31 +32,53 @@ void wtc_share_poll(void)
         wtcrt_bounds_take_all(rt);
 }
 
-void wtc_share(void *g, const void *v)
+/* wtc_share / wtc_share_with: stores v (and the solution at p) and, in a region of
+   several ranks, sends them to every other rank. */
+static void share(wtcrt_rt *rt, void *g, const void *v, const void *p)
 {
-    wtcrt_rt *rt = &wtcrt_this_rank; /* entered from generated code (wtc_abi.h) */
     int slot = wtcrt_share_slot(rt->prog, g);
+    const wtc_shared *s;
     wtcrt_bound *b;
     wtcrt_msg *m;
     if (slot < 0)
         wtcrt_die(rt, "wtc_share_max/min on a variable wtcc did not list as shared "
                       "(was the call's file built by wtcc?)");
-    memcpy(g, v, rt->prog->shared[slot].size);
+    s = &rt->prog->shared[slot];
+    if (!s->data != !p)
+        wtcrt_die(rt, "shared bound '%s' %s", s->name,
+                  s->data ? "without its solution" : "with a solution wtcc did not list");
+    memcpy(g, v, s->size);
+    if (s->data)
+        memcpy(s->data, p, s->data_size);
     if (!rt->in_region || rt->nranks == 1 || wtcrt_forked(rt))
         return; /* main, or a job of one: the next region's snapshot carries it */
     counters(rt);
-    m = wtcrt_msg_new(rt, sizeof *b);
+    m = wtcrt_msg_new(rt, sizeof *b + s->data_size);
     b = (wtcrt_bound *)(void *)WTCRT_PAYLOAD(m);
     memset(b, 0, sizeof *b);
     b->region = rt->regions;
     b->slot = slot;
-    memcpy(b->value, v, rt->prog->shared[slot].size);
+    memcpy(b->value, v, s->size);
+    if (s->data)
+        memcpy(WTCRT_PAYLOAD(m) + sizeof *b, p, s->data_size);
     wtcrt_send_others(rt, WTCRT_BOUND, m);
     for (int d = 0; d < rt->nranks; d++)
         if (d != rt->rank)
             wtcrt_bell_bound(rt, d);
     rt->bound_sent++;
     rt->st.bounds_sent++;
+}
+
+void wtc_share(void *g, const void *v)
+{
+    wtcrt_rt *rt = &wtcrt_this_rank; /* entered from generated code (wtc_abi.h) */
+    share(rt, g, v, NULL);
+}
+
+void wtc_share_with(void *g, const void *v, const void *p)
+{
+    wtcrt_rt *rt = &wtcrt_this_rank; /* entered from generated code (wtc_abi.h) */
+    share(rt, g, v, p);
 }
 
 /* Applies a BOUND of this region. */
@@ -67,6 +89,8 @@ static void apply(wtcrt_rt *rt, wtcrt_msg *m)
     rt->st.bounds_taken++;
     if (wtcrt_share_better(s, b->value)) {
         memcpy(s->addr, b->value, s->size);
+        if (s->data) /* the solution that has the value */
+            memcpy(s->data, WTCRT_PAYLOAD(m) + sizeof *b, s->data_size);
         rt->st.bounds_better++;
     }
 }
@@ -74,7 +98,8 @@ static void apply(wtcrt_rt *rt, wtcrt_msg *m)
 void wtcrt_bound_take(wtcrt_rt *rt, wtcrt_msg *m)
 {
     const wtcrt_bound *b = (const wtcrt_bound *)(const void *)WTCRT_PAYLOAD(m);
-    if (m->len != WTCRT_HDR_SIZE + sizeof *b || b->slot < 0 || b->slot >= rt->prog->nshared)
+    if (m->len < WTCRT_HDR_SIZE + sizeof *b || b->slot < 0 || b->slot >= rt->prog->nshared ||
+        m->len != WTCRT_HDR_SIZE + sizeof *b + rt->prog->shared[b->slot].data_size)
         wtcrt_die(rt, "bad BOUND message from rank %d", m->src);
     counters(rt);
     if (rt->bell_seg && rt->bell_slot_of[m->src] >= 0)

@@ -326,7 +326,7 @@ static size_t share_bytes(void)
 {
     size_t n = 0;
     for (int k = 0; k < R.prog->nshared; k++)
-        n += R.prog->shared[k].size;
+        n += R.prog->shared[k].size + R.prog->shared[k].data_size;
     return n;
 }
 
@@ -335,11 +335,16 @@ static void share_copy(unsigned char *buf, int save)
 {
     for (int k = 0; k < R.prog->nshared; k++) {
         const wtc_shared *s = &R.prog->shared[k];
-        if (save)
+        if (save) {
             memcpy(buf, s->addr, s->size);
-        else
+            if (s->data)
+                memcpy(buf + s->size, s->data, s->data_size);
+        } else {
             memcpy(s->addr, buf, s->size);
-        buf += s->size;
+            if (s->data)
+                memcpy(s->data, buf + s->size, s->data_size);
+        }
+        buf += s->size + s->data_size;
     }
 }
 
@@ -1031,15 +1036,23 @@ void wtc_share_poll(void)
 {
 }
 
-void wtc_share(void *g, const void *v)
+void wtc_share_with(void *g, const void *v, const void *p)
 {
     int slot = wtcrt_share_slot(R.prog, g);
-    if (slot < 0) {
+    const wtc_shared *s = slot < 0 ? NULL : &R.prog->shared[slot];
+    if (!s || !s->data != !p) {
         fprintf(stderr, "wtc predict: error: wtc_share_max/min on a variable wtcc did not "
-                        "list as shared\n");
+                        "list as shared (or without the solution it listed)\n");
         exit(2);
     }
-    memcpy(g, v, R.prog->shared[slot].size);
+    memcpy(g, v, s->size);
+    if (s->data)
+        memcpy(s->data, p, s->data_size);
+}
+
+void wtc_share(void *g, const void *v)
+{
+    wtc_share_with(g, v, NULL);
 }
 
 void wtc_call(const wtc_fn *fn, void *args, void *ret)
