@@ -122,15 +122,14 @@ typedef struct wtc_program {
 
 /* wtc_share_max(g, v) / wtc_share_min(g, v): raises (lowers) the global g to v when v is
    better, on this processor at once and on every other one of the region at its next
-   poll; returns g's value after it. wtcc checks that g names a global of this file of
-   an integer or floating type, and lists it in wtc_program.shared. The comparison is
-   inline; the runtime is called only when v is better. */
-void wtc_share(void *g, const void *v);
-/* wtc_share_max_with(g, v, G, p) / wtc_share_min_with(g, v, G, p): the same, and when v
-   is better the sizeof(G) bytes at p (the solution that has value v) are copied into the
-   global G, here and, with the value, on every other processor: after the region rank
-   0's G holds the solution of the best value. */
-void wtc_share_with(void *g, const void *v, const void *p);
+   poll; returns g's value after it. wtc_share_max_with(g, v, G, p) / _min_with: the
+   same, and when v is better the sizeof(G) bytes at p (the solution that has value v)
+   are copied into the global G, here and, with the value, on every other processor:
+   after the region rank 0's G holds the solution of the best value. wtcc checks g and
+   G (globals of this file) and lists them in wtc_program.shared. The comparison is
+   inline; the runtime is called only when v is better: wtc_share(g, &v, p), p NULL
+   for the forms without a solution. */
+void wtc_share(void *g, const void *v, const void *p);
 /* BOUNDs ranks of this host have sent to this one (a counter they raise in the doorbell's
    shared memory; a static 0 without one) and how many of them it has taken in: when
    the two differ, a call first takes in what has come (wtc_share_poll), so a better
@@ -138,39 +137,20 @@ void wtc_share_with(void *g, const void *v, const void *p);
 extern int *wtc__bounds_in;
 extern int wtc__bounds_taken;
 void wtc_share_poll(void);
-#define WTC__SHARE(T, N)                                                                  \
-    static inline T wtc__share_max_##N(T *g, T v)                                         \
+static inline void wtc__share_in(void)
+{
+    if (__atomic_load_n(wtc__bounds_in, __ATOMIC_RELAXED) != wtc__bounds_taken)
+        wtc_share_poll();
+}
+#define WTC__SHARE_DIR(T, N, DIR, BETTER)                                                 \
+    static inline T wtc__share_##DIR##_##N(T *g, T v, const void *p)                     \
     {                                                                                     \
-        if (__atomic_load_n(wtc__bounds_in, __ATOMIC_RELAXED) != wtc__bounds_taken)      \
-            wtc_share_poll();                                                             \
-        if (v > *g)                                                                       \
-            wtc_share(g, &v);                                                             \
-        return *g;                                                                        \
-    }                                                                                     \
-    static inline T wtc__share_min_##N(T *g, T v)                                         \
-    {                                                                                     \
-        if (__atomic_load_n(wtc__bounds_in, __ATOMIC_RELAXED) != wtc__bounds_taken)      \
-            wtc_share_poll();                                                             \
-        if (v < *g)                                                                       \
-            wtc_share(g, &v);                                                             \
-        return *g;                                                                        \
-    }                                                                                     \
-    static inline T wtc__share_max_with_##N(T *g, T v, const void *p)                    \
-    {                                                                                     \
-        if (__atomic_load_n(wtc__bounds_in, __ATOMIC_RELAXED) != wtc__bounds_taken)      \
-            wtc_share_poll();                                                             \
-        if (v > *g)                                                                       \
-            wtc_share_with(g, &v, p);                                                     \
-        return *g;                                                                        \
-    }                                                                                     \
-    static inline T wtc__share_min_with_##N(T *g, T v, const void *p)                    \
-    {                                                                                     \
-        if (__atomic_load_n(wtc__bounds_in, __ATOMIC_RELAXED) != wtc__bounds_taken)      \
-            wtc_share_poll();                                                             \
-        if (v < *g)                                                                       \
-            wtc_share_with(g, &v, p);                                                     \
+        wtc__share_in();                                                                  \
+        if (v BETTER *g)                                                                  \
+            wtc_share(g, &v, p);                                                          \
         return *g;                                                                        \
     }
+#define WTC__SHARE(T, N) WTC__SHARE_DIR(T, N, max, >) WTC__SHARE_DIR(T, N, min, <)
 WTC__SHARE(char, c)
 WTC__SHARE(signed char, sc)
 WTC__SHARE(unsigned char, uc)
@@ -193,10 +173,10 @@ WTC__SHARE(long double, ld)
     long long: wtc__share_##DIR##_ll, unsigned long long: wtc__share_##DIR##_ull, \
     float: wtc__share_##DIR##_f, double: wtc__share_##DIR##_d, \
     long double: wtc__share_##DIR##_ld)
-#define wtc_share_max(g, v) (WTC__SHARE_PICK(g, max)(&(g), (v)))
-#define wtc_share_min(g, v) (WTC__SHARE_PICK(g, min)(&(g), (v)))
-#define wtc_share_max_with(g, v, G, p) (WTC__SHARE_PICK(g, max_with)(&(g), (v), (p)))
-#define wtc_share_min_with(g, v, G, p) (WTC__SHARE_PICK(g, min_with)(&(g), (v), (p)))
+#define wtc_share_max(g, v) (WTC__SHARE_PICK(g, max)(&(g), (v), (const void *)0))
+#define wtc_share_min(g, v) (WTC__SHARE_PICK(g, min)(&(g), (v), (const void *)0))
+#define wtc_share_max_with(g, v, G, p) (WTC__SHARE_PICK(g, max)(&(g), (v), (p)))
+#define wtc_share_min_with(g, v, G, p) (WTC__SHARE_PICK(g, min)(&(g), (v), (p)))
 
 /* Where wtcc's runtime directory (lib/wtc) was when the program was built: the
    generated code defines it when compiled with -DWTC_LIBDIR (wtcc does so for the

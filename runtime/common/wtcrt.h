@@ -472,7 +472,8 @@ int wtcrt_wait_init(wtcrt_rt *rt);
 void wtcrt_send_others(wtcrt_rt *rt, int tag, wtcrt_msg *m);
 /* Waits for the next BOUND from rank src and receives it. */
 wtcrt_msg *wtcrt_recv_bound(wtcrt_rt *rt, int src);
-/* Takes in the BOUNDs that have come (simple mode's polls: nothing else is received). */
+/* Takes in the BOUNDs that have come, when a compute-path poll is due (simple mode's
+   polls, after wtcrt_poll_none: nothing else is received). */
 void wtcrt_bounds_poll(wtcrt_rt *rt);
 /* Takes in every BOUND that has come, now. */
 void wtcrt_bounds_take_all(wtcrt_rt *rt);
@@ -503,7 +504,7 @@ void wtcrt_bell_sleep(wtcrt_rt *rt, int us);
 void wtcrt_bell_disarm(wtcrt_rt *rt);
 int wtcrt_bell_mail(wtcrt_rt *rt);
 void wtcrt_bell_mail_again(wtcrt_rt *rt);
-int wtcrt_bell_bound(wtcrt_rt *rt, int r);
+void wtcrt_bell_bound(wtcrt_rt *rt, int r);
 void wtcrt_bell_bounds_mine(wtcrt_rt *rt);
 
 /* A compute-path poll (wtcrt_try_recv_quick) that would find nothing without asking

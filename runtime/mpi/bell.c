@@ -180,15 +180,13 @@ void wtcrt_bell_ring(wtcrt_rt *rt, int r)
         futex(w, FUTEX_WAKE, 1, NULL);
 }
 
-/* Counts a BOUND sent to rank r of this host (after the send): r's wtc_share_max/min
-   take it in at their next call. 1 when r is on this host (counted), else 0. */
-int wtcrt_bell_bound(wtcrt_rt *rt, int r)
+/* Counts a BOUND sent to rank r (after the send) when r is on this host: r's
+   wtc_share_max/min take it in at their next call. */
+void wtcrt_bell_bound(wtcrt_rt *rt, int r)
 {
-    if (!rt->bell_seg || rt->bell_slot_of[r] < 0)
-        return 0;
-    atomic_fetch_add_explicit(&rt->bell_seg[rt->bell_slot_of[r]].bounds, 1,
-                              memory_order_release);
-    return 1;
+    if (rt->bell_seg && rt->bell_slot_of[r] >= 0)
+        atomic_fetch_add_explicit(&rt->bell_seg[rt->bell_slot_of[r]].bounds, 1,
+                                  memory_order_release);
 }
 
 /* Points wtc__bounds_in at this rank's counter (or at a 0 without a doorbell). Called on

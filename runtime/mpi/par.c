@@ -85,8 +85,6 @@ wtc_par *wtc_par_open(wtc_ctx ctx, int cond, const wtc_site *site)
     /* thieves are answered at every par, below the cut-off too */
     if (rt->ops->poll && !wtcrt_poll_none(rt))
         rt->ops->poll(rt);
-    else if (!rt->ops->poll && rt->prog->nshared) /* simple mode: bounds only */
-        wtcrt_bounds_poll(rt);
     if (!cond || rt->nranks == 1) {
         hand_back(rt, ctx.lo, ctx.hi);
         return NULL;

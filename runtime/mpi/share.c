@@ -32,10 +32,11 @@ void wtc_share_poll(void)
         wtcrt_bounds_take_all(rt);
 }
 
-/* wtc_share / wtc_share_with: stores v (and the solution at p) and, in a region of
-   several ranks, sends them to every other rank. */
-static void share(wtcrt_rt *rt, void *g, const void *v, const void *p)
+/* Stores v (and the solution at p) and, in a region of several ranks, sends them to
+   every other rank. */
+void wtc_share(void *g, const void *v, const void *p)
 {
+    wtcrt_rt *rt = &wtcrt_this_rank; /* entered from generated code (wtc_abi.h) */
     int slot = wtcrt_share_slot(rt->prog, g);
     const wtc_shared *s;
     wtcrt_bound *b;
@@ -62,23 +63,8 @@ static void share(wtcrt_rt *rt, void *g, const void *v, const void *p)
     if (s->data)
         memcpy(WTCRT_PAYLOAD(m) + sizeof *b, p, s->data_size);
     wtcrt_send_others(rt, WTCRT_BOUND, m);
-    for (int d = 0; d < rt->nranks; d++)
-        if (d != rt->rank)
-            wtcrt_bell_bound(rt, d);
     rt->bound_sent++;
     rt->st.bounds_sent++;
-}
-
-void wtc_share(void *g, const void *v)
-{
-    wtcrt_rt *rt = &wtcrt_this_rank; /* entered from generated code (wtc_abi.h) */
-    share(rt, g, v, NULL);
-}
-
-void wtc_share_with(void *g, const void *v, const void *p)
-{
-    wtcrt_rt *rt = &wtcrt_this_rank; /* entered from generated code (wtc_abi.h) */
-    share(rt, g, v, p);
 }
 
 /* Applies a BOUND of this region. */

@@ -52,6 +52,14 @@ static void simple_worker(wtcrt_rt *rt)
     }
 }
 
+/* At every par: simple mode receives nothing while it computes, but the better values
+   of shared bounds (mpi/share.c). */
+static void simple_poll(wtcrt_rt *rt)
+{
+    if (rt->prog->nshared)
+        wtcrt_bounds_poll(rt);
+}
+
 const wtcrt_mode_ops wtcrt_simple_ops = {
-    &wtcp_simple, simple_close, simple_worker, NULL, NULL, NULL, NULL
+    &wtcp_simple, simple_close, simple_worker, NULL, simple_poll, NULL, NULL
 };

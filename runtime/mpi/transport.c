@@ -276,6 +276,8 @@ static int send_any(wtcrt_rt *rt, int dest, int tag, wtcrt_msg *m)
     }
     n += send_pieces(rt, dest, tag, m, m->buf + at, m->len - at, chunk);
     wtcrt_bell_ring(rt, dest);
+    if (WTCRT_HDR(m)->kind == WTCRT_BOUND) /* taken in inside leaves too (mpi/share.c) */
+        wtcrt_bell_bound(rt, dest);
     rt->st.msgs++;
     rt->st.bytes += (long long)total;
     return n;
@@ -778,16 +780,6 @@ wtcrt_msg *wtcrt_try_recv(wtcrt_rt *rt, int src, int tag)
     return try_take(rt, src, tag);
 }
 
-/* Receives any message if one has arrived (for polls on the compute path); NULL
-   otherwise. This rank's own sends still pending are driven first, whatever came in: a
-   message may move only while its sender calls MPI (MPICH with UCX: a synchronous
-   send), and a dynamic mode's request to its master sat unsent for 64 polls (0.2 s of
-   n-queens leaves) when this was skipped with the flag down. For receiving, it asks MPI
-   only when the doorbell's mail flag says a rank of this host sent something, or when
-   the sleep ceiling has passed since it last asked (messages from other hosts, and any
-   the flag missed, wait at most that long). The clock is read only every
-   WTCRT_POLL_CLOCK polls with the flag down: a poll with nothing pending stays a load
-   and a branch (UTS polls before each of its 4 M children). */
 /* Is it time to ask MPI on a compute-path poll (wtcrt_try_recv_quick)? */
 static int poll_due(wtcrt_rt *rt)
 {
@@ -804,6 +796,16 @@ static int poll_due(wtcrt_rt *rt)
     return 1;
 }
 
+/* Receives any message if one has arrived (for polls on the compute path); NULL
+   otherwise. This rank's own sends still pending are driven first, whatever came in: a
+   message may move only while its sender calls MPI (MPICH with UCX: a synchronous
+   send), and a dynamic mode's request to its master sat unsent for 64 polls (0.2 s of
+   n-queens leaves) when this was skipped with the flag down. For receiving, it asks MPI
+   only when the doorbell's mail flag says a rank of this host sent something, or when
+   the sleep ceiling has passed since it last asked (messages from other hosts, and any
+   the flag missed, wait at most that long). The clock is read only every
+   WTCRT_POLL_CLOCK polls with the flag down: a poll with nothing pending stays a load
+   and a branch (UTS polls before each of its 4 M children). */
 wtcrt_msg *wtcrt_try_recv_quick(wtcrt_rt *rt)
 {
     wtcrt_msg *m;
@@ -825,13 +827,10 @@ void wtcrt_bounds_take_all(wtcrt_rt *rt)
 
 void wtcrt_bounds_poll(wtcrt_rt *rt)
 {
-    wtcrt_msg *m;
-    if (wtcrt_poll_none(rt))
-        return;
     if (rt->nreqs)
         wtcrt_progress(rt);
-    if (poll_due(rt) && (m = try_take(rt, MPI_ANY_SOURCE, WTCRT_BOUND)))
-        wtcrt_die(rt, "message of kind %d taken for a BOUND", m->tag);
+    if (poll_due(rt))
+        wtcrt_bounds_take_all(rt);
 }
 
 /* ---- states, statistics, trace ---------------------------------------------------- */

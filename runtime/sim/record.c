@@ -1036,7 +1036,7 @@ void wtc_share_poll(void)
 {
 }
 
-void wtc_share_with(void *g, const void *v, const void *p)
+void wtc_share(void *g, const void *v, const void *p)
 {
     int slot = wtcrt_share_slot(R.prog, g);
     const wtc_shared *s = slot < 0 ? NULL : &R.prog->shared[slot];
@@ -1050,10 +1050,6 @@ void wtc_share_with(void *g, const void *v, const void *p)
         memcpy(s->data, p, s->data_size);
 }
 
-void wtc_share(void *g, const void *v)
-{
-    wtc_share_with(g, v, NULL);
-}
 
 void wtc_call(const wtc_fn *fn, void *args, void *ret)
 {

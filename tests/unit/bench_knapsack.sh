@@ -22,20 +22,12 @@ perl tests/strip-annotations "$src" >"$RT_OUT/knapsack_plain.c" &&
 cc -O2 -fopenmp -Wall -Wextra -Werror bench/balance/knapsack.omp.c -o "$RT_OUT/knapsack_omp" ||
     { rt_fail "OpenMP build"; exit 1; }
 
-# alone LABEL COMMAND...: run without mpiexec, under timeout
-alone() {
-    label=$1
-    shift
-    RT_RC=0
-    timeout "$RT_TIMEOUT" "$@" >"$RT_STDOUT" 2>"$RT_STDERR" || RT_RC=$?
-    rt_expect "$label" 0 "$want"
-}
 # shellcheck disable=SC2086 # $args: two words
-alone "plain C" "$RT_OUT/knapsack_plain" $args
+rt_alone "plain C" "$want" "$RT_OUT/knapsack_plain" $args
 # shellcheck disable=SC2086
-alone "OpenMP, 2 threads" env OMP_NUM_THREADS=2 "$RT_OUT/knapsack_omp" $args
+rt_alone "OpenMP, 2 threads" "$want" env OMP_NUM_THREADS=2 "$RT_OUT/knapsack_omp" $args
 # shellcheck disable=SC2086
-alone "no mpiexec" "$RT_OUT/knapsack" $args
+rt_alone "no mpiexec" "$want" "$RT_OUT/knapsack" $args
 
 for np in 1 2 3; do
     for m in simple dynamic steal; do

@@ -15,9 +15,7 @@ shared bounds OK"
 bin/wtcc -O2 tests/unit/share.wtc -o "$RT_OUT/share" >"$RT_STDERR" 2>&1 && [ ! -s "$RT_STDERR" ] ||
     { rt_fail "build share.wtc (no warning allowed)"; exit 1; }
 
-RT_RC=0
-timeout "$RT_TIMEOUT" "$RT_OUT/share" >"$RT_STDOUT" 2>"$RT_STDERR" || RT_RC=$?
-rt_expect "share: no mpiexec" 0 "$want"
+rt_alone "share: no mpiexec" "$want" "$RT_OUT/share"
 for np in 1 2 3 4 5 8 16; do
     for m in simple dynamic steal; do
         rt_run $np "$RT_OUT/share" --wtc-mode=$m
@@ -59,19 +57,13 @@ perl tests/strip-annotations "$src" >"$RT_OUT/knapsack_share_plain.c" &&
         -o "$RT_OUT/knapsack_share_plain" || { rt_fail "plain C build"; exit 1; }
 cc -O2 -fopenmp -Wall -Wextra -Werror bench/balance/knapsack_share.omp.c \
     -o "$RT_OUT/knapsack_share_omp" || { rt_fail "OpenMP build"; exit 1; }
-alone() {
-    label=$1
-    shift
-    RT_RC=0
-    timeout "$RT_TIMEOUT" "$@" >"$RT_STDOUT" 2>"$RT_STDERR" || RT_RC=$?
-    rt_expect "$label" 0 "$kwant"
-}
 # shellcheck disable=SC2086 # $args: two words
-alone "knapsack_share: plain C" "$RT_OUT/knapsack_share_plain" $args
+rt_alone "knapsack_share: plain C" "$kwant" "$RT_OUT/knapsack_share_plain" $args
 # shellcheck disable=SC2086
-alone "knapsack_share: OpenMP, 2 threads" env OMP_NUM_THREADS=2 "$RT_OUT/knapsack_share_omp" $args
+rt_alone "knapsack_share: OpenMP, 2 threads" "$kwant" env OMP_NUM_THREADS=2 \
+    "$RT_OUT/knapsack_share_omp" $args
 # shellcheck disable=SC2086
-alone "knapsack_share: no mpiexec" "$RT_OUT/knapsack_share" $args
+rt_alone "knapsack_share: no mpiexec" "$kwant" "$RT_OUT/knapsack_share" $args
 for np in 2 3 5; do
     for m in simple dynamic steal; do
         # shellcheck disable=SC2086
