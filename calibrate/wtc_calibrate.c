@@ -289,7 +289,8 @@ typedef struct fit {
     int np;
     double O_s, O_r, L, G, S, t_m, O_r_result;
     double O_s_reuse, G_reuse, O_r_reuse; /* buffers the allocator reuses (0: no fit) */
-    double w_yield, w_yield_over, w_wake, t_child, t_poll, contention;
+    double w_yield, w_yield_over, w_wake, t_child, t_task_child, t_task_child_fresh, t_poll,
+        contention;
     int cores;
     /* what the data did not support: values set to a floor, and what was measured */
     int floor_L, floor_tm, busy_contention, floor_orr;
@@ -424,6 +425,36 @@ static void tiny_par(wtc_ctx c, void *args, void *ret)
     tiny_seq(args, ret);
 }
 
+/* A child whose arguments are 64 times bigger (measure_task_child's per-byte part). */
+typedef struct wide_args {
+    int x[64];
+} wide_args;
+
+static void wide_seq(void *args, void *ret)
+{
+    const wide_args *a = args;
+    *(int *)ret = a->x[0] * 7 + a->x[63];
+}
+
+static void wide_par(wtc_ctx c, void *args, void *ret)
+{
+    (void)c;
+    wide_seq(args, ret);
+}
+
+/* Neither has buffers. */
+static void no_counts(const void *args, long *counts)
+{
+    (void)args;
+    (void)counts;
+}
+
+static const wtc_fn tiny_fn = { "tiny", 0, WTC_MODE_STEAL, 1, 0, sizeof(int), sizeof(int),
+                                WTC_K_INT, 0, NULL, no_counts, tiny_par, tiny_seq };
+static const wtc_fn wide_fn = { "wide", 1, WTC_MODE_STEAL, 1, 0, sizeof(wide_args),
+                                sizeof(int), WTC_K_INT, 0, NULL, no_counts, wide_par,
+                                wide_seq };
+
 /* The runtime's own cost per child run through a par (rank 0, with the runtime's
    functions): n tiny children spawned into a frame, each run with wtcrt_run_local
    (result stored), minus calling the sequential function directly; median of 5. The
@@ -431,8 +462,7 @@ static void tiny_par(wtc_ctx c, void *args, void *ret)
    doc/predictor.md section 1); nor is the poll before each child (t_poll). */
 static double measure_child(wtcrt_rt *rt)
 {
-    static const wtc_fn fn = { "tiny", 0, WTC_MODE_DYNAMIC, 1, 0, sizeof(int), sizeof(int),
-                               WTC_K_INT, 0, NULL, NULL, tiny_par, tiny_seq };
+    const wtc_fn fn = tiny_fn;
     enum { N = 1 << 18 };
     int *out = calloc(N, sizeof *out);
     double with[5], without[5], d;
@@ -457,6 +487,111 @@ static double measure_child(wtcrt_rt *rt)
     free(out);
     d = (wtcrt_median(with, 5) - wtcrt_median(without, 5)) / N;
     return d > 0 ? d : 0;
+}
+
+#ifdef __GLIBC__
+int malloc_trim(size_t pad); /* <malloc.h>, which smpicc's malloc macros do not allow */
+#endif
+
+/* Memory freed so far comes back from the kernel, new, when allocated again: glibc
+   keeps freed blocks in its heap (malloc_trim gives their pages back); the blocks it
+   mapped on their own went back at free. */
+static void new_memory(void)
+{
+#ifdef __GLIBC__
+    malloc_trim(0);
+#endif
+}
+
+/* One TASK of n children of fn to this rank (rank 0, the runtime's functions, as a
+   thief runs stolen work): the seconds from its receive to its RESULT's send, i.e.
+   unpacked into a task frame (wtcrt_task_frame), each child run (wtcrt_run_local), the
+   RESULT packed (wtcrt_task_frame_reply), per child and minus running the children
+   directly. fresh: the task frame's records and the children's memory are new (the
+   memory kept for the next TASKs and the frame's records are let go first). */
+static double task_child_once(wtcrt_rt *rt, const wtc_fn *fn, int n, int fresh)
+{
+    wtc_ctx c = { 0, 0, 1, 0 };
+    wtc_par *p = wtcrt_frame_push(rt, c), *q;
+    wide_args *w = calloc(1, sizeof *w);
+    int *out = calloc((size_t)n, sizeof *out), wide = fn == &wide_fn;
+    wtcrt_hdr th;
+    wtcrt_msg *m;
+    double t0, run, seq;
+    if (!w || !out)
+        wtcrt_die(rt, "out of memory");
+    for (int i = 0; i < n; i++) {
+        w->x[0] = i;
+        wtc_spawn(p, fn, wide ? (void *)w : (void *)&i, &out[i], WTC_K_INT, sizeof(int));
+    }
+    if (fresh) {
+        wtcrt_task_mem_drop(rt);
+        if (rt->nframes < rt->capframes && rt->frames[rt->nframes]) {
+            q = rt->frames[rt->nframes];
+            free(q->ch);
+            q->ch = NULL;
+            q->capch = 0;
+        }
+        new_memory();
+    }
+    wtcrt_send_task(rt, p, rt->rank, 0, n, 0, 1);
+    t0 = now();
+    m = wtcrt_recv(rt, rt->rank, WTCRT_TASK);
+    th = *WTCRT_HDR(m);
+    q = wtcrt_task_frame(rt, m);
+    for (int i = 0; i < q->nch; i++)
+        wtcrt_run_local(rt, q, i);
+    wtcrt_task_frame_reply(rt, q, rt->rank, &th);
+    run = now() - t0;
+    rt->nframes--; /* the task frame */
+    wtcrt_sync_tasks(rt);
+    wtcrt_msg_free(rt, wtcrt_recv(rt, rt->rank, WTCRT_RESULT));
+    wtcrt_flush_sends(rt);
+    rt->nframes--; /* the spawning frame, its children sent and answered */
+    t0 = now();
+    for (int i = 0; i < n; i++) {
+        w->x[0] = i;
+        fn->run_seq(wide ? (void *)w : (void *)&i, &out[i]);
+    }
+    seq = now() - t0;
+    free(out);
+    free(w);
+    return (run - seq) / n;
+}
+
+/* A received TASK's cost per child that the model does not charge otherwise, in memory
+   used before (*reuse: the frame's records and the children's memory kept from the
+   TASK before) and in new memory (*fresh: page faults), medians of 5: task_child_once
+   minus t_child (the predictor charges it for every child) and minus the part that
+   grows with the children's bytes: the same with arguments of 256 bytes instead of 4
+   gives the slope, which the message's per-byte costs (O_r, O_s, measured on their own)
+   stand for; what remains at 0 bytes of arguments is written, >= 0. */
+static void measure_task_child(wtcrt_rt *rt, double t_child, double *reuse, double *fresh)
+{
+    static const wtc_fn *const fns[] = { &tiny_fn, &wide_fn };
+    static const wtc_program prog = { .abi_version = WTC_ABI_VERSION, .source = "calibrate",
+                                      .fns = fns, .nfns = 2 };
+    const wtc_program *old = rt->prog;
+    double x0 = (double)tiny_fn.args_size, x1 = (double)wide_fn.args_size;
+    rt->prog = &prog;
+    for (int f = 0; f < 2; f++) {
+        double per[2], *out = f ? fresh : reuse;
+        for (int k = 0; k < 2; k++) {
+            double v[5];
+            task_child_once(rt, fns[k], 1 << 16, f); /* the memory, reused or not */
+            for (int rep = 0; rep < 5; rep++)
+                v[rep] = task_child_once(rt, fns[k], 1 << 16, f);
+            per[k] = wtcrt_median(v, 5);
+        }
+        *out = per[0] - (per[1] - per[0]) / (x1 - x0) * x0 - t_child;
+        if (verbose)
+            fprintf(stderr, "task child (%s memory): %.3g us with 4-byte arguments, %.3g us "
+                    "with 256: %.3g us at 0\n", f ? "new" : "used", per[0] * 1e6,
+                    per[1] * 1e6, *out * 1e6);
+        if (*out < 0)
+            *out = 0;
+    }
+    rt->prog = old;
 }
 
 /* measure_poll's handler: nobody sends now; a stray message is only dropped. */
@@ -663,12 +798,16 @@ static void write_runtime(FILE *o, const fit *f)
 {
     fprintf(o, "# the runtime's waiting: yields for w_yield, then sleeps on the doorbell: w_wake\n"
                "# to wake up; t_child: its cost per child; t_poll: one poll on the compute\n"
-               "# path (%s); computing slows by 'contention'\n"
-               "w_yield = %.6g\nw_wake = %.6g\nt_child = %.6g\nt_poll = %.6g   # measured\n"
+               "# path (%s);\n"
+               "# computing slows by 'contention'; t_task_child: more per child of a\n"
+               "# received TASK (_fresh: in new memory, page faults and all)\n"
+               "w_yield = %.6g\nw_wake = %.6g\nt_child = %.6g\nt_task_child = %.6g\n"
+               "t_task_child_fresh = %.6g\nt_poll = %.6g   # measured\n"
                "contention = %.4f   # %s\n",
             f->poll_asks ? "no doorbell for every rank: two MPI_Iprobe"
                        : "every rank on this host: the doorbell's flag, a load",
-            f->w_yield, f->w_wake, f->t_child, f->t_poll, f->contention,
+            f->w_yield, f->w_wake, f->t_child, f->t_task_child, f->t_task_child_fresh,
+            f->t_poll, f->contention,
             f->busy_contention ? "NOT measured: the host was busy, 0 written"
                                : f->raw_contention < 0 ? "floor: the fit gave less" : "measured");
     if (f->busy_contention || f->raw_contention < 0)
@@ -763,10 +902,13 @@ static void fit_overheads(fit *f, int P, const char *out, const char *name)
     warn_busy(f);
     printf("wtc-calibrate: wrote %s: L = %.3g us, G = %.3g ns/B, o_s = %.3g + %.3g P us, "
            "o_r = %.3g + %.3g P us, S = %.0f B, t_m = %.3g us, w_yield = %.3g us, "
-           "w_wake = %.3g us, t_child = %.3g us, t_poll = %.3g us, contention = %.1f%%%s\n",
+           "w_wake = %.3g us, t_child = %.3g us, t_task_child = %.3g us (%.3g us fresh), "
+           "t_poll = %.3g us, "
+           "contention = %.1f%%%s\n",
            out, f->L * 1e6,
            f->G * 1e9, v.osa * 1e6, v.osb * 1e6, v.ora * 1e6, v.orb * 1e6, f->S, f->t_m * 1e6,
-           f->w_yield * 1e6, f->w_wake * 1e6, f->t_child * 1e6, f->t_poll * 1e6,
+           f->w_yield * 1e6, f->w_wake * 1e6, f->t_child * 1e6, f->t_task_child * 1e6,
+           f->t_task_child_fresh * 1e6, f->t_poll * 1e6,
            100 * f->contention,
            f->busy_contention ? " (not measured: busy host)" : "");
 }
@@ -858,6 +1000,7 @@ static void calibrate(wtcrt_rt *rt, int me, int P, const char *out, const char *
         measure_waiting(rt, me, &f);
     if (me == 0) {
         f.t_child = measure_child(rt);
+        measure_task_child(rt, f.t_child, &f.t_task_child, &f.t_task_child_fresh);
         f.t_poll = measure_poll(rt);
         f.poll_asks = !rt->bell_all_local;
         fit_overheads(&f, P, out, name);

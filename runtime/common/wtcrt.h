@@ -446,6 +446,7 @@ void wtcrt_msg_seg(wtcrt_rt *rt, wtcrt_msg *m, size_t at, const void *ptr, size_
    (NULL: nothing). */
 void *wtcrt_task_mem(wtcrt_rt *rt, size_t n);
 void wtcrt_task_mem_free(wtcrt_rt *rt, void *p);
+void wtcrt_task_mem_drop(wtcrt_rt *rt); /* lets the kept blocks go */
 void wtcrt_send(wtcrt_rt *rt, int dest, int tag, wtcrt_msg *m);
 void wtcrt_send_task_msg(wtcrt_rt *rt, int dest, wtcrt_msg *m);
 void wtcrt_send_each(wtcrt_rt *rt, const int *dest, int n, int tag, wtcrt_msg *m);

@@ -138,6 +138,14 @@ void *wtcrt_task_mem(wtcrt_rt *rt, size_t n)
     return (unsigned char *)h + 16;
 }
 
+/* Lets every kept block go (wtc-calibrate: a TASK's children in new memory). */
+void wtcrt_task_mem_drop(wtcrt_rt *rt)
+{
+    while (rt->nkept > 0)
+        free(rt->kept[--rt->nkept]);
+    rt->kept_bytes = 0;
+}
+
 /* Keeps a block of 1-128 MiB for the next TASKs (the smallest kept goes when there is
    no room, or this one when it is the smallest); frees any other. */
 void wtcrt_task_mem_free(wtcrt_rt *rt, void *p)

@@ -439,6 +439,8 @@ void eng_receive(sim *S, int rid, int i, double *wait)
     /* only what was copied into the message is copied out of it: the buffers by
        reference were received where they go (wtcrt_task_place, wtcrt_result_place) */
     o = sim_o_recv(S->m, S->P, m->copied, m->kind == M_RESULT, m->reuse);
+    if (m->kind == M_TASK) /* its children's unpacking, task frame and result packing */
+        o += m->c * (m->reuse ? S->m->t_task_child : S->m->t_task_child_fresh);
     r->t = cpu(S, rid, r->t, o, 1);
     if (rid >= S->W)
         r->busy += o;

@@ -241,7 +241,7 @@ const char *sim_machine_preset(const char *name)
    predictions, cpu_ratio = 1e-300 300-digit times). */
 enum { K_NAME, K_L, K_G, K_OSA, K_OSB, K_OS, K_ORA, K_ORB, K_OR, K_S, K_TM, K_CPU,
        K_WY, K_WW, K_TC, K_CONT, K_CORES, K_WYO, K_RPN, K_LI, K_GI, K_PROCS, K_TP, K_ORR,
-       K_OSU, K_GU, K_ORU, K_N };
+       K_OSU, K_GU, K_ORU, K_TTC, K_TTCF, K_N };
 #define K_REQUIRED K_CORES /* the keys from K_CORES on are optional */
 static const struct {
     const char *name;
@@ -276,6 +276,8 @@ static const struct {
     { "O_s_reuse", 0, 1e-3, 0, "s per byte" },
     { "G_reuse", 0, 1e-3, 0, "s per byte" },
     { "O_r_reuse", 0, 1e-3, 0, "s per byte" },
+    { "t_task_child", 0, 1, 0, "s" },
+    { "t_task_child_fresh", 0, 1, 0, "s" },
 };
 
 static double *key_slot(sim_machine *m, int k)
@@ -285,7 +287,8 @@ static double *key_slot(sim_machine *m, int k)
                            &m->w_yield, &m->w_wake, &m->t_child, &m->contention,
                            &m->cores, &m->w_yield_over, &m->ranks_per_node, &m->L_intra,
                            &m->G_intra, &m->procs, &m->t_poll, &m->O_r_result,
-                           &m->O_s_reuse, &m->G_reuse, &m->O_r_reuse };
+                           &m->O_s_reuse, &m->G_reuse, &m->O_r_reuse, &m->t_task_child,
+                           &m->t_task_child_fresh };
     return slots[k];
 }
 
@@ -295,7 +298,7 @@ static int source_of(int k)
 {
     static const int src[K_N] = { [K_WYO] = K_WY, [K_LI] = K_L,   [K_GI] = K_G,
                                   [K_ORR] = K_OR, [K_OSU] = K_OS, [K_GU] = K_G,
-                                  [K_ORU] = K_OR };
+                                  [K_ORU] = K_OR, [K_TTCF] = K_TTC };
     return src[k];
 }
 

@@ -30,6 +30,11 @@ typedef struct sim_machine {
     double w_yield;            /* a waiting rank only yields this long, then sleeps on */
     double w_wake;             /* the doorbell: a message then costs w_wake more to see */
     double t_child;            /* the runtime's own cost of one child run through a par */
+    double t_task_child;       /* optional: more per child of a received TASK (unpacked,
+                                  run from a task frame, its result packed), beyond
+                                  t_child and the message's per-byte costs (default 0) */
+    double t_task_child_fresh; /* optional: the same in new memory (page faults): a TASK
+                                  bigger than any the rank had (default t_task_child) */
     double contention;         /* computing slows by this factor when 2+ ranks compute */
     double cores;              /* optional: cores per host, 0 = a core for every rank */
     double w_yield_over;       /* optional: w_yield when P > cores (default w_yield) */

@@ -40,6 +40,15 @@ awk -v t="${tp:-x}" 'BEGIN { exit !(t + 0 > 0 && t + 0 < 1e-5) }' \
     && grep -q "^# path (every rank on this host: the doorbell's flag" $OUT/cal.conf \
     && pass "t_poll measured: ${tp} s a poll, the doorbell's flag" \
     || bad "t_poll: '${tp}' $(grep -A1 't_poll: one poll' $OUT/cal.conf | tr '\n' ' ')"
+# t_task_child(_fresh): a received TASK's own cost per child, in used and in new
+# memory: positive (unpacking, a task frame, the RESULT's packing are never free), below
+# a microsecond, and new memory (page faults) costs more than used
+tt=$(sed -n 's/^t_task_child = \([^ #]*\).*/\1/p' $OUT/cal.conf)
+tf=$(sed -n 's/^t_task_child_fresh = \([^ #]*\).*/\1/p' $OUT/cal.conf)
+awk -v t="${tt:-x}" -v f="${tf:-x}" \
+    'BEGIN { exit !(t + 0 > 0 && t + 0 < 1e-6 && f + 0 >= t + 0 && f + 0 < 1e-5) }' \
+    && pass "t_task_child: ${tt} s a child, ${tf} s in new memory" \
+    || bad "t_task_child: '${tt}', fresh '${tf}'"
 # O_r_result: a RESULT's data copied into memory already touched (no page faults): a
 # positive per-byte figure, measured, or O_r with the reason
 orr=$(sed -n 's/^O_r_result = \([^ #]*\) *# \(measured\|not fitted\).*/\1/p' $OUT/cal.conf)

@@ -121,6 +121,17 @@ static void hand_timelines(void)
     m.O_s = 0;
     c1->task_bytes = 0;
     m.O_r = 0;
+    /* a received TASK's own cost per child (t_task_child = 4; 6 in new memory): rank 1
+       receives the TASK of one child at 19 + 4, the rest 4 later: 140. Its 48 bytes are
+       no more than its REGION_BEGIN's, so the memory is used: 4. A TASK of 952 bytes,
+       more than any before: 6 (142). Rank 0 receives only RESULTs: never charged. */
+    m.t_task_child = 4;
+    m.t_task_child_fresh = 6;
+    check("t_task_child: a received TASK's child", run(&t, &m, SIM_SIMPLE, 2, 0, 1, &r), 140);
+    c1->task_bytes = c1->task_copied = 952;
+    check("t_task_child_fresh: in new memory", run(&t, &m, SIM_SIMPLE, 2, 0, 1, &r), 142);
+    c1->task_bytes = c1->task_copied = 0;
+    m.t_task_child = m.t_task_child_fresh = 0;
     /* the doorbell (w_yield = 4, w_wake = 7) and the per-child cost (t_child = 0.5),
        simple, P = 2. rank 0: BEGIN to 1 (1, arr 11); compute 5 (6); TASK to 1 (7, arr
        17); child 0 here: 0.5 + 100 (107.5); waits for the RESULT from 107.5.
