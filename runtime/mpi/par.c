@@ -4,7 +4,6 @@
 #include <string.h>
 #include "wtcrt.h"
 
-#define ALIGN16(n) (((n) + 15) & ~(size_t)15)
 
 _Static_assert(sizeof(long) == 8, "buffer counts travel as 8-byte longs");
 
@@ -141,14 +140,15 @@ void wtc_spawn(wtc_par *p, const wtc_fn *fn, const void *args, void *dest, int d
         if (!(p->ch = realloc(p->ch, (size_t)p->capch * sizeof *p->ch)))
             wtcrt_die(rt, "out of memory");
     }
+    if (dest_size > WTCRT_DEST_MAX)
+        wtcrt_die(rt, "%s: a return value of %lu bytes", fn->name, dest_size);
     c = &p->ch[p->nch++];
     c->fn = fn;
-    c->args_off = arena_alloc(rt, p, ALIGN16(fn->args_size) + fn->ret_size);
-    c->ret_off = c->args_off + ALIGN16(fn->args_size);
+    c->args_off = arena_alloc(rt, p, wtcrt_slot_bytes(fn));
     copy_small(p->arena + c->args_off, args, fn->args_size);
     c->dest = dest_size ? dest : NULL;
-    c->dest_kind = dest_kind;
-    c->dest_size = dest_size;
+    c->dest_kind = (short)dest_kind;
+    c->dest_size = (unsigned)dest_size;
     c->remote = 0;
 }
 
@@ -494,8 +494,7 @@ static size_t child_bytes(wtcrt_rt *rt, const unsigned char *q, const unsigned c
     bytes = WTCRT_CHILD_PREFIX + fn->args_size + 8ul * (unsigned long)fn->nbufs;
     if ((size_t)(end - q) < bytes)
         return 0;
-    *total += ALIGN16(fn->args_size) + ALIGN16(fn->ret_size) +
-              ALIGN16(8ul * (unsigned long)fn->nbufs);
+    *total += wtcrt_slot_bytes(fn) + ALIGN16(8ul * (unsigned long)fn->nbufs);
     for (int b = 0; b < fn->nbufs; b++) {
         long cb;
         unsigned long nb;
@@ -544,9 +543,8 @@ static const unsigned char *child_unpack(wtcrt_rt *rt, wtcrt_msg *m, const unsig
     const wtc_fn *fn = tc->fn;
     q += WTCRT_CHILD_PREFIX;
     tc->args = mem + *off;
-    *off += ALIGN16(fn->args_size);
-    tc->ret = mem + *off;
-    *off += ALIGN16(fn->ret_size);
+    tc->ret = mem + *off + wtcrt_ret_off(fn);
+    *off += wtcrt_slot_bytes(fn);
     tc->counts = (long *)(void *)(mem + *off);
     *off += ALIGN16(8ul * (unsigned long)fn->nbufs);
     if (how & COPY_PACKED) {
@@ -744,7 +742,6 @@ wtc_par *wtcrt_task_frame(wtcrt_rt *rt, wtcrt_msg *m)
         wtcrt_child *ch = &p->ch[i];
         ch->fn = tc[i].fn;
         ch->args_off = (size_t)(tc[i].args - p->mem);
-        ch->ret_off = (size_t)(tc[i].ret - p->mem);
         ch->dest = NULL;
         ch->dest_kind = 0;
         ch->dest_size = 0;

@@ -34,8 +34,8 @@ typedef union rec_child {
         const wtc_fn *fn;
         size_t args_off;
         void *dest;
-        int dest_kind;
-        unsigned long dest_size;
+        unsigned dest_size;
+        short dest_kind;
     };
     wtcrt_child runtime; /* never used: the MPI runtime's size, so growing an array of
                             them costs what the runtime's costs (page faults) */
@@ -202,37 +202,32 @@ static void *xrealloc(void *p, size_t n)
     return p;
 }
 
-static size_t align16(size_t n)
-{
-    return (n + 15) & ~(size_t)15;
-}
-
 /* ---- leaf capture and sampling ------------------------------------------------------ */
 
 /* Copies what a remote callee would receive: the args and the in: buffers. */
 static leaf_cap *capture(const wtc_fn *fn, const void *args)
 {
     long counts[64] = { 0 };
-    size_t head = align16(sizeof(leaf_cap) + (size_t)fn->nbufs * sizeof(long));
-    size_t size = head + align16(fn->args_size);
+    size_t head = ALIGN16(sizeof(leaf_cap) + (size_t)fn->nbufs * sizeof(long));
+    size_t size = head + ALIGN16(fn->args_size);
     int nb = fn->nbufs < 64 ? fn->nbufs : 64;
     if (nb)
         fn->counts(args, counts);
     for (int b = 0; b < nb; b++)
         if (fn->bufs[b].in)
-            size += align16(wtcrt_buf_bytes(fn, b, counts[b]));
+            size += ALIGN16(wtcrt_buf_bytes(fn, b, counts[b]));
     leaf_cap *c = xmalloc(size);
     unsigned char *p = (unsigned char *)c + head;
     c->fn = fn;
     c->size = size;
     memcpy(p, args, fn->args_size);
-    p += align16(fn->args_size);
+    p += ALIGN16(fn->args_size);
     for (int b = 0; b < nb; b++) {
         c->counts[b] = counts[b];
         if (fn->bufs[b].in && counts[b] > 0) {
             size_t n = wtcrt_buf_bytes(fn, b, counts[b]);
             memcpy(p, wtcrt_buf_ptr(fn, args, b), n);
-            p += align16(n);
+            p += ALIGN16(n);
         }
     }
     return c;
@@ -286,8 +281,8 @@ static double run_capture(leaf_cap *c)
 {
     static long long dummy[2];
     const wtc_fn *fn = c->fn;
-    size_t head = align16(sizeof(leaf_cap) + (size_t)fn->nbufs * sizeof(long));
-    unsigned char *args = (unsigned char *)c + head, *p = args + align16(fn->args_size);
+    size_t head = ALIGN16(sizeof(leaf_cap) + (size_t)fn->nbufs * sizeof(long));
+    unsigned char *args = (unsigned char *)c + head, *p = args + ALIGN16(fn->args_size);
     void *outs[64] = { 0 };
     unsigned char retbuf[256];
     void *ret = fn->ret_size > sizeof retbuf ? xmalloc(fn->ret_size) : retbuf;
@@ -297,7 +292,7 @@ static double run_capture(leaf_cap *c)
         size_t n = wtcrt_buf_bytes(fn, b, c->counts[b]);
         if (fn->bufs[b].in && n) {
             wtcrt_buf_set(fn, args, b, p);
-            p += align16(n);
+            p += ALIGN16(n);
         } else if (n) {
             outs[b] = calloc(1, n);
             wtcrt_buf_set(fn, args, b, outs[b] ? outs[b] : (void *)dummy);
@@ -1086,7 +1081,7 @@ void wtc_spawn(wtc_par *p, const wtc_fn *fn, const void *args, void *dest, int d
                unsigned long dest_size)
 {
     /* the arena takes what the MPI runtime's does: the arguments and the return value */
-    size_t need = align16(fn->args_size) + align16(fn->ret_size);
+    size_t need = wtcrt_slot_bytes(fn);
     if (p->nch == p->capch || p->used + need > p->cap) {
         /* growing is timed and the new memory touched here, so that the spawns' cost
            is the measured growth plus spawn_cost each (wtc_par_close) */
@@ -1108,7 +1103,11 @@ void wtc_spawn(wtc_par *p, const wtc_fn *fn, const void *args, void *dest, int d
         p->grow_s += wtcrt_now() - t0;
     }
     memcpy(p->arena + p->used, args, fn->args_size);
-    p->ch[p->nch++] = (rec_child){ { fn, p->used, dest, dest_kind, dest_size } };
+    if (dest_size > WTCRT_DEST_MAX) {
+        fprintf(stderr, "wtc predict: %s: a return value of %lu bytes\n", fn->name, dest_size);
+        exit(2);
+    }
+    p->ch[p->nch++] = (rec_child){ { fn, p->used, dest, (unsigned)dest_size, (short)dest_kind } };
     p->used += need;
 }
 
