@@ -26,7 +26,7 @@
 # its CPU time only, an MPI_Test 1 us, small sends travel eagerly). Environment:
 # SMPI_TIMEOUT (s per run, default 120), SMPI_RUNS (default 3), SMPI_PROCS (default
 # 16,64,128), SMPI_MODES (default simple,dynamic,steal), SMPI_CFG (more smpirun flags,
-# e.g. --cfg=smpi/test:0, for experiments).
+# e.g. --cfg=smpi/test:0, for experiments), SMPI_ARGS (other sizes, "fib=40 nqueens=14").
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
@@ -94,6 +94,10 @@ for src in $samples; do
     nqueens) args=13 ;; points) args=4000000 ;; qsort) args=2000000 ;;
     *) args=$(cat "samples/$x.args" 2>/dev/null) ;;
     esac
+    # SMPI_ARGS="fib=40 nqueens=14": other sizes (one word each)
+    for a in ${SMPI_ARGS:-}; do
+        [ "${a%%=*}" = "$x" ] && args=${a#*=}
+    done
     # RUNS rounds, each one recording (the predictor, every mode and P) and then one
     # SMPI run of every setting, so that both sides sample the same stretch of the
     # host's load (a rerun of the table half a day later found SMPI's times slower by up

@@ -407,9 +407,9 @@ static void print_json(FILE *out, const rows *R, double t1, int best,
 {
     json_program(out, m, program);
     fprintf(out, "  \"sequential_s\": %.9g,\n  \"sampling\": {\"leaf_tasks\": %ld, "
-                 "\"executed\": %ld, \"leaf_time_s\": %.9g, \"error_lo\": %.6g, "
-                 "\"error_hi\": %.6g},\n",
-            t1, smp->leaves, smp->executed, smp->total,
+                 "\"executed\": %ld, \"same_args\": %ld, \"leaf_time_s\": %.9g, "
+                 "\"error_lo\": %.6g, \"error_hi\": %.6g},\n",
+            t1, smp->leaves, smp->executed, smp->same_args, smp->total,
             smp->total > 0 ? smp->err_lo / smp->total : 0,
             smp->total > 0 ? smp->err_hi / smp->total : 0);
     fprintf(out, "  \"replication\": {\"limit\": %d, \"subtrees\": %ld, \"calls\": %ld, "
@@ -478,6 +478,9 @@ static void print_head(FILE *out, const sim_tree *t, const sim_machine *m,
                 smp->executed, smp->leaves, 100.0 * smp->executed / smp->leaves, smp->total,
                 smp->total > 0 ? 100 * smp->err_lo / smp->total : 0,
                 smp->total > 0 ? 100 * smp->err_hi / smp->total : 0);
+    if (smp->same_args > 0)
+        fprintf(out, "  (%ld of the others took the time of leaf tasks that ran with the same "
+                     "arguments)\n", smp->same_args);
     if (smp->in_place > 0 && smp->executed < smp->leaves)
         fprintf(out, "  (%ld of the leaf tasks ran in place: they write out: buffers that "
                      "the code after them reads)\n", smp->in_place);

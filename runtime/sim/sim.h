@@ -343,6 +343,8 @@ int sim_machine_find(const char *spec, sim_machine *m, char *err, size_t errsz);
 /* What the recording learnt about the leaf tasks (sim/record.c). */
 typedef struct sim_sampling {
     long leaves, executed;
+    long same_args;            /* leaves not run that took the time of run leaves with
+                                  the same arguments (not interpolated) */
     double total;              /* estimated total leaf time, host seconds */
     double err_lo, err_hi;     /* its relative error interval (bootstrap) */
     int mode;
