@@ -35,9 +35,14 @@ within() { echo "$1 $2 $3" | awk '{ e = 100 * ($1 / $2 - 1); printf "%+.1f%%", e
 
 # 4M: at 2M only the root's par is big enough to replicate, and its child 1 runs as
 # the witness (2.1), so nothing is copied
-out=$(timeout 120 $OUT/rep_msort.predict --wtc-procs=1,2 4000000 2>/dev/null)
-echo "$out" | grep -q '^replicated: [0-9]* subtrees' && pass "msort: replicated ($(echo "$out" | grep '^replicated' | cut -c1-60)...)" \
-    || bad "msort: nothing replicated"
+# (up to 3 recordings: one whose two siblings another process slowed by over 20 % is
+# rightly not replicated, "siblings of equal sizes differed", about 1 in 25 on a busy VM)
+for try in 1 2 3; do
+    out=$(timeout 120 $OUT/rep_msort.predict --wtc-procs=1,2 4000000 2>&1)
+    echo "$out" | grep -q '^replicated: [0-9]* subtrees' && break
+done
+echo "$out" | grep -q '^replicated: [0-9]* subtrees' && pass "msort: replicated ($(echo "$out" | grep '^replicated' | cut -c1-60)..., recording $try)" \
+    || bad "msort: nothing replicated in 3 recordings: $(echo "$out" | grep -i 'not replicated\|differed' | head -2)"
 echo "$out" | grep -q '^prediction took ' && pass "prints the prediction's own time" \
     || bad "no 'prediction took' line"
 out=$(timeout 120 $OUT/rep_msort.predict --wtc-procs=1 --wtc-replicate=off 2000000 2>/dev/null)
