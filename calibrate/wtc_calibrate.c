@@ -462,7 +462,6 @@ static const wtc_fn wide_fn = { "wide", 1, WTC_MODE_STEAL, 1, 0, sizeof(wide_arg
    doc/predictor.md section 1); nor is the poll before each child (t_poll). */
 static double measure_child(wtcrt_rt *rt)
 {
-    const wtc_fn fn = tiny_fn;
     enum { N = 1 << 18 };
     int *out = calloc(N, sizeof *out);
     double with[5], without[5], d;
@@ -471,7 +470,7 @@ static double measure_child(wtcrt_rt *rt)
         double t0;
         wtc_par *p = wtcrt_frame_push(rt, c);
         for (int i = 0; i < N; i++)
-            wtc_spawn(p, &fn, &i, &out[i], WTC_K_INT, sizeof(int));
+            wtc_spawn(p, &tiny_fn, &i, &out[i], WTC_K_INT, sizeof(int));
         t0 = now();
         for (int i = 0; i < N; i++)
             wtcrt_run_local(rt, p, i);

@@ -205,11 +205,17 @@ static void *xrealloc(void *p, size_t n)
 
 /* ---- leaf capture and sampling ------------------------------------------------------ */
 
+/* Where a capture's arguments start: after its header and the buffers' counts. */
+static size_t cap_head(const wtc_fn *fn)
+{
+    return ALIGN16(sizeof(leaf_cap) + (size_t)fn->nbufs * sizeof(long));
+}
+
 /* Copies what a remote callee would receive: the args and the in: buffers. */
 static leaf_cap *capture(const wtc_fn *fn, const void *args)
 {
     long counts[64] = { 0 };
-    size_t head = ALIGN16(sizeof(leaf_cap) + (size_t)fn->nbufs * sizeof(long));
+    size_t head = cap_head(fn);
     size_t size = head + ALIGN16(fn->args_size);
     int nb = fn->nbufs < 64 ? fn->nbufs : 64;
     if (nb)
@@ -282,7 +288,7 @@ static double run_capture(leaf_cap *c)
 {
     static long long dummy[2];
     const wtc_fn *fn = c->fn;
-    size_t head = ALIGN16(sizeof(leaf_cap) + (size_t)fn->nbufs * sizeof(long));
+    size_t head = cap_head(fn);
     unsigned char *args = (unsigned char *)c + head, *p = args + ALIGN16(fn->args_size);
     void *outs[64] = { 0 };
     unsigned char retbuf[256];
@@ -427,8 +433,7 @@ static int cheap_to_grow(double sum, long nx, long L)
    call). */
 static const unsigned char *cap_args(const leaf_cap *c)
 {
-    return (const unsigned char *)c +
-           ALIGN16(sizeof(leaf_cap) + (size_t)c->fn->nbufs * sizeof(long));
+    return (const unsigned char *)c + cap_head(c->fn);
 }
 
 /* FNV-1a of a leaf's function and arguments. */

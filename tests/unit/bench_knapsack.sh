@@ -16,26 +16,10 @@ bin/wtcc -O2 "$src" -o "$RT_OUT/knapsack" >"$RT_STDERR" 2>&1 && [ ! -s "$RT_STDE
     { rt_fail "build (no warning allowed)"; exit 1; }
 bin/wtcc -O2 --no-predict -DCUTOFF=2 "$src" -o "$RT_OUT/knapsack_c2" >"$RT_STDERR" 2>&1 ||
     { rt_fail "build -DCUTOFF=2"; exit 1; }
-perl tests/strip-annotations "$src" >"$RT_OUT/knapsack_plain.c" &&
-    cc -O2 -Wall -Wextra -Werror -x c "$RT_OUT/knapsack_plain.c" -o "$RT_OUT/knapsack_plain" ||
-    { rt_fail "plain C build"; exit 1; }
-cc -O2 -fopenmp -Wall -Wextra -Werror bench/balance/knapsack.omp.c -o "$RT_OUT/knapsack_omp" ||
-    { rt_fail "OpenMP build"; exit 1; }
+rt_twins "$src" bench/balance/knapsack.omp.c "$RT_OUT/knapsack" || exit 1
 
 # shellcheck disable=SC2086 # $args: two words
-rt_alone "plain C" "$want" "$RT_OUT/knapsack_plain" $args
-# shellcheck disable=SC2086
-rt_alone "OpenMP, 2 threads" "$want" env OMP_NUM_THREADS=2 "$RT_OUT/knapsack_omp" $args
-# shellcheck disable=SC2086
-rt_alone "no mpiexec" "$want" "$RT_OUT/knapsack" $args
-
-for np in 1 2 3; do
-    for m in simple dynamic steal; do
-        # shellcheck disable=SC2086
-        rt_run $np "$RT_OUT/knapsack" $args --wtc-mode=$m
-        rt_expect "-n $np $m" 0 "$want"
-    done
-done
+rt_each_way "" "$want" "$RT_OUT/knapsack" "1 2 3" $args
 for m in dynamic steal; do
     # shellcheck disable=SC2086
     rt_run 3 "$RT_OUT/knapsack_c2" $args --wtc-mode=$m

@@ -52,25 +52,9 @@ args="100 1"
 kwant="knapsack: 100 items, seed 1, capacity 26021: best 33020, cut-off depth 10: OK"
 bin/wtcc -O2 "$src" -o "$RT_OUT/knapsack_share" >"$RT_STDERR" 2>&1 && [ ! -s "$RT_STDERR" ] ||
     { rt_fail "build knapsack_share (no warning allowed)"; exit 1; }
-perl tests/strip-annotations "$src" >"$RT_OUT/knapsack_share_plain.c" &&
-    cc -O2 -Wall -Wextra -Werror -x c "$RT_OUT/knapsack_share_plain.c" \
-        -o "$RT_OUT/knapsack_share_plain" || { rt_fail "plain C build"; exit 1; }
-cc -O2 -fopenmp -Wall -Wextra -Werror bench/balance/knapsack_share.omp.c \
-    -o "$RT_OUT/knapsack_share_omp" || { rt_fail "OpenMP build"; exit 1; }
+rt_twins "$src" bench/balance/knapsack_share.omp.c "$RT_OUT/knapsack_share" || exit 1
 # shellcheck disable=SC2086 # $args: two words
-rt_alone "knapsack_share: plain C" "$kwant" "$RT_OUT/knapsack_share_plain" $args
-# shellcheck disable=SC2086
-rt_alone "knapsack_share: OpenMP, 2 threads" "$kwant" env OMP_NUM_THREADS=2 \
-    "$RT_OUT/knapsack_share_omp" $args
-# shellcheck disable=SC2086
-rt_alone "knapsack_share: no mpiexec" "$kwant" "$RT_OUT/knapsack_share" $args
-for np in 2 3 5; do
-    for m in simple dynamic steal; do
-        # shellcheck disable=SC2086
-        rt_run $np "$RT_OUT/knapsack_share" $args --wtc-mode=$m
-        rt_expect "knapsack_share: -n $np $m" 0 "$kwant"
-    done
-done
+rt_each_way "knapsack_share: " "$kwant" "$RT_OUT/knapsack_share" "2 3 5" $args
 RT_RC=0
 # shellcheck disable=SC2086
 timeout "$RT_TIMEOUT" "$RT_OUT/knapsack_share.predict" --wtc-procs=2 --wtc-format=csv $args \
