@@ -10,9 +10,14 @@
 # to the next (0.165 s, then 0.19 s, with nothing else running), and a CI machine once
 # gave both hogged predictions +11-12 % against one lone prediction made before them.
 # So the lone prediction is made before AND after the hogged ones, and each hogged one
-# must lie within 10 % of the range the two lone ones span: without the mechanism the
-# error is +100 % or more, with it a failure means a real regression. One more attempt
-# before failing (another session can load the host during one of the lone runs).
+# must lie near the range the two lone ones span: at most 10 % above it (without the
+# mechanism the error is +100 % or more), at most 25 % below it. The limits are not
+# symmetric because the rule is not: a lone piece keeps its wall time until that exceeds
+# the CPU time by a fifth, so a lone prediction on a busy host carries up to +20 % of
+# other processes' time, while a hogged piece takes its CPU time, none of it (CI once
+# gave hogged 0.191 / 0.170 s against lone 0.191 / 0.207 s: -10.9 %, the mechanism
+# working). One more attempt before failing (another session can load the host during
+# one of the lone runs).
 . tests/unit/sim_common.inc
 [ -x bin/wtcc ] || { bad "bin/wtcc missing: run make"; exit 1; }
 command -v taskset >/dev/null || { pass "taskset missing: skipped"; exit 0; }
@@ -54,7 +59,7 @@ attempt() {
             return 0 }
         $3 > 0 && $4 > 0 { lo = $3 < $4 ? $3 : $4; hi = $3 < $4 ? $4 : $3
             a = off($1); b = off($2)
-            printf "%+.1f%% %+.1f%%", a, b; exit !(a <= 10 && a >= -10 && b <= 10 && b >= -10) }')
+            printf "%+.1f%% %+.1f%%", a, b; exit !(a <= 10 && a >= -25 && b <= 10 && b >= -25) }')
 }
 for try in 1 2; do
     attempt && break
@@ -64,7 +69,7 @@ done
 grep -q 'interrupted by another process' $OUT/load.hog.out \
     && pass "sharing a core with two hogs: $(grep -o '[0-9]* timed pieces* of work' $OUT/load.hog.out) by CPU time" \
     || bad "sharing a core with two hogs for ${wall} s, yet nothing reported interrupted"
-echo "$e" | awk '{ a = $1 + 0; b = $2 + 0; exit !(a <= 10 && a >= -10 && b <= 10 && b >= -10) }' \
+echo "$e" | awk '{ a = $1 + 0; b = $2 + 0; exit !(a <= 10 && a >= -25 && b <= 10 && b >= -25) }' \
     && pass "with hogs $h1 s and $h2 s (predicting took ${wall} s each) vs alone $alone s before and $after s after ($e outside their range, attempt $try)" \
-    || bad "with hogs $h1 s and $h2 s (predicting took ${wall} s each) vs alone $alone s before and $after s after ($e outside their range, limit 10 %)"
+    || bad "with hogs $h1 s and $h2 s (predicting took ${wall} s each) vs alone $alone s before and $after s after ($e outside their range, limits +10 % and -25 %)"
 exit $fail
