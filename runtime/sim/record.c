@@ -1138,7 +1138,6 @@ void wtc_share(void *g, const void *v, const void *p)
         memcpy(s->data, p, s->data_size);
 }
 
-
 void wtc_call(const wtc_fn *fn, void *args, void *ret)
 {
     int root;
