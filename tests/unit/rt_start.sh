@@ -8,10 +8,12 @@
 # MPI_Comm_idup and an MPI_Ibarrier. The doorbell must still work: a computing rank asks
 # MPI (MPI_Iprobe) only when its mail flag is up, so rank 0 probes far less than without
 # it. No shared-memory segment of the job is left behind. With MPICH and every rank on
-# this host, MPI_Init runs with HWLOC_COMPONENTS=-linuxio,-pci (no I/O device discovery)
+# this host, MPI_Init runs with HWLOC_COMPONENTS=-linuxio,-pci,GPUS (no I/O device or GPU
+# discovery)
 # and UCX_TLS=self,sm (no network transports), and over ch4:ucx with MPIR_CVAR_NOLOCAL=1
 # (local ranks talk through UCX's shared memory, no MPICH shared-memory start-up), all
-# removed after it; a user's own values are left as they are. Rank 0 of a job hydra
+# removed after it; a user's own values are left as they are. hwloc's GPU components
+# are off in every job (a job hydra says spans nodes too), the rest only on one node. Rank 0 of a job hydra
 # started starts MPI in a thread while main begins (MPI_Init_thread there), the other
 # ranks in their main thread (MPI_Init); WTC_START_EARLY=0 starts it before main.
 . "$(dirname "$0")/rt_lib.inc"
@@ -25,18 +27,20 @@ mpicc -shared -fPIC -O2 tests/unit/rt_start_count.c -o "$shim" >"$RT_STDERR" 2>&
 impl=$(sh tools/mpi-info.sh mpicc) || { rt_fail "tools/mpi-info.sh mpicc"; exit 1; }
 impl=${impl%% *}
 if [ "$impl" = mpich ]; then
-    io_off="-linuxio,-pci (unset)" ucx_off="self,sm (unset)"
+    gpus=-cuda,-nvml,-opencl,-rsmi,-levelzero,-gl
+    io_off="-linuxio,-pci,$gpus (unset)" ucx_off="self,sm (unset)" gpus_off="$gpus (unset)"
 else
-    io_off="(unset) (unset)" ucx_off="(unset) (unset)"
+    io_off="(unset) (unset)" ucx_off="(unset) (unset)" gpus_off="(unset) (unset)"
 fi
 segs() { ls /dev/shm 2>/dev/null | grep '^wtcrt\.' | sort; }
 before=$(segs)
 
-# run NP DOORBELL: the program in steal mode under the shim; sets RT_RC, RT_STDERR
+# run NP DOORBELL [VAR=VALUE]: the program in steal mode under the shim, with VAR set
+# in each rank's environment; sets RT_RC, RT_STDERR
 run() {
     RT_RC=0
     WTC_DOORBELL=$2 timeout "$RT_TIMEOUT" mpiexec -n "$1" env LD_PRELOAD="$PWD/$shim" \
-        "$prog" --wtc-mode=steal >"$RT_STDOUT" 2>"$RT_STDERR" || RT_RC=$?
+        ${3:+"$3"} "$prog" --wtc-mode=steal >"$RT_STDOUT" 2>"$RT_STDERR" || RT_RC=$?
 }
 # starts: the distinct start lists of all ranks; probes: rank 0's MPI_Iprobe count
 starts() { sed -n 's/^rank [0-9]* start: *//p' "$RT_STDERR" | sort -u; }
@@ -93,6 +97,17 @@ if [ "$RT_RC" = 0 ] && [ "$(cat "$RT_STDOUT")" = 46368 ] && [ "$h0" = "MPI_Init 
     rt_pass "WTC_START_EARLY=0: every rank calls MPI_Init in its main thread"
 else
     rt_fail "WTC_START_EARLY=0: status $RT_RC, rank 0 '$h0', others '$hr', start-up '$(starts)'"
+fi
+
+# a job hydra says spans nodes (each rank told it is the only one on its node): hwloc's
+# GPU components are still off, UCX_TLS and MPIR_CVAR_NOLOCAL are left alone
+run 3 1 MPI_LOCALNRANKS=1
+hw=$(hwloc) u=$(ucx) nl=$(nolocal)
+if [ "$RT_RC" = 0 ] && [ "$(cat "$RT_STDOUT")" = 46368 ] && [ "$hw" = "$gpus_off" ] &&
+    [ "$u" = "(unset) (unset)" ] && [ "$nl" = "(unset) (unset)" ]; then
+    rt_pass "a job across nodes: HWLOC_COMPONENTS '$hw', UCX_TLS '$u', MPIR_CVAR_NOLOCAL '$nl'"
+else
+    rt_fail "a job across nodes (MPI_LOCALNRANKS=1): status $RT_RC, at MPI_Init and after: HWLOC_COMPONENTS '$hw' (want '$gpus_off'), UCX_TLS '$u', MPIR_CVAR_NOLOCAL '$nl' (want both unset)"
 fi
 
 # the user's HWLOC_COMPONENTS, UCX_TLS and MPIR_CVAR_NOLOCAL are the user's
