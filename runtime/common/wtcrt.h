@@ -327,6 +327,8 @@ struct wtc_par {
     /* while the par closes (dynamic and steal modes) */
     int closing;             /* its pending children may be helped, granted or stolen */
     int nextc, end;          /* pending children: nextc..end-1 (dynamic: end = nch) */
+    int spawning;            /* its body still spawns, and thieves have been answered
+                                from it (wtcp_spawn_poll_due): they take from the front */
     wtcrt_keep keep;         /* copies of spawn arguments into the par body (wtc_keep) */
 };
 
@@ -350,6 +352,9 @@ typedef struct wtcrt_mode_ops {
     /* rank r, owned by a call of this rank, is handed back unspread (wtcp_hands_back;
        NULL where the mode never hands back) */
     void (*hand_back)(wtcrt_rt *rt, int r);
+    /* after every WTCP_SPAWN_POLL-th child of p while its body spawns (NULL where the
+       mode has no spawn_polls) */
+    void (*spawn_poll)(wtcrt_rt *rt, wtc_par *p);
 } wtcrt_mode_ops;
 
 struct wtcrt_rt {
@@ -480,6 +485,7 @@ void wtcrt_coll_wait(MPI_Request *req);
 wtcrt_msg *wtcrt_recv(wtcrt_rt *rt, int src, int tag);
 wtcrt_msg *wtcrt_try_recv(wtcrt_rt *rt, int src, int tag);
 wtcrt_msg *wtcrt_try_recv_quick(wtcrt_rt *rt);
+void wtcrt_poll_tag(wtcrt_rt *rt, int tag, void (*handle)(wtcrt_rt *rt, wtcrt_msg *m));
 int wtcrt_set_state(wtcrt_rt *rt, int state);
 void wtcrt_die(wtcrt_rt *rt, const char *fmt, ...)
     __attribute__((format(printf, 2, 3), noreturn));

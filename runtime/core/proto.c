@@ -6,9 +6,9 @@
 
 /* ---- modes ---------------------------------------------------------------------- */
 
-const wtcp_mode wtcp_simple = { WTC_MODE_SIMPLE, "simple", 0, 1, 0, 0 };
-const wtcp_mode wtcp_dynamic = { WTC_MODE_DYNAMIC, "dynamic", 1, 0, 1, 1 };
-const wtcp_mode wtcp_steal = { WTC_MODE_STEAL, "steal", 0, 0, 1, 1 };
+const wtcp_mode wtcp_simple = { WTC_MODE_SIMPLE, "simple", 0, 1, 0, 0, 0 };
+const wtcp_mode wtcp_dynamic = { WTC_MODE_DYNAMIC, "dynamic", 1, 0, 1, 1, 0 };
+const wtcp_mode wtcp_steal = { WTC_MODE_STEAL, "steal", 0, 0, 1, 1, 1 };
 
 static const wtcp_mode *const modes[] = { &wtcp_simple, &wtcp_dynamic, &wtcp_steal };
 #define NMODES ((int)(sizeof modes / sizeof modes[0]))
@@ -114,7 +114,7 @@ int wtcp_root_ranks(const wtcp_mode *mode, wtcp_roles r)
 
 int wtcp_seed_count(const wtcp_mode *mode, int k, int n)
 {
-    return mode->seeds && n > 1 ? wtcp_split_count(k, n) : 1;
+    return mode->seeds && n > 1 && k > 0 ? wtcp_split_count(k, n) : 1;
 }
 
 int wtcp_hands_back(const wtcp_mode *mode, int lo, int hi)

@@ -25,6 +25,9 @@ typedef struct wtcp_mode {
     int end_barrier;    /* a region ends with a barrier of every rank once each has its
                            REGION_END (dynamic, steal: control messages may still be on
                            their way); rank 0 goes on after it (wtcp_barrier_*) */
+    int spawn_polls;    /* while a par's body spawns, every WTCP_SPAWN_POLL children it
+                           answers thieves from the children spawned so far (steal:
+                           wtcp_spawn_poll_due) */
 } wtcp_mode;
 
 extern const wtcp_mode wtcp_simple, wtcp_dynamic, wtcp_steal;
@@ -76,6 +79,19 @@ int wtcp_root_ranks(const wtcp_mode *mode, wtcp_roles r);
    waiting for thieves, costs a thief nothing later and spares the start-up the time a
    busy victim takes to answer (a whole leaf task: doc/runtime.md "steal mode"). */
 int wtcp_seed_count(const wtcp_mode *mode, int k, int n);
+
+/* A par's body spawning many children (a flat farm: par p = 0 to W * H - 1) would keep
+   every thief waiting until the loop ends (1 M pixels: 50-70 ms of idle ranks). In a
+   mode with spawn_polls, after every WTCP_SPAWN_POLL-th child of a par the spawning
+   rank answers the STEALs that have come (and nothing else: RESULTs and the rest wait
+   for the par's close), giving from the *front* of the children spawned so far, so the
+   pending ones stay contiguous while the body appends; the par's close then runs, seeds
+   or splits only those still pending (doc/runtime.md "steal mode"). */
+#define WTCP_SPAWN_POLL 1024
+static inline int wtcp_spawn_poll_due(const wtcp_mode *mode, int nch)
+{
+    return mode->spawn_polls && nch % WTCP_SPAWN_POLL == 0;
+}
 /* Whether a call that owns ranks [lo, hi) and gives them up unspread (its first par
    does not spread: cond false; or it returns without one, the region's root excepted)
    hands back the ranks other than its own, lo + 1 .. hi - 1: in dynamic mode, where a

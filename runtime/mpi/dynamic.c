@@ -376,5 +376,5 @@ static void dyn_hand_back(wtcrt_rt *rt, int r)
 }
 
 const wtcrt_mode_ops wtcrt_dynamic_ops = {
-    &wtcp_dynamic, dyn_close, dyn_worker, master_loop, dyn_poll, dyn_end, dyn_hand_back
+    &wtcp_dynamic, dyn_close, dyn_worker, master_loop, dyn_poll, dyn_end, dyn_hand_back, NULL
 };

@@ -37,6 +37,7 @@ wtc_par *wtcrt_frame_push(wtcrt_rt *rt, wtc_ctx ctx)
     p->outstanding = 0;
     p->closing = 0;
     p->nextc = p->end = 0;
+    p->spawning = 0;
     wtcrt_keep_reset(&p->keep);
     return p;
 }
@@ -150,6 +151,10 @@ void wtc_spawn(wtc_par *p, const wtc_fn *fn, const void *args, void *dest, int d
     c->dest_kind = (short)dest_kind;
     c->dest_size = (unsigned)dest_size;
     c->remote = 0;
+    /* thieves while the body spawns (steal mode; no mode at all in wtc-calibrate) */
+    if (rt->ops && rt->ops->spawn_poll && wtcp_spawn_poll_due(rt->ops->mode, p->nch) &&
+        !wtcrt_poll_none(rt))
+        rt->ops->spawn_poll(rt, p);
 }
 
 void wtc_keep(wtc_par *p, const wtc_fn *fn, void *args, int b)
@@ -303,7 +308,7 @@ void wtcrt_send_task(wtcrt_rt *rt, wtc_par *p, int dest, int first, int count, i
    children own (this rank alone when nothing is spread). Returns the sub-ranges. */
 int wtcrt_seed(wtcrt_rt *rt, wtc_par *p, int *lo, int *hi)
 {
-    int k = p->nch, n = p->ctx.hi - p->ctx.lo, s;
+    int k = p->nch - p->nextc, n = p->ctx.hi - p->ctx.lo, s;
     *lo = rt->rank;
     *hi = rt->rank + 1;
     if (n <= 1 || (p->call >= 0 && rt->calls[p->call].seeded))
@@ -314,7 +319,7 @@ int wtcrt_seed(wtcrt_rt *rt, wtc_par *p, int *lo, int *hi)
     wtcrt_send_split(rt, p, s, 1);
     if (s > 1) {
         wtcrt_sync_tasks(rt);
-        p->end = wtcp_split_first(1, k, s);
+        p->end = p->nextc + wtcp_split_first(1, k, s);
     }
     *lo = p->ctx.lo;
     *hi = wtcp_split_lo(p->ctx.lo, n, 1, s);
@@ -345,9 +350,10 @@ static void hand_back(wtcrt_rt *rt, int lo, int hi)
    core's wtcp_split_*), one TASK for each sub-range j > 0 to its first rank, owning it. */
 void wtcrt_send_split(wtcrt_rt *rt, wtc_par *p, int s, int seed)
 {
-    int k = p->nch, lo = p->ctx.lo, n = p->ctx.hi - p->ctx.lo;
+    int k = p->nch - p->nextc, lo = p->ctx.lo, n = p->ctx.hi - p->ctx.lo;
     for (int j = 1; j < s; j++) {
-        int c0 = wtcp_split_first(j, k, s), c1 = wtcp_split_first(j + 1, k, s);
+        int c0 = p->nextc + wtcp_split_first(j, k, s);
+        int c1 = p->nextc + wtcp_split_first(j + 1, k, s);
         int to = wtcp_split_lo(lo, n, j, s);
         send_task(rt, p, to, c0, c1 - c0, to, wtcp_split_lo(lo, n, j + 1, s), seed);
     }
@@ -811,14 +817,20 @@ void wtcrt_task_run(wtcrt_rt *rt, wtcrt_msg *m, void (*close)(wtcrt_rt *rt, wtc_
 int wtcrt_give_oldest(wtcrt_rt *rt, const wtcp_mode *mode, int dest)
 {
     wtcp_frames v = wtcrt_frames_view(rt);
-    int l = wtcp_give_frame(&v), n;
+    int l = wtcp_give_frame(&v), n, first;
     wtc_par *p;
     if (l < 0)
         return 0;
     p = rt->frames[l];
     n = wtcp_group_size(mode, p->end - p->nextc, rt->batch);
-    p->end -= n;
-    wtcrt_send_task(rt, p, dest, p->end, n, dest, dest + 1);
+    if (p->spawning) { /* the body still appends at the back: the front goes */
+        first = p->nextc;
+        p->nextc += n;
+    } else {
+        p->end -= n;
+        first = p->end;
+    }
+    wtcrt_send_task(rt, p, dest, first, n, dest, dest + 1);
     return n;
 }
 
@@ -872,7 +884,7 @@ static int view_pending(void *ctx, int level)
 static int view_closing(void *ctx, int level)
 {
     const wtcrt_rt *rt = ctx;
-    return rt->frames[level]->closing;
+    return rt->frames[level]->closing || rt->frames[level]->spawning;
 }
 
 wtcp_frames wtcrt_frames_view(wtcrt_rt *rt)

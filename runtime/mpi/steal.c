@@ -114,12 +114,23 @@ static void maybe_steal(wtcrt_rt *rt)
     wtcrt_send(rt, victim, WTCRT_STEAL, m);
 }
 
-/* A par (or a task frame): its children run here from the first, thieves take them
-   from the last; then it waits for what was stolen. */
+/* After every WTCP_SPAWN_POLL-th child while p's body spawns: the STEALs that have
+   come are answered, from the front of the children spawned so far (wtcrt_give_oldest);
+   every other message waits in the inbox for the par's close. */
+static void steal_spawn_poll(wtcrt_rt *rt, wtc_par *p)
+{
+    p->end = p->nch;
+    p->spawning = 1;
+    wtcrt_poll_tag(rt, WTCRT_STEAL, handle);
+}
+
+/* A par (or a task frame): its children run here from the first still pending (the
+   front may have gone to thieves while the body spawned), thieves take them from the
+   last; then it waits for what was stolen. */
 static void steal_close(wtcrt_rt *rt, wtc_par *p)
 {
     int lo, hi;
-    p->nextc = 0;
+    p->spawning = 0;
     p->end = p->nch;
     if (p->mem) { /* a task frame: its children own the TASK's ranks */
         lo = p->ctx.lo;
@@ -207,5 +218,6 @@ static void steal_worker(wtcrt_rt *rt)
 }
 
 const wtcrt_mode_ops wtcrt_steal_ops = {
-    &wtcp_steal, steal_close, steal_worker, NULL, steal_poll, steal_end, NULL
+    &wtcp_steal, steal_close, steal_worker, NULL, steal_poll, steal_end, NULL,
+    steal_spawn_poll
 };

@@ -827,6 +827,22 @@ wtcrt_msg *wtcrt_try_recv_quick(wtcrt_rt *rt)
     return m;
 }
 
+/* A compute-path poll for one kind of message only (a par's body spawning: STEALs,
+   wtcp_spawn_poll_due): what has arrived goes into the inbox in arrival order, and the
+   inbox's messages of that kind are handed to 'handle'; the others wait there for the
+   next poll (an inbox that holds any keeps wtcrt_poll_none false). */
+void wtcrt_poll_tag(wtcrt_rt *rt, int tag, void (*handle)(wtcrt_rt *rt, wtcrt_msg *m))
+{
+    wtcrt_msg *m;
+    if (rt->nreqs)
+        wtcrt_progress(rt);
+    if (poll_due(rt))
+        while (take_in(rt))
+            ;
+    while ((m = inbox_take(rt, MPI_ANY_SOURCE, wire_tag(rt, tag))))
+        handle(rt, m);
+}
+
 void wtcrt_bounds_take_all(wtcrt_rt *rt)
 {
     if (try_take(rt, MPI_ANY_SOURCE, WTCRT_BOUND))

@@ -692,19 +692,60 @@ static void start_par(sim *S, int rid, int p, int lo, int hi)
         eng_compute(S, rid, s);
         return;
     }
+    if (S->ops->spawn_poll && S->mode->spawn_polls && pp->nchild >= WTCP_SPAWN_POLL) {
+        frame *f = eng_push(S, rid, F_SPAWN); /* step_spawn */
+        f->par = p;
+        f->node = f->i = f->end = pp->first_child;
+        f->lo = lo;
+        f->hi = hi;
+        return;
+    }
     eng_compute(S, rid, pp->t_spawn); /* the runtime spawns the children into its frame */
-    S->ops->open_par(S, rid, p, lo, hi);
+    S->ops->open_par(S, rid, p, lo, hi, 0);
+}
+
+/* A par of WTCP_SPAWN_POLL children or more in a mode with spawn polls, while its body
+   spawns: its spawning time (t_spawn, spread evenly over its children) in chunks of
+   WTCP_SPAWN_POLL children, the mode's spawn poll after each (thieves take the front of
+   those spawned), then the par opens with the rest (wtcp_spawn_poll_due). */
+static int step_spawn(sim *S, int rid, frame *f)
+{
+    const sim_par *pp = &S->t->pars[f->par];
+    int k = pp->nchild, done = f->end - pp->first_child;
+    if (f->phase == 1) { /* the poll after a chunk */
+        if (S->ops->spawn_poll(S, rid) < 0)
+            return 0;
+        S->r[rid].st[S->r[rid].depth - 1].phase = 0;
+        return 1;
+    }
+    if (done < k) {
+        int n = k - done < WTCP_SPAWN_POLL ? k - done : WTCP_SPAWN_POLL;
+        eng_compute(S, rid, pp->t_spawn * n / k);
+        f->end += n;
+        if (wtcp_spawn_poll_due(S->mode, f->end - pp->first_child)) {
+            eng_poll_cost(S, rid);
+            f->phase = 1;
+        }
+        return 1;
+    }
+    int p = f->par, lo = f->lo, hi = f->hi, off = f->i - pp->first_child;
+    int out = f->outstanding;
+    S->r[rid].depth--;
+    S->ops->open_par(S, rid, p, lo, hi, off);
+    S->r[rid].st[S->r[rid].depth - 1].outstanding += out; /* the RESULTs thieves owe */
+    return 1;
 }
 
 static int frame_pending(void *ctx, int level)
 {
     const frame *f = &((rank *)ctx)->st[level];
-    return f->type == F_WORK ? f->end - f->i : 0;
+    return f->type == F_WORK || f->type == F_SPAWN ? f->end - f->i : 0;
 }
 
 static int frame_closing(void *ctx, int level)
 {
-    return ((rank *)ctx)->st[level].type == F_WORK;
+    int type = ((rank *)ctx)->st[level].type;
+    return type == F_WORK || type == F_SPAWN;
 }
 
 wtcp_frames eng_frames(rank *r)
@@ -725,13 +766,13 @@ void eng_log_task(const sim *S, int p, int first, int count, int to, int seed)
    children cut into s sub-ranges of [lo, lo+n) (the core's wtcp_split_*), one TASK for
    each sub-range j > 0 to its first rank, owning it, answered to the frame rank rid
    pushes next. */
-void eng_send_split(sim *S, int rid, int p, int lo, int n, int s, int seed)
+void eng_send_split(sim *S, int rid, int p, int off, int lo, int n, int s, int seed)
 {
     const sim_par *pp = &S->t->pars[p];
-    int k = pp->nchild, fidx = S->r[rid].depth;
+    int k = pp->nchild - off, fidx = S->r[rid].depth;
     eng_group_begin(S);
     for (int j = 1; j < s; j++) {
-        int c0 = wtcp_split_first(j, k, s), c1 = wtcp_split_first(j + 1, k, s);
+        int c0 = off + wtcp_split_first(j, k, s), c1 = off + wtcp_split_first(j + 1, k, s);
         int to = wtcp_split_lo(lo, n, j, s);
         msg *m = eng_send_children(S, rid, to, M_TASK, pp->first_child + c0, c1 - c0);
         m->a = p;
@@ -747,19 +788,20 @@ void eng_send_split(sim *S, int rid, int p, int lo, int n, int s, int seed)
     eng_group_end(S);
 }
 
-frame *eng_open_seeded(sim *S, int rid, int p, int lo, int hi, int *sp)
+frame *eng_open_seeded(sim *S, int rid, int p, int lo, int hi, int off, int *sp)
 {
     const sim_par *pp = &S->t->pars[p];
-    int k = pp->nchild, n = hi - lo, s = wtcp_seed_count(S->mode, k, n);
+    int k = pp->nchild - off, n = hi - lo, s = wtcp_seed_count(S->mode, k, n);
     int fidx = S->r[rid].depth;
     frame *f;
-    eng_send_split(S, rid, p, lo, n, s, 1);
+    eng_send_split(S, rid, p, off, lo, n, s, 1);
     if (n > 1 && fidx > 0 && S->r[rid].st[fidx - 1].type == F_NODE)
         S->r[rid].st[fidx - 1].hi = S->r[rid].st[fidx - 1].lo + 1; /* seeds once */
     f = eng_push(S, rid, F_WORK);
     f->par = p;
-    f->node = f->i = pp->first_child;
-    f->end = pp->first_child + (s > 1 ? wtcp_split_first(1, k, s) : k);
+    f->node = pp->first_child;
+    f->i = pp->first_child + off;
+    f->end = pp->first_child + off + (s > 1 ? wtcp_split_first(1, k, s) : k);
     f->outstanding = s - 1;
     f->lo = n > 1 ? lo : rid;
     f->hi = n > 1 ? wtcp_split_lo(lo, n, 1, s) : rid + 1;
@@ -838,6 +880,8 @@ static int step(sim *S, int rid)
         return step_node(S, rid, f);
     if (f->type == F_GROUP)
         return step_group(S, rid, f);
+    if (f->type == F_SPAWN)
+        return step_spawn(S, rid, f);
     return S->ops->step(S, rid);
 }
 

@@ -49,8 +49,10 @@ typedef struct msg {
 
 /* F_NODE: a call; F_GROUP: a received group run in order (simple mode); F_SPAR: a par
    of simple mode; F_WORK: a par of dynamic or steal mode, or the children of a received
-   TASK run as one (a 'task frame'), whose pending children may leave again. */
-enum { F_NODE, F_GROUP, F_SPAR, F_WORK };
+   TASK run as one (a 'task frame'), whose pending children may leave again; F_SPAWN: a
+   par whose body is still spawning, in a mode with spawn polls (node .. end-1 spawned,
+   i .. end-1 not yet given to thieves; it becomes the par's F_WORK at the same depth). */
+enum { F_NODE, F_GROUP, F_SPAR, F_WORK, F_SPAWN };
 
 typedef struct frame {
     int type, phase;
@@ -130,7 +132,8 @@ double eng_res_book(eng_res *r, double now, double t0, double d, int force);
 typedef struct sim_ops {
     int id;                                          /* WTC_MODE_* = SIM_* */
     int (*setup)(sim *S);                            /* NULL: nothing; -1: impossible */
-    void (*open_par)(sim *S, int rid, int p, int lo, int hi); /* a par that spreads */
+    /* a par that spreads, its first 'off' children given to thieves while it spawned */
+    void (*open_par)(sim *S, int rid, int p, int lo, int hi, int off);
     int (*step)(sim *S, int rid);                    /* the mode's frame on top */
     int (*serve)(sim *S, int rid);                   /* a worker with an empty stack */
     void (*master)(sim *S, int rid);                 /* a master serves its inbox */
@@ -140,6 +143,9 @@ typedef struct sim_ops {
     /* rank r, owned by a call of rid that gives its ranks up unspread (wtcp_hands_back;
        NULL where the mode never hands back) */
     void (*hand_back)(sim *S, int rid, int r);
+    /* after every WTCP_SPAWN_POLL-th child while a par spawns (NULL where the mode has
+       no spawn_polls): -1 the rank waits, 0 done */
+    int (*spawn_poll)(sim *S, int rid);
 } sim_ops;
 
 extern const sim_ops sim_simple_ops, sim_dynamic_ops, sim_steal_ops;
@@ -250,12 +256,12 @@ wtcp_frames eng_frames(rank *r);
 /* The decision log (WTC_DECISIONS): a TASK carrying 'count' children of par p from
    node 'first' goes to rank 'to'. */
 void eng_log_task(const sim *S, int p, int first, int count, int to, int seed);
-void eng_send_split(sim *S, int rid, int p, int lo, int n, int s, int seed);
+void eng_send_split(sim *S, int rid, int p, int off, int lo, int n, int s, int seed);
 /* The seeding start of par p (steal, dynamic: wtcp_seed_count) of the call on top of
    rid's stack, owning [lo, hi): the seeds sent (eng_send_split), the call marked as
    having spread its ranks, and the F_WORK frame of sub-range 0's children pushed,
    owning its ranks; *s gets the number of sub-ranges. */
-frame *eng_open_seeded(sim *S, int rid, int p, int lo, int hi, int *s);
+frame *eng_open_seeded(sim *S, int rid, int p, int lo, int hi, int off, int *s);
 /* A send group: the TASKs of a split (simple mode's sub-ranges, the seeds) go
    to other nodes at once and share the sender's port, as a network's flows share a link
    (doc/predictor.md section 4): between eng_group_begin and eng_group_end their wires

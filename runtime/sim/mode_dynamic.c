@@ -53,10 +53,10 @@ static frame *push_work(sim *S, int rid, int p, int first, int n)
 /* A par with cond true: a call owning several ranks first seeds them
    (eng_open_seeded); the children left here pending (the request follows once the
    first is taken, step_work). */
-static void open_dpar(sim *S, int rid, int p, int lo, int hi)
+static void open_dpar(sim *S, int rid, int p, int lo, int hi, int off)
 {
     int s;
-    frame *f = eng_open_seeded(S, rid, p, lo, hi, &s);
+    frame *f = eng_open_seeded(S, rid, p, lo, hi, off, &s); /* (off: 0, no spawn polls) */
     S->r[rid].npending += f->end - f->i; /* asked for once the first child is taken */
 }
 

@@ -4,11 +4,12 @@
 #include "engine.h"
 
 /* A par with cond true owning [lo, hi), hi - lo > 1. */
-static void open_spar(sim *S, int rid, int p, int lo, int hi)
+static void open_spar(sim *S, int rid, int p, int lo, int hi, int off)
 {
     const sim_par *pp = &S->t->pars[p];
     int n = hi - lo, k = pp->nchild, s = wtcp_split_count(k, n);
-    eng_send_split(S, rid, p, lo, n, s, 0);
+    (void)off; /* 0: simple mode has no spawn polls */
+    eng_send_split(S, rid, p, 0, lo, n, s, 0);
     frame *f = eng_push(S, rid, F_SPAR);
     f->par = p;
     f->lo = lo;

@@ -28,16 +28,17 @@ static void seed_out(rank *r, int to, int add)
 /* A par with cond true: every child pending, in a frame thieves may take from. A call
    owning several ranks (the root owns all) first sends each other sub-range its
    children (eng_open_seeded); sub-range 0's stay here, owning it. */
-static void open_wpar(sim *S, int rid, int p, int lo, int hi)
+static void open_wpar(sim *S, int rid, int p, int lo, int hi, int off)
 {
     int s;
-    eng_open_seeded(S, rid, p, lo, hi, &s);
+    eng_open_seeded(S, rid, p, lo, hi, off, &s);
     for (int j = 1; j < s; j++)
         seed_out(&S->r[rid], wtcp_split_lo(lo, hi - lo, j, s), 1);
 }
 
-/* A STEAL from 'thief': the back of the oldest work (wtcp_give_frame), a group of
-   wtcp_group_size children in one TASK; NOWORK when no frame has pending children. */
+/* A STEAL from 'thief': the back of the oldest work (wtcp_give_frame; the front of a
+   par still spawning, F_SPAWN), a group of wtcp_group_size children in one TASK; NOWORK
+   when no frame has pending children. */
 static void answer(sim *S, int rid, int thief, int had_seed)
 {
     rank *r = &S->r[rid];
@@ -49,9 +50,14 @@ static void answer(sim *S, int rid, int thief, int had_seed)
         return;
     }
     frame *f = &r->st[e];
-    int g = wtcp_group_size(S->mode, f->end - f->i, S->batch), p = f->par;
-    int c0 = f->end - g;
-    f->end = c0;
+    int g = wtcp_group_size(S->mode, f->end - f->i, S->batch), p = f->par, c0;
+    if (f->type == F_SPAWN) { /* its body still appends at the back */
+        c0 = f->i;
+        f->i += g;
+    } else {
+        c0 = f->end - g;
+        f->end = c0;
+    }
     f->outstanding++;
     msg *m = eng_send_children(S, rid, thief, M_TASK, c0, g);
     m->a = p;
@@ -209,6 +215,28 @@ static int poll(sim *S, int rid)
     return i == -2 ? -1 : 0;
 }
 
+/* After every WTCP_SPAWN_POLL-th child of a par still spawning: the STEALs that have
+   arrived by the rank's clock are answered (from the front of the children spawned);
+   every other message stays for the par's close (sim_ops.spawn_poll). The runtime
+   receives those others into its inbox there (mpi/transport.c wtcrt_poll_tag); here
+   they are received, and charged, when handled. */
+static int spawn_poll(sim *S, int rid)
+{
+    rank *r = &S->r[rid];
+    if (!eng_wait_sends(S, rid) || !eng_arrived(S, rid))
+        return -1;
+    for (;;) {
+        int i = r->head;
+        while (i >= 0 && S->msgs[i].kind != M_STEAL)
+            i = S->msgs[i].next;
+        if (i < 0 || S->msgs[i].arr > r->t)
+            return 0;
+        i = eng_take(S, r, -1, M_STEAL);
+        if (handle(S, rid, i, NULL) == H_WAIT)
+            return -1;
+    }
+}
+
 /* The frame on top has run and collected everything: a task frame sends its RESULT
    (all its children's, also of those stolen from it) to the rank it came from. */
 static void finish(sim *S, int rid)
@@ -299,4 +327,5 @@ const sim_ops sim_steal_ops = {
     .step = step_work,
     .serve = serve_steal,
     .poll = poll,
+    .spawn_poll = spawn_poll,
 };
