@@ -362,9 +362,16 @@ void wtcrt_mpi_end(wtcrt_rt *rt)
    caller exits. */
 void wtcrt_mpi_abort(wtcrt_rt *rt, int status)
 {
+    int inited = 0;
     wtcrt_mpi_ready(rt);
     fflush(NULL);
     if (!rt->alone) {
+        /* an error on rank 0 before its start thread was due (WTC_DECISIONS naming a
+           directory): MPI_Abort before MPI_Init only printed MPICH's complaint, and the
+           other ranks waited for rank 0 for ever */
+        MPI_Initialized(&inited);
+        if (!inited)
+            MPI_Init(NULL, NULL);
         /* hydra stops forwarding a job's output once it learns of the abort: on the
            loaded VM a message just written to stderr was lost (once in a few hundred
            runs of tests/unit/rt_counts.sh, status 2 and no message). A pause lets the

@@ -101,4 +101,18 @@ for early in 1 0; do
         rt_fail "PMI_SIZE=2 without its launcher, WTC_START_EARLY=$early" "status $RT_RC"
     fi
 done
+
+# a fatal error on rank 0 before its start thread was due (WTC_DECISIONS naming a
+# directory) stops the job with the message: MPI_Abort before MPI_Init only printed
+# MPICH's complaint, and ranks 1 and 2 waited for rank 0 until the timeout
+mkdir -p "$RT_OUT/early_dir"
+RT_RC=0
+WTC_DECISIONS=$RT_OUT/early_dir timeout 30 mpiexec -n 3 "$prog" 3 region \
+    >"$RT_STDOUT" 2>"$RT_STDERR" || RT_RC=$?
+if [ "$RT_RC" != 0 ] && [ "$RT_RC" != 124 ] &&
+    grep -q "^wtc: rank 0: fatal: WTC_DECISIONS=.*: cannot open" "$RT_STDERR"; then
+    rt_pass "an error on rank 0 before MPI started: the job stops, status $RT_RC, with the message"
+else
+    rt_fail "an error on rank 0 before MPI started (WTC_DECISIONS a directory)" "status $RT_RC (124: hung)"
+fi
 rt_summary
