@@ -500,10 +500,6 @@ void wtcrt_backoff_end(wtcrt_rt *rt, int *us)
     *us = 0;
 }
 
-/* The yield phase in seconds: long when every local rank has a core of its own (an
-   answer comes in microseconds and nobody else wants the core), short when the host
-   runs more ranks than it has cores (yielding would take the core from a computing
-   rank). WTC_YIELD_US / WTC_YIELD_OVER_US override. host_ranks 0: not known. */
 /* 1 when this host runs more of the job's ranks than it has online cores. */
 static int host_oversubscribed(int host_ranks)
 {
@@ -511,13 +507,41 @@ static int host_oversubscribed(int host_ranks)
     return cores > 0 && host_ranks > cores;
 }
 
+/* A measurement's setting in the environment (doc/runtime.md "Waiting without burning
+   a core"): 0 when 'name' is unset, 1 with *v when it is a number >= lo (a whole one
+   when 'whole'), -1 when it is anything else, which is then ignored. */
+static int env_value(const char *name, int whole, double lo, double *v)
+{
+    const char *s = getenv(name);
+    char *end;
+    if (!s)
+        return 0;
+    errno = 0;
+    *v = whole ? (double)strtol(s, &end, 10) : strtod(s, &end);
+    return *s && !*end && !errno && *v >= lo && *v <= INT_MAX ? 1 : -1;
+}
+
+/* env_value, and rank 0 says so when the setting is ignored (a typo must not pass for
+   the setting). */
+static int env_checked(wtcrt_rt *rt, const char *name, int whole, double lo, double *v)
+{
+    int r = env_value(name, whole, lo, v);
+    if (r < 0 && rt->rank == 0)
+        fprintf(stderr, "wtc: warning: %s=%s ignored (want a %s, at least %g)\n", name,
+                getenv(name), whole ? "whole number" : "number", lo);
+    return r;
+}
+
+/* The yield phase in seconds: long when every local rank has a core of its own (an
+   answer comes in microseconds and nobody else wants the core), short when the host
+   runs more ranks than it has cores (yielding would take the core from a computing
+   rank). WTC_YIELD_US / WTC_YIELD_OVER_US override. host_ranks 0: not known. */
 double wtcrt_yield_seconds(int host_ranks)
 {
     int over = host_oversubscribed(host_ranks);
-    const char *s = getenv(over ? "WTC_YIELD_OVER_US" : "WTC_YIELD_US");
-    double us = over ? WTCRT_YIELD_OVER_US : WTCRT_YIELD_US;
-    if (s && *s)
-        us = atof(s);
+    double us = over ? WTCRT_YIELD_OVER_US : WTCRT_YIELD_US, v;
+    if (env_value(over ? "WTC_YIELD_OVER_US" : "WTC_YIELD_US", 0, 0, &v) > 0)
+        us = v;
     return us > 0 ? us * 1e-6 : 0;
 }
 
@@ -525,16 +549,20 @@ double wtcrt_yield_seconds(int host_ranks)
    when it synchronised the ranks on the way (no rank left before all had entered). */
 int wtcrt_wait_init(wtcrt_rt *rt)
 {
-    const char *s = getenv("WTC_SLEEP_MAX_US");
-    int synced;
-    int all = wtcrt_bell_init(rt, &synced);
+    double v;
+    int synced, all;
+    /* WTC_DOORBELL is read where the doorbell starts, the yield phases below */
+    env_checked(rt, "WTC_DOORBELL", 1, 0, &v);
+    env_checked(rt, "WTC_YIELD_US", 0, 0, &v);
+    env_checked(rt, "WTC_YIELD_OVER_US", 0, 0, &v);
+    all = wtcrt_bell_init(rt, &synced);
     rt->sleep_max_us = wtcp_sleep_max_us(all); /* the core's; WTC_SLEEP_MAX_US overrides */
-    if (s && wtcrt_parse_positive(s) > 0)
-        rt->sleep_max_us = wtcrt_parse_positive(s);
+    if (env_checked(rt, "WTC_SLEEP_MAX_US", 1, 1, &v) > 0)
+        rt->sleep_max_us = (int)v;
     rt->yield_s = wtcrt_yield_seconds(rt->host_ranks);
     rt->oversubscribed = host_oversubscribed(rt->host_ranks);
-    s = getenv("WTC_YIELD_POLLS");
-    rt->yield_polls = s ? atoi(s) : WTCRT_YIELD_POLLS;
+    rt->yield_polls = env_checked(rt, "WTC_YIELD_POLLS", 1, 0, &v) > 0 ? (int)v
+                                                                        : WTCRT_YIELD_POLLS;
     wtcrt_short_sleeps();
     return synced;
 }

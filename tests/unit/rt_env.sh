@@ -1,0 +1,32 @@
+#!/bin/sh
+# The measurements' settings in the environment (doc/runtime.md "Waiting without
+# burning a core": WTC_DOORBELL, WTC_YIELD_US, WTC_YIELD_OVER_US, WTC_SLEEP_MAX_US,
+# WTC_YIELD_POLLS): a value that is not of its kind is ignored, and rank 0 says so once,
+# on stderr, while the program runs as without it; a good value says nothing. A typo
+# used to pass silently for the setting (WTC_YIELD_US=abc even set the yield phase to 0).
+. "$(dirname "$0")/rt_lib.inc"
+
+prog=$RT_OUT/env_fib
+bin/wtcc --no-predict samples/fib.wtc -o "$prog" >"$RT_STDERR" 2>&1 ||
+    { rt_fail "build samples/fib.wtc"; rt_summary; exit 1; }
+# one SETTING WARNINGS: -n 3 with SETTING in every rank's environment
+one() {
+    RT_RC=0
+    env "$1" timeout "$RT_TIMEOUT" mpiexec -n 3 "$prog" 25 >"$RT_STDOUT" 2>"$RT_STDERR" || RT_RC=$?
+    n=$(grep -c "^wtc: warning: ${1%%=*}=.* ignored" "$RT_STDERR")
+    if [ "$RT_RC" = 0 ] && grep -q "^fib(25) = 75025 OK" "$RT_STDOUT" && [ "$n" = "$2" ]; then
+        rt_pass "$1: status 0, the right result, $2 warning(s)"
+    else
+        rt_fail "$1" "status $RT_RC, $n warning(s) (want $2), stdout $(head -c 60 "$RT_STDOUT")"
+    fi
+}
+one WTC_SLEEP_MAX_US=abc 1
+one WTC_SLEEP_MAX_US=0 1
+one WTC_YIELD_POLLS=x 1
+one WTC_YIELD_US=-4 1
+one WTC_YIELD_OVER_US=1us 1
+one WTC_DOORBELL=off 1
+one WTC_SLEEP_MAX_US=500 0
+one WTC_YIELD_US=2.5 0
+one WTC_DOORBELL=0 0
+rt_summary
