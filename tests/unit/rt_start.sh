@@ -99,26 +99,28 @@ else
     rt_fail "WTC_START_EARLY=0: status $RT_RC, rank 0 '$h0', others '$hr', start-up '$(starts)'"
 fi
 
+# env_kept LABEL HW UCX NL: the last run printed 46368 with status 0, and its ranks saw
+# HWLOC_COMPONENTS, UCX_TLS and MPIR_CVAR_NOLOCAL as HW, UCX and NL ("at MPI_Init, at
+# the end" of every rank)
+env_kept() {
+    hw=$(hwloc) u=$(ucx) nl=$(nolocal)
+    if [ "$RT_RC" = 0 ] && [ "$(cat "$RT_STDOUT")" = 46368 ] && [ "$hw" = "$2" ] &&
+        [ "$u" = "$3" ] && [ "$nl" = "$4" ]; then
+        rt_pass "$1: HWLOC_COMPONENTS '$hw', UCX_TLS '$u', MPIR_CVAR_NOLOCAL '$nl'"
+    else
+        rt_fail "$1: status $RT_RC, at MPI_Init and after: HWLOC_COMPONENTS '$hw' (want '$2'), UCX_TLS '$u' (want '$3'), MPIR_CVAR_NOLOCAL '$nl' (want '$4')"
+    fi
+}
+
 # a job hydra says spans nodes (each rank told it is the only one on its node): hwloc's
 # GPU components are still off, UCX_TLS and MPIR_CVAR_NOLOCAL are left alone
 run 3 1 MPI_LOCALNRANKS=1
-hw=$(hwloc) u=$(ucx) nl=$(nolocal)
-if [ "$RT_RC" = 0 ] && [ "$(cat "$RT_STDOUT")" = 46368 ] && [ "$hw" = "$gpus_off" ] &&
-    [ "$u" = "(unset) (unset)" ] && [ "$nl" = "(unset) (unset)" ]; then
-    rt_pass "a job across nodes: HWLOC_COMPONENTS '$hw', UCX_TLS '$u', MPIR_CVAR_NOLOCAL '$nl'"
-else
-    rt_fail "a job across nodes (MPI_LOCALNRANKS=1): status $RT_RC, at MPI_Init and after: HWLOC_COMPONENTS '$hw' (want '$gpus_off'), UCX_TLS '$u', MPIR_CVAR_NOLOCAL '$nl' (want both unset)"
-fi
+env_kept "a job across nodes (MPI_LOCALNRANKS=1)" "$gpus_off" "(unset) (unset)" "(unset) (unset)"
 
 # the user's HWLOC_COMPONENTS, UCX_TLS and MPIR_CVAR_NOLOCAL are the user's
 HWLOC_COMPONENTS=-linuxio UCX_TLS=self,sm,tcp MPIR_CVAR_NOLOCAL=0 run 2 1
-hw=$(hwloc) u=$(ucx) nl=$(nolocal)
-if [ "$RT_RC" = 0 ] && [ "$(cat "$RT_STDOUT")" = 46368 ] && [ "$hw" = "-linuxio -linuxio" ] &&
-    [ "$u" = "self,sm,tcp self,sm,tcp" ] && [ "$nl" = "0 0" ]; then
-    rt_pass "a user's HWLOC_COMPONENTS, UCX_TLS and MPIR_CVAR_NOLOCAL are kept"
-else
-    rt_fail "user's HWLOC_COMPONENTS=-linuxio UCX_TLS=self,sm,tcp MPIR_CVAR_NOLOCAL=0: status $RT_RC, at MPI_Init and after: '$hw', '$u', '$nl'"
-fi
+env_kept "a user's HWLOC_COMPONENTS=-linuxio UCX_TLS=self,sm,tcp MPIR_CVAR_NOLOCAL=0 are kept" \
+    "-linuxio -linuxio" "self,sm,tcp self,sm,tcp" "0 0"
 
 # a segment of another job may come and go meanwhile: look twice
 left=$(printf '%s\n' "$(segs)" | grep -vxF -e "$before" -e '' || true)
