@@ -419,6 +419,15 @@ struct wtcrt_rt {
        wtcrt_mpi_ready); the variables set for MPI_Init, removed once it has returned */
     int start_pending, start_env, start_size;
     pthread_t start_thread;
+    /* a region rank 0 runs while the start thread still starts MPI (wtcrt_hold): the
+       REGION_BEGIN and the messages sent meanwhile, in order, which the start thread
+       sends once MPI has started; start_over: it has taken them (under hold_mu);
+       start_gone: and sent them (mpi/single.c) */
+    pthread_mutex_t hold_mu;
+    wtcrt_msg *hold_begin;
+    struct wtcrt_held *hold_q;
+    int nhold, caphold;
+    atomic_int start_over, start_gone;
     /* the doorbell (mpi/bell.c): this host's segment (NULL without a doorbell), world
        rank -> slot in it (-1: another host), this rank's slot, every rank of the job
        on this host */
@@ -520,6 +529,13 @@ void wtcrt_mpi_start(wtcrt_rt *rt, int *argc, char ***argv);
 int wtcrt_mpi_early(wtcrt_rt *rt);
 void wtcrt_mpi_start_early(wtcrt_rt *rt, void (*then)(wtcrt_rt *rt));
 void wtcrt_mpi_ready(wtcrt_rt *rt);
+/* Rank 0's main thread while it runs a region whose MPI is still starting (wtcrt_hold):
+   nothing of MPI, the doorbell, the message pool, the sends in flight or the inbox is
+   its to touch; the transport's entries queue, skip or wait (mpi/transport.c). */
+extern __thread int wtcrt_held;
+int wtcrt_hold(wtcrt_rt *rt, wtcrt_msg *begin);
+int wtcrt_hold_send(wtcrt_rt *rt, int dest, int tag, wtcrt_msg *m, int task);
+int wtcrt_hold_over(wtcrt_rt *rt);
 void wtcrt_short_sleeps(void);
 void wtcrt_mpi_end(wtcrt_rt *rt);
 void wtcrt_mpi_abort(wtcrt_rt *rt, int status);
@@ -545,6 +561,8 @@ void wtcrt_bell_bounds_mine(wtcrt_rt *rt);
 #define WTCRT_POLL_CLOCK 64
 static inline int wtcrt_poll_none(wtcrt_rt *rt)
 {
+    if (wtcrt_held) /* nothing can have come before MPI has started */
+        return !wtcrt_hold_over(rt);
     return !rt->nreqs && !rt->inbox && rt->bell_all_local &&
            !atomic_load_explicit(rt->bell_my_mail, memory_order_relaxed) &&
            ++rt->polls_down < WTCRT_POLL_CLOCK;

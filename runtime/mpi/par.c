@@ -856,6 +856,7 @@ void wtcrt_await(wtcrt_rt *rt, wtc_par *p, void (*handle)(wtcrt_rt *rt, wtcrt_ms
     int old, us = 0;
     if (!p->outstanding)
         return;
+    wtcrt_mpi_ready(rt); /* held while MPI started: what is awaited went out then */
     old = wtcrt_set_state(rt, WTCRT_S_WAIT_CHILDREN);
     while (p->outstanding) {
         wtcrt_msg *m = wtcrt_try_recv(rt, MPI_ANY_SOURCE, MPI_ANY_TAG);

@@ -93,7 +93,8 @@ static void region_setup(wtcrt_rt *rt, int mode, int masters, int batch)
     } else {
         rt->st.worker = 1;
     }
-    wtcrt_bounds_region(rt); /* after the snapshot: BOUNDs of this region come early */
+    if (!wtcrt_held) /* held: once MPI has started (wtcrt_mpi_ready) */
+        wtcrt_bounds_region(rt); /* after the snapshot: BOUNDs of this region come early */
 }
 
 /* Payload of REGION_BEGIN: mode, masters, batch, pad, then every global's bytes. */
@@ -155,8 +156,12 @@ void wtcrt_region_begin(wtcrt_rt *rt, const wtc_fn *fn)
         p += rt->prog->globals[g].size;
     }
     WTCRT_HDR(m)->fn = fn->id;
-    wtcrt_bcast(rt, WTCRT_REGION_BEGIN, m);
-    wtcrt_msg_free(rt, m);
+    /* MPI still starting: the start thread sends m once it has (mpi/single.c) */
+    if (!wtcrt_hold(rt, m)) {
+        wtcrt_mpi_ready(rt);
+        wtcrt_bcast(rt, WTCRT_REGION_BEGIN, m);
+        wtcrt_msg_free(rt, m);
+    }
     region_setup(rt, par[0], par[1], par[2]);
 }
 
@@ -182,7 +187,9 @@ static void region_enter(wtcrt_rt *rt, wtcrt_msg *m)
    (its end operation; doc/runtime.md "The region end"). */
 void wtcrt_region_end(wtcrt_rt *rt)
 {
-    int *kids = route_room(rt), n;
+    int *kids, n;
+    wtcrt_mpi_ready(rt); /* a region held while MPI started: its start has gone out */
+    kids = route_room(rt);
     n = wtcp_end_to(rt->rank, rt->nranks, kids);
     for (int i = 0; i < n; i++)
         wtcrt_send(rt, kids[i], WTCRT_REGION_END, wtcrt_msg_new(rt, 0));
@@ -211,8 +218,7 @@ void wtc_call(const wtc_fn *fn, void *args, void *ret)
 {
     wtcrt_rt *rt = &wtcrt_this_rank; /* entered from generated code (wtc_abi.h) */
     wtc_ctx c = { 0, 0, 1, 0 };
-    wtcrt_mpi_ready(rt);
-    if (!region_possible(rt)) {
+    if (!region_possible(rt)) { /* MPI's start may go on: nothing here needs it */
         fn->run_seq(args, ret);
         return;
     }
@@ -230,7 +236,6 @@ wtc_par *wtc_region_open(const wtc_fn *first, const wtc_site *site)
     (void)site; /* the predictor's advice uses it */
     wtc_ctx c = { -1, 0, 1, 0 }; /* the spawned calls get depth 0 */
     wtc_par *p;
-    wtcrt_mpi_ready(rt);
     if (!region_possible(rt))
         return NULL;
     wtcrt_region_begin(rt, first);

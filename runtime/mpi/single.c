@@ -217,8 +217,15 @@ static void world(wtcrt_rt *rt)
     MPI_Comm_idup(MPI_COMM_WORLD, &rt->comm, &req);
     wtcrt_coll_wait(&req);
 #endif
-    MPI_Comm_rank(rt->comm, &rt->rank);
-    MPI_Comm_size(rt->comm, &rt->nranks);
+    int rank, size;
+    MPI_Comm_rank(rt->comm, &rank);
+    MPI_Comm_size(rt->comm, &size);
+    /* in the start thread the main thread reads these meanwhile (the launcher's values,
+       wtcrt_mpi_early): written only when MPI says otherwise (start_done stops then) */
+    if (rt->rank != rank)
+        rt->rank = rank;
+    if (rt->nranks != size)
+        rt->nranks = size;
 }
 
 /* Starts MPI, unless this process is the whole job; sets rt->comm, rt->rank,
@@ -292,6 +299,124 @@ int wtcrt_mpi_early(wtcrt_rt *rt)
 #endif
 }
 
+/* ---- a region while MPI starts ------------------------------------------------------
+
+   A program that opens its first region at once (a generator, a small set-up) met the
+   start unfinished and waited for it: 20 ms at -n 2 on the test VM, 50-60 ms at -n 16
+   on one node, more across nodes, with every core idle. Now rank 0 runs such a region
+   at once (wtcrt_hold): the REGION_BEGIN it would broadcast, and every message its
+   region sends before MPI is up (the seeds, the TASKs of simple mode's splits, a
+   request to a master), wait in order in rt->hold_q; the start thread sends them all,
+   the REGION_BEGIN first, as soon as MPI has started — the other ranks cannot receive
+   anything earlier — and waits until the TASKs have left, so the work reaches the
+   others whatever rank 0's main thread is doing (a long sequential leaf polls nowhere).
+   Meanwhile rank 0's main thread computes: its polls find nothing and do not touch MPI;
+   what must wait for another rank (a RESULT, the region's end) joins the start thread
+   first (wtcrt_mpi_ready). The decisions are the ones the run makes without the hold
+   (the seeds and splits are decided by the ranges alone). Not for a program that shares
+   bounds (a BOUND and the doorbell's counters of wtc_share_* go straight to the other
+   ranks; it waits for the start as before). */
+
+__thread int wtcrt_held; /* this (main) thread runs a region held: see above */
+
+/* A message sent while held, for the start thread to send (a TASK: with
+   wtcrt_send_task_msg, for wtcrt_sync_tasks). */
+struct wtcrt_held {
+    int dest, tag, task;
+    wtcrt_msg *m;
+};
+
+/* Main thread, at a region's start: holds the region when MPI is still starting (then
+   'begin', the REGION_BEGIN, is the start thread's to send; returns 1); 0 when it has
+   started: the caller joins it and broadcasts as always. */
+int wtcrt_hold(wtcrt_rt *rt, wtcrt_msg *begin)
+{
+    int held = 0;
+    if (!rt->start_pending || in_start_thread || wtcrt_forked(rt) || rt->prog->nshared)
+        return 0;
+    pthread_mutex_lock(&rt->hold_mu);
+    if (!atomic_load(&rt->start_over)) {
+        rt->hold_begin = begin;
+        wtcrt_held = held = 1;
+    }
+    pthread_mutex_unlock(&rt->hold_mu);
+    return held;
+}
+
+/* Main thread, held: queues m for dest (1), or, when the start thread has taken the
+   queue already, ends the hold (waits for the thread) and returns 0: the caller sends m
+   itself, after what was queued. */
+int wtcrt_hold_send(wtcrt_rt *rt, int dest, int tag, wtcrt_msg *m, int task)
+{
+    pthread_mutex_lock(&rt->hold_mu);
+    if (atomic_load(&rt->start_over)) {
+        pthread_mutex_unlock(&rt->hold_mu);
+        wtcrt_mpi_ready(rt);
+        return 0;
+    }
+    if (rt->nhold == rt->caphold) {
+        int cap = rt->caphold ? 2 * rt->caphold : 16;
+        struct wtcrt_held *q = realloc(rt->hold_q, (size_t)cap * sizeof *q);
+        if (!q) {
+            pthread_mutex_unlock(&rt->hold_mu);
+            wtcrt_die(rt, "out of memory");
+        }
+        rt->hold_q = q;
+        rt->caphold = cap;
+    }
+    rt->hold_q[rt->nhold].dest = dest;
+    rt->hold_q[rt->nhold].tag = tag;
+    rt->hold_q[rt->nhold].task = task;
+    rt->hold_q[rt->nhold++].m = m;
+    pthread_mutex_unlock(&rt->hold_mu);
+    return 1;
+}
+
+/* Main thread, held, at a poll: 1 when the start thread has sent what was held (the
+   hold is over now: the thread joined), 0 while MPI is still starting. A load. */
+int wtcrt_hold_over(wtcrt_rt *rt)
+{
+    if (!atomic_load_explicit(&rt->start_gone, memory_order_acquire))
+        return 0;
+    wtcrt_mpi_ready(rt);
+    return 1;
+}
+
+/* The start thread, once MPI has started: sends what the held region queued, the
+   REGION_BEGIN first, and waits until the TASKs have left. With nothing held, marks
+   the start over, so no region is held from now on. */
+static void hold_release(wtcrt_rt *rt)
+{
+    wtcrt_msg *begin;
+    struct wtcrt_held *q;
+    int n;
+    pthread_mutex_lock(&rt->hold_mu);
+    begin = rt->hold_begin;
+    q = rt->hold_q;
+    n = rt->nhold;
+    rt->hold_begin = NULL;
+    rt->hold_q = NULL;
+    rt->nhold = rt->caphold = 0;
+    atomic_store(&rt->start_over, 1);
+    pthread_mutex_unlock(&rt->hold_mu);
+    /* MPI disagrees with the launcher: nothing goes out, the main thread stops the job
+       (start_done) */
+    if (begin && rt->rank == 0 && rt->nranks == rt->start_size) {
+        wtcrt_bcast(rt, WTCRT_REGION_BEGIN, begin);
+        for (int i = 0; i < n; i++) {
+            if (q[i].task)
+                wtcrt_send_task_msg(rt, q[i].dest, q[i].m);
+            else
+                wtcrt_send(rt, q[i].dest, q[i].tag, q[i].m);
+        }
+        wtcrt_sync_tasks(rt);
+    }
+    if (begin)
+        wtcrt_msg_free(rt, begin);
+    free(q);
+    atomic_store_explicit(&rt->start_gone, 1, memory_order_release);
+}
+
 static void *start_main(void *arg)
 {
     wtcrt_rt *rt = arg;
@@ -304,6 +429,7 @@ static void *start_main(void *arg)
     stdout_rebuffer();
     world(rt);
     start_then(rt); /* nothing with one rank */
+    hold_release(rt);
     return NULL;
 }
 
@@ -328,7 +454,8 @@ void wtcrt_mpi_start_early(wtcrt_rt *rt, void (*then)(wtcrt_rt *rt))
 {
     start_then = then;
     rt->start_env = start_env_setup(); /* setenv before any other thread runs */
-    if (pthread_create(&rt->start_thread, NULL, start_main, rt) == 0) {
+    if (pthread_mutex_init(&rt->hold_mu, NULL) == 0 &&
+        pthread_create(&rt->start_thread, NULL, start_main, rt) == 0) {
         rt->start_pending = 1;
         return;
     }
@@ -346,6 +473,10 @@ void wtcrt_mpi_ready(wtcrt_rt *rt)
     pthread_join(rt->start_thread, NULL);
     rt->start_pending = 0;
     start_done(rt);
+    if (wtcrt_held) { /* the thread sent what the region held: the region's own start */
+        wtcrt_held = 0;
+        wtcrt_bounds_region(rt);
+    }
 }
 
 /* Ends what wtcrt_mpi_start started. */

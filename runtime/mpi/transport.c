@@ -61,7 +61,7 @@ static void *xrealloc(wtcrt_rt *rt, void *p, size_t n)
 /* A buffer for a header and 'payload' bytes, from the pool. */
 wtcrt_msg *wtcrt_msg_new(wtcrt_rt *rt, size_t payload)
 {
-    wtcrt_msg *m = rt->pool;
+    wtcrt_msg *m = wtcrt_held ? NULL : rt->pool; /* held: the start thread's pool */
     size_t len = WTCRT_HDR_SIZE + payload;
     if (m)
         rt->pool = m->next;
@@ -90,6 +90,12 @@ void wtcrt_msg_free(wtcrt_rt *rt, wtcrt_msg *m)
     wtcrt_task_mem_free(rt, m->owned);
     wtcrt_task_mem_free(rt, m->placed);
     m->owned = m->placed = NULL;
+    if (wtcrt_held) { /* the pool is the start thread's (mpi/single.c) */
+        free(m->segs);
+        free(m->buf);
+        free(m);
+        return;
+    }
     m->nsegs = 0;
     if (m->cap > (1u << 16)) {
         free(m->buf);
@@ -272,6 +278,8 @@ static int send_any(wtcrt_rt *rt, int dest, int tag, wtcrt_msg *m)
 {
     size_t chunk = chunk_bytes(), at = 0, total = m->len;
     int n = 0;
+    if (wtcrt_held && wtcrt_hold_send(rt, dest, tag, m, 0))
+        return 0; /* MPI still starting: the start thread sends it (mpi/single.c) */
     for (int i = 0; i < m->nsegs; i++)
         total += m->segs[i].len;
     WTCRT_HDR(m)->kind = tag;
@@ -298,6 +306,7 @@ static int send_any(wtcrt_rt *rt, int dest, int tag, wtcrt_msg *m)
 void wtcrt_send_each(wtcrt_rt *rt, const int *dest, int n, int tag, wtcrt_msg *m)
 {
     int us = 0;
+    wtcrt_mpi_ready(rt); /* waits for its receivers: MPI must have started */
     m->refs++; /* the caller's: the last send's completion does not free m */
     for (int i = 0; i < n; i++)
         send_any(rt, dest[i], tag, m);
@@ -321,7 +330,10 @@ void wtcrt_send_others(wtcrt_rt *rt, int tag, wtcrt_msg *m)
 /* Sends a TASK: like wtcrt_send, but wtcrt_sync_tasks will wait for it. */
 void wtcrt_send_task_msg(wtcrt_rt *rt, int dest, wtcrt_msg *m)
 {
-    int n = send_any(rt, dest, WTCRT_TASK, m);
+    int n;
+    if (wtcrt_held && wtcrt_hold_send(rt, dest, WTCRT_TASK, m, 1))
+        return; /* the start thread sends it, and waits for it to leave */
+    n = send_any(rt, dest, WTCRT_TASK, m);
     /* move its requests from the general list to the TASK list */
     for (int i = rt->nreqs - n; i < rt->nreqs; i++) {
         if (rt->ntasks == rt->captasks) {
@@ -349,6 +361,8 @@ void wtcrt_send_task_msg(wtcrt_rt *rt, int dest, wtcrt_msg *m)
 void wtcrt_sync_tasks(wtcrt_rt *rt)
 {
     int us = 0;
+    if (wtcrt_held && !wtcrt_hold_over(rt))
+        return; /* the TASKs are queued: the start thread waits for them */
     while (rt->ntasks > 0) {
         int done = 0;
         MPI_Test(&rt->treqs[rt->ntasks - 1], &done, MPI_STATUS_IGNORE);
@@ -368,6 +382,8 @@ void wtcrt_sync_tasks(wtcrt_rt *rt)
 void wtcrt_progress(wtcrt_rt *rt)
 {
     int n = 0, j = 0;
+    if (wtcrt_held && !wtcrt_hold_over(rt))
+        return; /* nothing of this thread is in flight */
     if (rt->nreqs == 0)
         return;
     /* statuses, not MPI_STATUSES_IGNORE: gcc's access check warns about the latter */
@@ -391,6 +407,7 @@ void wtcrt_progress(wtcrt_rt *rt)
    (steal mode, 3 of 8 runs at P = 128). Its MPI_Iallreduce receives from every rank. */
 void wtcrt_ibarrier(wtcrt_rt *rt, MPI_Request *req)
 {
+    wtcrt_mpi_ready(rt);
 #ifdef WTC_MPI_SMPI
     static int zero, sum; /* one barrier at a time per rank, alive until it completes */
     MPI_Iallreduce(&zero, &sum, 1, MPI_INT, MPI_SUM, rt->comm, req);
@@ -425,6 +442,7 @@ void wtcrt_coll_wait(MPI_Request *req)
 /* Waits for every pending send. */
 void wtcrt_flush_sends(wtcrt_rt *rt)
 {
+    wtcrt_mpi_ready(rt);
     /* MPI_Wait one by one: gcc warns about MPI_STATUSES_IGNORE in MPI_Waitall */
     for (int i = 0; i < rt->nreqs; i++) {
         MPI_Wait(&rt->reqs[i], MPI_STATUS_IGNORE);
@@ -442,6 +460,7 @@ void wtcrt_flush_sends(wtcrt_rt *rt)
    the wait is over. */
 static void backoff_from(wtcrt_rt *rt, int *us, int first)
 {
+    wtcrt_mpi_ready(rt); /* a wait: for what only MPI brings */
     if (*us <= 0) {
         /* one deadline per rank: a wait nested in another only moves it */
         if (*us == 0)
@@ -775,6 +794,7 @@ static wtcrt_msg *recv_wait(wtcrt_rt *rt, int src, int wtag)
 wtcrt_msg *wtcrt_recv(wtcrt_rt *rt, int src, int tag)
 {
     wtcrt_msg *m;
+    wtcrt_mpi_ready(rt); /* a wait for another rank */
     if (tag != MPI_ANY_TAG)
         tag = wire_tag(rt, tag);
     if ((m = inbox_take(rt, src, tag)))
@@ -786,6 +806,7 @@ wtcrt_msg *wtcrt_recv(wtcrt_rt *rt, int src, int tag)
 
 wtcrt_msg *wtcrt_recv_bound(wtcrt_rt *rt, int src)
 {
+    wtcrt_mpi_ready(rt);
     return recv_wait(rt, src, WTCRT_BOUND);
 }
 
@@ -807,6 +828,8 @@ static wtcrt_msg *try_take(wtcrt_rt *rt, int src, int wtag)
 wtcrt_msg *wtcrt_try_recv(wtcrt_rt *rt, int src, int tag)
 {
     wtcrt_msg *m;
+    if (wtcrt_held && !wtcrt_hold_over(rt))
+        return NULL; /* MPI still starting: nothing can have come */
     if (tag != MPI_ANY_TAG)
         tag = wire_tag(rt, tag);
     if ((m = inbox_take(rt, src, tag)))
@@ -845,6 +868,8 @@ static int poll_due(wtcrt_rt *rt)
 wtcrt_msg *wtcrt_try_recv_quick(wtcrt_rt *rt)
 {
     wtcrt_msg *m;
+    if (wtcrt_held && !wtcrt_hold_over(rt))
+        return NULL;
     if (rt->inbox)
         return inbox_take(rt, MPI_ANY_SOURCE, MPI_ANY_TAG);
     if (rt->nreqs)
@@ -862,6 +887,8 @@ wtcrt_msg *wtcrt_try_recv_quick(wtcrt_rt *rt)
 void wtcrt_poll_tag(wtcrt_rt *rt, int tag, void (*handle)(wtcrt_rt *rt, wtcrt_msg *m))
 {
     wtcrt_msg *m;
+    if (wtcrt_held && !wtcrt_hold_over(rt))
+        return;
     if (rt->nreqs)
         wtcrt_progress(rt);
     if (poll_due(rt))
