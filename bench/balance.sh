@@ -41,7 +41,7 @@ TMO=${WTC_BENCH_TIMEOUT:-120}
 MODES=${WTC_BALANCE_MODES:-omp simple dynamic steal}
 P=${WTC_BALANCE_P:-2}
 BUILT=${WTC_BENCH_BUILT:-}
-ALL="nqueens qsort_lomuto qsort_hoare msort cilksort fib mandel uts knapsack knapsack_share steps"
+ALL="nqueens qsort_lomuto qsort_hoare msort cilksort fib mandel uts knapsack knapsack_share steps matmul floorplan floorplan_share"
 SRC=bench/balance
 
 if [ ! -x "$WTCC" ]; then
@@ -179,6 +179,9 @@ label() {
     knapsack) echo "knapsack 44, B&B" ;;
     knapsack_share) echo "knapsack 150, shared bound" ;;
     steps) echo "steps: 2000 regions" ;;
+    matmul) echo "matmul 1024, quadrants" ;;
+    floorplan) echo "floorplan 13, B&B" ;;
+    floorplan_share) echo "floorplan 16, shared" ;;
     esac
 }
 
