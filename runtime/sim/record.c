@@ -914,6 +914,9 @@ static int siblings_differ(int src, int alt)
     last_src = src;
     last_alt = alt;
     last = d > SIM_SIBLING_TOL;
+    if (getenv("WTC_PREDICT_DEBUG"))
+        fprintf(stderr, "wtc predict: siblings: node %d %.6f s, node %d %.6f s\n", src, a,
+                alt, b);
     R.smp.repl_unequal += last;
     return last;
 }
@@ -1386,6 +1389,13 @@ void wtc_par_close(wtc_par *p)
                replicas are filled from what the two took (do_replicas) */
             run_child(p, 1, first + 1, weight * p->nch, 1);
             repl_add(first, -1, first + 1);
+        } else if (rep && i == p->nch - 1 && i > 1 && !witness) {
+            /* in a wider par the last child is a witness too: two neighbours can agree
+               by chance where the rest do not (a floorplan's candidates: children 0
+               and 1 within 15 %, the sequential time 22 % high); it is only checked
+               against child 0, the replicas copy child 0 and child 1 */
+            run_child(p, i, first + i, weight * p->nch, 1);
+            repl_add(first, -1, first + i);
         } else if (rep && i > 0) {
             make_replica(p, i, first + i, first, witness ? -1 : first + 1);
         } else if (i == 0 && rep) {
