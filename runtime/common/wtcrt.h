@@ -534,7 +534,7 @@ void wtcrt_mpi_ready(wtcrt_rt *rt);
    its to touch; the transport's entries queue, skip or wait (mpi/transport.c). */
 extern __thread int wtcrt_held;
 int wtcrt_hold(wtcrt_rt *rt, wtcrt_msg *begin);
-int wtcrt_hold_send(wtcrt_rt *rt, int dest, int tag, wtcrt_msg *m, int task);
+int wtcrt_hold_send(wtcrt_rt *rt, int dest, int tag, wtcrt_msg *m);
 int wtcrt_hold_over(wtcrt_rt *rt);
 void wtcrt_short_sleeps(void);
 void wtcrt_mpi_end(wtcrt_rt *rt);

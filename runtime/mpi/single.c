@@ -319,10 +319,10 @@ int wtcrt_mpi_early(wtcrt_rt *rt)
 
 __thread int wtcrt_held; /* this (main) thread runs a region held: see above */
 
-/* A message sent while held, for the start thread to send (a TASK: with
-   wtcrt_send_task_msg, for wtcrt_sync_tasks). */
+/* A message sent while held, for the start thread to send (a TASK with
+   wtcrt_send_task_msg, for wtcrt_sync_tasks, as every TASK is sent). */
 struct wtcrt_held {
-    int dest, tag, task;
+    int dest, tag;
     wtcrt_msg *m;
 };
 
@@ -346,7 +346,7 @@ int wtcrt_hold(wtcrt_rt *rt, wtcrt_msg *begin)
 /* Main thread, held: queues m for dest (1), or, when the start thread has taken the
    queue already, ends the hold (waits for the thread) and returns 0: the caller sends m
    itself, after what was queued. */
-int wtcrt_hold_send(wtcrt_rt *rt, int dest, int tag, wtcrt_msg *m, int task)
+int wtcrt_hold_send(wtcrt_rt *rt, int dest, int tag, wtcrt_msg *m)
 {
     pthread_mutex_lock(&rt->hold_mu);
     if (atomic_load(&rt->start_over)) {
@@ -366,7 +366,6 @@ int wtcrt_hold_send(wtcrt_rt *rt, int dest, int tag, wtcrt_msg *m, int task)
     }
     rt->hold_q[rt->nhold].dest = dest;
     rt->hold_q[rt->nhold].tag = tag;
-    rt->hold_q[rt->nhold].task = task;
     rt->hold_q[rt->nhold++].m = m;
     pthread_mutex_unlock(&rt->hold_mu);
     return 1;
@@ -404,7 +403,7 @@ static void hold_release(wtcrt_rt *rt)
     if (begin && rt->rank == 0 && rt->nranks == rt->start_size) {
         wtcrt_bcast(rt, WTCRT_REGION_BEGIN, begin);
         for (int i = 0; i < n; i++) {
-            if (q[i].task)
+            if (q[i].tag == WTCRT_TASK)
                 wtcrt_send_task_msg(rt, q[i].dest, q[i].m);
             else
                 wtcrt_send(rt, q[i].dest, q[i].tag, q[i].m);

@@ -278,7 +278,7 @@ static int send_any(wtcrt_rt *rt, int dest, int tag, wtcrt_msg *m)
 {
     size_t chunk = chunk_bytes(), at = 0, total = m->len;
     int n = 0;
-    if (wtcrt_held && wtcrt_hold_send(rt, dest, tag, m, 0))
+    if (wtcrt_held && wtcrt_hold_send(rt, dest, tag, m))
         return 0; /* MPI still starting: the start thread sends it (mpi/single.c) */
     for (int i = 0; i < m->nsegs; i++)
         total += m->segs[i].len;
@@ -330,10 +330,7 @@ void wtcrt_send_others(wtcrt_rt *rt, int tag, wtcrt_msg *m)
 /* Sends a TASK: like wtcrt_send, but wtcrt_sync_tasks will wait for it. */
 void wtcrt_send_task_msg(wtcrt_rt *rt, int dest, wtcrt_msg *m)
 {
-    int n;
-    if (wtcrt_held && wtcrt_hold_send(rt, dest, WTCRT_TASK, m, 1))
-        return; /* the start thread sends it, and waits for it to leave */
-    n = send_any(rt, dest, WTCRT_TASK, m);
+    int n = send_any(rt, dest, WTCRT_TASK, m); /* held: queued, n = 0 (mpi/single.c) */
     /* move its requests from the general list to the TASK list */
     for (int i = rt->nreqs - n; i < rt->nreqs; i++) {
         if (rt->ntasks == rt->captasks) {

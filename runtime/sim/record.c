@@ -83,6 +83,8 @@ typedef struct node_info {
     const wtc_fn *fn;
     double size;
     unsigned char taint, replica;
+    unsigned char checked;  /* child 0 of a par whose witnesses were compared with it:
+                               1, 2 when one differed (the report counts pars) */
 } node_info;
 
 /* Whether capturing a leaf function's inputs pays: its first SIM_PROBE_LEAVES leaves
@@ -897,8 +899,8 @@ static double subtree_time(int node)
    unequal: their replicas copy child 0 and the witness alternately. */
 #define SIM_SIBLING_TOL 0.20
 
-/* Compares child 0 (src) with its witness (alt): 1 if they differ by more than
-   SIM_SIBLING_TOL (counted once per par). */
+/* Compares child 0 (src) with a witness (alt): 1 if they differ by more than
+   SIM_SIBLING_TOL (a par counted once, however many witnesses it has). */
 static int siblings_differ(int src, int alt)
 {
     static int last_src = -1, last_alt = -1, last = 0;
@@ -908,7 +910,10 @@ static int siblings_differ(int src, int alt)
     a = subtree_time(src);
     b = subtree_time(alt);
     d = a > b ? (a - b) / a : (b > 0 ? (b - a) / b : 0);
-    R.smp.repl_checked++;
+    if (!info(src)->checked) {
+        info(src)->checked = 1;
+        R.smp.repl_checked++;
+    }
     if (d > R.smp.repl_maxdiff)
         R.smp.repl_maxdiff = d;
     last_src = src;
@@ -917,7 +922,10 @@ static int siblings_differ(int src, int alt)
     if (getenv("WTC_PREDICT_DEBUG"))
         fprintf(stderr, "wtc predict: siblings: node %d %.6f s, node %d %.6f s\n", src, a,
                 alt, b);
-    R.smp.repl_unequal += last;
+    if (last && info(src)->checked == 1) {
+        info(src)->checked = 2;
+        R.smp.repl_unequal++;
+    }
     return last;
 }
 
@@ -1384,16 +1392,12 @@ void wtc_par_close(wtc_par *p)
     R.tree.pars[np].depth = p->depth;
     rep = replicable(p, weight);
     for (int i = 0; i < p->nch; i++) {
-        if (rep && i == 1 && !witness) {
-            /* the witness: child 1 runs too (copying inside it unchecked), and the
-               replicas are filled from what the two took (do_replicas) */
-            run_child(p, 1, first + 1, weight * p->nch, 1);
-            repl_add(first, -1, first + 1);
-        } else if (rep && i == p->nch - 1 && i > 1 && !witness) {
-            /* in a wider par the last child is a witness too: two neighbours can agree
-               by chance where the rest do not (a floorplan's candidates: children 0
-               and 1 within 15 %, the sequential time 22 % high); it is only checked
-               against child 0, the replicas copy child 0 and child 1 */
+        if (rep && !witness && (i == 1 || i == p->nch - 1)) {
+            /* the witnesses: child 1 runs too (copying inside it unchecked), and in a
+               wider par the last child, since two neighbours can agree by chance where
+               the rest do not (a floorplan's candidates: children 0 and 1 within 15 %,
+               the sequential time 22 % high); each is checked against child 0, and the
+               replicas are filled from child 0 and child 1 (do_replicas) */
             run_child(p, i, first + i, weight * p->nch, 1);
             repl_add(first, -1, first + i);
         } else if (rep && i > 0) {

@@ -454,7 +454,7 @@ static void print_head(FILE *out, const sim_tree *t, const sim_machine *m,
                      "executed sibling (--wtc-replicate limit %d)\n",
                 smp->repl_subtrees, smp->repl_calls, smp->repl_leaves, smp->replicate);
     if (smp->repl_checked > 0 && smp->replicate > 0)
-        fprintf(out, "  (siblings checked at %ld pars by running child 1 too: %ld differed by "
+        fprintf(out, "  (siblings checked at %ld pars by running child 1 and a wider par's last too: %ld differed by "
                      "over 20 %% (largest %.0f %%), where further siblings copy the two "
                      "alternately)\n",
                 smp->repl_checked, smp->repl_unequal, 100 * smp->repl_maxdiff);

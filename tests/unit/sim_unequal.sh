@@ -45,16 +45,5 @@ grep -q 'standard input cannot be read again: the replicas stay' $OUT/unequal_pi
     && grep -q '^replicated: ' $OUT/unequal_pipe.out \
     && pass "size read from a pipe: the replicas stay, and it says so" \
     || bad "standard input from a pipe: $(grep -i 'replicat\|siblings\|warning' $OUT/unequal_pipe.out)"
-seq1() { predict "$@" | sed -n 's/.*sequential time \([0-9.]*\) s.*/\1/p'; }
-: >$OUT/unequal_d.txt
-: >$OUT/unequal_o.txt
-for i in 1 2 3 4 5; do
-    seq1 >>$OUT/unequal_d.txt
-    seq1 --wtc-replicate=off >>$OUT/unequal_o.txt
-done
-d=$(sort -g $OUT/unequal_d.txt | sed -n 1p)
-o=$(sort -g $OUT/unequal_o.txt | sed -n 1p)
-e=$(echo "$d $o" | awk '$2 > 0 { e = 100 * ($1 / $2 - 1); printf "%+.1f%%", e; exit !(e <= 25 && e >= -25) }') \
-    && pass "sequential time $d s vs --wtc-replicate=off $o s ($e)" \
-    || bad "sequential time $d s vs --wtc-replicate=off $o s ($e, limit 25 %)"
+seq_vs_off unequal 5 25
 exit $fail

@@ -17,16 +17,5 @@ predict >$OUT/witness.out
 grep -q '^not replicated: a first recording ran siblings .* at [1-9][0-9]* pars and [1-9][0-9]* differed' \
     $OUT/witness.out && pass "the last child differs: $(grep '^not replicated' $OUT/witness.out)" \
     || bad "the last child's difference went unseen: $(grep -i 'replicat\|siblings' $OUT/witness.out)"
-seq1() { predict "$@" | sed -n 's/.*sequential time \([0-9.]*\) s.*/\1/p'; }
-: >$OUT/witness_d.txt
-: >$OUT/witness_o.txt
-for i in 1 2 3; do
-    seq1 >>$OUT/witness_d.txt
-    seq1 --wtc-replicate=off >>$OUT/witness_o.txt
-done
-d=$(sort -g $OUT/witness_d.txt | sed -n 1p)
-o=$(sort -g $OUT/witness_o.txt | sed -n 1p)
-e=$(echo "$d $o" | awk '$2 > 0 { e = 100 * ($1 / $2 - 1); printf "%+.1f%%", e; exit !(e <= 15 && e >= -15) }') \
-    && pass "sequential time $d s vs --wtc-replicate=off $o s ($e)" \
-    || bad "sequential time $d s vs --wtc-replicate=off $o s ($e, limit 15 %)"
+seq_vs_off witness 3 15
 exit $fail
