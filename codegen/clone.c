@@ -140,8 +140,9 @@ static void render_par(Render *r, Node *n)
         /* --wtc-depth=D (wtc_cut_depth >= 0) replaces the cond: for one run, which then
            is not evaluated at all */
         head = cg_fmt("{ %swtc_par *%s = wtc_par_open(__wtc_c, wtc_cut_depth >= 0 ? "
-                      "__wtc_c.depth < wtc_cut_depth : (%s), &__wtc_s_%d); for (int %s = (",
-                      site_decl(n->loc, k), frame, cond_text(cg, r->f), k, v);
+                      "__wtc_c.depth < wtc_cut_depth : (%s), &__wtc_s_%d); int __wtc_n_%d = 0; "
+                      "for (int %s = (", site_decl(n->loc, k), frame, cond_text(cg, r->f), k,
+                      k, v);
     else
         head = cg_fmt("{ %swtc_par *%s = wtc_region_open(&__wtc_fn_%s, &__wtc_s_%d); "
                       "for (int %s = (", site_decl(n->loc, k), frame,
@@ -149,7 +150,11 @@ static void render_par(Render *r, Node *n)
     edits_add(&r->ed, n->span.start, n->lhs->span.start, head);
     edits_add(&r->ed, n->kw_to.start, n->kw_to.end, cg_fmt("), %s = (", hi));
     edits_add(&r->ed, n->kw_do.start, n->kw_do.end, cg_fmt("); %s <= %s; %s++)", v, hi, v));
-    if (spawning)
+    if (spawning && r->flavor == R_PAR)
+        edits_add(&r->ed, n->span.end, n->span.end,
+                  cg_fmt(" if (%s && %s != WTC_INLINE) wtc_par_close(%s); }", frame, frame,
+                         frame));
+    else if (spawning)
         edits_add(&r->ed, n->span.end, n->span.end,
                   cg_fmt(" if (%s) wtc_par_close(%s); }", frame, frame));
     render(n->lhs, r);
@@ -205,9 +210,32 @@ static void render_seq_spawn(Render *r, Node *stmt, Node *call, Node *lv)
     edits_add(&r->ed, stmt->span.start, stmt->span.end, b.s);
 }
 
-/* A spawn point: defer the call through the runtime, or call the sequential clone.
-   The args struct (with the counts, when g keeps them) is built here, at the spawn
-   point; pointer arguments into the body's own storage are copied first (capture.c). */
+/* Inside a parallel clone, the branch of a spawn point that runs it inline (the par
+   got WTC_INLINE): a poll before every child but the first (its counter __wtc_n_K
+   beside the frame __wtc_p_K), then a direct call of g's parallel clone, whose own pars
+   ask again (its sequential clone when it has none); "" elsewhere. */
+static char *inline_branch(const Render *r, RecFn *g, const char *P, const char *lv,
+                           const char *args)
+{
+    Str b = {0};
+    if (r->flavor != R_PAR)
+        return "";
+    str_printf(&b, "if (%s == WTC_INLINE && __wtc_n_%s++) %s = wtc_par_next(__wtc_c); "
+               "if (%s == WTC_INLINE) { ", P, P + strlen("__wtc_p_"), P, P);
+    if (lv)
+        str_printf(&b, "%s = ", lv);
+    if (g->has_par_clone)
+        str_printf(&b, "__wtc_par_%s(wtc_ctx_down(__wtc_c)%s%s); } else ", g->name,
+                   *args ? ", " : "", args);
+    else
+        str_printf(&b, "__wtc_seq_%s(%s); } else ", g->name, args);
+    return b.s;
+}
+
+/* A spawn point: defer the call through the runtime, call the sequential clone, or (a
+   par run inline) call the parallel clone at once. The args struct (with the counts,
+   when g keeps them) is built here, at the spawn point; pointer arguments into the
+   body's own storage are copied first (capture.c). */
 static void render_spawn(Render *r, Node *stmt, Node *call, Node *lv)
 {
     const Cg *cg = r->cg;
@@ -215,21 +243,23 @@ static void render_spawn(Render *r, Node *stmt, Node *call, Node *lv)
     char *args = args_text(cg, call);
     char *decl = marshal_args_decl(g, "__wtc_a", call->nargs ? args : "0");
     const char *P = r->frame;
+    char *l = lv ? flat_text(cg, lv) : NULL;
     Str b = {0};
     if (cg->opt && cg->opt->check) {
         /* the arguments once, checked whichever way the call goes */
-        str_printf(&b, "{ %s%sif (%s) { %s", decl, spawn_checks(r, g, stmt), P,
-                   capture_args(cg, r->par, stmt, call, P));
         args = args_from_local(g);
+        str_printf(&b, "{ %s%s%sif (%s) { %s", decl, spawn_checks(r, g, stmt),
+                   inline_branch(r, g, P, l, args), P,
+                   capture_args(cg, r->par, stmt, call, P));
     } else {
-        str_printf(&b, "{ if (%s) { %s", P, decl);
+        str_printf(&b, "{ %sif (%s) { %s", inline_branch(r, g, P, l, call->nargs ? args : ""),
+                   P, decl);
         if (g->nbufs)
             str_printf(&b, "__wtc_check_%s(&__wtc_a, %s); ", g->name,
                        cg_where(cg, stmt->span.start));
         str_cat(&b, capture_args(cg, r->par, stmt, call, P));
     }
     if (lv) {
-        char *l = flat_text(cg, lv);
         char *dest = capture_dest(r->par, stmt, lv, "__wtc_d");
         if (dest)
             str_printf(&b, "void *__wtc_d = (void *)&(%s); ", l);

@@ -13,7 +13,7 @@
 #ifndef WTC_ABI_H
 #define WTC_ABI_H
 
-#define WTC_ABI_VERSION 3
+#define WTC_ABI_VERSION 4
 
 enum { WTC_MODE_DEFAULT = 0, WTC_MODE_SIMPLE = 1, WTC_MODE_DYNAMIC = 2, WTC_MODE_STEAL = 3 };
 
@@ -242,11 +242,21 @@ void wtc_check_spawn(const wtc_fn *pf, const void *pargs, const wtc_fn *cf,
                      const void *cargs, const char *where);
 
 /* At a par statement with spawn points inside a parallel clone: 'cond' is the value of
-   the function's cond: clause; 'line' is the par's line in the program's source file
-   (wtc_program.source; the predictor's profile keeps it). Returns NULL when the spawned calls are to run as plain
-   sequential calls (the generated code then calls the __wtc_seq_ clones directly), or a
-   frame to pass to wtc_spawn and wtc_par_close. 'site' is the par's place in the source. */
+   the function's cond: clause; 'site' is the par's place in the source. Returns NULL
+   when the spawned calls are to run as plain sequential calls (the generated code then
+   calls the __wtc_seq_ clones directly); WTC_INLINE when they are to run at once, in
+   order, as direct calls of their __wtc_par_ clones (wtc_ctx_down of the caller's
+   context; nothing to spawn or close: runtime/core/proto.h wtcp_par_inline); or a
+   frame to pass to wtc_spawn and wtc_par_close. */
+#define WTC_INLINE ((wtc_par *)1)
 wtc_par *wtc_par_open(wtc_ctx ctx, int cond, const wtc_site *site);
+
+/* Before each child but the first of a par run inline (WTC_INLINE; ctx: the par's
+   caller's): answers what has come (thieves, grants), as the runtime does before each
+   child of a frame, and returns WTC_INLINE to go on inline, or a frame for this child
+   and the rest (spawned as wtc_par_open's, closed by wtc_par_close) when this rank has
+   no pending children left for thieves. */
+wtc_par *wtc_par_next(wtc_ctx ctx);
 
 /* At a par statement with spawn points in ordinary code: starts a parallel region whose
    children are the spawned calls; 'first' is the first function spawned in the body

@@ -92,6 +92,11 @@ void wtcrt_stats_print(FILE *f, const wtcrt_stats *s, int nranks, const char *ti
                        "%.3f ms at most\n", r, s[r].steals, 1e3 * s[r].steal_wait / (double)s[r].steals,
                     1e3 * s[r].steal_wait_max);
     for (int r = 0; r < nranks; r++)
+        if (s[r].pars_inline > 0)
+            fprintf(f, "inline: rank %d ran %lld pars inline, %lld into a frame (spawned "
+                       "while it had no pending children)\n", r, s[r].pars_inline,
+                    s[r].pars_framed);
+    for (int r = 0; r < nranks; r++)
         if (s[r].bounds_sent > 0 || s[r].bounds_taken > 0)
             fprintf(f, "bounds: rank %d found %lld better values (sent to every other rank), "
                        "received %lld, %lld of them better than its own\n", r,

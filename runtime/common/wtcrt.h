@@ -198,6 +198,9 @@ typedef struct wtcrt_stats {
                                 every other rank of the region) */
     long long bounds_taken;  /* ... BOUNDs it received, and of those, the ones that */
     long long bounds_better; /* were better than its own value */
+    long long pars_framed;   /* pars (cond: true) whose children were spawned into a
+                                frame, and those run inline (wtcp_par_inline) */
+    long long pars_inline;
 } wtcrt_stats;
 
 /* Prints the --wtc-stats table of all ranks and the minimum, maximum and average over
@@ -384,6 +387,9 @@ struct wtcrt_rt {
         const void *args;
         int seeded;          /* steal, dynamic: the call has spread its ranks (one par
                                 only) or handed them back (wtcp_hands_back) */
+        int depth;           /* its wtc_depth */
+        int inlined;         /* a par at or below it ran inline (wtc_par_open): a frame
+                                deeper than the call is not bounded by its buffers */
     } *calls;
     int ncalls, capcalls;
     /* par frames of this rank */
@@ -445,10 +451,12 @@ struct wtcrt_rt {
     double steal_t0, steal_rtt;
     unsigned long long steal_rng;
 
-    /* dynamic mode, worker: groups asked for and not yet granted (a standing request),
-       an IDLE sent and no work granted since, children pending in its frames; every
-       rank: the region is ending */
-    int dyn_want, avail, npending, ending;
+    /* children pending in this rank's frames, which a thief or a grant may take
+       (wtcp_par_inline; mpi/par.c wtcrt_pending_*); dynamic mode, worker: groups asked
+       for and not yet granted (a standing request), an IDLE sent and no work granted
+       since; every rank: the region is ending */
+    int npending, dyn_want, avail, ending;
+    wtcp_grain grain;        /* this rank's recent time per par (wtcp_par_inline) */
     /* master: idle flags of all ranks (only the managed ones are used), standing
        requests (groups still wanted per worker) and their order */
     unsigned char *idle;
@@ -578,9 +586,21 @@ void wtcrt_bcast_early(wtcrt_rt *rt, wtcrt_msg *m);
 int wtcrt_master_of(wtcrt_rt *rt, int worker);
 
 /* mpi/par.c */
-void wtcrt_call_push(wtcrt_rt *rt, const wtc_fn *fn, const void *args);
+void wtcrt_call_push(wtcrt_rt *rt, const wtc_fn *fn, const void *args, int depth);
 void wtcrt_call_pop(wtcrt_rt *rt);
 wtc_par *wtcrt_frame_push(wtcrt_rt *rt, wtc_ctx ctx);
+/* p's pending children are now p->nextc .. end-1 (every change of p->end goes
+   through here, so rt->npending counts them); the next pending child is taken. */
+static inline void wtcrt_pending_end(wtcrt_rt *rt, wtc_par *p, int end)
+{
+    rt->npending += end - p->end;
+    p->end = end;
+}
+static inline int wtcrt_pending_take(wtcrt_rt *rt, wtc_par *p)
+{
+    rt->npending--;
+    return p->nextc++;
+}
 void wtcrt_run_local(wtcrt_rt *rt, wtc_par *p, int i);
 void wtcrt_send_split(wtcrt_rt *rt, wtc_par *p, int s, int seed);
 int wtcrt_seed(wtcrt_rt *rt, wtc_par *p, int *lo, int *hi);

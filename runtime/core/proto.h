@@ -28,6 +28,8 @@ typedef struct wtcp_mode {
     int spawn_polls;    /* while a par's body spawns, every WTCP_SPAWN_POLL children it
                            answers thieves from the children spawned so far (steal:
                            wtcp_spawn_poll_due) */
+    int inlines;        /* a par opened while its rank has pending children runs them
+                           as direct calls (dynamic, steal: wtcp_par_inline) */
 } wtcp_mode;
 
 extern const wtcp_mode wtcp_simple, wtcp_dynamic, wtcp_steal;
@@ -92,6 +94,58 @@ static inline int wtcp_spawn_poll_due(const wtcp_mode *mode, int nch)
 {
     return mode->spawn_polls && nch % WTCP_SPAWN_POLL == 0;
 }
+/* Whether a par whose cond: holds runs its children at once, in order, as direct calls
+   of their parallel clones (WTC_INLINE: no frame, no copy of their arguments) instead
+   of spawning them into a frame: in a mode that inlines, when its call owns this rank
+   alone, the rank already has pending children (work a thief or a grant can take:
+   'pending' > 0), and its pars come fast: 'grain', the rank's recent time per par
+   (wtcp_grain), is under WTCP_INLINE_GRAIN. A par spawned into a frame costs about
+   55 ns (fib without a cut-off, mpi/par.c); where pars come one a microsecond or
+   slower that is 5 % or less, and the frames are worth more: an inline child hides its
+   later siblings from thieves until it returns, and a heavy-tailed tree (UTS: 2.4 us a
+   par) then ran 10-15 % slower at P = 2, its thieves getting small pieces from recent
+   frames instead of the oldest. Where pars come faster, spawning is what costs (fib 40
+   with cond: n > 1 at -n 2: 4.5 s spawned, 1.4 s inline; plain C 0.3 s). Before each
+   child but the first an inline par polls and, once the rank has no pending children
+   left, spawns the rest into a frame after all (wtc_par_next: wtcp_par_convert).
+   doc/runtime.md "Inline pars". */
+#define WTCP_INLINE_GRAIN 1e-6
+#define WTCP_GRAIN_WINDOW 256u /* pars per look at the clock */
+typedef struct wtcp_grain {
+    unsigned n;   /* pars counted */
+    double t0;    /* the clock at the last look (< 0: none yet) */
+    double iv;    /* seconds per par over the last window (1e300 before the first) */
+} wtcp_grain;
+/* A region starts at 'now': no window measured yet, so its first pars spawn. */
+static inline void wtcp_grain_start(wtcp_grain *g, double now)
+{
+    g->n = 0;
+    g->t0 = now;
+    g->iv = 1e300;
+}
+/* A par (cond true, this rank alone): 1 when the executor is to read its clock and
+   pass it to wtcp_grain_mark (every WTCP_GRAIN_WINDOW-th). */
+static inline int wtcp_grain_due(wtcp_grain *g)
+{
+    return ++g->n % WTCP_GRAIN_WINDOW == 0;
+}
+static inline void wtcp_grain_mark(wtcp_grain *g, double now)
+{
+    g->iv = (now - g->t0) / WTCP_GRAIN_WINDOW;
+    g->t0 = now;
+}
+static inline int wtcp_par_inline(const wtcp_mode *mode, int pending, const wtcp_grain *g,
+                                  int lo, int hi)
+{
+    return mode->inlines && pending > 0 && g->iv < WTCP_INLINE_GRAIN && hi - lo <= 1;
+}
+/* Before a child but the first of a par running inline: the rest go into a frame when
+   the rank has nothing pending left. */
+static inline int wtcp_par_convert(int pending)
+{
+    return pending == 0;
+}
+
 /* Whether a call that owns ranks [lo, hi) and gives them up unspread (its first par
    does not spread: cond false; or it returns without one, the region's root excepted)
    hands back the ranks other than its own, lo + 1 .. hi - 1: in dynamic mode, where a

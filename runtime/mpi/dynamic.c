@@ -51,7 +51,6 @@ static void on_grant(wtcrt_rt *rt, wtcrt_msg *m)
         memcpy(&r, WTCRT_PAYLOAD(m) + 4ul * (unsigned long)j, sizeof r);
         int n = rt->npending > 0 ? wtcrt_give_oldest(rt, &wtcp_dynamic, r) : 0;
         if (n > 0) {
-            rt->npending -= n;
             rt->st.granted++;
         } else {
             send_ctl(rt, wtcrt_master_of(rt, r), WTCRT_IDLE, r, 0);
@@ -106,8 +105,7 @@ static void offer(wtcrt_rt *rt)
 static void dyn_close(wtcrt_rt *rt, wtc_par *p)
 {
     int lo, hi;
-    p->nextc = 0;
-    p->end = p->nch;
+    wtcrt_pending_end(rt, p, p->nch);
     if (p->mem) { /* a task frame: a seed's children own its ranks */
         lo = p->ctx.lo;
         hi = p->ctx.hi;
@@ -115,13 +113,11 @@ static void dyn_close(wtcrt_rt *rt, wtc_par *p)
         wtcrt_seed(rt, p, &lo, &hi);
     }
     p->closing = 1;
-    rt->npending += p->end;
     /* the child is taken before the poll (a grant then takes the one after it), and
        before the request: a frame of one child (every seeding par of a binary tree)
        asks for nothing, not REQ(1) then REQ(0) */
     while (p->nextc < p->end) {
-        int i = p->nextc++;
-        rt->npending--;
+        int i = wtcrt_pending_take(rt, p);
         dyn_poll(rt);
         ask(rt);
         wtcrt_run_local_range(rt, p, i, lo, hi);

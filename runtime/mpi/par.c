@@ -75,11 +75,25 @@ static inline void copy_small(void *dst, const void *src, size_t n)
 
 static void hand_back(wtcrt_rt *rt, int lo, int hi);
 
+/* Opens a frame for the children of a par to come (wtc_par_open, wtc_par_next). */
+static wtc_par *open_frame(wtcrt_rt *rt, wtc_ctx ctx)
+{
+    wtc_par *p;
+    rt->st.pars_framed++;
+    ctx.frame = rt->nframes;
+    p = wtcrt_frame_push(rt, ctx);
+    p->call = rt->ncalls - 1;
+    /* below a par run inline, a frame's call is not the innermost the runtime started
+       (check_child: the spawning call's buffers are those of a call it does not see) */
+    if (p->call >= 0 && rt->calls[p->call].inlined && ctx.depth > rt->calls[p->call].depth)
+        p->call = -1;
+    return p;
+}
+
 wtc_par *wtc_par_open(wtc_ctx ctx, int cond, const wtc_site *site)
 {
     wtcrt_rt *rt = &wtcrt_this_rank; /* entered from generated code (wtc_abi.h) */
     (void)site; /* the predictor's advice uses it */
-    wtc_par *p;
     if (!rt->in_region)
         return NULL;
     /* thieves are answered at every par, below the cut-off too */
@@ -91,15 +105,30 @@ wtc_par *wtc_par_open(wtc_ctx ctx, int cond, const wtc_site *site)
     }
     if (rt->ops->mode->ranges && ctx.hi - ctx.lo <= 1)
         return NULL;
-    ctx.frame = rt->nframes;
-    p = wtcrt_frame_push(rt, ctx);
-    p->call = rt->ncalls - 1;
-    return p;
+    if (rt->ops->mode->inlines && wtcp_grain_due(&rt->grain))
+        wtcp_grain_mark(&rt->grain, wtcrt_now());
+    if (wtcp_par_inline(rt->ops->mode, rt->npending, &rt->grain, ctx.lo, ctx.hi)) {
+        if (rt->ncalls > 0)
+            rt->calls[rt->ncalls - 1].inlined = 1;
+        rt->st.pars_inline++;
+        return WTC_INLINE;
+    }
+    return open_frame(rt, ctx);
+}
+
+wtc_par *wtc_par_next(wtc_ctx ctx)
+{
+    wtcrt_rt *rt = &wtcrt_this_rank; /* entered from generated code (wtc_abi.h) */
+    if (rt->ops->poll && !wtcrt_poll_none(rt))
+        rt->ops->poll(rt);
+    if (!wtcp_par_convert(rt->npending))
+        return WTC_INLINE;
+    return open_frame(rt, ctx);
 }
 
 /* A call the runtime starts on this rank (its buffers bound those of the children it
    spawns: check_child) / its end. */
-void wtcrt_call_push(wtcrt_rt *rt, const wtc_fn *fn, const void *args)
+void wtcrt_call_push(wtcrt_rt *rt, const wtc_fn *fn, const void *args, int depth)
 {
     if (rt->ncalls == rt->capcalls) {
         int cap = rt->capcalls ? 2 * rt->capcalls : 64;
@@ -111,6 +140,8 @@ void wtcrt_call_push(wtcrt_rt *rt, const wtc_fn *fn, const void *args)
     }
     rt->calls[rt->ncalls].fn = fn;
     rt->calls[rt->ncalls].seeded = 0;
+    rt->calls[rt->ncalls].depth = depth;
+    rt->calls[rt->ncalls].inlined = 0;
     rt->calls[rt->ncalls++].args = args;
 }
 
@@ -178,7 +209,7 @@ void wtcrt_run_local_range(wtcrt_rt *rt, wtc_par *p, int i, int lo, int hi)
     c.lo = lo;
     c.hi = hi;
     c.frame = rt->nframes;
-    wtcrt_call_push(rt, fn, args);
+    wtcrt_call_push(rt, fn, args, c.depth);
     fn->run_par(c, args, ret);
     hand_back(rt, lo, hi);
     wtcrt_call_pop(rt);
@@ -319,7 +350,7 @@ int wtcrt_seed(wtcrt_rt *rt, wtc_par *p, int *lo, int *hi)
     wtcrt_send_split(rt, p, s, 1);
     if (s > 1) {
         wtcrt_sync_tasks(rt);
-        p->end = p->nextc + wtcp_split_first(1, k, s);
+        wtcrt_pending_end(rt, p, p->nextc + wtcp_split_first(1, k, s));
     }
     *lo = p->ctx.lo;
     *hi = wtcp_split_lo(p->ctx.lo, n, 1, s);
@@ -707,7 +738,7 @@ void wtcrt_run_task(wtcrt_rt *rt, wtcrt_msg *m)
             c.lo = rt->rank;
             c.hi = rt->rank + 1;
         }
-        wtcrt_call_push(rt, tc[i].fn, tc[i].args);
+        wtcrt_call_push(rt, tc[i].fn, tc[i].args, c.depth);
         tc[i].fn->run_par(c, tc[i].args, tc[i].ret);
         wtcrt_call_pop(rt);
     }
@@ -823,6 +854,7 @@ int wtcrt_give_oldest(wtcrt_rt *rt, const wtcp_mode *mode, int dest)
         return 0;
     p = rt->frames[l];
     n = wtcp_group_size(mode, p->end - p->nextc, rt->batch);
+    rt->npending -= n;
     if (p->spawning) { /* the body still appends at the back: the front goes */
         first = p->nextc;
         p->nextc += n;

@@ -66,6 +66,7 @@ static void region_setup(wtcrt_rt *rt, int mode, int masters, int batch)
        first (avail); its master counts it busy while the root owns it (below) */
     rt->avail = rt->rank != 0;
     rt->dyn_want = rt->npending = rt->ending = 0;
+    wtcp_grain_start(&rt->grain, wtcrt_now());
     /* steal: each region asks the victims of its simulation (unseeded: always rank 0) */
     rt->steal_rng = wtcp_victim_seed(rt->rank);
     rt->seeded_in = 0;
@@ -189,6 +190,9 @@ void wtcrt_region_end(wtcrt_rt *rt)
 {
     int *kids, n;
     wtcrt_mpi_ready(rt); /* a region held while MPI started: its start has gone out */
+    if (rt->npending) /* every frame closed: each child counted pending was taken */
+        wtcrt_die(rt, "internal error: %d children counted pending at the region's end",
+                  rt->npending);
     kids = route_room(rt);
     n = wtcp_end_to(rt->rank, rt->nranks, kids);
     for (int i = 0; i < n; i++)
@@ -224,7 +228,7 @@ void wtc_call(const wtc_fn *fn, void *args, void *ret)
     }
     wtcrt_region_begin(rt, fn);
     c.hi = wtcp_root_ranks(rt->ops->mode, rt->roles);
-    wtcrt_call_push(rt, fn, args);
+    wtcrt_call_push(rt, fn, args, c.depth);
     fn->run_par(c, args, ret);
     wtcrt_call_pop(rt);
     wtcrt_region_end(rt);

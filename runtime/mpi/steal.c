@@ -119,7 +119,7 @@ static void maybe_steal(wtcrt_rt *rt)
    every other message waits in the inbox for the par's close. */
 static void steal_spawn_poll(wtcrt_rt *rt, wtc_par *p)
 {
-    p->end = p->nch;
+    wtcrt_pending_end(rt, p, p->nch);
     p->spawning = 1;
     wtcrt_poll_tag(rt, WTCRT_STEAL, handle);
 }
@@ -131,7 +131,7 @@ static void steal_close(wtcrt_rt *rt, wtc_par *p)
 {
     int lo, hi;
     p->spawning = 0;
-    p->end = p->nch;
+    wtcrt_pending_end(rt, p, p->nch);
     if (p->mem) { /* a task frame: its children own the TASK's ranks */
         lo = p->ctx.lo;
         hi = p->ctx.hi;
@@ -142,7 +142,7 @@ static void steal_close(wtcrt_rt *rt, wtc_par *p)
     /* the child is taken before the poll: a group of one just received must not
        bounce straight back to the next thief */
     while (p->nextc < p->end) {
-        int i = p->nextc++;
+        int i = wtcrt_pending_take(rt, p);
         steal_poll(rt);
         wtcrt_run_local_range(rt, p, i, lo, hi);
     }

@@ -675,8 +675,22 @@ msg *eng_send_children(sim *S, int from, int to, int kind, int first, int count)
     return send_bytes(S, from, to, kind, b, c);
 }
 
+static int frame_pending(void *ctx, int level);
+
+/* The children pending in r's frames, which a thief or a grant may take (the runtime's
+   rt->npending). */
+static int pending(rank *r)
+{
+    int n = 0;
+    for (int l = r->depth - 1; l >= 0; l--)
+        n += frame_pending(r, l);
+    return n;
+}
+
 /* Starts par p of the call on top of rank rid's stack: sequentially here when it does
-   not spread (cond false, no children, a range of one rank), else the mode opens it. */
+   not spread (cond false, no children, a range of one rank); inline when the core says
+   so (F_INLINE: the runtime's WTC_INLINE, its children called in order, no spawn, no
+   cost per child but their calls); else the mode opens it. */
 static void start_par(sim *S, int rid, int p, int lo, int hi)
 {
     const sim_par *pp = &S->t->pars[p];
@@ -692,6 +706,21 @@ static void start_par(sim *S, int rid, int p, int lo, int hi)
         eng_compute(S, rid, s);
         return;
     }
+    if (S->mode->inlines && wtcp_grain_due(&S->r[rid].grain))
+        wtcp_grain_mark(&S->r[rid].grain, S->r[rid].t);
+    if (wtcp_par_inline(S->mode, pending(&S->r[rid]), &S->r[rid].grain, lo, hi)) {
+        frame *f = eng_push(S, rid, F_INLINE); /* step_inline */
+        if (eng_stats(S, rid))
+            eng_stats(S, rid)->pars_inline++;
+        f->par = p;
+        f->node = f->i = pp->first_child;
+        f->end = pp->first_child + pp->nchild;
+        f->lo = lo;
+        f->hi = hi;
+        return;
+    }
+    if (eng_stats(S, rid))
+        eng_stats(S, rid)->pars_framed++;
     if (S->ops->spawn_poll && S->mode->spawn_polls && pp->nchild >= WTCP_SPAWN_POLL) {
         frame *f = eng_push(S, rid, F_SPAWN); /* step_spawn */
         f->par = p;
@@ -871,6 +900,44 @@ static int step_group(sim *S, int rid, frame *f)
     return 1;
 }
 
+/* A par run inline: its children in order, each a direct call (its pars poll and may
+   spawn again), a poll before each but the first (wtc_par_next), then the call goes
+   on; when the rank has nothing pending left at such a poll, the rest are spawned into
+   a frame as the runtime does (the mode's par from child 'off' on). */
+static int step_inline(sim *S, int rid, frame *f)
+{
+    int fidx = S->r[rid].depth - 1, x, c;
+    if (f->claimed >= 0) { /* the poll, then the child (wtc_par_next) */
+        if ((x = S->ops->poll(S, rid)) != 0)
+            return x > 0; /* waits, or runs a received TASK first */
+        f = &S->r[rid].st[fidx];
+        c = f->claimed;
+        f->claimed = -1;
+        if (wtcp_par_convert(pending(&S->r[rid]))) { /* the rest go into a frame */
+            const sim_par *pp = &S->t->pars[f->par];
+            int p = f->par, lo = f->lo, hi = f->hi, off = c - pp->first_child;
+            S->r[rid].depth--;
+            if (eng_stats(S, rid))
+                eng_stats(S, rid)->pars_framed++;
+            eng_compute(S, rid, pp->t_spawn * (pp->nchild - off) / pp->nchild);
+            S->ops->open_par(S, rid, p, lo, hi, off);
+            return 1;
+        }
+        start_node(S, rid, c, f->lo, f->hi);
+    } else if (f->i < f->end) {
+        c = f->i++;
+        if (c > f->node && S->ops->poll) {
+            f->claimed = c;
+            eng_poll_cost(S, rid);
+        } else {
+            start_node(S, rid, c, f->lo, f->hi);
+        }
+    } else {
+        S->r[rid].depth--;
+    }
+    return 1;
+}
+
 /* One step of the frame on top of a worker's stack; 0 when it must wait. */
 static int step(sim *S, int rid)
 {
@@ -882,6 +949,8 @@ static int step(sim *S, int rid)
         return step_group(S, rid, f);
     if (f->type == F_SPAWN)
         return step_spawn(S, rid, f);
+    if (f->type == F_INLINE)
+        return step_inline(S, rid, f);
     return S->ops->step(S, rid);
 }
 
@@ -1180,6 +1249,7 @@ static int sim_setup(sim *S, const sim_tree *t, const sim_machine *m, sim_settin
         S->r[i].asleep = i != 0;
         S->r[i].begun = i == 0;
         S->r[i].rng = wtcp_victim_seed(i);
+        wtcp_grain_start(&S->r[i].grain, 0);
     }
     if (S->W >= 2) /* computing ranks share the host (machine file: contention) */
         S->inv_cpu *= 1 + m->contention;

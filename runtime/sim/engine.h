@@ -51,8 +51,10 @@ typedef struct msg {
    of simple mode; F_WORK: a par of dynamic or steal mode, or the children of a received
    TASK run as one (a 'task frame'), whose pending children may leave again; F_SPAWN: a
    par whose body is still spawning, in a mode with spawn polls (node .. end-1 spawned,
-   i .. end-1 not yet given to thieves; it becomes the par's F_WORK at the same depth). */
-enum { F_NODE, F_GROUP, F_SPAR, F_WORK, F_SPAWN };
+   i .. end-1 not yet given to thieves; it becomes the par's F_WORK at the same depth);
+   F_INLINE: a par run inline (wtcp_par_inline), its children i .. end-1 called in
+   order, nothing pending). */
+enum { F_NODE, F_GROUP, F_SPAR, F_WORK, F_SPAWN, F_INLINE };
 
 typedef struct frame {
     int type, phase;
@@ -89,6 +91,7 @@ typedef struct rank {
        for, an IDLE sent and no TASK since (avail), task frames nested (the runtime's
        'nest', bounded by wtcp_may_nest), a GRANT of grant_tail ranks whose TASK sends are being completed */
     int npending, dyn_want, avail, nest, grant_tail;
+    wtcp_grain grain;/* its recent time per par (wtcp_par_inline) */
     /* steal: a STEAL in flight, NOWORKs in a row, when the last STEAL left and its
        answer's round trip; M_WAKE timers posted and the latest one's time */
     int steal_out, steal_fails, timers;

@@ -56,7 +56,8 @@ static frame *push_work(sim *S, int rid, int p, int first, int n)
 static void open_dpar(sim *S, int rid, int p, int lo, int hi, int off)
 {
     int s;
-    frame *f = eng_open_seeded(S, rid, p, lo, hi, off, &s); /* (off: 0, no spawn polls) */
+    frame *f = eng_open_seeded(S, rid, p, lo, hi, off, &s); /* (off > 0: an inline par
+                                                               spawning its rest) */
     S->r[rid].npending += f->end - f->i; /* asked for once the first child is taken */
 }
 

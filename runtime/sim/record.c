@@ -1172,6 +1172,12 @@ wtc_par *wtc_par_open(wtc_ctx ctx, int cond, const wtc_site *site)
     return frame_push(site, cond != 0, ctx.depth, 0);
 }
 
+wtc_par *wtc_par_next(wtc_ctx ctx)
+{
+    (void)ctx; /* a recording never runs a par inline (wtc_par_open above) */
+    return WTC_INLINE;
+}
+
 wtc_par *wtc_region_open(const wtc_fn *first, const wtc_site *site)
 {
     if (R.in_region || !R.started)

@@ -54,13 +54,19 @@ static long __wtc_par_fib(wtc_ctx __wtc_c, int n)
     {
         static const wtc_site __wtc_s_1 = { "fib_msort.c", 56, 9 };
         wtc_par *__wtc_p_1 = wtc_par_open(__wtc_c, (n > 20), &__wtc_s_1);
-        for (int i = (0), __wtc_hi_1 = (1); i <= __wtc_hi_1; i++)
-            if (__wtc_p_1) {
+        int __wtc_n_1 = 0;
+        for (int i = (0), __wtc_hi_1 = (1); i <= __wtc_hi_1; i++) {
+            if (__wtc_p_1 == WTC_INLINE && __wtc_n_1++) /* ABI 4 */
+                __wtc_p_1 = wtc_par_next(__wtc_c);
+            if (__wtc_p_1 == WTC_INLINE) { /* ABI 4: run at once */
+                r[i] = __wtc_par_fib(wtc_ctx_down(__wtc_c), n - 1 - i);
+            } else if (__wtc_p_1) {
                 __wtc_args_fib __wtc_a = { n - 1 - i };
                 wtc_spawn(__wtc_p_1, &__wtc_fn_fib, &__wtc_a, &(r[i]), WTC_KIND(r[i]), sizeof(r[i]));
             } else
                 r[i] = __wtc_seq_fib(n - 1 - i);
-        if (__wtc_p_1) wtc_par_close(__wtc_p_1);
+        }
+        if (__wtc_p_1 && __wtc_p_1 != WTC_INLINE) wtc_par_close(__wtc_p_1);
     }
     return r[0] + r[1];
 }
@@ -122,13 +128,19 @@ static void __wtc_par_msort(wtc_ctx __wtc_c, int *a, int n)
     {
         static const wtc_site __wtc_s_1 = { "fib_msort.c", 124, 9 };
         wtc_par *__wtc_p_1 = wtc_par_open(__wtc_c, (n > 4096), &__wtc_s_1);
-        for (int x = (0), __wtc_hi_1 = (1); x <= __wtc_hi_1; x++)
-            if (__wtc_p_1) {
+        int __wtc_n_1 = 0;
+        for (int x = (0), __wtc_hi_1 = (1); x <= __wtc_hi_1; x++) {
+            if (__wtc_p_1 == WTC_INLINE && __wtc_n_1++) /* ABI 4 */
+                __wtc_p_1 = wtc_par_next(__wtc_c);
+            if (__wtc_p_1 == WTC_INLINE) { /* ABI 4: run at once */
+                __wtc_par_msort(wtc_ctx_down(__wtc_c), &a[top[x]], size[x]);
+            } else if (__wtc_p_1) {
                 __wtc_args_msort __wtc_a = { &a[top[x]], size[x] };
                 wtc_spawn(__wtc_p_1, &__wtc_fn_msort, &__wtc_a, 0, 0, 0);
             } else
                 __wtc_seq_msort(&a[top[x]], size[x]);
-        if (__wtc_p_1) wtc_par_close(__wtc_p_1);
+        }
+        if (__wtc_p_1 && __wtc_p_1 != WTC_INLINE) wtc_par_close(__wtc_p_1);
     }
     b = malloc((size_t)n * sizeof *b);
     merge(a, n, m, b);

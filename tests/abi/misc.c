@@ -84,13 +84,19 @@ static int __wtc_par_tsum(wtc_ctx __wtc_c, int d, int id)
     {
         static const wtc_site __wtc_s_1 = { "misc.c", 86, 9 };
         wtc_par *__wtc_p_1 = wtc_par_open(__wtc_c, (d > 1), &__wtc_s_1);
-        for (int i = (0), __wtc_hi_1 = (6); i <= __wtc_hi_1; i++)
-            if (__wtc_p_1) {
+        int __wtc_n_1 = 0;
+        for (int i = (0), __wtc_hi_1 = (6); i <= __wtc_hi_1; i++) {
+            if (__wtc_p_1 == WTC_INLINE && __wtc_n_1++) /* ABI 4 */
+                __wtc_p_1 = wtc_par_next(__wtc_c);
+            if (__wtc_p_1 == WTC_INLINE) { /* ABI 4: run at once */
+                r[i] = __wtc_par_tsum(wtc_ctx_down(__wtc_c), d - 1, id * 7 + i);
+            } else if (__wtc_p_1) {
                 __wtc_args_tsum __wtc_a = { d - 1, id * 7 + i };
                 wtc_spawn(__wtc_p_1, &__wtc_fn_tsum, &__wtc_a, &(r[i]), WTC_KIND(r[i]), sizeof(r[i]));
             } else
                 r[i] = __wtc_seq_tsum(d - 1, id * 7 + i);
-        if (__wtc_p_1) wtc_par_close(__wtc_p_1);
+        }
+        if (__wtc_p_1 && __wtc_p_1 != WTC_INLINE) wtc_par_close(__wtc_p_1);
     }
     for (int i = 0; i < 7; i++) s += (int)r[i];
     return s;
@@ -157,13 +163,19 @@ static summary __wtc_par_summ(wtc_ctx __wtc_c, range r)
     {
         static const wtc_site __wtc_s_1 = { "misc.c", 159, 9 };
         wtc_par *__wtc_p_1 = wtc_par_open(__wtc_c, (r.hi - r.lo > 1000), &__wtc_s_1);
-        for (int i = (0), __wtc_hi_1 = (1); i <= __wtc_hi_1; i++)
-            if (__wtc_p_1) {
+        int __wtc_n_1 = 0;
+        for (int i = (0), __wtc_hi_1 = (1); i <= __wtc_hi_1; i++) {
+            if (__wtc_p_1 == WTC_INLINE && __wtc_n_1++) /* ABI 4 */
+                __wtc_p_1 = wtc_par_next(__wtc_c);
+            if (__wtc_p_1 == WTC_INLINE) { /* ABI 4: run at once */
+                s[i] = __wtc_par_summ(wtc_ctx_down(__wtc_c), h[i]);
+            } else if (__wtc_p_1) {
                 __wtc_args_summ __wtc_a = { h[i] };
                 wtc_spawn(__wtc_p_1, &__wtc_fn_summ, &__wtc_a, &(s[i]), WTC_KIND(s[i]), sizeof(s[i]));
             } else
                 s[i] = __wtc_seq_summ(h[i]);
-        if (__wtc_p_1) wtc_par_close(__wtc_p_1);
+        }
+        if (__wtc_p_1 && __wtc_p_1 != WTC_INLINE) wtc_par_close(__wtc_p_1);
     }
     return summ_combine(s[0], s[1], r);
 }
@@ -214,8 +226,13 @@ static long __wtc_par_chain(wtc_ctx __wtc_c, int n)
     {
         static const wtc_site __wtc_s_1 = { "misc.c", 216, 9 };
         wtc_par *__wtc_p_1 = wtc_par_open(__wtc_c, 1, &__wtc_s_1);
-        for (int i = (0), __wtc_hi_1 = (1); i <= __wtc_hi_1; i++)
-            if (__wtc_p_1) {
+        int __wtc_n_1 = 0;
+        for (int i = (0), __wtc_hi_1 = (1); i <= __wtc_hi_1; i++) {
+            if (__wtc_p_1 == WTC_INLINE && __wtc_n_1++) /* ABI 4 */
+                __wtc_p_1 = wtc_par_next(__wtc_c);
+            if (__wtc_p_1 == WTC_INLINE) { /* ABI 4: run at once */
+                { if (i == 0) r[i] = __wtc_par_chain(wtc_ctx_down(__wtc_c), n - 1); else r[i] = __wtc_seq_leaf(n); }
+            } else if (__wtc_p_1) {
                 if (i == 0) {
                     __wtc_args_chain __wtc_a = { n - 1 };
                     wtc_spawn(__wtc_p_1, &__wtc_fn_chain, &__wtc_a, &(r[i]), WTC_KIND(r[i]), sizeof(r[i]));
@@ -226,7 +243,8 @@ static long __wtc_par_chain(wtc_ctx __wtc_c, int n)
             } else {
                 if (i == 0) r[i] = __wtc_seq_chain(n - 1); else r[i] = __wtc_seq_leaf(n);
             }
-        if (__wtc_p_1) wtc_par_close(__wtc_p_1);
+        }
+        if (__wtc_p_1 && __wtc_p_1 != WTC_INLINE) wtc_par_close(__wtc_p_1);
     }
     return r[0] + r[1];
 }
@@ -268,13 +286,19 @@ static long __wtc_par_nope(wtc_ctx __wtc_c, int n)
     {
         static const wtc_site __wtc_s_1 = { "misc.c", 270, 9 };
         wtc_par *__wtc_p_1 = wtc_par_open(__wtc_c, (0), &__wtc_s_1);
-        for (int i = (0), __wtc_hi_1 = (1); i <= __wtc_hi_1; i++)
-            if (__wtc_p_1) {
+        int __wtc_n_1 = 0;
+        for (int i = (0), __wtc_hi_1 = (1); i <= __wtc_hi_1; i++) {
+            if (__wtc_p_1 == WTC_INLINE && __wtc_n_1++) /* ABI 4 */
+                __wtc_p_1 = wtc_par_next(__wtc_c);
+            if (__wtc_p_1 == WTC_INLINE) { /* ABI 4: run at once */
+                r[i] = __wtc_par_nope(wtc_ctx_down(__wtc_c), n - 1 - i);
+            } else if (__wtc_p_1) {
                 __wtc_args_nope __wtc_a = { n - 1 - i };
                 wtc_spawn(__wtc_p_1, &__wtc_fn_nope, &__wtc_a, &(r[i]), WTC_KIND(r[i]), sizeof(r[i]));
             } else
                 r[i] = __wtc_seq_nope(n - 1 - i);
-        if (__wtc_p_1) wtc_par_close(__wtc_p_1);
+        }
+        if (__wtc_p_1 && __wtc_p_1 != WTC_INLINE) wtc_par_close(__wtc_p_1);
     }
     return r[0] + r[1];
 }
@@ -322,13 +346,19 @@ static void __wtc_par_fill(wtc_ctx __wtc_c, double *out, int lo, int hi)
     {
         static const wtc_site __wtc_s_1 = { "misc.c", 324, 9 };
         wtc_par *__wtc_p_1 = wtc_par_open(__wtc_c, (hi - lo > 64), &__wtc_s_1);
-        for (int i = (0), __wtc_hi_1 = (1); i <= __wtc_hi_1; i++)
-            if (__wtc_p_1) {
+        int __wtc_n_1 = 0;
+        for (int i = (0), __wtc_hi_1 = (1); i <= __wtc_hi_1; i++) {
+            if (__wtc_p_1 == WTC_INLINE && __wtc_n_1++) /* ABI 4 */
+                __wtc_p_1 = wtc_par_next(__wtc_c);
+            if (__wtc_p_1 == WTC_INLINE) { /* ABI 4: run at once */
+                __wtc_par_fill(wtc_ctx_down(__wtc_c), i ? out + (mid - lo) : out, i ? mid : lo, i ? hi : mid);
+            } else if (__wtc_p_1) {
                 __wtc_args_fill __wtc_a = { i ? out + (mid - lo) : out, i ? mid : lo, i ? hi : mid };
                 wtc_spawn(__wtc_p_1, &__wtc_fn_fill, &__wtc_a, 0, 0, 0);
             } else
                 __wtc_seq_fill(i ? out + (mid - lo) : out, i ? mid : lo, i ? hi : mid);
-        if (__wtc_p_1) wtc_par_close(__wtc_p_1);
+        }
+        if (__wtc_p_1 && __wtc_p_1 != WTC_INLINE) wtc_par_close(__wtc_p_1);
     }
 }
 

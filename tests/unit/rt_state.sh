@@ -24,6 +24,7 @@ runtime/mpi/transport.c:file scope|its definition
 runtime/mpi/transport.c:wtc_start|ABI: main starts the runtime here (MPI start, options; on_exit gets the state as its argument)
 runtime/mpi/transport.c:wtcrt_check_fail|common/check.c, shared with the simulator, stops the program through it
 runtime/mpi/par.c:wtc_par_open|ABI: generated code opens a par
+runtime/mpi/par.c:wtc_par_next|ABI: generated code asks before the next child of a par run inline
 runtime/mpi/par.c:wtc_spawn|ABI: generated code spawns a child
 runtime/mpi/par.c:wtc_keep|ABI: generated code keeps an argument copy
 runtime/mpi/par.c:wtc_par_close|ABI: generated code closes a par

@@ -582,6 +582,70 @@ static void nested_pars(sim_tree *t, double a0)
     sim_tree_finish(t);
 }
 
+/* A full binary tree of depth d under node x, every par cond true, leaves of 'leaf'
+   seconds. */
+static void binary(sim_tree *t, int x, int d, double leaf)
+{
+    int c;
+    if (d == 0) {
+        t->nodes[x].t_after = leaf;
+        t->nodes[x].leaf = 1;
+        return;
+    }
+    c = sim_tree_add_nodes(t, 2);
+    sim_tree_add_par(t, x, 0, c, 2, 1);
+    binary(t, c, d - 1, leaf);
+    binary(t, c + 1, d - 1, leaf);
+}
+
+/* Inline pars (wtcp_par_inline, engine.c's F_INLINE) as the runtime's --wtc-stats
+   counts them, on a binary tree of 4095 pars: with leaves of 10 ns (pars come far
+   faster than WTCP_INLINE_GRAIN) most of rank 0's pars run inline in steal (P = 2) and
+   dynamic (P = 3, one master) mode, after the first window of WTCP_GRAIN_WINDOW pars,
+   which spawn; with leaves of 100 us none does; simple mode never inlines. The
+   predicted time stays within the work's bounds either way. */
+static void inline_counts(void)
+{
+    sim_machine m = toy();
+    static const struct { int mode, P, M; double leaf; int inl; const char *name; } c[] = {
+        { SIM_STEAL, 2, 0, 1e-8, 1, "steal P = 2, 10 ns leaves" },
+        { SIM_DYNAMIC, 3, 1, 1e-8, 1, "dynamic P = 3, 10 ns leaves" },
+        { SIM_STEAL, 2, 0, 1e-4, 0, "steal P = 2, 100 us leaves" },
+        { SIM_SIMPLE, 2, 0, 1e-8, 0, "simple P = 2, 10 ns leaves" },
+    };
+    m.t_child = m.t_poll = 0;
+    for (size_t i = 0; i < sizeof c / sizeof c[0]; i++) {
+        sim_tree t;
+        sim_result r;
+        sim_timeline tl;
+        sim_setting s = { c[i].mode, c[i].P, c[i].M, 0, 0 };
+        char what[96];
+        int root;
+        sim_tree_init(&t);
+        root = sim_tree_add_nodes(&t, 1);
+        binary(&t, root, 14, c[i].leaf);
+        sim_tree_add_region(&t, root, 0);
+        sim_tree_finish(&t);
+        memset(&r, 0, sizeof r);
+        sim_timeline_init(&tl, c[i].P, 0);
+        if (sim_run_timeline(&t, &m, s, &r, &tl) < 0) {
+            check(c[i].name, -1, 0);
+        } else {
+            long long in = tl.st[0].pars_inline, fr = tl.st[0].pars_framed;
+            snprintf(what, sizeof what, "inline pars, %s: rank 0 %s", c[i].name,
+                     c[i].inl ? "mostly inline" : "none inline");
+            check(what, c[i].inl ? in > 2 * fr : in == 0, 1);
+            if (c[i].inl && in <= 2 * fr)
+                printf("    rank 0: %lld inline, %lld framed\n", in, fr);
+            snprintf(what, sizeof what, "inline pars, %s: time within the work's bounds",
+                     c[i].name);
+            check(what, r.time >= 16384 * c[i].leaf / c[i].P && r.time < 1e6, 1);
+        }
+        sim_timeline_free(&tl);
+        sim_tree_free(&t);
+    }
+}
+
 /* A GRANT takes the asking worker's oldest work (wtcp_give_frame: the outermost frame
    with pending children), and a worker waiting for RESULTs is granted to others and
    runs their TASK nested. */
@@ -593,13 +657,13 @@ static void oldest_and_nested_timelines(void)
     char log[256];
     nested_pars(&t, 100);
     /* P = 3, M = 1. rank 0: BEGINs (1, 2; arr 11, 12); the root's par: takes A, REQ(2)
-       (3, arr 13); A's par: 2 more pending, a request stands already; a0 (103).
+       (3, arr 13); A's par runs inline (B and C pending: wtcp_par_inline); a0 (103).
        master: BEGIN 12 -> 14; REQ 13 -> 16: grants worker 1 (17, arr 27), 1 stands.
-       rank 0 takes a1, polls at 103: GRANT 27 -> 105: the oldest frame with pending
+       rank 0 polls before a1 at 103 (wtc_poll): GRANT 27 -> 105: the oldest frame with pending
        children is the root's: C to rank 1 (106, arr 116); a1 (206). rank 1: TASK 116
        -> 118; C (218); RESULT (219, arr 229). rank 0: A ends; takes B, polls at 206
        (nothing), REQ(0) (207); B (307); RESULT 229 -> 309; compute 3 (312); END x2
-       (314), the barrier. (Grants from the asking frame would have sent a1.) */
+       (314), the barrier. (Grants from the innermost frame would have sent a1.) */
     check("dynamic oldest work: time", run_logged(&t, &m, SIM_DYNAMIC, 3, 1, &r, log,
           sizeof log), 314 + END_P3);
     check_log("dynamic oldest work", log, "begin 0 -> 1\nbegin 0 -> 2\n"
@@ -1148,6 +1212,7 @@ int main(int argc, char **argv)
     poll_cost_timelines();
     standing_timelines();
     oldest_and_nested_timelines();
+    inline_counts();
     unseeded_dynamic = 0;
     dynamic_seeds();
     steal_timelines();
