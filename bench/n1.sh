@@ -1,8 +1,9 @@
 #!/bin/sh
 # bench/n1.sh - a job of one rank against plain C (issue 10: "within 2 % of plain C for
-# every sample and benchmark"): every sample at bench/bench's sizes and bench/fft.wtc.
+# every sample and benchmark"): every sample at bench/bench's sizes, bench/fft.wtc and
+# the programs of bench/balance at their own default sizes (named b-NAME; fib at 40).
 #
-#   sh bench/n1.sh                  everything (about 5 minutes on 2 cores)
+#   sh bench/n1.sh                  everything (about 15 minutes on 2 cores)
 #   sh bench/n1.sh fft msort        only these programs
 #   WTC_BENCH_RUNS=9 sh bench/n1.sh
 #
@@ -42,7 +43,14 @@ fi
 # the programs: NAME SOURCE ARGUMENTS (bench/bench's sizes)
 PROGRAMS="msort:samples/msort.wtc:8000000 nqueens:samples/nqueens.wtc:14
 qsort:samples/qsort.wtc:8000000 fib:samples/fib.wtc:42 points:samples/points.wtc:4000000
-mandel:samples/mandel.wtc:1024 fft:bench/fft.wtc:23"
+mandel:samples/mandel.wtc:1024 fft:bench/fft.wtc:23
+b-nqueens:bench/balance/nqueens.wtc: b-qsort_lomuto:bench/balance/qsort_lomuto.wtc:
+b-qsort_hoare:bench/balance/qsort_hoare.wtc: b-msort:bench/balance/msort.wtc:
+b-cilksort:bench/balance/cilksort.wtc: b-fib:bench/balance/fib.wtc:40
+b-mandel:bench/balance/mandel.wtc: b-uts:bench/balance/uts.wtc:
+b-knapsack:bench/balance/knapsack.wtc: b-knapsack_share:bench/balance/knapsack_share.wtc:
+b-steps:bench/balance/steps.wtc: b-matmul:bench/balance/matmul.wtc:
+b-floorplan:bench/balance/floorplan.wtc: b-floorplan_share:bench/balance/floorplan_share.wtc:"
 CONFIGS="plain plain-mpiexec alone mpiexec mpi"
 
 # build NAME SOURCE: the Work-Time C program $D/NAME and the plain C one $D/NAME.plain

@@ -139,7 +139,7 @@ static void render_par(Render *r, Node *n)
     else if (r->flavor == R_PAR)
         /* --wtc-depth=D (wtc_cut_depth >= 0) replaces the cond: for one run, which then
            is not evaluated at all */
-        head = cg_fmt("{ %swtc_par *%s = wtc_par_open(__wtc_c, wtc_cut_depth >= 0 ? "
+        head = cg_fmt("{ %swtc_par *%s = wtc_par_open_fast(__wtc_c, wtc_cut_depth >= 0 ? "
                       "__wtc_c.depth < wtc_cut_depth : (%s), &__wtc_s_%d); int __wtc_n_%d = 0; "
                       "for (int %s = (", site_decl(n->loc, k), frame, cond_text(cg, r->f), k,
                       k, v);
@@ -220,8 +220,9 @@ static char *inline_branch(const Render *r, RecFn *g, const char *P, const char 
     Str b = {0};
     if (r->flavor != R_PAR)
         return "";
-    str_printf(&b, "if (%s == WTC_INLINE && __wtc_n_%s++) %s = wtc_par_next(__wtc_c); "
-               "if (%s == WTC_INLINE) { ", P, P + strlen("__wtc_p_"), P, P);
+    str_printf(&b, "if (%s == WTC_INLINE && __wtc_n_%s++ && wtc_next_due()) "
+               "%s = wtc_par_next(__wtc_c); if (%s == WTC_INLINE) { ", P,
+               P + strlen("__wtc_p_"), P, P);
     if (lv)
         str_printf(&b, "%s = ", lv);
     if (g->has_par_clone)

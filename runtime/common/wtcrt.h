@@ -587,6 +587,8 @@ int wtcrt_master_of(wtcrt_rt *rt, int worker);
 
 /* mpi/par.c */
 void wtcrt_call_push(wtcrt_rt *rt, const wtc_fn *fn, const void *args, int depth);
+/* Stops the fast path of inline pars (wtc_abi.h wtc_fast), its count into the stats. */
+void wtcrt_fast_stop(wtcrt_rt *rt);
 void wtcrt_call_pop(wtcrt_rt *rt);
 wtc_par *wtcrt_frame_push(wtcrt_rt *rt, wtc_ctx ctx);
 /* p's pending children are now p->nextc .. end-1 (every change of p->end goes
@@ -598,7 +600,8 @@ static inline void wtcrt_pending_end(wtcrt_rt *rt, wtc_par *p, int end)
 }
 static inline int wtcrt_pending_take(wtcrt_rt *rt, wtc_par *p)
 {
-    rt->npending--;
+    if (--rt->npending == 0) /* the next par must look again (wtc_abi.h wtc_fast) */
+        wtc_fast.left = 0;
     return p->nextc++;
 }
 void wtcrt_run_local(wtcrt_rt *rt, wtc_par *p, int i);

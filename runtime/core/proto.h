@@ -123,16 +123,19 @@ static inline void wtcp_grain_start(wtcp_grain *g, double now)
     g->t0 = now;
     g->iv = 1e300;
 }
-/* A par (cond true, this rank alone): 1 when the executor is to read its clock and
-   pass it to wtcp_grain_mark (every WTCP_GRAIN_WINDOW-th). */
-static inline int wtcp_grain_due(wtcp_grain *g)
+/* k more pars (cond true; the MPI runtime counts those its fast path ran inline at
+   its next look): 1 when the executor is to read its clock and pass it to
+   wtcp_grain_mark (once WTCP_GRAIN_WINDOW or more have come since the last look). */
+static inline int wtcp_grain_add(wtcp_grain *g, unsigned k)
 {
-    return ++g->n % WTCP_GRAIN_WINDOW == 0;
+    g->n += k;
+    return g->n >= WTCP_GRAIN_WINDOW;
 }
 static inline void wtcp_grain_mark(wtcp_grain *g, double now)
 {
-    g->iv = (now - g->t0) / WTCP_GRAIN_WINDOW;
+    g->iv = (now - g->t0) / g->n;
     g->t0 = now;
+    g->n = 0;
 }
 static inline int wtcp_par_inline(const wtcp_mode *mode, int pending, const wtcp_grain *g,
                                   int lo, int hi)

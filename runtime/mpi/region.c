@@ -190,6 +190,7 @@ void wtcrt_region_end(wtcrt_rt *rt)
 {
     int *kids, n;
     wtcrt_mpi_ready(rt); /* a region held while MPI started: its start has gone out */
+    wtcrt_fast_stop(rt);
     if (rt->npending) /* every frame closed: each child counted pending was taken */
         wtcrt_die(rt, "internal error: %d children counted pending at the region's end",
                   rt->npending);

@@ -53,10 +53,10 @@ static long __wtc_par_fib(wtc_ctx __wtc_c, int n)
     if (n < 2) return n * scale;
     {
         static const wtc_site __wtc_s_1 = { "fib_msort.c", 56, 9 };
-        wtc_par *__wtc_p_1 = wtc_par_open(__wtc_c, (n > 20), &__wtc_s_1);
+        wtc_par *__wtc_p_1 = wtc_par_open_fast(__wtc_c, (n > 20), &__wtc_s_1);
         int __wtc_n_1 = 0;
         for (int i = (0), __wtc_hi_1 = (1); i <= __wtc_hi_1; i++) {
-            if (__wtc_p_1 == WTC_INLINE && __wtc_n_1++) /* ABI 4 */
+            if (__wtc_p_1 == WTC_INLINE && __wtc_n_1++ && wtc_next_due()) /* ABI 4 */
                 __wtc_p_1 = wtc_par_next(__wtc_c);
             if (__wtc_p_1 == WTC_INLINE) { /* ABI 4: run at once */
                 r[i] = __wtc_par_fib(wtc_ctx_down(__wtc_c), n - 1 - i);
@@ -127,10 +127,10 @@ static void __wtc_par_msort(wtc_ctx __wtc_c, int *a, int n)
     m = n / 2; top[0] = 0; size[0] = m; top[1] = m; size[1] = n - m;
     {
         static const wtc_site __wtc_s_1 = { "fib_msort.c", 124, 9 };
-        wtc_par *__wtc_p_1 = wtc_par_open(__wtc_c, (n > 4096), &__wtc_s_1);
+        wtc_par *__wtc_p_1 = wtc_par_open_fast(__wtc_c, (n > 4096), &__wtc_s_1);
         int __wtc_n_1 = 0;
         for (int x = (0), __wtc_hi_1 = (1); x <= __wtc_hi_1; x++) {
-            if (__wtc_p_1 == WTC_INLINE && __wtc_n_1++) /* ABI 4 */
+            if (__wtc_p_1 == WTC_INLINE && __wtc_n_1++ && wtc_next_due()) /* ABI 4 */
                 __wtc_p_1 = wtc_par_next(__wtc_c);
             if (__wtc_p_1 == WTC_INLINE) { /* ABI 4: run at once */
                 __wtc_par_msort(wtc_ctx_down(__wtc_c), &a[top[x]], size[x]);

@@ -83,10 +83,10 @@ static int __wtc_par_tsum(wtc_ctx __wtc_c, int d, int id)
     if (d == 0) return (id % 13) * weight;
     {
         static const wtc_site __wtc_s_1 = { "misc.c", 86, 9 };
-        wtc_par *__wtc_p_1 = wtc_par_open(__wtc_c, (d > 1), &__wtc_s_1);
+        wtc_par *__wtc_p_1 = wtc_par_open_fast(__wtc_c, (d > 1), &__wtc_s_1);
         int __wtc_n_1 = 0;
         for (int i = (0), __wtc_hi_1 = (6); i <= __wtc_hi_1; i++) {
-            if (__wtc_p_1 == WTC_INLINE && __wtc_n_1++) /* ABI 4 */
+            if (__wtc_p_1 == WTC_INLINE && __wtc_n_1++ && wtc_next_due()) /* ABI 4 */
                 __wtc_p_1 = wtc_par_next(__wtc_c);
             if (__wtc_p_1 == WTC_INLINE) { /* ABI 4: run at once */
                 r[i] = __wtc_par_tsum(wtc_ctx_down(__wtc_c), d - 1, id * 7 + i);
@@ -162,10 +162,10 @@ static summary __wtc_par_summ(wtc_ctx __wtc_c, range r)
     h[0].lo = r.lo; h[0].hi = (r.lo + r.hi) / 2; h[1].lo = h[0].hi; h[1].hi = r.hi;
     {
         static const wtc_site __wtc_s_1 = { "misc.c", 159, 9 };
-        wtc_par *__wtc_p_1 = wtc_par_open(__wtc_c, (r.hi - r.lo > 1000), &__wtc_s_1);
+        wtc_par *__wtc_p_1 = wtc_par_open_fast(__wtc_c, (r.hi - r.lo > 1000), &__wtc_s_1);
         int __wtc_n_1 = 0;
         for (int i = (0), __wtc_hi_1 = (1); i <= __wtc_hi_1; i++) {
-            if (__wtc_p_1 == WTC_INLINE && __wtc_n_1++) /* ABI 4 */
+            if (__wtc_p_1 == WTC_INLINE && __wtc_n_1++ && wtc_next_due()) /* ABI 4 */
                 __wtc_p_1 = wtc_par_next(__wtc_c);
             if (__wtc_p_1 == WTC_INLINE) { /* ABI 4: run at once */
                 s[i] = __wtc_par_summ(wtc_ctx_down(__wtc_c), h[i]);
@@ -225,10 +225,10 @@ static long __wtc_par_chain(wtc_ctx __wtc_c, int n)
     if (n == 0) return 0;
     {
         static const wtc_site __wtc_s_1 = { "misc.c", 216, 9 };
-        wtc_par *__wtc_p_1 = wtc_par_open(__wtc_c, 1, &__wtc_s_1);
+        wtc_par *__wtc_p_1 = wtc_par_open_fast(__wtc_c, 1, &__wtc_s_1);
         int __wtc_n_1 = 0;
         for (int i = (0), __wtc_hi_1 = (1); i <= __wtc_hi_1; i++) {
-            if (__wtc_p_1 == WTC_INLINE && __wtc_n_1++) /* ABI 4 */
+            if (__wtc_p_1 == WTC_INLINE && __wtc_n_1++ && wtc_next_due()) /* ABI 4 */
                 __wtc_p_1 = wtc_par_next(__wtc_c);
             if (__wtc_p_1 == WTC_INLINE) { /* ABI 4: run at once */
                 { if (i == 0) r[i] = __wtc_par_chain(wtc_ctx_down(__wtc_c), n - 1); else r[i] = __wtc_seq_leaf(n); }
@@ -285,10 +285,10 @@ static long __wtc_par_nope(wtc_ctx __wtc_c, int n)
     if (n < 2) return n;
     {
         static const wtc_site __wtc_s_1 = { "misc.c", 270, 9 };
-        wtc_par *__wtc_p_1 = wtc_par_open(__wtc_c, (0), &__wtc_s_1);
+        wtc_par *__wtc_p_1 = wtc_par_open_fast(__wtc_c, (0), &__wtc_s_1);
         int __wtc_n_1 = 0;
         for (int i = (0), __wtc_hi_1 = (1); i <= __wtc_hi_1; i++) {
-            if (__wtc_p_1 == WTC_INLINE && __wtc_n_1++) /* ABI 4 */
+            if (__wtc_p_1 == WTC_INLINE && __wtc_n_1++ && wtc_next_due()) /* ABI 4 */
                 __wtc_p_1 = wtc_par_next(__wtc_c);
             if (__wtc_p_1 == WTC_INLINE) { /* ABI 4: run at once */
                 r[i] = __wtc_par_nope(wtc_ctx_down(__wtc_c), n - 1 - i);
@@ -345,10 +345,10 @@ static void __wtc_par_fill(wtc_ctx __wtc_c, double *out, int lo, int hi)
     if (hi - lo <= 64) { for (int i = lo; i < hi; i++) out[i - lo] = i * 0.5 + weight; return; }
     {
         static const wtc_site __wtc_s_1 = { "misc.c", 324, 9 };
-        wtc_par *__wtc_p_1 = wtc_par_open(__wtc_c, (hi - lo > 64), &__wtc_s_1);
+        wtc_par *__wtc_p_1 = wtc_par_open_fast(__wtc_c, (hi - lo > 64), &__wtc_s_1);
         int __wtc_n_1 = 0;
         for (int i = (0), __wtc_hi_1 = (1); i <= __wtc_hi_1; i++) {
-            if (__wtc_p_1 == WTC_INLINE && __wtc_n_1++) /* ABI 4 */
+            if (__wtc_p_1 == WTC_INLINE && __wtc_n_1++ && wtc_next_due()) /* ABI 4 */
                 __wtc_p_1 = wtc_par_next(__wtc_c);
             if (__wtc_p_1 == WTC_INLINE) { /* ABI 4: run at once */
                 __wtc_par_fill(wtc_ctx_down(__wtc_c), i ? out + (mid - lo) : out, i ? mid : lo, i ? hi : mid);

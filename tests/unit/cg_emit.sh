@@ -12,9 +12,13 @@ bin/wtcc -E samples/fib.wtc -o "$out/a.c" || fail "wtcc -E fib"
 bin/wtcc -E samples/fib.wtc -o "$out/b.c" || fail "wtcc -E fib (2)"
 cmp -s "$out/a.c" "$out/b.c" || fail "generated C differs between two runs"
 
-# 2. the shape: both clones, the descriptor, a par frame, a deferred spawn, main wrapper
+# 2. the shape: both clones, the descriptor, a par frame, a deferred spawn, a par run
+#    inline (the parallel clone called directly, wtc_par_next before a further child),
+#    main wrapper
 for pat in 'static long __wtc_seq_fib(int n)' 'static long __wtc_par_fib(wtc_ctx __wtc_c, int n)' \
-           'wtc_par_open(__wtc_c, wtc_cut_depth >= 0 ? __wtc_c.depth < wtc_cut_depth : (n > 20), &__wtc_s_1)' \
+           'wtc_par_open_fast(__wtc_c, wtc_cut_depth >= 0 ? __wtc_c.depth < wtc_cut_depth : (n > 20), &__wtc_s_1)' \
+           'if (__wtc_p_1 == WTC_INLINE && __wtc_n_1++ && wtc_next_due()) __wtc_p_1 = wtc_par_next(__wtc_c);' \
+           '__wtc_par_fib(wtc_ctx_down(__wtc_c), ' \
            'static const wtc_site __wtc_s_1 = { "samples/fib.wtc", 23, 5 };' \
            'wtc_spawn(__wtc_p_1, &__wtc_fn_fib' \
            'static const wtc_fn __wtc_fn_fib = {' '#define main __wtc_user_main' '#undef main' \
