@@ -330,7 +330,11 @@ void wtcrt_send_others(wtcrt_rt *rt, int tag, wtcrt_msg *m)
 /* Sends a TASK: like wtcrt_send, but wtcrt_sync_tasks will wait for it. */
 void wtcrt_send_task_msg(wtcrt_rt *rt, int dest, wtcrt_msg *m)
 {
-    int n = send_any(rt, dest, WTCRT_TASK, m); /* held: queued, n = 0 (mpi/single.c) */
+    int n = send_any(rt, dest, WTCRT_TASK, m);
+    if (n == 0) /* held: queued (mpi/single.c), and the start thread owns the request
+                   lists until the hold is over: not even 'nreqs -= 0' (ThreadSanitizer
+                   saw it undo the start thread's add_request) */
+        return;
     /* move its requests from the general list to the TASK list */
     for (int i = rt->nreqs - n; i < rt->nreqs; i++) {
         if (rt->ntasks == rt->captasks) {
