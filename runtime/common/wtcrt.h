@@ -598,10 +598,17 @@ static inline void wtcrt_pending_end(wtcrt_rt *rt, wtc_par *p, int end)
     rt->npending += end - p->end;
     p->end = end;
 }
+/* n pending children leave the count (taken here or given away); at 0 the fast path
+   stops, so the next par looks again (wtc_abi.h wtc_fast, wtcp_par_convert). */
+static inline void wtcrt_pending_gone(wtcrt_rt *rt, int n)
+{
+    rt->npending -= n;
+    if (rt->npending == 0)
+        wtc_fast.left = 0;
+}
 static inline int wtcrt_pending_take(wtcrt_rt *rt, wtc_par *p)
 {
-    if (--rt->npending == 0) /* the next par must look again (wtc_abi.h wtc_fast) */
-        wtc_fast.left = 0;
+    wtcrt_pending_gone(rt, 1);
     return p->nextc++;
 }
 void wtcrt_run_local(wtcrt_rt *rt, wtc_par *p, int i);

@@ -98,6 +98,21 @@ void wtcrt_fast_stop(wtcrt_rt *rt)
     wtc_fast.left = 0;
 }
 
+/* k more pars (cond true) into the rank's grain (wtcp_grain), in a mode that inlines. */
+static void count_pars(wtcrt_rt *rt, unsigned k)
+{
+    if (k && rt->ops->mode->inlines && wtcp_grain_add(&rt->grain, k))
+        wtcp_grain_mark(&rt->grain, wtcrt_now());
+}
+
+/* The poll on the compute path, at a par and before a child run inline: thieves are
+   answered, grants taken in. */
+static void poll_here(wtcrt_rt *rt)
+{
+    if (rt->ops->poll && !wtcrt_poll_none(rt))
+        rt->ops->poll(rt);
+}
+
 /* Opens a frame for the children of a par to come (wtc_par_open, wtc_par_next). */
 static wtc_par *open_frame(wtcrt_rt *rt, wtc_ctx ctx)
 {
@@ -120,17 +135,15 @@ wtc_par *wtc_par_open(wtc_ctx ctx, int cond, const wtc_site *site)
     (void)site; /* the predictor's advice uses it */
     if (!rt->in_region)
         return NULL;
-    /* thieves are answered at every par, below the cut-off too */
-    if (rt->ops->poll && !wtcrt_poll_none(rt))
-        rt->ops->poll(rt);
+    count_pars(rt, k); /* those of the fast path, whatever this par does */
+    poll_here(rt); /* at every par, below the cut-off too */
     if (!cond || rt->nranks == 1) {
         hand_back(rt, ctx.lo, ctx.hi);
         return NULL;
     }
     if (rt->ops->mode->ranges && ctx.hi - ctx.lo <= 1)
         return NULL;
-    if (rt->ops->mode->inlines && wtcp_grain_add(&rt->grain, k + 1))
-        wtcp_grain_mark(&rt->grain, wtcrt_now());
+    count_pars(rt, 1);
     if (wtcp_par_inline(rt->ops->mode, rt->npending, &rt->grain, ctx.lo, ctx.hi)) {
         if (rt->ncalls > 0)
             rt->calls[rt->ncalls - 1].inlined = 1;
@@ -145,11 +158,8 @@ wtc_par *wtc_par_open(wtc_ctx ctx, int cond, const wtc_site *site)
 wtc_par *wtc_par_next(wtc_ctx ctx)
 {
     wtcrt_rt *rt = &wtcrt_this_rank; /* entered from generated code (wtc_abi.h) */
-    unsigned k = fast_take(rt);
-    if (k && wtcp_grain_add(&rt->grain, k))
-        wtcp_grain_mark(&rt->grain, wtcrt_now());
-    if (rt->ops->poll && !wtcrt_poll_none(rt))
-        rt->ops->poll(rt);
+    count_pars(rt, fast_take(rt));
+    poll_here(rt);
     if (!wtcp_par_convert(rt->npending)) {
         wtc_fast.left = WTCRT_FAST_RUN;
         return WTC_INLINE;
@@ -888,9 +898,7 @@ int wtcrt_give_oldest(wtcrt_rt *rt, const wtcp_mode *mode, int dest)
         return 0;
     p = rt->frames[l];
     n = wtcp_group_size(mode, p->end - p->nextc, rt->batch);
-    rt->npending -= n;
-    if (rt->npending == 0) /* the fast path's pars must look again (wtcp_par_convert) */
-        wtc_fast.left = 0;
+    wtcrt_pending_gone(rt, n);
     if (p->spawning) { /* the body still appends at the back: the front goes */
         first = p->nextc;
         p->nextc += n;

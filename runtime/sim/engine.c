@@ -677,6 +677,15 @@ msg *eng_send_children(sim *S, int from, int to, int kind, int first, int count)
 
 static int frame_pending(void *ctx, int level);
 
+/* Par p's children from 'off' on are spawned into a frame the mode opens: the runtime's
+   spawning time for them (a share of t_spawn), then the mode's open_par. */
+static void spawn_rest(sim *S, int rid, int p, int lo, int hi, int off)
+{
+    const sim_par *pp = &S->t->pars[p];
+    eng_compute(S, rid, pp->t_spawn * (pp->nchild - off) / pp->nchild);
+    S->ops->open_par(S, rid, p, lo, hi, off);
+}
+
 /* The children pending in r's frames, which a thief or a grant may take (the runtime's
    rt->npending). */
 static int pending(rank *r)
@@ -729,8 +738,7 @@ static void start_par(sim *S, int rid, int p, int lo, int hi)
         f->hi = hi;
         return;
     }
-    eng_compute(S, rid, pp->t_spawn); /* the runtime spawns the children into its frame */
-    S->ops->open_par(S, rid, p, lo, hi, 0);
+    spawn_rest(S, rid, p, lo, hi, 0);
 }
 
 /* A par of WTCP_SPAWN_POLL children or more in a mode with spawn polls, while its body
@@ -914,13 +922,11 @@ static int step_inline(sim *S, int rid, frame *f)
         c = f->claimed;
         f->claimed = -1;
         if (wtcp_par_convert(pending(&S->r[rid]))) { /* the rest go into a frame */
-            const sim_par *pp = &S->t->pars[f->par];
-            int p = f->par, lo = f->lo, hi = f->hi, off = c - pp->first_child;
+            int p = f->par, lo = f->lo, hi = f->hi, off = c - S->t->pars[p].first_child;
             S->r[rid].depth--;
             if (eng_stats(S, rid))
                 eng_stats(S, rid)->pars_framed++;
-            eng_compute(S, rid, pp->t_spawn * (pp->nchild - off) / pp->nchild);
-            S->ops->open_par(S, rid, p, lo, hi, off);
+            spawn_rest(S, rid, p, lo, hi, off);
             return 1;
         }
         start_node(S, rid, c, f->lo, f->hi);
