@@ -31,10 +31,12 @@
 #include <string.h>
 #include <sys/stat.h>
 
-/* wtcc --check: the program's allocation calls go through the runtime, which records
-   every heap block (runtime/common/heapwrap.c). */
-#define CHECK_WRAP "-Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=reallocarray," \
-                   "--wrap=free,--wrap=aligned_alloc,--wrap=memalign,--wrap=posix_memalign"
+/* The program's allocation calls go through the runtime (runtime/common/heapwrap.c):
+   its big blocks lie in the host's shared heap (runtime/mpi/heap.c); with wtcc --check
+   (and in the predictor only then) every heap block is recorded too. */
+#define HEAP_WRAP "-Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=reallocarray," \
+                  "--wrap=free,--wrap=aligned_alloc,--wrap=memalign,--wrap=posix_memalign"
+#define CHECK_HEAP "-Wl,--defsym=wtcrt_heap_checked=1"
 
 /* -O (default -O2) and -g, for the preprocessor and the compilers. */
 void drv_push_opt_flags(StrList *cmd, const DrvOptions *o)
@@ -168,8 +170,9 @@ static int build_program(const DrvOptions *o, const Paths *p, const char *tmp)
     sl_push(&cmd, "-o");
     sl_push(&cmd, tmp);
     sl_push(&cmd, runtime);
+    sl_push(&cmd, HEAP_WRAP);
     if (o->check)
-        sl_push(&cmd, CHECK_WRAP);
+        sl_push(&cmd, CHECK_HEAP);
     sl_append(&cmd, &o->link_flags);
     sl_push(&cmd, "-lm");
     return run_compiler("the program", &cmd, tmp, o);
@@ -203,8 +206,10 @@ static int build_predictor(const DrvOptions *o, const Paths *p, const char *tmp)
     sl_push(&cmd, "-o");
     sl_push(&cmd, tmp);
     sl_push(&cmd, drv_format("%s/libwtcrt_sim.a", p->libdir));
-    if (o->check)
-        sl_push(&cmd, CHECK_WRAP);
+    if (o->check) {
+        sl_push(&cmd, HEAP_WRAP);
+        sl_push(&cmd, CHECK_HEAP);
+    }
     sl_append(&cmd, &o->link_flags);
     sl_push(&cmd, "-lm");
     return run_compiler("the predictor", &cmd, tmp, o);

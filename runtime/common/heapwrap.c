@@ -1,11 +1,20 @@
-/* common/heapwrap.c - the program's heap blocks, for wtcc --check builds (doc/wtcc.md
- * "Checking element counts"). wtcc --check links with -Wl,--wrap=malloc,... so every
- * allocation call of the program (and of the runtime) comes here first; each block is
- * recorded with the size asked for, and a pointer into it has a known number of bytes
- * left (common/check.c). Blocks of shared libraries (the C library's own, MPI's) are
- * not seen: a pointer into one has no known size and is not checked. Without --wrap
- * nothing refers to this file and it is not linked (the __real_ symbols are weak). */
+/* common/heapwrap.c - the program's allocation calls. wtcc links every MPI program with
+ * -Wl,--wrap=malloc,... so that each call of the program (and of the runtime) comes
+ * here first:
+ *  - a big block (WTCRT_SHHEAP_MIN bytes or more) comes from the host's shared heap when
+ *    the MPI runtime has one (mpi/heap.c: a child run on another rank of the host then
+ *    uses it where it lies), else from the C library;
+ *  - in a wtcc --check build (doc/wtcc.md "Checking element counts"; the link defines
+ *    wtcrt_heap_checked) each block is recorded with the size asked for, and a pointer
+ *    into it has a known number of bytes left (common/check.c).
+ * Blocks of shared libraries (the C library's own, MPI's) are not seen: a pointer into
+ * one has no known size and is not checked, and never lies in the shared heap. Without
+ * --wrap (the predictor, wtc-calibrate) nothing refers to this file and it is not linked
+ * (the __real_ symbols are weak), nor are the shared heap's functions in the predictor's
+ * library (weak here: NULL there). */
+#include <errno.h>
 #include <stddef.h>
+#include <string.h>
 #include "wtcrt.h"
 
 extern void *__real_malloc(size_t n) __attribute__((weak));
@@ -17,6 +26,15 @@ extern void *__real_aligned_alloc(size_t align, size_t n) __attribute__((weak));
 extern void *__real_memalign(size_t align, size_t n) __attribute__((weak));
 extern int __real_posix_memalign(void **p, size_t align, size_t n) __attribute__((weak));
 
+/* Defined (by --defsym) in wtcc --check builds alone. */
+extern const char wtcrt_heap_checked[] __attribute__((weak));
+#define CHECKED (wtcrt_heap_checked != NULL)
+
+/* The MPI runtime's shared heap (mpi/heap.c); absent from the predictor. */
+void *wtcrt_shheap_alloc(size_t n, size_t align, int zero) __attribute__((weak));
+int wtcrt_shheap_free(void *p) __attribute__((weak));
+size_t wtcrt_shheap_size(const void *p) __attribute__((weak));
+
 void *__wrap_malloc(size_t n);
 void *__wrap_calloc(size_t n, size_t size);
 void *__wrap_realloc(void *p, size_t n);
@@ -26,74 +44,114 @@ void *__wrap_aligned_alloc(size_t align, size_t n);
 void *__wrap_memalign(size_t align, size_t n);
 int __wrap_posix_memalign(void **p, size_t align, size_t n);
 
-void *__wrap_malloc(size_t n)
+/* A block of n bytes aligned to align (0: malloc's) from the shared heap, or NULL. */
+static inline void *shared(size_t n, size_t align, int zero)
 {
-    void *p = __real_malloc(n);
-    if (p)
+    return n >= WTCRT_SHHEAP_MIN && wtcrt_shheap_alloc ? wtcrt_shheap_alloc(n, align, zero)
+                                                       : NULL;
+}
+
+static inline void *added(void *p, size_t n)
+{
+    if (p && CHECKED)
         wtcrt_heap_add(p, n);
     return p;
+}
+
+void *__wrap_malloc(size_t n)
+{
+    void *p = shared(n, 0, 0);
+    return added(p ? p : __real_malloc(n), n);
 }
 
 void *__wrap_calloc(size_t n, size_t size)
 {
-    void *p = __real_calloc(n, size);
-    if (p)
-        wtcrt_heap_add(p, n * size); /* no overflow: calloc checked it */
-    return p;
+    void *p = NULL;
+    if (size && n <= (size_t)-1 / size)
+        p = shared(n * size, 0, 1);
+    return added(p ? p : __real_calloc(n, size), n * size); /* calloc checks overflow */
 }
 
-/* A block moved or resized by realloc: the old one is gone once the new one exists
-   (a failed realloc leaves it; realloc(p, 0) frees it). */
-static void *moved(void *old, void *p, size_t n)
+/* Frees p: the shared heap's when it is one of its blocks, else the C library's. */
+static void release(void *p)
 {
-    if (p) {
-        if (old)
-            wtcrt_heap_del(old);
-        wtcrt_heap_add(p, n);
-    } else if (old && n == 0) {
-        wtcrt_heap_del(old);
-    }
-    return p;
+    if (!p)
+        return;
+    if (CHECKED)
+        wtcrt_heap_del(p);
+    if (!wtcrt_shheap_free || !wtcrt_shheap_free(p))
+        __real_free(p);
 }
 
 void *__wrap_realloc(void *p, size_t n)
 {
-    return moved(p, __real_realloc(p, n), n);
+    size_t have = p && wtcrt_shheap_size ? wtcrt_shheap_size(p) : 0;
+    void *q;
+    if (!have && !(p && CHECKED) && n < WTCRT_SHHEAP_MIN)
+        return __real_realloc(p, n); /* the C library's block, staying small */
+    if (p && n == 0) {
+        release(p);
+        return NULL;
+    }
+    if (have && n <= have) {
+        if (CHECKED) { /* the same block, another size */
+            wtcrt_heap_del(p);
+            wtcrt_heap_add(p, n);
+        }
+        return p;
+    }
+    if (!have && p) { /* the C library's block: it grows there (mremap, no copy) */
+        q = __real_realloc(p, n);
+        if (q && CHECKED) {
+            wtcrt_heap_del(p);
+            wtcrt_heap_add(q, n);
+        }
+        return q;
+    }
+    q = __wrap_malloc(n);
+    if (q && p) {
+        memcpy(q, p, have);
+        release(p);
+    }
+    return q;
 }
 
 void *__wrap_reallocarray(void *p, size_t n, size_t size)
 {
-    void *q = __real_reallocarray(p, n, size);
-    return q || n * size == 0 ? moved(p, q, n * size) : q;
+    if (size && n > (size_t)-1 / size) {
+        errno = ENOMEM;
+        return NULL;
+    }
+    return __wrap_realloc(p, n * size);
 }
 
 void __wrap_free(void *p)
 {
-    if (p)
-        wtcrt_heap_del(p);
-    __real_free(p);
+    release(p);
 }
 
 void *__wrap_aligned_alloc(size_t align, size_t n)
 {
-    void *p = __real_aligned_alloc(align, n);
-    if (p)
-        wtcrt_heap_add(p, n);
-    return p;
+    void *p = shared(n, align, 0);
+    return added(p ? p : __real_aligned_alloc(align, n), n);
 }
 
 void *__wrap_memalign(size_t align, size_t n)
 {
-    void *p = __real_memalign(align, n);
-    if (p)
-        wtcrt_heap_add(p, n);
-    return p;
+    void *p = shared(n, align, 0);
+    return added(p ? p : __real_memalign(align, n), n);
 }
 
 int __wrap_posix_memalign(void **p, size_t align, size_t n)
 {
-    int r = __real_posix_memalign(p, align, n);
-    if (r == 0 && *p)
-        wtcrt_heap_add(*p, n);
+    int r;
+    *p = shared(n, align, 0);
+    if (*p) {
+        added(*p, n);
+        return 0;
+    }
+    r = __real_posix_memalign(p, align, n);
+    if (r == 0)
+        added(*p, n);
     return r;
 }

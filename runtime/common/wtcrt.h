@@ -53,6 +53,11 @@ unsigned long wtcrt_result_child_bytes(const wtc_fn *fn, const long *counts);
    (doc/runtime.md "Big buffers travel where they lie"): from 64 KiB, where a copy into
    new memory costs more than one more MPI message. */
 #define WTCRT_BY_REF_MIN 65536ul
+/* Blocks the program allocates from this size lie in the host's shared heap when there
+   is one (mpi/heap.c, common/heapwrap.c): a buffer that travels by reference and lies
+   there is not sent at all to a rank of the host (doc/runtime.md "Big buffers stay
+   where they are on one host"). */
+#define WTCRT_SHHEAP_MIN WTCRT_BY_REF_MIN
 /* The children's memory of received TASKs (wtcrt_task_mem): blocks of 1 to 128 MiB
    freed are kept for the next TASKs, at most 4 and 256 MiB, so that big buffers land in
    memory touched before (no page faults); the predictor's 'reused' takes the same
@@ -273,6 +278,7 @@ typedef struct wtcrt_child {
     unsigned dest_size;       /* a return value's size: at most WTCRT_DEST_MAX */
     short dest_kind;          /* WTC_K_* */
     char remote;              /* sent to another rank, result not yet stored */
+    unsigned char shared;     /* its buffers 0-7 that went by address (shared heap) */
 } wtcrt_child;                /* 32 bytes: a farm of 1M children touches 32 MB of them */
 #define WTCRT_DEST_MAX 0xffffffffu
 
@@ -549,6 +555,14 @@ void wtcrt_mpi_end(wtcrt_rt *rt);
 void wtcrt_mpi_abort(wtcrt_rt *rt, int status);
 
 /* mpi/bell.c: the doorbell between ranks of one host */
+/* mpi/heap.c: the host's shared heap */
+int wtcrt_shheap_on(void);
+int wtcrt_shheap_has(const void *p, size_t n);
+int wtcrt_shheap_shares(int r, const void *p, size_t n);
+void *wtcrt_shheap_alloc(size_t n, size_t align, int zero);
+int wtcrt_shheap_free(void *p);
+size_t wtcrt_shheap_size(const void *p);
+
 int wtcrt_bell_init(wtcrt_rt *rt, int *synced);
 void wtcrt_bell_fini(wtcrt_rt *rt);
 void wtcrt_bell_ring(wtcrt_rt *rt, int r);

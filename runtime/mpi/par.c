@@ -224,6 +224,7 @@ void wtc_spawn(wtc_par *p, const wtc_fn *fn, const void *args, void *dest, int d
     c->dest_kind = (short)dest_kind;
     c->dest_size = (unsigned)dest_size;
     c->remote = 0;
+    c->shared = 0;
     /* thieves while the body spawns (steal mode; no mode at all in wtc-calibrate) */
     if (rt->ops && rt->ops->spawn_poll && wtcp_spawn_poll_due(rt->ops->mode, p->nch) &&
         !wtcrt_poll_none(rt))
@@ -296,15 +297,35 @@ static size_t task_bytes(wtcrt_rt *rt, wtc_par *p, int first, int count, long *c
     return n;
 }
 
-/* Packs child i of p into m at q (function id, args, counts, in: buffers, the big ones
-   by reference); returns the end. */
-static unsigned char *pack_child(wtcrt_rt *rt, wtcrt_msg *m, wtc_par *p, int i,
+/* Which buffers of a child (args, counts) for rank dest go by address: those of 8 first
+   that would travel by reference and lie in the shared heap of dest's host (bit b). */
+static unsigned shared_mask(wtcrt_rt *rt, int dest, const wtc_fn *fn, const void *args,
+                            const long *counts)
+{
+    unsigned mask = 0;
+    (void)rt;
+    if (!wtcrt_shheap_on())
+        return 0;
+    for (int b = 0; b < fn->nbufs && b < 8; b++) {
+        unsigned long nb = wtcrt_buf_bytes(fn, b, counts[b]);
+        if (wtcrt_buf_by_ref(nb) && wtcrt_shheap_shares(dest, wtcrt_buf_ptr(fn, args, b), nb))
+            mask |= 1u << b;
+    }
+    return mask;
+}
+
+/* Packs child i of p for rank dest into m at q (function id and the mask of buffers
+   that go by address, args, counts, in: buffers, the big ones by reference or by
+   address); returns the end. */
+static unsigned char *pack_child(wtcrt_rt *rt, wtcrt_msg *m, wtc_par *p, int i, int dest,
                                  unsigned char *q, long *counts)
 {
     const wtc_fn *fn = p->ch[i].fn;
     const unsigned char *args = WTCRT_ARGS(p, i);
     int pre[2] = { fn->id, 0 };
     fn->counts(args, counts);
+    pre[1] = (int)shared_mask(rt, dest, fn, args, counts);
+    p->ch[i].shared = (unsigned char)pre[1];
     memcpy(q, pre, sizeof pre);
     memcpy(q + sizeof pre, args, fn->args_size);
     q += sizeof pre + fn->args_size;
@@ -312,7 +333,7 @@ static unsigned char *pack_child(wtcrt_rt *rt, wtcrt_msg *m, wtc_par *p, int i,
     q += 8ul * (unsigned long)fn->nbufs;
     for (int b = 0; b < fn->nbufs; b++) {
         unsigned long nb = wtcrt_buf_bytes(fn, b, counts[b]);
-        if (!fn->bufs[b].in || !nb)
+        if (!fn->bufs[b].in || !nb || (pre[1] >> b & 1))
             continue;
         if (wtcrt_buf_by_ref(nb)) { /* after the packed part (m->len: task_bytes) */
             wtcrt_msg_seg(rt, m, m->len, wtcrt_buf_ptr(fn, args, b), nb);
@@ -354,7 +375,7 @@ static void send_task(wtcrt_rt *rt, wtc_par *p, int dest, int first, int count, 
     m = wtcrt_msg_new(rt, task_bytes(rt, p, first, count, counts));
     q = WTCRT_PAYLOAD(m);
     for (int i = first; i < first + count; i++) {
-        q = pack_child(rt, m, p, i, q, counts);
+        q = pack_child(rt, m, p, i, dest, q, counts);
         p->ch[i].remote = 1;
     }
     if (counts != cnt)
@@ -465,7 +486,7 @@ static size_t result_layout(wtcrt_rt *rt, wtc_par *p, const wtcrt_hdr *h, wtcrt_
         at += fn->ret_size;
         for (int b = 0; b < fn->nbufs; b++) {
             unsigned long nb = wtcrt_buf_bytes(fn, b, counts[b]);
-            if (!fn->bufs[b].out || !nb)
+            if (!fn->bufs[b].out || !nb || (b < 8 && (p->ch[i].shared >> b & 1)))
                 continue;
             if (!wtcrt_buf_by_ref(nb))
                 at += nb;
@@ -536,6 +557,7 @@ void wtcrt_store_result(wtcrt_rt *rt, wtcrt_msg *m)
         if (counts != cnt)
             free(counts);
         c->remote = 0;
+        c->shared = 0;
     }
     if (q != m->buf + m->len)
         wtcrt_die(rt, "RESULT of %zu bytes from rank %d does not fit its children", m->len,
@@ -548,6 +570,7 @@ typedef struct task_child {
     const wtc_fn *fn;
     unsigned char *args, *ret;
     long *counts;
+    unsigned shared; /* the buffers left where they lie (by address; pack_child) */
 } task_child;
 
 /* A TASK's byte stream: for each child its function id, args, counts and in: buffers
@@ -570,6 +593,9 @@ static size_t child_bytes(wtcrt_rt *rt, const unsigned char *q, const unsigned c
     if (pre[0] < 0 || pre[0] >= rt->prog->nfns)
         wtcrt_die(rt, "TASK for unknown function %d", pre[0]);
     fn = tc->fn = rt->prog->fns[pre[0]];
+    tc->shared = (unsigned)pre[1];
+    if (tc->shared >> (fn->nbufs < 8 ? fn->nbufs : 8))
+        wtcrt_die(rt, "TASK for %s with buffers by address it does not have", fn->name);
     bytes = WTCRT_CHILD_PREFIX + fn->args_size + 8ul * (unsigned long)fn->nbufs;
     if ((size_t)(end - q) < bytes)
         return 0;
@@ -579,6 +605,15 @@ static size_t child_bytes(wtcrt_rt *rt, const unsigned char *q, const unsigned c
         unsigned long nb;
         memcpy(&cb, q + WTCRT_CHILD_PREFIX + fn->args_size + 8ul * (unsigned long)b, 8);
         nb = wtcrt_buf_bytes(fn, b, cb);
+        if (tc->shared >> b & 1) {
+            const unsigned char *a = q + WTCRT_CHILD_PREFIX;
+            void *ptr;
+            memcpy(&ptr, a + fn->bufs[b].offset, sizeof ptr);
+            if (!wtcrt_shheap_has(ptr, nb))
+                wtcrt_die(rt, "TASK for %s: buffer %s by address, not in the shared heap",
+                          fn->name, fn->bufs[b].name);
+            continue; /* used where it lies: no memory here, nothing in the TASK */
+        }
         *total += ALIGN16(nb);
         if (fn->bufs[b].in && wtcrt_buf_by_ref(nb))
             *big += nb;
@@ -633,6 +668,8 @@ static const unsigned char *child_unpack(wtcrt_rt *rt, wtcrt_msg *m, const unsig
     q += fn->args_size + 8ul * (unsigned long)fn->nbufs;
     for (int b = 0; b < fn->nbufs; b++) {
         unsigned long nb = wtcrt_buf_bytes(fn, b, tc->counts[b]);
+        if (tc->shared >> b & 1)
+            continue; /* the args point at it already (child_bytes checked where) */
         wtcrt_buf_set(fn, tc->args, b, mem + *off);
         if (!(how & PLACE_BIG))
             wtcrt_unpacked_add(mem + *off, nb);
@@ -724,14 +761,15 @@ static unsigned char *task_unpack(wtcrt_rt *rt, wtcrt_msg *m, task_child *tc, si
    memory they lie in becomes m->owned). Returns the end. */
 static unsigned char *result_child(wtcrt_rt *rt, wtcrt_msg *m, unsigned char *q,
                                    const wtc_fn *fn, const void *ret,
-                                   const unsigned char *args, const long *counts)
+                                   const unsigned char *args, const long *counts,
+                                   unsigned shared)
 {
     memcpy(q, ret, fn->ret_size);
     q += fn->ret_size;
     for (int b = 0; b < fn->nbufs; b++) {
         unsigned long nb = wtcrt_buf_bytes(fn, b, counts[b]);
-        if (!fn->bufs[b].out || !nb)
-            continue;
+        if (!fn->bufs[b].out || !nb || (shared >> b & 1))
+            continue; /* by address: written where the parent has it */
         if (wtcrt_buf_by_ref(nb)) {
             wtcrt_msg_seg(rt, m, (size_t)(q - m->buf), wtcrt_buf_ptr(fn, args, b), nb);
         } else {
@@ -755,7 +793,8 @@ static void task_reply(wtcrt_rt *rt, const wtcrt_hdr *th, int parent, task_child
     m = wtcrt_msg_new(rt, n);
     q = WTCRT_PAYLOAD(m);
     for (int i = 0; i < th->count; i++)
-        q = result_child(rt, m, q, tc[i].fn, tc[i].ret, tc[i].args, tc[i].counts);
+        q = result_child(rt, m, q, tc[i].fn, tc[i].ret, tc[i].args, tc[i].counts,
+                         tc[i].shared);
     *WTCRT_HDR(m) = *th;
     m->owned = mem;
     wtcrt_send(rt, parent, WTCRT_RESULT, m);
@@ -827,12 +866,30 @@ wtc_par *wtcrt_task_frame(wtcrt_rt *rt, wtcrt_msg *m)
         ch->dest_kind = 0;
         ch->dest_size = 0;
         ch->remote = 0;
+        ch->shared = 0;
     }
     p->nch = h.count;
     rt->st.calls_run += h.count;
     if (tc != &one)
         free(tc);
     return p;
+}
+
+/* The buffers of child i of task frame p (counts: its counts) that came by address in
+   its TASK, so its RESULT leaves them out: those that do not lie in the TASK's unpacked
+   memory (child_unpack put every other one there). */
+static unsigned came_by_address(const wtc_par *p, int i, const long *counts)
+{
+    const wtc_fn *fn = p->ch[i].fn;
+    const unsigned char *args = WTCRT_ARGS(p, i);
+    unsigned mask = 0;
+    for (int b = 0; b < fn->nbufs && b < 8; b++) {
+        const unsigned char *ptr = wtcrt_buf_ptr(fn, args, b);
+        if (wtcrt_buf_by_ref(wtcrt_buf_bytes(fn, b, counts[b])) &&
+            (ptr < p->mem || ptr >= p->mem + p->memsize))
+            mask |= 1u << b;
+    }
+    return mask;
 }
 
 /* Sends the RESULT of task frame p (every child done) to 'parent', the header of the
@@ -856,7 +913,8 @@ void wtcrt_task_frame_reply(wtcrt_rt *rt, wtc_par *p, int parent, const wtcrt_hd
     for (int i = 0; i < p->nch; i++) {
         const unsigned char *args = WTCRT_ARGS(p, i);
         p->ch[i].fn->counts(args, counts);
-        q = result_child(rt, m, q, p->ch[i].fn, WTCRT_RET(p, i), args, counts);
+        q = result_child(rt, m, q, p->ch[i].fn, WTCRT_RET(p, i), args, counts,
+                         came_by_address(p, i, counts));
     }
     if (counts != cnt)
         free(counts);

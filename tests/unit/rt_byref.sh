@@ -5,7 +5,9 @@
 # children's memory, a RESULT's into the caller's arrays (the receiver lays the stream
 # out). rt_byref.wtc
 # mixes in:, out: and in+out buffers above, at and below the threshold, with a return
-# value; every element is checked against a plain loop. Every mode at -n 2-5 and 8,
+# value; every element is checked against a plain loop (between ranks of this host the
+# big ones lie in the shared heap and go by address: rt_shheap.sh; here also without
+# it, as between hosts). Every mode at -n 2-5 and 8,
 # dynamic with two masters and batches of 2 (TASKs of several children), and with
 # pieces of 100000, 4000 and 48 bytes (WTC_MSG_CHUNK: a TASK whose first piece is its
 # packed part, or not; pieces inside a packed part; tests/unit/rt_pieces.sh cuts buffers
@@ -30,12 +32,19 @@ rt_run 6 "$prog" 2 --wtc-mode=dynamic --wtc-masters=2 --wtc-batch=2
 rt_expect "dynamic -n 6, 2 masters, batch 2" 0 "$want"
 rt_run 4 "$prog" 2 --wtc-mode=steal --wtc-batch=3
 rt_expect "steal -n 4, batch 3" 0 "$want"
-for c in 100000 4000 48; do
+# the buffers by reference really travel (as between hosts) without the shared heap
+for c in 0 100000 4000 48; do
     for m in "simple 3" "dynamic 4" "steal 3"; do
         set -- $m
         RT_RC=0
-        WTC_MSG_CHUNK=$c timeout "$RT_TIMEOUT" mpiexec -n "$2" "$prog" 2 --wtc-mode="$1" \
-            >"$RT_STDOUT" 2>"$RT_STDERR" || RT_RC=$?
+        if [ $c = 0 ]; then
+            WTC_SHARED_HEAP=0 timeout "$RT_TIMEOUT" mpiexec -n "$2" "$prog" 2 --wtc-mode="$1" \
+                >"$RT_STDOUT" 2>"$RT_STDERR" || RT_RC=$?
+            rt_expect "$1 -n $2, WTC_SHARED_HEAP=0" 0 "$want"
+            continue
+        fi
+        WTC_SHARED_HEAP=0 WTC_MSG_CHUNK=$c timeout "$RT_TIMEOUT" mpiexec -n "$2" "$prog" 2 \
+            --wtc-mode="$1" >"$RT_STDOUT" 2>"$RT_STDERR" || RT_RC=$?
         rt_expect "$1 -n $2 in pieces of $c bytes" 0 "$want"
     done
 done

@@ -1,0 +1,357 @@
+/* mpi/heap.c - the node's shared heap (doc/runtime.md "Big buffers stay where they
+   are on one host"): the program's big blocks (from WTCRT_SHHEAP_MIN bytes) lie in one
+   memory segment that every rank of the host maps at the same address, so a child that
+   runs on another rank of the host reads its in: buffers and writes its out: buffers
+   where the parent has them, and no TASK or RESULT carries them.
+
+   The segment is a POSIX shm file named after the launcher's process on this host (the
+   ranks' common parent, its pid and start time), created by the first local rank that
+   starts, sized to one slice of WTCRT_SHHEAP_SLICE bytes per local rank (sparse: memory
+   is taken as blocks are handed out, with fallocate, so a full /dev/shm makes malloc
+   fall back to the C library instead of a SIGBUS later) and mapped at WTCRT_SHHEAP_BASE
+   with MAP_FIXED_NOREPLACE before main. Local rank k hands out blocks of slice k only;
+   once its mapping is in place it writes its MPI rank into the slice's first page. The
+   last local rank to map the segment unlinks the name (and so does exit, whichever
+   comes first): nothing is left in /dev/shm after the job.
+
+   Which ranks share: rank r does when some slice of this rank's mapping carries r's
+   MPI rank (r mapped this very file at this address: it writes its page only then).
+   Only then does a TASK to r leave a big buffer lying in the segment where it is
+   (mpi/par.c), and r checks that every buffer it gets by address lies in its mapping.
+   No message is needed to learn it, so the first region's seeds, packed while MPI still
+   starts (doc/runtime.md "Start-up"), share as well.
+
+   Off: under WTC_SHARED_HEAP=0, without a launcher that names ranks and local ranks
+   (hydra: PMI_RANK, MPI_LOCALRANKID, MPI_LOCALNRANKS; Open MPI: OMPI_COMM_WORLD_RANK,
+   _LOCAL_RANK, _LOCAL_SIZE), with one local rank, under SMPI, or when the address
+   range is taken. Then every block comes from the C library, as before. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/mman.h>
+#include "wtcrt.h"
+
+#define SH_BASE ((char *)0x200000000000ul) /* 32 TiB: far from the program, mmap and
+                                              AddressSanitizer's shadow (to 16 TiB) */
+#define SH_SLICE ((size_t)1 << 36)         /* 64 GiB of address space per local rank */
+#define SH_MAXSLOTS 256
+#define SH_PAGE 4096ul
+#define SH_HDR 64ul        /* a block's header, before the pointer handed out */
+#define SH_MAGIC 0x77746368656170ul /* "wtcheap" */
+
+/* A slice's first page. */
+typedef struct sh_slot {
+    atomic_ulong magic; /* SH_MAGIC once rank is there (written last) */
+    long rank;          /* the MPI rank of the slice's owner */
+    atomic_int opened;  /* slot 0's: local ranks that have mapped the segment */
+} sh_slot;
+
+/* A block's header, SH_HDR bytes before its pointer. */
+typedef struct sh_block {
+    unsigned long magic;
+    size_t start; /* offset of the block in the slice */
+    size_t len;   /* bytes of the block, header and alignment included (pages) */
+} sh_block;
+
+typedef struct sh_ext {
+    size_t off, len;
+} sh_ext;
+
+static struct {
+    pthread_mutex_t mu;
+    int on, fd, slot, nslots, nranks;
+    unsigned char *peer;  /* [MPI rank]: 1 once seen to share (wtcrt_shheap_shares) */
+    char *mine;           /* this rank's slice */
+    size_t top, hwm;      /* bump offset in the slice; highest it ever was (memory
+                             below it is the segment's: fallocate'd, never given back) */
+    sh_ext *free;         /* free extents below top, by address, coalesced */
+    int nfree, capfree;
+    char name[96];
+} H = { .mu = PTHREAD_MUTEX_INITIALIZER, .fd = -1 };
+
+/* Without the allocation wrappers (a program not linked by wtcc, wtc-calibrate) nobody
+   asks for blocks here: the segment is not made. */
+extern void *__wrap_malloc(size_t n) __attribute__((weak));
+extern void *__real_malloc(size_t n) __attribute__((weak));
+extern void __real_free(void *p) __attribute__((weak));
+
+static int env_int(const char *a, const char *b, int *v)
+{
+    const char *s = getenv(a);
+    char *end;
+    long x;
+    if (!s)
+        s = getenv(b);
+    if (!s || !*s)
+        return 0;
+    errno = 0;
+    x = strtol(s, &end, 10);
+    if (errno || *end || x < 0 || x > 1 << 20)
+        return 0;
+    *v = (int)x;
+    return 1;
+}
+
+/* The start time of process pid (field 22 of /proc/pid/stat), 0 if unknown. */
+static unsigned long long start_time(long pid)
+{
+    char path[64], buf[1024], *p;
+    unsigned long long t = 0;
+    FILE *f;
+    snprintf(path, sizeof path, "/proc/%ld/stat", pid);
+    if (!(f = fopen(path, "r")))
+        return 0;
+    if (fgets(buf, sizeof buf, f) && (p = strrchr(buf, ')'))) {
+        int field = 2;
+        for (p++; *p && field < 22; p++)
+            if (*p == ' ')
+                field++;
+        t = strtoull(p, NULL, 10);
+    }
+    fclose(f);
+    return t;
+}
+
+static void sh_unlink(void)
+{
+    if (H.name[0]) {
+        shm_unlink(H.name);
+        H.name[0] = 0;
+    }
+}
+
+__attribute__((constructor)) static void sh_open(void)
+{
+    const char *off = getenv("WTC_SHARED_HEAP");
+    int slot, n, rank, nranks;
+    char *p;
+    sh_slot *me, *first;
+    long ppid = (long)getppid();
+    if (!__wrap_malloc || (off && strcmp(off, "0") == 0))
+        return;
+#ifdef WTC_MPI_SMPI
+    return; /* SMPI: every rank is a thread of one process */
+#endif
+    if (!env_int("MPI_LOCALRANKID", "OMPI_COMM_WORLD_LOCAL_RANK", &slot) ||
+        !env_int("MPI_LOCALNRANKS", "OMPI_COMM_WORLD_LOCAL_SIZE", &n) ||
+        !env_int("PMI_RANK", "OMPI_COMM_WORLD_RANK", &rank) ||
+        !env_int("PMI_SIZE", "OMPI_COMM_WORLD_SIZE", &nranks) || n < 2 ||
+        n > SH_MAXSLOTS || slot >= n || rank >= nranks)
+        return;
+    if (!(H.peer = __real_malloc((size_t)nranks)))
+        return;
+    memset(H.peer, 0, (size_t)nranks);
+    H.nranks = nranks;
+    snprintf(H.name, sizeof H.name, "/wtcrt-heap.%u.%ld.%llu", (unsigned)getuid(), ppid,
+             start_time(ppid));
+    H.fd = shm_open(H.name, O_CREAT | O_RDWR, 0600);
+    if (H.fd < 0)
+        goto none;
+    if (ftruncate(H.fd, (off_t)((size_t)n * SH_SLICE)) != 0)
+        goto none;
+    p = mmap(SH_BASE, (size_t)n * SH_SLICE, PROT_READ | PROT_WRITE,
+             MAP_SHARED | MAP_FIXED_NOREPLACE | MAP_NORESERVE, H.fd, 0);
+    if (p == MAP_FAILED)
+        goto none;
+    if (p != SH_BASE) { /* a kernel before 4.17 takes the flag as a hint */
+        munmap(p, (size_t)n * SH_SLICE);
+        goto none;
+    }
+    H.mine = SH_BASE + (size_t)slot * SH_SLICE;
+    if (fallocate(H.fd, 0, (off_t)((size_t)slot * SH_SLICE), (off_t)SH_PAGE) != 0) {
+        munmap(SH_BASE, (size_t)n * SH_SLICE);
+        goto none;
+    }
+    me = (sh_slot *)(void *)H.mine;
+    me->rank = rank;
+    atomic_store_explicit(&me->magic, SH_MAGIC, memory_order_release);
+    H.slot = slot;
+    H.nslots = n;
+    H.top = H.hwm = SH_PAGE;
+    H.on = 1;
+    atexit(sh_unlink);
+    /* slot 0's page holds the count; the last local rank to come unlinks the name */
+    if (fallocate(H.fd, 0, 0, (off_t)SH_PAGE) == 0) {
+        first = (sh_slot *)(void *)SH_BASE;
+        if (atomic_fetch_add(&first->opened, 1) + 1 == n)
+            sh_unlink();
+    }
+    return;
+none:
+    if (H.fd >= 0) {
+        close(H.fd);
+        H.fd = -1;
+    }
+    sh_unlink();
+    __real_free(H.peer);
+    H.peer = NULL;
+}
+
+int wtcrt_shheap_on(void)
+{
+    return H.on;
+}
+
+int wtcrt_shheap_has(const void *p, size_t n)
+{
+    const char *c = p;
+    return H.on && c >= SH_BASE && n <= (size_t)H.nslots * SH_SLICE &&
+           (size_t)(c - SH_BASE) <= (size_t)H.nslots * SH_SLICE - n;
+}
+
+/* 1 when MPI rank r maps this segment too and [p, p+n) lies in it. A rank seen there
+   stays a peer (its mapping lasts until it exits); one not seen yet (its process still
+   starting) is looked for again at the next big buffer. */
+int wtcrt_shheap_shares(int r, const void *p, size_t n)
+{
+    if (!wtcrt_shheap_has(p, n) || r < 0 || r >= H.nranks)
+        return 0;
+    if (!H.peer[r])
+        for (int k = 0; k < H.nslots; k++) {
+            const sh_slot *s = (const sh_slot *)(const void *)(SH_BASE + (size_t)k * SH_SLICE);
+            if (k != H.slot && atomic_load_explicit(&s->magic, memory_order_acquire) ==
+                                   SH_MAGIC && s->rank == r) {
+                H.peer[r] = 1;
+                break;
+            }
+        }
+    return H.peer[r];
+}
+
+/* ---- the allocator of this rank's slice (under H.mu) ------------------------------- */
+
+/* Takes len bytes at the lowest free extent that holds them, else from the top; returns
+   the offset, 0 when there is no room (the slice's first page is never handed out). */
+static size_t take(size_t len, int *fresh)
+{
+    for (int i = 0; i < H.nfree; i++)
+        if (H.free[i].len >= len) {
+            size_t off = H.free[i].off;
+            H.free[i].off += len;
+            H.free[i].len -= len;
+            if (!H.free[i].len) {
+                memmove(&H.free[i], &H.free[i + 1], (size_t)(H.nfree - i - 1) * sizeof *H.free);
+                H.nfree--;
+            }
+            *fresh = 0;
+            return off;
+        }
+    if (len > SH_SLICE - H.top)
+        return 0;
+    if (H.top + len > H.hwm &&
+        fallocate(H.fd, 0, (off_t)((size_t)H.slot * SH_SLICE + H.hwm),
+                  (off_t)(H.top + len - H.hwm)) != 0)
+        return 0; /* /dev/shm is full: the C library's heap instead */
+    *fresh = H.top >= H.hwm;
+    H.top += len;
+    if (H.top > H.hwm)
+        H.hwm = H.top;
+    return H.top - len;
+}
+
+/* Gives [off, off+len) back: into the free list, merged with its neighbours, or to the
+   top when it ends there. Returns 0 when the list cannot grow (the block is lost). */
+static int give(size_t off, size_t len)
+{
+    int i = 0;
+    while (i < H.nfree && H.free[i].off < off)
+        i++;
+    if (i > 0 && H.free[i - 1].off + H.free[i - 1].len == off) {
+        H.free[i - 1].len += len;
+        if (i < H.nfree && off + len == H.free[i].off) {
+            H.free[i - 1].len += H.free[i].len;
+            memmove(&H.free[i], &H.free[i + 1], (size_t)(H.nfree - i - 1) * sizeof *H.free);
+            H.nfree--;
+        }
+        i--;
+    } else if (i < H.nfree && off + len == H.free[i].off) {
+        H.free[i].off = off;
+        H.free[i].len += len;
+    } else {
+        if (H.nfree == H.capfree) {
+            int cap = H.capfree ? 2 * H.capfree : 64;
+            sh_ext *f = __real_malloc((size_t)cap * sizeof *f);
+            if (!f)
+                return 0;
+            if (H.nfree)
+                memcpy(f, H.free, (size_t)H.nfree * sizeof *f);
+            __real_free(H.free);
+            H.free = f;
+            H.capfree = cap;
+        }
+        memmove(&H.free[i + 1], &H.free[i], (size_t)(H.nfree - i) * sizeof *H.free);
+        H.free[i].off = off;
+        H.free[i].len = len;
+        H.nfree++;
+    }
+    /* the last extent reaches the top: the top comes down */
+    if (H.nfree && H.free[H.nfree - 1].off + H.free[H.nfree - 1].len == H.top) {
+        H.top = H.free[H.nfree - 1].off;
+        H.nfree--;
+    }
+    return 1;
+}
+
+void *wtcrt_shheap_alloc(size_t n, size_t align, int zero)
+{
+    size_t lead, len, off;
+    int fresh = 0;
+    char *p;
+    sh_block *b;
+    if (!H.on || n < WTCRT_SHHEAP_MIN || n > SH_SLICE || align > SH_PAGE ||
+        (align & (align - 1)))
+        return NULL;
+    lead = align > SH_HDR ? align : SH_HDR;
+    len = (lead + n + SH_PAGE - 1) & ~(SH_PAGE - 1);
+    pthread_mutex_lock(&H.mu);
+    off = take(len, &fresh);
+    pthread_mutex_unlock(&H.mu);
+    if (!off)
+        return NULL;
+    p = H.mine + off + lead;
+    b = (sh_block *)(void *)(p - SH_HDR);
+    b->magic = SH_MAGIC;
+    b->start = off;
+    b->len = len;
+    if (zero && !fresh)
+        memset(p, 0, n);
+    return p;
+}
+
+/* The block of p when p is one this rank handed out, else NULL. */
+static sh_block *block_of(const void *p)
+{
+    const char *c = p;
+    sh_block *b;
+    if (!H.on || c < H.mine + SH_PAGE + SH_HDR || c >= H.mine + SH_SLICE)
+        return NULL;
+    b = (sh_block *)(void *)(c - SH_HDR);
+    return b->magic == SH_MAGIC && b->start < (size_t)(c - H.mine) ? b : NULL;
+}
+
+int wtcrt_shheap_free(void *p)
+{
+    sh_block *b;
+    if (!wtcrt_shheap_has(p, 1))
+        return 0;
+    b = block_of(p);
+    if (!b) /* another rank's block (or not a block): left alone */
+        return 1;
+    b->magic = 0;
+    pthread_mutex_lock(&H.mu);
+    give(b->start, b->len);
+    pthread_mutex_unlock(&H.mu);
+    return 1;
+}
+
+size_t wtcrt_shheap_size(const void *p)
+{
+    sh_block *b = block_of(p);
+    return b ? b->len - (size_t)((const char *)p - (H.mine + b->start)) : 0;
+}

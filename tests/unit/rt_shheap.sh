@@ -1,0 +1,75 @@
+#!/bin/sh
+# The host's shared heap (doc/runtime.md "Big buffers stay where they are on one host",
+# runtime/mpi/heap.c): blocks of 64 KiB and more that the program allocates lie in a
+# segment every rank of the host maps at the same address, and a child sent to another
+# rank of the host uses its big buffers where they lie: no TASK or RESULT carries them.
+# rt_shheap.wtc sorts by a mergesort whose merges allocate and free temporaries (blocks
+# come and go while other ranks use the parent's), fills an array through out:-only
+# children and sums it through in:-only ones, and checks calloc, realloc and
+# posix_memalign on the way.
+#   every mode at -n 2, 3, 4 (dynamic 3, 4, 5; steal also 8): correct, and the ranks together send less
+#     than 1 MB where the same run with WTC_SHARED_HEAP=0 sends more than 10 MB (the
+#     copies, as between hosts: the test would pass with the heap silently off otherwise)
+#   a wtcc --check build (its heap records) in steal mode
+#   nothing of the jobs is left in /dev/shm
+. "$(dirname "$0")/rt_lib.inc"
+
+prog=$RT_OUT/shheap
+bin/wtcc -O2 --no-predict tests/unit/rt_shheap.wtc -o "$prog" >"$RT_STDERR" 2>&1 ||
+    { rt_fail "build rt_shheap.wtc"; rt_summary; }
+bin/wtcc -O2 --no-predict --check tests/unit/rt_shheap.wtc -o "$prog.chk" >"$RT_STDERR" 2>&1 ||
+    { rt_fail "build rt_shheap.wtc --check"; rt_summary; }
+before=$(ls /dev/shm 2>/dev/null | grep -c '^wtcrt-heap')
+want="msort 1000000 OK
+fill and sum OK"
+
+# sent: the bytes the ranks sent together, from the last run's --wtc-stats table
+sent() {
+    awk '$1 ~ /^[0-9]+$/ && NF >= 12 { s += $12 } END { print s + 0 }' "$RT_STDERR"
+}
+
+# case LABEL NP OPTIONS...: correct; sets $bytes
+case_() {
+    label=$1 np=$2
+    shift 2
+    rt_run "$np" "$prog" 1000000 --wtc-stats "$@"
+    bytes=$(sent)
+    if [ "$RT_RC" != 0 ] || [ "$(cat "$RT_STDOUT")" != "$want" ]; then
+        rt_fail "$label" "status $RT_RC, output '$(head -c 200 "$RT_STDOUT")'"
+        return 1
+    fi
+}
+
+for m in simple dynamic steal; do
+    for np in 2 3 4; do
+        extra=
+        [ $m = dynamic ] && extra=--wtc-masters=1 np=$((np + 1)) # a worker more than 1
+        case_ "$m -n $np" $np --wtc-mode=$m $extra || continue
+        shared=$bytes
+        RT_RC=0
+        WTC_SHARED_HEAP=0 timeout "$RT_TIMEOUT" mpiexec -n $np "$prog" 1000000 --wtc-stats \
+            --wtc-mode=$m $extra >"$RT_STDOUT" 2>"$RT_STDERR" || RT_RC=$?
+        copied=$(sent)
+        if [ "$RT_RC" != 0 ] || [ "$(cat "$RT_STDOUT")" != "$want" ]; then
+            rt_fail "$m -n $np, WTC_SHARED_HEAP=0" "status $RT_RC"
+        elif [ "$shared" -ge 1000000 ] || [ "$copied" -le 10000000 ]; then
+            rt_fail "$m -n $np" "sent $shared bytes with the shared heap, $copied without (want < 1 MB and > 10 MB)"
+        else
+            rt_pass "$m -n $np: sent $shared bytes, $copied with WTC_SHARED_HEAP=0"
+        fi
+    done
+done
+case_ "steal -n 8" 8 --wtc-mode=steal && rt_pass "steal -n 8: sent $bytes bytes"
+case_ "steal -n 3, batch 2" 3 --wtc-mode=steal --wtc-batch=2 &&
+    rt_pass "steal -n 3, batch 2: sent $bytes bytes"
+
+rt_run 3 "$prog.chk" 1000000 --wtc-mode=steal
+rt_expect "--check build, steal -n 3" 0 "$want"
+
+after=$(ls /dev/shm 2>/dev/null | grep -c '^wtcrt-heap')
+if [ "$after" -le "$before" ]; then
+    rt_pass "no segment left in /dev/shm ($after now, $before before)"
+else
+    rt_fail "segments left in /dev/shm" "$(ls /dev/shm | grep '^wtcrt-heap' | head -3)"
+fi
+rt_summary
