@@ -669,9 +669,13 @@ msg *eng_send(sim *S, int from, int to, int kind, double bytes)
     return send_bytes(S, from, to, kind, bytes, bytes);
 }
 
+/* Between ranks of one node the buffers that travel by reference stay where they lie
+   (the host's shared heap, mpi/heap.c): only what the sender copies is sent. */
 msg *eng_send_children(sim *S, int from, int to, int kind, int first, int count)
 {
     double c, b = children_bytes(S, first, count, kind == M_RESULT, &c);
+    if (!S->m->intra_copy && node_of(S, from) == node_of(S, to))
+        b = c;
     return send_bytes(S, from, to, kind, b, c);
 }
 

@@ -55,6 +55,10 @@ typedef struct sim_machine {
                                   O_r: fresh memory, page faults and all); which buffers
                                   do is the engine's model of the C library's allocator
                                   (engine.c, reused) */
+    double intra_copy;         /* optional: 1 when ranks of one node copy big buffers into
+                                  their messages as between nodes (no shared heap:
+                                  WTC_SHARED_HEAP=0, SMPI); 0 (default): buffers that
+                                  travel by reference stay where they lie (mpi/heap.c) */
     char name[128];
     char source[512];          /* where it was read from (for the report) */
     unsigned follows;          /* the optional keys the file left out, which take their
