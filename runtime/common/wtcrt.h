@@ -557,6 +557,7 @@ void wtcrt_mpi_abort(wtcrt_rt *rt, int status);
 /* mpi/bell.c: the doorbell between ranks of one host */
 /* mpi/heap.c: the host's shared heap */
 int wtcrt_shheap_on(void);
+void wtcrt_shheap_world(int rank, int nranks);
 int wtcrt_shheap_has(const void *p, size_t n);
 int wtcrt_shheap_shares(int r, const void *p, size_t n);
 void *wtcrt_shheap_alloc(size_t n, size_t align, int zero);

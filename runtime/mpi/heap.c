@@ -35,6 +35,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/mman.h>
+#include <sys/statvfs.h>
 #include "wtcrt.h"
 
 #define SH_BASE ((char *)0x200000000000ul) /* 32 TiB: far from the program, mmap and
@@ -65,7 +66,9 @@ typedef struct sh_ext {
 
 static struct {
     pthread_mutex_t mu;
-    int on, fd, slot, nslots, nranks;
+    int on, fd, slot, nslots, nranks, rank;
+    int full;             /* the slice cannot grow any more (/dev/shm's room) */
+    atomic_int apart;     /* MPI's ranks are not the launcher's: nothing is shared */
     unsigned char *peer;  /* [MPI rank]: 1 once seen to share (wtcrt_shheap_shares) */
     char *mine;           /* this rank's slice */
     size_t top, hwm;      /* bump offset in the slice; highest it ever was (memory
@@ -148,6 +151,7 @@ __attribute__((constructor)) static void sh_open(void)
         return;
     memset(H.peer, 0, (size_t)nranks);
     H.nranks = nranks;
+    H.rank = rank;
     snprintf(H.name, sizeof H.name, "/wtcrt-heap.%u.%ld.%llu", (unsigned)getuid(), ppid,
              start_time(ppid));
     H.fd = shm_open(H.name, O_CREAT | O_RDWR, 0600);
@@ -198,6 +202,12 @@ int wtcrt_shheap_on(void)
     return H.on;
 }
 
+void wtcrt_shheap_world(int rank, int nranks)
+{
+    if (H.on && (rank != H.rank || nranks != H.nranks)) /* the launcher numbers ranks */
+        atomic_store(&H.apart, 1);                       /* otherwise: never share */
+}
+
 int wtcrt_shheap_has(const void *p, size_t n)
 {
     const char *c = p;
@@ -210,7 +220,8 @@ int wtcrt_shheap_has(const void *p, size_t n)
    starting) is looked for again at the next big buffer. */
 int wtcrt_shheap_shares(int r, const void *p, size_t n)
 {
-    if (!wtcrt_shheap_has(p, n) || r < 0 || r >= H.nranks)
+    if (!wtcrt_shheap_has(p, n) || r < 0 || r >= H.nranks ||
+        atomic_load_explicit(&H.apart, memory_order_relaxed))
         return 0;
     if (!H.peer[r])
         for (int k = 0; k < H.nslots; k++) {
@@ -225,6 +236,21 @@ int wtcrt_shheap_shares(int r, const void *p, size_t n)
 }
 
 /* ---- the allocator of this rank's slice (under H.mu) ------------------------------- */
+
+/* Reserves n more bytes of the slice (from H.hwm on) in /dev/shm: only while a
+   quarter of /dev/shm stays free (MPI's own shared memory lives there too, and a
+   container's /dev/shm is often 64 MiB); once it cannot, the slice stops growing. */
+static int room(size_t n)
+{
+    struct statvfs v;
+    if (fstatvfs(H.fd, &v) != 0 ||
+        (double)v.f_bavail * v.f_frsize < (double)n + 0.25 * v.f_blocks * v.f_frsize ||
+        fallocate(H.fd, 0, (off_t)((size_t)H.slot * SH_SLICE + H.hwm), (off_t)n) != 0) {
+        H.full = 1;
+        return 0;
+    }
+    return 1;
+}
 
 /* Takes len bytes at the lowest free extent that holds them, else from the top; returns
    the offset, 0 when there is no room (the slice's first page is never handed out). */
@@ -242,12 +268,10 @@ static size_t take(size_t len, int *fresh)
             *fresh = 0;
             return off;
         }
-    if (len > SH_SLICE - H.top)
+    if (len > SH_SLICE - H.top || H.full)
         return 0;
-    if (H.top + len > H.hwm &&
-        fallocate(H.fd, 0, (off_t)((size_t)H.slot * SH_SLICE + H.hwm),
-                  (off_t)(H.top + len - H.hwm)) != 0)
-        return 0; /* /dev/shm is full: the C library's heap instead */
+    if (H.top + len > H.hwm && !room(H.top + len - H.hwm))
+        return 0; /* /dev/shm is (nearly) full: the C library's heap instead */
     *fresh = H.top >= H.hwm;
     H.top += len;
     if (H.top > H.hwm)

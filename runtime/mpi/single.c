@@ -226,6 +226,7 @@ static void world(wtcrt_rt *rt)
         rt->rank = rank;
     if (rt->nranks != size)
         rt->nranks = size;
+    wtcrt_shheap_world(rank, size);
 }
 
 /* Starts MPI, unless this process is the whole job; sets rt->comm, rt->rank,
