@@ -23,8 +23,9 @@
 
    Off: under WTC_SHARED_HEAP=0, without a launcher that names ranks and local ranks
    (hydra: PMI_RANK, MPI_LOCALRANKID, MPI_LOCALNRANKS; Open MPI: OMPI_COMM_WORLD_RANK,
-   _LOCAL_RANK, _LOCAL_SIZE), with one local rank, under SMPI, or when the address
-   range is taken. Then every block comes from the C library, as before. */
+   _LOCAL_RANK, _LOCAL_SIZE), with one local rank, under SMPI, with ThreadSanitizer or
+   MemorySanitizer, or when the address range is taken. Then every block comes from
+   the C library, as before. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
@@ -78,11 +79,16 @@ static struct {
     char name[96];
 } H = { .mu = PTHREAD_MUTEX_INITIALIZER, .fd = -1 };
 
-/* Without the allocation wrappers (a program not linked by wtcc, wtc-calibrate) nobody
-   asks for blocks here: the segment is not made. */
+/* Without the allocation wrappers (a program not linked by wtcc with --wrap=malloc:
+   wtc-calibrate, the runtime's tests built from its sources) nobody asks for blocks
+   here: the segment is not made. */
 extern void *__wrap_malloc(size_t n) __attribute__((weak));
 extern void *__real_malloc(size_t n) __attribute__((weak));
 extern void __real_free(void *p) __attribute__((weak));
+/* ThreadSanitizer and MemorySanitizer stop a program that maps memory outside the
+   ranges they shadow: with either linked in, no segment. */
+extern void __tsan_init(void) __attribute__((weak));
+extern void __msan_init(void) __attribute__((weak));
 
 static int env_int(const char *a, const char *b, int *v)
 {
@@ -136,8 +142,9 @@ __attribute__((constructor)) static void sh_open(void)
     char *p;
     sh_slot *me, *first;
     long ppid = (long)getppid();
-    if (!__wrap_malloc || (off && strcmp(off, "0") == 0))
-        return;
+    if (!__wrap_malloc || !__real_malloc || __tsan_init || __msan_init ||
+        (off && strcmp(off, "0") == 0))
+        return; /* __real_malloc: only with --wrap=malloc (else nothing comes here) */
 #ifdef WTC_MPI_SMPI
     return; /* SMPI: every rank is a thread of one process */
 #endif
