@@ -13,32 +13,13 @@
 [ -x bin/wtcc ] || { bad "bin/wtcc missing: run make"; exit 1; }
 bin/wtcc ${SIM_CFLAGS:-} tests/unit/sim_reuse.wtc -o $OUT/reuse >$OUT/reuse.build 2>&1 \
     || { bad "build: $(cat $OUT/reuse.build)"; exit 1; }
-base="L = 1e-6
-G = 0
-o_sa = 0
-o_sb = 0
-O_s = 1e-8
-o_ra = 0
-o_rb = 0
-O_r = 0
-S = 1e12
-t_m = 1e-6
-cpu_ratio = 1
-w_yield = 0
-w_wake = 0
-t_child = 0
-contention = 0"
-printf 'name = fresh\n%s\n' "$base" >$OUT/reuse_a.conf
-printf 'name = reuse\n%s\nO_s_reuse = 1e-10\n' "$base" >$OUT/reuse_b.conf
-printf 'name = same\n%s\nO_s_reuse = 1e-8\n' "$base" >$OUT/reuse_c.conf
+sim_conf $OUT/reuse_a.conf fresh O_s=1e-8
+sim_conf $OUT/reuse_b.conf reuse O_s=1e-8 O_s_reuse=1e-10
+sim_conf $OUT/reuse_c.conf same O_s=1e-8 O_s_reuse=1e-8
 timeout 120 $OUT/reuse.predict --wtc-procs=3 --wtc-modes=simple \
     --wtc-save-profile=$OUT/reuse.prof >$OUT/reuse.out 2>&1 \
     || { bad "recording: $(tail -3 $OUT/reuse.out)"; exit 1; }
-t() {
-    timeout 60 $OUT/reuse.predict --wtc-profile=$OUT/reuse.prof --wtc-machine=$OUT/$1 \
-        --wtc-procs=3 --wtc-modes=simple --wtc-format=csv 2>/dev/null |
-        awk -F, 'NR == 2 { print $16 }'
-}
+t() { sim_regions $OUT/reuse $OUT/reuse.prof $OUT/$1 3 simple; }
 a=$(t reuse_a.conf) b=$(t reuse_b.conf) c=$(t reuse_c.conf)
 [ -n "$a" ] && [ -n "$b" ] && [ -n "$c" ] || { bad "no predictions: '$a' '$b' '$c'"; exit 1; }
 # the second TASK: 48 + 16 * (8 + 16 + 8 + 64000) bytes, (1e-8 - 1e-10) s a byte

@@ -10,32 +10,13 @@
 [ -x bin/wtcc ] || { bad "bin/wtcc missing: run make"; exit 1; }
 bin/wtcc ${SIM_CFLAGS:-} tests/unit/sim_shheap.wtc -o $OUT/shheap >$OUT/shheap.build 2>&1 \
     || { bad "build: $(cat $OUT/shheap.build)"; exit 1; }
-base="L = 1e-6
-G = 1e-8
-o_sa = 0
-o_sb = 0
-O_s = 0
-o_ra = 0
-o_rb = 0
-O_r = 0
-S = 1e12
-t_m = 1e-6
-cpu_ratio = 1
-w_yield = 0
-w_wake = 0
-t_child = 0
-contention = 0"
-printf 'name = shared\n%s\n' "$base" >$OUT/shheap_a.conf
-printf 'name = copied\n%s\nintra_copy = 1\n' "$base" >$OUT/shheap_b.conf
-printf 'name = two nodes\n%s\nranks_per_node = 1\n' "$base" >$OUT/shheap_c.conf
+sim_conf $OUT/shheap_a.conf shared G=1e-8
+sim_conf $OUT/shheap_b.conf copied G=1e-8 intra_copy=1
+sim_conf $OUT/shheap_c.conf "two nodes" G=1e-8 ranks_per_node=1
 timeout 120 $OUT/shheap.predict --wtc-procs=2 --wtc-modes=simple \
     --wtc-save-profile=$OUT/shheap.prof >$OUT/shheap.out 2>&1 \
     || { bad "recording: $(tail -3 $OUT/shheap.out)"; exit 1; }
-t() {
-    timeout 60 $OUT/shheap.predict --wtc-profile=$OUT/shheap.prof --wtc-machine=$OUT/$1 \
-        --wtc-procs=2 --wtc-modes=simple --wtc-format=csv 2>/dev/null |
-        awk -F, 'NR == 2 { print $16 }'
-}
+t() { sim_regions $OUT/shheap $OUT/shheap.prof $OUT/$1 2 simple; }
 a=$(t shheap_a.conf) b=$(t shheap_b.conf) c=$(t shheap_c.conf)
 [ -n "$a" ] && [ -n "$b" ] && [ -n "$c" ] || { bad "no predictions: '$a' '$b' '$c'"; exit 1; }
 # 4194304 bytes at 10 ns/B: 41.9 ms on the wire
