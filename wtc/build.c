@@ -35,7 +35,8 @@
    its big blocks lie in the host's shared heap (runtime/mpi/heap.c); with wtcc --check
    (and in the predictor only then) every heap block is recorded too. */
 #define HEAP_WRAP "-Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=reallocarray," \
-                  "--wrap=free,--wrap=aligned_alloc,--wrap=memalign,--wrap=posix_memalign"
+                  "--wrap=free,--wrap=aligned_alloc,--wrap=memalign,--wrap=posix_memalign," \
+                  "--wrap=getline,--wrap=getdelim"
 #define CHECK_HEAP "-Wl,--defsym=wtcrt_heap_checked=1"
 
 /* -O (default -O2) and -g, for the preprocessor and the compilers. */

@@ -14,6 +14,7 @@
  * library (weak here: NULL there). */
 #include <errno.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <string.h>
 #include "wtcrt.h"
 
@@ -25,6 +26,9 @@ extern void __real_free(void *p) __attribute__((weak));
 extern void *__real_aligned_alloc(size_t align, size_t n) __attribute__((weak));
 extern void *__real_memalign(size_t align, size_t n) __attribute__((weak));
 extern int __real_posix_memalign(void **p, size_t align, size_t n) __attribute__((weak));
+extern ssize_t __real_getline(char **line, size_t *n, FILE *f) __attribute__((weak));
+extern ssize_t __real_getdelim(char **line, size_t *n, int delim, FILE *f)
+    __attribute__((weak));
 
 /* Defined (by --defsym) in wtcc --check builds alone. */
 extern const char wtcrt_heap_checked[] __attribute__((weak));
@@ -43,6 +47,8 @@ void __wrap_free(void *p);
 void *__wrap_aligned_alloc(size_t align, size_t n);
 void *__wrap_memalign(size_t align, size_t n);
 int __wrap_posix_memalign(void **p, size_t align, size_t n);
+ssize_t __wrap_getline(char **line, size_t *n, FILE *f);
+ssize_t __wrap_getdelim(char **line, size_t *n, int delim, FILE *f);
 
 /* A block of n bytes aligned to align (0: malloc's) from the shared heap, or NULL. */
 static inline void *shared(size_t n, size_t align, int zero)
@@ -154,4 +160,39 @@ int __wrap_posix_memalign(void **p, size_t align, size_t n)
     if (r == 0)
         added(*p, n);
     return r;
+}
+
+/* getline and getdelim grow the caller's buffer with the C library's own realloc, which
+   must not see a block of the shared heap: such a buffer moves to a C library block of
+   the same size first (the program's pointer and size are updated, as a realloc by
+   getline would). */
+static int lib_block(char **line, size_t *n)
+{
+    size_t have = *line && wtcrt_shheap_size ? wtcrt_shheap_size(*line) : 0;
+    char *q;
+    if (!have)
+        return 0;
+    if (!(q = __real_malloc(have))) {
+        errno = ENOMEM;
+        return -1;
+    }
+    memcpy(q, *line, have);
+    release(*line);
+    *line = added(q, have);
+    *n = have;
+    return 0;
+}
+
+ssize_t __wrap_getline(char **line, size_t *n, FILE *f)
+{
+    if (line && n && lib_block(line, n) < 0)
+        return -1;
+    return __real_getline(line, n, f);
+}
+
+ssize_t __wrap_getdelim(char **line, size_t *n, int delim, FILE *f)
+{
+    if (line && n && lib_block(line, n) < 0)
+        return -1;
+    return __real_getdelim(line, n, delim, f);
 }

@@ -11,8 +11,9 @@
    fall back to the C library instead of a SIGBUS later) and mapped at WTCRT_SHHEAP_BASE
    with MAP_FIXED_NOREPLACE before main. Local rank k hands out blocks of slice k only;
    once its mapping is in place it writes its MPI rank into the slice's first page. The
-   last local rank to map the segment unlinks the name (and so does exit, whichever
-   comes first): nothing is left in /dev/shm after the job.
+   last local rank to map the segment unlinks the name (and so do MPI's start and exit,
+   whichever comes first): nothing is left in /dev/shm after the job, unless a rank
+   dies between its first instructions and MPI_Init.
 
    Which ranks share: rank r does when some slice of this rank's mapping carries r's
    MPI rank (r mapped this very file at this address: it writes its page only then).
@@ -213,6 +214,9 @@ void wtcrt_shheap_world(int rank, int nranks)
 {
     if (H.on && (rank != H.rank || nranks != H.nranks)) /* the launcher numbers ranks */
         atomic_store(&H.apart, 1);                       /* otherwise: never share */
+    /* every rank of the job is past MPI_Init, so past its constructor: the name goes
+       even where a local rank never mapped the segment (its count stays short) */
+    sh_unlink();
 }
 
 int wtcrt_shheap_has(const void *p, size_t n)
