@@ -11,6 +11,7 @@
 #     than 1 MB where the same run with WTC_SHARED_HEAP=0 sends more than 10 MB (the
 #     copies, as between hosts: the test would pass with the heap silently off otherwise)
 #   a wtcc --check build (its heap records) in steal mode
+#   two jobs at once on this host, each with its own segment
 #   nothing of the jobs is left in /dev/shm
 . "$(dirname "$0")/rt_lib.inc"
 
@@ -65,6 +66,21 @@ case_ "steal -n 3, batch 2" 3 --wtc-mode=steal --wtc-batch=2 &&
 
 rt_run 3 "$prog.chk" 1000000 --wtc-mode=steal
 rt_expect "--check build, steal -n 3" 0 "$want"
+
+# two jobs at once on this host: each its own segment (named after its own launcher)
+timeout "$RT_TIMEOUT" mpiexec -n 2 "$prog" 1000000 --wtc-mode=steal >"$RT_OUT/job1.$$" 2>&1 &
+j1=$!
+timeout "$RT_TIMEOUT" mpiexec -n 3 "$prog" 1000000 --wtc-mode=simple >"$RT_OUT/job2.$$" 2>&1 &
+j2=$!
+wait $j1; s1=$?
+wait $j2; s2=$?
+if [ $s1 = 0 ] && [ $s2 = 0 ] && [ "$(cat "$RT_OUT/job1.$$")" = "$want" ] &&
+    [ "$(cat "$RT_OUT/job2.$$")" = "$want" ]; then
+    rt_pass "two jobs at once (steal -n 2, simple -n 3)"
+else
+    rt_fail "two jobs at once" "status $s1 / $s2: $(head -c 200 "$RT_OUT/job1.$$") / $(head -c 200 "$RT_OUT/job2.$$")"
+fi
+rm -f "$RT_OUT/job1.$$" "$RT_OUT/job2.$$"
 
 after=$(ls /dev/shm 2>/dev/null | grep -c '^wtcrt-heap')
 if [ "$after" -le "$before" ]; then
