@@ -97,6 +97,10 @@ void wtcrt_stats_print(FILE *f, const wtcrt_stats *s, int nranks, const char *ti
                        "while it had no pending children)\n", r, s[r].pars_inline,
                     s[r].pars_framed);
     for (int r = 0; r < nranks; r++)
+        if (s[r].bytes_shared > 0)
+            fprintf(f, "heap: rank %d left %.1f MB of buffers where they lie (ranks of its "
+                       "host use them by address)\n", r, 1e-6 * (double)s[r].bytes_shared);
+    for (int r = 0; r < nranks; r++)
         if (s[r].bounds_sent > 0 || s[r].bounds_taken > 0)
             fprintf(f, "bounds: rank %d found %lld better values (sent to every other rank), "
                        "received %lld, %lld of them better than its own\n", r,

@@ -206,6 +206,8 @@ typedef struct wtcrt_stats {
     long long pars_framed;   /* pars (cond: true) whose children were spawned into a
                                 frame, and those run inline (wtcp_par_inline) */
     long long pars_inline;
+    long long bytes_shared;  /* bytes of buffers a TASK or RESULT this rank sent left
+                                where they lie (the host's shared heap: not in bytes) */
 } wtcrt_stats;
 
 /* Prints the --wtc-stats table of all ranks and the minimum, maximum and average over

@@ -333,6 +333,8 @@ static unsigned char *pack_child(wtcrt_rt *rt, wtcrt_msg *m, wtc_par *p, int i, 
     q += 8ul * (unsigned long)fn->nbufs;
     for (int b = 0; b < fn->nbufs; b++) {
         unsigned long nb = wtcrt_buf_bytes(fn, b, counts[b]);
+        if (fn->bufs[b].in && (pre[1] >> b & 1))
+            rt->st.bytes_shared += (long long)nb;
         if (!fn->bufs[b].in || !nb || (pre[1] >> b & 1))
             continue;
         if (wtcrt_buf_by_ref(nb)) { /* after the packed part (m->len: task_bytes) */
@@ -768,6 +770,8 @@ static unsigned char *result_child(wtcrt_rt *rt, wtcrt_msg *m, unsigned char *q,
     q += fn->ret_size;
     for (int b = 0; b < fn->nbufs; b++) {
         unsigned long nb = wtcrt_buf_bytes(fn, b, counts[b]);
+        if (fn->bufs[b].out && (shared >> b & 1))
+            rt->st.bytes_shared += (long long)nb;
         if (!fn->bufs[b].out || !nb || (shared >> b & 1))
             continue; /* by address: written where the parent has it */
         if (wtcrt_buf_by_ref(nb)) {

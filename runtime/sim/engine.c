@@ -674,8 +674,12 @@ msg *eng_send(sim *S, int from, int to, int kind, double bytes)
 msg *eng_send_children(sim *S, int from, int to, int kind, int first, int count)
 {
     double c, b = children_bytes(S, first, count, kind == M_RESULT, &c);
-    if (!S->m->intra_copy && node_of(S, from) == node_of(S, to))
+    if (!S->m->intra_copy && node_of(S, from) == node_of(S, to)) {
+        wtcrt_stats *st = eng_stats(S, from); /* NULL: no stats kept in this run */
+        if (st)
+            st->bytes_shared += (long long)(b - c);
         b = c;
+    }
     return send_bytes(S, from, to, kind, b, c);
 }
 

@@ -9,7 +9,8 @@
 # posix_memalign on the way.
 #   every mode at -n 2, 3, 4 (dynamic 3, 4, 5; steal also 8): correct, and the ranks together send less
 #     than 1 MB where the same run with WTC_SHARED_HEAP=0 sends more than 10 MB (the
-#     copies, as between hosts: the test would pass with the heap silently off otherwise)
+#     copies, as between hosts: the test would pass with the heap silently off otherwise),
+#     and --wtc-stats says how much stayed where it lies
 #   a wtcc --check build (its heap records) in steal mode
 #   two jobs at once on this host, each with its own segment
 #   nothing of the jobs is left in /dev/shm
@@ -47,6 +48,7 @@ for m in simple dynamic steal; do
         [ $m = dynamic ] && extra=--wtc-masters=1 np=$((np + 1)) # a worker more than 1
         case_ "$m -n $np" $np --wtc-mode=$m $extra || continue
         shared=$bytes
+        heapline=$(grep -c '^heap: rank [0-9]* left [0-9.]* MB of buffers' "$RT_STDERR")
         RT_RC=0
         WTC_SHARED_HEAP=0 timeout "$RT_TIMEOUT" mpiexec -n $np "$prog" 1000000 --wtc-stats \
             --wtc-mode=$m $extra >"$RT_STDOUT" 2>"$RT_STDERR" || RT_RC=$?
@@ -55,6 +57,8 @@ for m in simple dynamic steal; do
             rt_fail "$m -n $np, WTC_SHARED_HEAP=0" "status $RT_RC"
         elif [ "$shared" -ge 1000000 ] || [ "$copied" -le 10000000 ]; then
             rt_fail "$m -n $np" "sent $shared bytes with the shared heap, $copied without (want < 1 MB and > 10 MB)"
+        elif [ "$heapline" = 0 ]; then
+            rt_fail "$m -n $np" "no 'heap: rank R left ... MB' line in --wtc-stats"
         else
             rt_pass "$m -n $np: sent $shared bytes, $copied with WTC_SHARED_HEAP=0"
         fi

@@ -26,4 +26,14 @@ echo "$a $b" | awk '{ d = $2 - $1; exit !(d > 0.040 && d < 0.045) }' \
 echo "$a $c" | awk '{ d = $2 - $1; exit !(d > 0.040 && d < 0.045) }' \
     && pass "two nodes: the buffer travels ($c s)" \
     || bad "ranks_per_node = 1: $c s against $a s on one node (want 41.9 ms more)"
+# --wtc-stats says what stayed where it lies (the simulations of its notes, run beside
+# the one shown, keep no stats: a first version counted into them and crashed)
+h=$(timeout 60 $OUT/shheap.predict --wtc-profile=$OUT/shheap.prof --wtc-machine=$OUT/shheap_a.conf \
+    --wtc-procs=2 --wtc-modes=steal --wtc-stats 2>&1 | grep '^heap: rank 0 left 4.2 MB')
+[ -n "$h" ] && pass "--wtc-stats: $h" \
+    || bad "--wtc-stats on one node: no 'heap: rank 0 left 4.2 MB ...' line"
+h=$(timeout 60 $OUT/shheap.predict --wtc-profile=$OUT/shheap.prof --wtc-machine=$OUT/shheap_c.conf \
+    --wtc-procs=2 --wtc-modes=simple --wtc-stats 2>&1 | grep -c '^heap:')
+[ "$h" = 0 ] && pass "--wtc-stats on two nodes: no heap line" \
+    || bad "--wtc-stats on two nodes printed a heap line"
 exit $fail
