@@ -12,6 +12,8 @@
 #     copies, as between hosts: the test would pass with the heap silently off otherwise),
 #     and --wtc-stats says how much stayed where it lies
 #   a wtcc --check build (its heap records) in steal mode
+#   rt_shheap_churn.wtc: every leaf allocates, grows and frees blocks (big ones in the
+#     shared heap) while its parents' buffers are used by address, in three modes
 #   two jobs at once on this host, each with its own segment
 #   nothing of the jobs is left in /dev/shm
 . "$(dirname "$0")/rt_lib.inc"
@@ -70,6 +72,16 @@ case_ "steal -n 3, batch 2" 3 --wtc-mode=steal --wtc-batch=2 &&
 
 rt_run 3 "$prog.chk" 1000000 --wtc-mode=steal
 rt_expect "--check build, steal -n 3" 0 "$want"
+
+# churn: blocks allocated, grown and freed in every leaf, on every rank, while big
+# buffers of the parents are in use by address
+bin/wtcc -O2 --no-predict tests/unit/rt_shheap_churn.wtc -o "$prog.churn" >"$RT_STDERR" 2>&1 ||
+    rt_fail "build rt_shheap_churn.wtc"
+for m in "steal 4" "dynamic 4" "simple 3"; do
+    set -- $m
+    rt_run $2 "$prog.churn" 2000000 --wtc-mode=$1
+    rt_expect "churn, $1 -n $2" 0 "OK 0"
+done
 
 # two jobs at once on this host: each its own segment (named after its own launcher)
 timeout "$RT_TIMEOUT" mpiexec -n 2 "$prog" 1000000 --wtc-mode=steal >"$RT_OUT/job1.$$" 2>&1 &
