@@ -14,6 +14,8 @@
 #   a wtcc --check build (its heap records) in steal mode
 #   rt_shheap_churn.wtc: every leaf allocates, grows and frees blocks (big ones in the
 #     shared heap) while its parents' buffers are used by address, in three modes
+#   two hosts as hydra sees them (two launcher processes, two segments) in three modes:
+#     sharing within each, copies between them
 #   two jobs at once on this host, each with its own segment
 #   nothing of the jobs is left in /dev/shm
 . "$(dirname "$0")/rt_lib.inc"
@@ -82,6 +84,30 @@ for m in "steal 4" "dynamic 4" "simple 3"; do
     rt_run $2 "$prog.churn" 2000000 --wtc-mode=$1
     rt_expect "churn, $1 -n $2" 0 "OK 0"
 done
+
+# two hosts, as hydra sees them (-launcher fork -hosts a:2,b:2: two launcher processes,
+# so two segments): ranks 0-1 and 2-3 share among themselves, copy to each other, and
+# pass on by address what they received as a copy
+if mpiexec --version 2>/dev/null | grep -qi hydra; then
+    for m in steal dynamic simple; do
+        RT_RC=0
+        timeout "$RT_TIMEOUT" mpiexec -launcher fork -hosts localhost:2,127.0.0.1:2 -n 4 \
+            "$prog" 1000000 --wtc-mode=$m --wtc-stats >"$RT_STDOUT" 2>"$RT_STDERR" || RT_RC=$?
+        b=$(sent)
+        h=$(grep -c '^heap: rank' "$RT_STDERR")
+        if [ "$RT_RC" != 0 ] || [ "$(cat "$RT_STDOUT")" != "$want" ]; then
+            rt_fail "two segments, $m -n 4" "status $RT_RC, output '$(head -c 200 "$RT_STDOUT")'"
+        elif [ "$h" = 0 ] || [ "$b" -le 1000000 ]; then
+            rt_fail "two segments, $m -n 4" "$h heap lines, $b bytes sent (want both sharing and copies)"
+        else
+            rt_pass "two segments, $m -n 4: $h ranks left buffers where they lie, $b bytes sent"
+        fi
+    done
+    RT_RC=0
+    timeout "$RT_TIMEOUT" mpiexec -launcher fork -hosts localhost:2,127.0.0.1:2 -n 4 \
+        "$prog.churn" 2000000 --wtc-mode=steal >"$RT_STDOUT" 2>"$RT_STDERR" || RT_RC=$?
+    rt_expect "two segments, churn, steal -n 4" 0 "OK 0"
+fi
 
 # two jobs at once on this host: each its own segment (named after its own launcher)
 timeout "$RT_TIMEOUT" mpiexec -n 2 "$prog" 1000000 --wtc-mode=steal >"$RT_OUT/job1.$$" 2>&1 &
