@@ -249,13 +249,21 @@ int wtcrt_shheap_shares(int r, const void *p, size_t n)
 /* ---- the allocator of this rank's slice (under H.mu) ------------------------------- */
 
 /* Reserves n more bytes of the slice (from H.hwm on) in /dev/shm: only while a
-   quarter of /dev/shm stays free (MPI's own shared memory lives there too, and a
-   container's /dev/shm is often 64 MiB); once it cannot, the slice stops growing. */
+   quarter of /dev/shm, and at least 256 MiB, stay free (MPI's own shared memory lives
+   there too, made while the program already allocates: a container's /dev/shm of 64
+   MiB gets no shared heap at all); once it cannot, the slice stops growing. */
 static int room(size_t n)
 {
     struct statvfs v;
-    if (fstatvfs(H.fd, &v) != 0 ||
-        (double)v.f_bavail * v.f_frsize < (double)n + 0.25 * v.f_blocks * v.f_frsize ||
+    double keep;
+    if (fstatvfs(H.fd, &v) != 0) {
+        H.full = 1;
+        return 0;
+    }
+    keep = 0.25 * (double)v.f_blocks * (double)v.f_frsize;
+    if (keep < 256.0 * 1024 * 1024)
+        keep = 256.0 * 1024 * 1024;
+    if ((double)v.f_bavail * (double)v.f_frsize < (double)n + keep ||
         fallocate(H.fd, 0, (off_t)((size_t)H.slot * SH_SLICE + H.hwm), (off_t)n) != 0) {
         H.full = 1;
         return 0;
