@@ -16,6 +16,8 @@
 #     shared heap) while its parents' buffers are used by address, in three modes
 #   two hosts as hydra sees them (two launcher processes, two segments) in three modes:
 #     sharing within each, copies between them
+#   a private /dev/shm of 64 MiB (no shared heap: 256 MiB stay free for MPI) and of
+#     400 MiB (some), where a mount namespace can be made
 #   two jobs at once on this host, each with its own segment
 #   nothing of the jobs is left in /dev/shm
 . "$(dirname "$0")/rt_lib.inc"
@@ -107,6 +109,29 @@ if mpiexec --version 2>/dev/null | grep -qi hydra; then
     timeout "$RT_TIMEOUT" mpiexec -launcher fork -hosts localhost:2,127.0.0.1:2 -n 4 \
         "$prog.churn" 2000000 --wtc-mode=steal >"$RT_STDOUT" 2>"$RT_STDERR" || RT_RC=$?
     rt_expect "two segments, churn, steal -n 4" 0 "OK 0"
+fi
+
+# a small /dev/shm (a private one, where a mount namespace may be made): 64 MiB gets no
+# shared heap (256 MiB stay free for MPI), 400 MiB some; correct either way
+if unshare -m sh -c 'mount -t tmpfs -o size=1m tmpfs /dev/shm' 2>/dev/null; then
+    for size in 64 400; do
+        RT_RC=0
+        unshare -m sh -c "mount -t tmpfs -o size=${size}m tmpfs /dev/shm &&
+            timeout $RT_TIMEOUT mpiexec -n 4 '$prog.churn' 1000000 --wtc-mode=steal --wtc-stats" \
+            >"$RT_STDOUT" 2>"$RT_STDERR" || RT_RC=$?
+        h=$(grep -c '^heap: rank' "$RT_STDERR")
+        if [ "$RT_RC" != 0 ] || [ "$(cat "$RT_STDOUT")" != "OK 0" ]; then
+            rt_fail "/dev/shm of $size MiB" "status $RT_RC, output '$(head -c 200 "$RT_STDOUT")'"
+        elif [ $size = 64 ] && [ "$h" != 0 ]; then
+            rt_fail "/dev/shm of 64 MiB" "$h ranks shared buffers (want none: MPI's room)"
+        elif [ $size = 400 ] && [ "$h" = 0 ]; then
+            rt_fail "/dev/shm of 400 MiB" "no rank shared a buffer"
+        else
+            rt_pass "/dev/shm of $size MiB: correct, $h ranks shared buffers"
+        fi
+    done
+else
+    echo "(no mount namespace here: the small /dev/shm cases are not run)"
 fi
 
 # two jobs at once on this host: each its own segment (named after its own launcher)
