@@ -93,11 +93,19 @@ void *__wrap_realloc(void *p, size_t n)
 {
     size_t have = p && wtcrt_shheap_size ? wtcrt_shheap_size(p) : 0;
     void *q;
-    if (!have && !(p && CHECKED) && n < WTCRT_SHHEAP_MIN)
-        return __real_realloc(p, n); /* the C library's block, staying small */
     if (p && n == 0) {
         release(p);
         return NULL;
+    }
+    if (!have && (p || n < WTCRT_SHHEAP_MIN)) {
+        /* the C library's block (it grows there: mremap, no copy), or a new small one */
+        q = __real_realloc(p, n);
+        if (q && CHECKED) {
+            if (p)
+                wtcrt_heap_del(p);
+            wtcrt_heap_add(q, n);
+        }
+        return q;
     }
     if (have && n <= have) {
         if (CHECKED) { /* the same block, another size */
@@ -106,15 +114,7 @@ void *__wrap_realloc(void *p, size_t n)
         }
         return p;
     }
-    if (!have && p) { /* the C library's block: it grows there (mremap, no copy) */
-        q = __real_realloc(p, n);
-        if (q && CHECKED) {
-            wtcrt_heap_del(p);
-            wtcrt_heap_add(q, n);
-        }
-        return q;
-    }
-    q = __wrap_malloc(n);
+    q = __wrap_malloc(n); /* a new block, or a shared one grown */
     if (q && p) {
         memcpy(q, p, have);
         release(p);

@@ -124,10 +124,13 @@ static inline void wtcp_grain_start(wtcp_grain *g, double now)
     g->iv = 1e300;
 }
 /* k more pars (cond true; the MPI runtime counts those its fast path ran inline at
-   its next look): 1 when the executor is to read its clock and pass it to
-   wtcp_grain_mark (once WTCP_GRAIN_WINDOW or more have come since the last look). */
-static inline int wtcp_grain_add(wtcp_grain *g, unsigned k)
+   its next look), in a mode that inlines (else nothing is counted): 1 when the executor
+   is to read its clock and pass it to wtcp_grain_mark (once WTCP_GRAIN_WINDOW or more
+   have come since the last look). */
+static inline int wtcp_grain_add(const wtcp_mode *mode, wtcp_grain *g, unsigned k)
 {
+    if (!mode->inlines || !k)
+        return 0;
     g->n += k;
     return g->n >= WTCP_GRAIN_WINDOW;
 }

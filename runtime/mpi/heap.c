@@ -71,7 +71,9 @@ static struct {
     int on, fd, slot, nslots, nranks, rank;
     int full;             /* the slice cannot grow any more (/dev/shm's room) */
     atomic_int apart;     /* MPI's ranks are not the launcher's: nothing is shared */
-    unsigned char *peer;  /* [MPI rank]: 1 once seen to share (wtcrt_shheap_shares) */
+    unsigned char *peer;  /* [MPI rank]: PEER_YES / PEER_NO once known (shares) */
+    atomic_int settled;   /* every rank has mapped the segment or never will (MPI is
+                             up): a rank not found in it is not a peer */
     char *mine;           /* this rank's slice */
     size_t top, hwm;      /* bump offset in the slice; highest it ever was (memory
                              below it is the segment's: fallocate'd, never given back) */
@@ -140,7 +142,7 @@ __attribute__((constructor)) static void sh_open(void)
 {
     const char *off = getenv("WTC_SHARED_HEAP");
     int slot, n, rank, nranks;
-    char *p;
+    char *p = MAP_FAILED;
     sh_slot *me, *first;
     long ppid = (long)getppid();
     if (!__wrap_malloc || !__real_malloc || __tsan_init || __msan_init ||
@@ -169,17 +171,11 @@ __attribute__((constructor)) static void sh_open(void)
         goto none;
     p = mmap(SH_BASE, (size_t)n * SH_SLICE, PROT_READ | PROT_WRITE,
              MAP_SHARED | MAP_FIXED_NOREPLACE | MAP_NORESERVE, H.fd, 0);
-    if (p == MAP_FAILED)
+    /* p != SH_BASE: a kernel before 4.17 takes the flag as a hint */
+    if (p != SH_BASE ||
+        fallocate(H.fd, 0, (off_t)((size_t)slot * SH_SLICE), (off_t)SH_PAGE) != 0)
         goto none;
-    if (p != SH_BASE) { /* a kernel before 4.17 takes the flag as a hint */
-        munmap(p, (size_t)n * SH_SLICE);
-        goto none;
-    }
     H.mine = SH_BASE + (size_t)slot * SH_SLICE;
-    if (fallocate(H.fd, 0, (off_t)((size_t)slot * SH_SLICE), (off_t)SH_PAGE) != 0) {
-        munmap(SH_BASE, (size_t)n * SH_SLICE);
-        goto none;
-    }
     me = (sh_slot *)(void *)H.mine;
     me->rank = rank;
     atomic_store_explicit(&me->magic, SH_MAGIC, memory_order_release);
@@ -196,6 +192,8 @@ __attribute__((constructor)) static void sh_open(void)
     }
     return;
 none:
+    if (p != MAP_FAILED)
+        munmap(p, (size_t)n * SH_SLICE);
     if (H.fd >= 0) {
         close(H.fd);
         H.fd = -1;
@@ -214,6 +212,7 @@ void wtcrt_shheap_world(int rank, int nranks)
 {
     if (H.on && (rank != H.rank || nranks != H.nranks)) /* the launcher numbers ranks */
         atomic_store(&H.apart, 1);                       /* otherwise: never share */
+    atomic_store_explicit(&H.settled, 1, memory_order_relaxed); /* start thread: rank 0 */
     /* every rank of the job is past MPI_Init, so past its constructor: the name goes
        even where a local rank never mapped the segment (its count stays short) */
     sh_unlink();
@@ -227,23 +226,30 @@ int wtcrt_shheap_has(const void *p, size_t n)
 }
 
 /* 1 when MPI rank r maps this segment too and [p, p+n) lies in it. A rank seen there
-   stays a peer (its mapping lasts until it exits); one not seen yet (its process still
-   starting) is looked for again at the next big buffer. */
+   stays a peer (its mapping lasts until it exits); one not seen is looked for again at
+   the next big buffer while processes may still be starting, and is known not to be a
+   peer once MPI is up (wtcrt_shheap_world): a rank on another host costs no look at the
+   slices' pages per TASK then. */
+enum { PEER_UNKNOWN, PEER_YES, PEER_NO };
 int wtcrt_shheap_shares(int r, const void *p, size_t n)
 {
     if (!wtcrt_shheap_has(p, n) || r < 0 || r >= H.nranks ||
         atomic_load_explicit(&H.apart, memory_order_relaxed))
         return 0;
-    if (!H.peer[r])
+    if (H.peer[r] == PEER_UNKNOWN) {
         for (int k = 0; k < H.nslots; k++) {
             const sh_slot *s = (const sh_slot *)(const void *)(SH_BASE + (size_t)k * SH_SLICE);
             if (k != H.slot && atomic_load_explicit(&s->magic, memory_order_acquire) ==
                                    SH_MAGIC && s->rank == r) {
-                H.peer[r] = 1;
+                H.peer[r] = PEER_YES;
                 break;
             }
         }
-    return H.peer[r];
+        if (H.peer[r] == PEER_UNKNOWN &&
+            atomic_load_explicit(&H.settled, memory_order_relaxed))
+            H.peer[r] = PEER_NO;
+    }
+    return H.peer[r] == PEER_YES;
 }
 
 /* ---- the allocator of this rank's slice (under H.mu) ------------------------------- */

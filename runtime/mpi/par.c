@@ -101,7 +101,7 @@ void wtcrt_fast_stop(wtcrt_rt *rt)
 /* k more pars (cond true) into the rank's grain (wtcp_grain), in a mode that inlines. */
 static void count_pars(wtcrt_rt *rt, unsigned k)
 {
-    if (k && rt->ops->mode->inlines && wtcp_grain_add(&rt->grain, k))
+    if (wtcp_grain_add(rt->ops->mode, &rt->grain, k))
         wtcp_grain_mark(&rt->grain, wtcrt_now());
 }
 
@@ -297,13 +297,17 @@ static size_t task_bytes(wtcrt_rt *rt, wtc_par *p, int first, int count, long *c
     return n;
 }
 
+/* Buffer b is in a child's mask of buffers that go by address (buffers 0-7 only). */
+static inline int by_address(unsigned mask, int b)
+{
+    return b < 8 && (mask >> b & 1);
+}
+
 /* Which buffers of a child (args, counts) for rank dest go by address: those of 8 first
    that would travel by reference and lie in the shared heap of dest's host (bit b). */
-static unsigned shared_mask(wtcrt_rt *rt, int dest, const wtc_fn *fn, const void *args,
-                            const long *counts)
+static unsigned shared_mask(int dest, const wtc_fn *fn, const void *args, const long *counts)
 {
     unsigned mask = 0;
-    (void)rt;
     if (!wtcrt_shheap_on())
         return 0;
     for (int b = 0; b < fn->nbufs && b < 8; b++) {
@@ -324,7 +328,7 @@ static unsigned char *pack_child(wtcrt_rt *rt, wtcrt_msg *m, wtc_par *p, int i, 
     const unsigned char *args = WTCRT_ARGS(p, i);
     int pre[2] = { fn->id, 0 };
     fn->counts(args, counts);
-    pre[1] = (int)shared_mask(rt, dest, fn, args, counts);
+    pre[1] = (int)shared_mask(dest, fn, args, counts);
     p->ch[i].shared = (unsigned char)pre[1];
     memcpy(q, pre, sizeof pre);
     memcpy(q + sizeof pre, args, fn->args_size);
@@ -333,10 +337,12 @@ static unsigned char *pack_child(wtcrt_rt *rt, wtcrt_msg *m, wtc_par *p, int i, 
     q += 8ul * (unsigned long)fn->nbufs;
     for (int b = 0; b < fn->nbufs; b++) {
         unsigned long nb = wtcrt_buf_bytes(fn, b, counts[b]);
-        if (fn->bufs[b].in && (pre[1] >> b & 1))
-            rt->st.bytes_shared += (long long)nb;
-        if (!fn->bufs[b].in || !nb || (pre[1] >> b & 1))
+        if (!fn->bufs[b].in || !nb)
             continue;
+        if (by_address((unsigned)pre[1], b)) {
+            rt->st.bytes_shared += (long long)nb;
+            continue;
+        }
         if (wtcrt_buf_by_ref(nb)) { /* after the packed part (m->len: task_bytes) */
             wtcrt_msg_seg(rt, m, m->len, wtcrt_buf_ptr(fn, args, b), nb);
         } else {
@@ -488,7 +494,7 @@ static size_t result_layout(wtcrt_rt *rt, wtc_par *p, const wtcrt_hdr *h, wtcrt_
         at += fn->ret_size;
         for (int b = 0; b < fn->nbufs; b++) {
             unsigned long nb = wtcrt_buf_bytes(fn, b, counts[b]);
-            if (!fn->bufs[b].out || !nb || (b < 8 && (p->ch[i].shared >> b & 1)))
+            if (!fn->bufs[b].out || !nb || by_address(p->ch[i].shared, b))
                 continue;
             if (!wtcrt_buf_by_ref(nb))
                 at += nb;
@@ -607,7 +613,7 @@ static size_t child_bytes(wtcrt_rt *rt, const unsigned char *q, const unsigned c
         unsigned long nb;
         memcpy(&cb, q + WTCRT_CHILD_PREFIX + fn->args_size + 8ul * (unsigned long)b, 8);
         nb = wtcrt_buf_bytes(fn, b, cb);
-        if (tc->shared >> b & 1) {
+        if (by_address(tc->shared, b)) {
             const unsigned char *a = q + WTCRT_CHILD_PREFIX;
             void *ptr;
             memcpy(&ptr, a + fn->bufs[b].offset, sizeof ptr);
@@ -670,7 +676,7 @@ static const unsigned char *child_unpack(wtcrt_rt *rt, wtcrt_msg *m, const unsig
     q += fn->args_size + 8ul * (unsigned long)fn->nbufs;
     for (int b = 0; b < fn->nbufs; b++) {
         unsigned long nb = wtcrt_buf_bytes(fn, b, tc->counts[b]);
-        if (tc->shared >> b & 1)
+        if (by_address(tc->shared, b))
             continue; /* the args point at it already (child_bytes checked where) */
         wtcrt_buf_set(fn, tc->args, b, mem + *off);
         if (!(how & PLACE_BIG))
@@ -770,10 +776,12 @@ static unsigned char *result_child(wtcrt_rt *rt, wtcrt_msg *m, unsigned char *q,
     q += fn->ret_size;
     for (int b = 0; b < fn->nbufs; b++) {
         unsigned long nb = wtcrt_buf_bytes(fn, b, counts[b]);
-        if (fn->bufs[b].out && (shared >> b & 1))
+        if (!fn->bufs[b].out || !nb)
+            continue;
+        if (by_address(shared, b)) { /* written where the parent has it */
             rt->st.bytes_shared += (long long)nb;
-        if (!fn->bufs[b].out || !nb || (shared >> b & 1))
-            continue; /* by address: written where the parent has it */
+            continue;
+        }
         if (wtcrt_buf_by_ref(nb)) {
             wtcrt_msg_seg(rt, m, (size_t)(q - m->buf), wtcrt_buf_ptr(fn, args, b), nb);
         } else {

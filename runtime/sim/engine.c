@@ -723,7 +723,7 @@ static void start_par(sim *S, int rid, int p, int lo, int hi)
         eng_compute(S, rid, s);
         return;
     }
-    if (S->mode->inlines && wtcp_grain_add(&S->r[rid].grain, 1))
+    if (wtcp_grain_add(S->mode, &S->r[rid].grain, 1))
         wtcp_grain_mark(&S->r[rid].grain, S->r[rid].t);
     if (wtcp_par_inline(S->mode, pending(&S->r[rid]), &S->r[rid].grain, lo, hi)) {
         frame *f = eng_push(S, rid, F_INLINE); /* step_inline */
