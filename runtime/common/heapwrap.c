@@ -29,6 +29,7 @@ extern int __real_posix_memalign(void **p, size_t align, size_t n) __attribute__
 extern ssize_t __real_getline(char **line, size_t *n, FILE *f) __attribute__((weak));
 extern ssize_t __real_getdelim(char **line, size_t *n, int delim, FILE *f)
     __attribute__((weak));
+extern size_t __real_malloc_usable_size(void *p) __attribute__((weak));
 
 /* Defined (by --defsym) in wtcc --check builds alone. */
 extern const char wtcrt_heap_checked[] __attribute__((weak));
@@ -49,6 +50,7 @@ void *__wrap_memalign(size_t align, size_t n);
 int __wrap_posix_memalign(void **p, size_t align, size_t n);
 ssize_t __wrap_getline(char **line, size_t *n, FILE *f);
 ssize_t __wrap_getdelim(char **line, size_t *n, int delim, FILE *f);
+size_t __wrap_malloc_usable_size(void *p);
 
 /* A block of n bytes aligned to align (0: malloc's) from the shared heap, or NULL. */
 static inline void *shared(size_t n, size_t align, int zero)
@@ -195,4 +197,13 @@ ssize_t __wrap_getdelim(char **line, size_t *n, int delim, FILE *f)
     if (line && n && lib_block(line, n) < 0)
         return -1;
     return __real_getdelim(line, n, delim, f);
+}
+
+/* The C library's answer for a block of the shared heap would come from bytes that are
+   not its header (1 MiB asked for, 0 or any number answered): a program sizing what it
+   writes by it would write past the block. */
+size_t __wrap_malloc_usable_size(void *p)
+{
+    size_t have = p && wtcrt_shheap_size ? wtcrt_shheap_size(p) : 0;
+    return have ? have : __real_malloc_usable_size(p);
 }

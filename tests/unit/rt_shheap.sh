@@ -5,8 +5,8 @@
 # rank of the host uses its big buffers where they lie: no TASK or RESULT carries them.
 # rt_shheap.wtc sorts by a mergesort whose merges allocate and free temporaries (blocks
 # come and go while other ranks use the parent's), fills an array through out:-only
-# children and sums it through in:-only ones, and checks calloc, realloc and
-# posix_memalign on the way.
+# children and sums it through in:-only ones, and checks calloc, realloc,
+# posix_memalign and malloc_usable_size on the way.
 #   every mode at -n 2, 3, 4 (dynamic 3, 4, 5; steal also 8): correct, and the ranks together send less
 #     than 1 MB where the same run with WTC_SHARED_HEAP=0 sends more than 10 MB (the
 #     copies, as between hosts: the test would pass with the heap silently off otherwise),
