@@ -39,6 +39,7 @@ extern const char wtcrt_heap_checked[] __attribute__((weak));
 void *wtcrt_shheap_alloc(size_t n, size_t align, int zero) __attribute__((weak));
 int wtcrt_shheap_free(void *p) __attribute__((weak));
 size_t wtcrt_shheap_size(const void *p) __attribute__((weak));
+int wtcrt_shheap_grow(void *p, size_t n) __attribute__((weak));
 
 void *__wrap_malloc(size_t n);
 void *__wrap_calloc(size_t n, size_t size);
@@ -109,17 +110,26 @@ void *__wrap_realloc(void *p, size_t n)
         }
         return q;
     }
-    if (have && n <= have) {
+    if (have && (n <= have || (wtcrt_shheap_grow && wtcrt_shheap_grow(p, n)))) {
         if (CHECKED) { /* the same block, another size */
             wtcrt_heap_del(p);
             wtcrt_heap_add(p, n);
         }
         return p;
     }
-    q = __wrap_malloc(n); /* a new block, or a shared one grown */
-    if (q && p) {
+    if (!have) /* a new block */
+        return __wrap_malloc(n);
+    /* a shared block that cannot grow where it lies (another block lies after it):
+       moved, with room for half as much again, so that a buffer grown step by step
+       between other allocations is copied a logarithmic number of times, as a vector's
+       doubling is, not at every step */
+    q = shared(n > have + have / 2 ? n : have + have / 2, 0, 0);
+    if (!q)
+        q = __real_malloc(n);
+    if (q) {
         memcpy(q, p, have);
         release(p);
+        added(q, n);
     }
     return q;
 }

@@ -6,7 +6,9 @@
 # rt_shheap.wtc sorts by a mergesort whose merges allocate and free temporaries (blocks
 # come and go while other ranks use the parent's), fills an array through out:-only
 # children and sums it through in:-only ones, and checks calloc, realloc,
-# posix_memalign and malloc_usable_size on the way.
+# posix_memalign and malloc_usable_size on the way, and that a big block realloc grows in
+# 63 steps moves at most twice alone and 16 times with a block allocated after it at
+# each step (it was copied at every step).
 #   every mode at -n 2, 3, 4 (dynamic 3, 4, 5; steal also 8): correct, and the ranks together send less
 #     than 1 MB where the same run with WTC_SHARED_HEAP=0 sends more than 10 MB (the
 #     copies, as between hosts: the test would pass with the heap silently off otherwise),
@@ -55,6 +57,8 @@ for m in simple dynamic steal; do
         case_ "$m -n $np" $np --wtc-mode=$m $extra || continue
         shared=$bytes
         heapline=$(grep -c '^heap: rank [0-9]* left [0-9.]* MB of buffers' "$RT_STDERR")
+        heapgrow=$RT_OUT/grow.txt
+        cp "$RT_STDERR" "$heapgrow"
         RT_RC=0
         WTC_SHARED_HEAP=0 timeout "$RT_TIMEOUT" mpiexec -n $np "$prog" 1000000 --wtc-stats \
             --wtc-mode=$m $extra >"$RT_STDOUT" 2>"$RT_STDERR" || RT_RC=$?
@@ -65,6 +69,8 @@ for m in simple dynamic steal; do
             rt_fail "$m -n $np" "sent $shared bytes with the shared heap, $copied without (want < 1 MB and > 10 MB)"
         elif [ "$heapline" = 0 ]; then
             rt_fail "$m -n $np" "no 'heap: rank R left ... MB' line in --wtc-stats"
+        elif ! awk '/^grow: moved/ { ok = $3 <= 2 && $5 <= 16 } END { exit !ok }' "$heapgrow"; then
+            rt_fail "$m -n $np" "a big block grown by realloc in 63 steps: $(grep '^grow:' "$heapgrow") (want at most 2 and 16)"
         else
             rt_pass "$m -n $np: sent $shared bytes, $copied with WTC_SHARED_HEAP=0"
         fi
@@ -135,9 +141,9 @@ else
 fi
 
 # two jobs at once on this host: each its own segment (named after its own launcher)
-timeout "$RT_TIMEOUT" mpiexec -n 2 "$prog" 1000000 --wtc-mode=steal >"$RT_OUT/job1.$$" 2>&1 &
+timeout "$RT_TIMEOUT" mpiexec -n 2 "$prog" 1000000 --wtc-mode=steal >"$RT_OUT/job1.$$" 2>"$RT_OUT/job1e.$$" &
 j1=$!
-timeout "$RT_TIMEOUT" mpiexec -n 3 "$prog" 1000000 --wtc-mode=simple >"$RT_OUT/job2.$$" 2>&1 &
+timeout "$RT_TIMEOUT" mpiexec -n 3 "$prog" 1000000 --wtc-mode=simple >"$RT_OUT/job2.$$" 2>"$RT_OUT/job2e.$$" &
 j2=$!
 wait $j1; s1=$?
 wait $j2; s2=$?
@@ -147,7 +153,7 @@ if [ $s1 = 0 ] && [ $s2 = 0 ] && [ "$(cat "$RT_OUT/job1.$$")" = "$want" ] &&
 else
     rt_fail "two jobs at once" "status $s1 / $s2: $(head -c 200 "$RT_OUT/job1.$$") / $(head -c 200 "$RT_OUT/job2.$$")"
 fi
-rm -f "$RT_OUT/job1.$$" "$RT_OUT/job2.$$"
+rm -f "$RT_OUT/job1.$$" "$RT_OUT/job2.$$" "$RT_OUT/job1e.$$" "$RT_OUT/job2e.$$"
 
 after=$(ls /dev/shm 2>/dev/null | grep -c '^wtcrt-heap')
 if [ "$after" -le "$before" ]; then
