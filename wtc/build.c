@@ -36,7 +36,7 @@
    (and in the predictor only then) every heap block is recorded too. */
 #define HEAP_WRAP "-Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=reallocarray," \
                   "--wrap=free,--wrap=aligned_alloc,--wrap=memalign,--wrap=posix_memalign," \
-                  "--wrap=getline,--wrap=getdelim,--wrap=malloc_usable_size"
+                  "--wrap=getline,--wrap=getdelim,--wrap=__getdelim,--wrap=malloc_usable_size"
 #define CHECK_HEAP "-Wl,--defsym=wtcrt_heap_checked=1"
 
 /* -O (default -O2) and -g, for the preprocessor and the compilers. */

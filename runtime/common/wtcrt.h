@@ -566,6 +566,7 @@ void *wtcrt_shheap_alloc(size_t n, size_t align, int zero);
 int wtcrt_shheap_free(void *p);
 size_t wtcrt_shheap_size(const void *p);
 int wtcrt_shheap_grow(void *p, size_t n);
+void wtcrt_shheap_shrink(void *p, size_t n);
 
 int wtcrt_bell_init(wtcrt_rt *rt, int *synced);
 void wtcrt_bell_fini(wtcrt_rt *rt);

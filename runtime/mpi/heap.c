@@ -28,6 +28,7 @@
    MemorySanitizer, or when the address range is taken. Then every block comes from
    the C library, as before. */
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -70,6 +71,7 @@ static struct {
     pthread_mutex_t mu;
     int on, fd, slot, nslots, nranks, rank;
     int full;             /* the slice cannot grow any more (/dev/shm's room) */
+    int forked;           /* a child of fork: it hands out no block of the segment */
     atomic_int apart;     /* MPI's ranks are not the launcher's: nothing is shared */
     unsigned char *peer;  /* [MPI rank]: PEER_YES / PEER_NO once known (shares) */
     atomic_int settled;   /* every rank has mapped the segment or never will (MPI is
@@ -130,6 +132,38 @@ static unsigned long long start_time(long pid)
     return t;
 }
 
+/* Segments whose job died before any rank unlinked the name (mpiexec stops the other
+   ranks when one dies before every local rank had mapped the file: rank 0 calling
+   abort() first thing left such files at -n 2 and 8) are unlinked by the next job of
+   this user on the host: a name whose launcher no longer runs (no process of that pid
+   with that start time). A live job's launcher runs, so its name stays. */
+static void sh_collect(void)
+{
+    char pre[48];
+    struct dirent *e;
+    DIR *d = opendir("/dev/shm");
+    int np = snprintf(pre, sizeof pre, "wtcrt-heap.%u.", (unsigned)getuid());
+    if (!d)
+        return;
+    while ((e = readdir(d))) {
+        char name[300], *end;
+        long pid;
+        unsigned long long t;
+        if (strncmp(e->d_name, pre, (size_t)np) != 0)
+            continue;
+        errno = 0;
+        pid = strtol(e->d_name + np, &end, 10);
+        if (errno || pid <= 0 || *end != '.')
+            continue;
+        t = strtoull(end + 1, &end, 10);
+        if (errno || *end || t == 0 || start_time(pid) == t)
+            continue;
+        snprintf(name, sizeof name, "/%s", e->d_name);
+        shm_unlink(name);
+    }
+    closedir(d);
+}
+
 static void sh_unlink(void)
 {
     if (H.name[0]) {
@@ -138,10 +172,20 @@ static void sh_unlink(void)
     }
 }
 
+/* A child made by fork (without exec) keeps the segment mapped, shared with its parent,
+   not copied as fork copies private memory: it must not hand out blocks of the parent's
+   slice (both handed out the same block), so its new big blocks come from the C
+   library, and it leaves the parent's blocks alone when it frees them. */
+static void sh_forked(void)
+{
+    H.forked = 1;
+}
+
 __attribute__((constructor)) static void sh_open(void)
 {
     const char *off = getenv("WTC_SHARED_HEAP");
     int slot, n, rank, nranks;
+    unsigned long long t;
     char *p = MAP_FAILED;
     sh_slot *me, *first;
     long ppid = (long)getppid();
@@ -162,8 +206,10 @@ __attribute__((constructor)) static void sh_open(void)
     memset(H.peer, 0, (size_t)nranks);
     H.nranks = nranks;
     H.rank = rank;
-    snprintf(H.name, sizeof H.name, "/wtcrt-heap.%u.%ld.%llu", (unsigned)getuid(), ppid,
-             start_time(ppid));
+    t = start_time(ppid);
+    if (slot == 0 && t) /* where start times are known: once per host and job */
+        sh_collect();
+    snprintf(H.name, sizeof H.name, "/wtcrt-heap.%u.%ld.%llu", (unsigned)getuid(), ppid, t);
     H.fd = shm_open(H.name, O_CREAT | O_RDWR, 0600);
     if (H.fd < 0)
         goto none;
@@ -184,6 +230,7 @@ __attribute__((constructor)) static void sh_open(void)
     H.top = H.hwm = SH_PAGE;
     H.on = 1;
     atexit(sh_unlink);
+    pthread_atfork(NULL, NULL, sh_forked);
     /* slot 0's page holds the count; the last local rank to come unlinks the name */
     if (fallocate(H.fd, 0, 0, (off_t)SH_PAGE) == 0) {
         first = (sh_slot *)(void *)SH_BASE;
@@ -353,7 +400,7 @@ void *wtcrt_shheap_alloc(size_t n, size_t align, int zero)
     int fresh = 0;
     char *p;
     sh_block *b;
-    if (!H.on || n < WTCRT_SHHEAP_MIN || n > SH_SLICE || align > SH_PAGE ||
+    if (!H.on || H.forked || n < WTCRT_SHHEAP_MIN || n > SH_SLICE || align > SH_PAGE ||
         (align & (align - 1)))
         return NULL;
     lead = align > SH_HDR ? align : SH_HDR;
@@ -391,7 +438,7 @@ static sh_block *block_of(const void *p)
    64 KiB took 3.6 s against 25 ms. */
 int wtcrt_shheap_grow(void *p, size_t n)
 {
-    sh_block *b = block_of(p);
+    sh_block *b = H.forked ? NULL : block_of(p);
     size_t lead, len, end, more;
     int grown = 0;
     if (!b || n > SH_SLICE)
@@ -431,13 +478,32 @@ int wtcrt_shheap_grow(void *p, size_t n)
     return grown;
 }
 
+/* Shrinks the block of p (one of this rank's) to the pages that hold n bytes from p,
+   its tail back to the free extents (or the top), as the C library's realloc gives a
+   shrunk block's tail back: malloc_usable_size said 1052608 after 1 MiB became 100000
+   bytes, and the tail stayed taken until the block was freed. */
+void wtcrt_shheap_shrink(void *p, size_t n)
+{
+    sh_block *b = H.forked ? NULL : block_of(p);
+    size_t len;
+    if (!b)
+        return;
+    len = ((size_t)((char *)p - (H.mine + b->start)) + n + SH_PAGE - 1) & ~(SH_PAGE - 1);
+    if (len >= b->len)
+        return;
+    pthread_mutex_lock(&H.mu);
+    if (give(b->start + len, b->len - len))
+        b->len = len;
+    pthread_mutex_unlock(&H.mu);
+}
+
 int wtcrt_shheap_free(void *p)
 {
     sh_block *b;
     if (!wtcrt_shheap_has(p, 1))
         return 0;
-    b = block_of(p);
-    if (!b) /* another rank's block (or not a block): left alone */
+    b = H.forked ? NULL : block_of(p);
+    if (!b) /* another rank's block (or not a block), or a parent's: left alone */
         return 1;
     b->magic = 0;
     pthread_mutex_lock(&H.mu);

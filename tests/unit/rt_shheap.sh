@@ -21,6 +21,7 @@
 #   a private /dev/shm of 64 MiB (no shared heap: 256 MiB stay free for MPI) and of
 #     400 MiB (some), where a mount namespace can be made
 #   two jobs at once on this host, each with its own segment
+#   a stale segment (its launcher gone) is unlinked by the next job, a live one's stays
 #   nothing of the jobs is left in /dev/shm
 . "$(dirname "$0")/rt_lib.inc"
 
@@ -154,6 +155,23 @@ else
     rt_fail "two jobs at once" "status $s1 / $s2: $(head -c 200 "$RT_OUT/job1.$$") / $(head -c 200 "$RT_OUT/job2.$$")"
 fi
 rm -f "$RT_OUT/job1.$$" "$RT_OUT/job2.$$" "$RT_OUT/job1e.$$" "$RT_OUT/job2e.$$"
+
+# a segment whose launcher is gone (a job stopped before any rank unlinked the name) is
+# unlinked by the next job of this user; one whose launcher runs stays (this shell's pid
+# with a start time it does not have, and with its own)
+if [ -r /proc/$$/stat ] && [ -w /dev/shm ]; then
+    st=$(sed 's/.*) //' /proc/$$/stat | cut -d' ' -f20)
+    gone=/dev/shm/wtcrt-heap.$(id -u).$$.1
+    live=/dev/shm/wtcrt-heap.$(id -u).$$.$st
+    : >"$gone" && : >"$live"
+    rt_run 2 "$prog" 100000
+    if [ "$RT_RC" != 0 ] || [ -e "$gone" ] || [ ! -e "$live" ]; then
+        rt_fail "stale segments" "status $RT_RC; launcher gone: $([ -e "$gone" ] && echo left || echo removed), launcher running: $([ -e "$live" ] && echo left || echo removed)"
+    else
+        rt_pass "a segment whose launcher is gone is unlinked by the next job, a running one's stays"
+    fi
+    rm -f "$gone" "$live"
+fi
 
 after=$(ls /dev/shm 2>/dev/null | grep -c '^wtcrt-heap')
 if [ "$after" -le "$before" ]; then
