@@ -61,7 +61,9 @@ const char sim_usage[] =
     "\n"
     "Environment: WTC_PREDICT_MEM_MB (memory for captured leaf inputs, default 1024),\n"
     "WTC_PREDICT_SEED (the sampling seed), WTC_PREDICT_DEBUG=1 (recording details),\n"
-    "WTC_DECISIONS=FILE (for one setting: every TASK the simulation sends, one line each).\n"
+    "WTC_DECISIONS=FILE (for one setting: every TASK the simulation sends, one line each),\n"
+    "WTC_PREDICT_NO_WATCH=1 (read the CPU clock around every timed piece, as where the\n"
+    "kernel does not let a thread watch its own scheduling).\n"
     "See doc/predictor.md.\n";
 
 static int fail(char *err, size_t errsz, const char *fmt, ...)
