@@ -40,6 +40,7 @@ extern const char wtcrt_heap_checked[] __attribute__((weak));
 /* The MPI runtime's shared heap (mpi/heap.c); absent from the predictor. */
 void *wtcrt_shheap_alloc(size_t n, size_t align, int zero) __attribute__((weak));
 int wtcrt_shheap_free(void *p) __attribute__((weak));
+int wtcrt_shheap_has(const void *p, size_t n) __attribute__((weak));
 size_t wtcrt_shheap_size(const void *p) __attribute__((weak));
 int wtcrt_shheap_grow(void *p, size_t n) __attribute__((weak));
 void wtcrt_shheap_shrink(void *p, size_t n) __attribute__((weak));
@@ -142,6 +143,16 @@ void *__wrap_realloc(void *p, size_t n)
     if (p && n == 0) {
         release(p);
         return NULL;
+    }
+    if (!have && p && n >= WTCRT_SHHEAP_MIN && __real_malloc_usable_size && wtcrt_shheap_has &&
+        !wtcrt_shheap_has(p, 1) && (q = shared(n, 0, 0))) {
+        /* the C library's block grown big: into the shared heap, as a block allocated
+           big would be (an array read with a doubling buffer, then sorted in parallel,
+           stayed private and was copied to the other ranks of the host) */
+        size_t old = __real_malloc_usable_size(p);
+        memcpy(q, p, old < n ? old : n);
+        release(p);
+        return added(q, n);
     }
     if (!have && (p || n < WTCRT_SHHEAP_MIN)) {
         /* the C library's block (it grows there: mremap, no copy), or a new small one */
