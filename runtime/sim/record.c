@@ -237,6 +237,14 @@ static void watch_open(void)
         return;
     }
     W.pg = pg;
+    /* the watch must see a break: a sleep takes the thread off its core */
+    {
+        unsigned l = W.pg->lock;
+        struct timespec nap = { 0, 1000 };
+        nanosleep(&nap, NULL);
+        if (W.pg->lock == l)
+            return; /* a page the kernel does not update: the CPU clock as before */
+    }
     W.state = 1;
     if (getenv("WTC_PREDICT_DEBUG") && pthread_once(&report_once, watch_report_at_exit) != 0)
         return;
