@@ -39,7 +39,7 @@ extern const char wtcrt_heap_checked[] __attribute__((weak));
 
 /* The MPI runtime's shared heap (mpi/heap.c); absent from the predictor. */
 void *wtcrt_shheap_alloc(size_t n, size_t align, int zero) __attribute__((weak));
-int wtcrt_shheap_free(void *p) __attribute__((weak));
+int wtcrt_shheap_free(void *p, size_t *freed) __attribute__((weak));
 int wtcrt_shheap_has(const void *p, size_t n) __attribute__((weak));
 size_t wtcrt_shheap_size(const void *p) __attribute__((weak));
 int wtcrt_shheap_grow(void *p, size_t n) __attribute__((weak));
@@ -129,8 +129,7 @@ static void release(void *p)
         return;
     if (CHECKED)
         wtcrt_heap_del(p);
-    n = wtcrt_shheap_size ? wtcrt_shheap_size(p) : 0;
-    if (!wtcrt_shheap_free || !wtcrt_shheap_free(p))
+    if (!wtcrt_shheap_free || !wtcrt_shheap_free(p, &n))
         __real_free(p);
     else if (n)
         glibc_saw_free(n);

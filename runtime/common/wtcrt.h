@@ -563,7 +563,7 @@ void wtcrt_shheap_world(int rank, int nranks);
 int wtcrt_shheap_has(const void *p, size_t n);
 int wtcrt_shheap_shares(int r, const void *p, size_t n);
 void *wtcrt_shheap_alloc(size_t n, size_t align, int zero);
-int wtcrt_shheap_free(void *p);
+int wtcrt_shheap_free(void *p, size_t *freed);
 size_t wtcrt_shheap_size(const void *p);
 int wtcrt_shheap_grow(void *p, size_t n);
 void wtcrt_shheap_shrink(void *p, size_t n);

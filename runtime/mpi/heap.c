@@ -324,6 +324,36 @@ static int room(size_t n)
     return 1;
 }
 
+/* The pages of a block that holds n bytes 'lead' bytes after its start. */
+static size_t block_len(size_t lead, size_t n)
+{
+    return (lead + n + SH_PAGE - 1) & ~(SH_PAGE - 1);
+}
+
+/* Takes len bytes from the front of free extent i (gone when it is used up). */
+static void ext_cut(int i, size_t len)
+{
+    H.free[i].off += len;
+    H.free[i].len -= len;
+    if (!H.free[i].len) {
+        memmove(&H.free[i], &H.free[i + 1], (size_t)(H.nfree - i - 1) * sizeof *H.free);
+        H.nfree--;
+    }
+}
+
+/* Moves the top up by len bytes, reserving what lies above the high-water mark; 0 when
+   the slice or /dev/shm has no room (the C library's heap instead). */
+static int top_take(size_t len)
+{
+    if (len > SH_SLICE - H.top || H.full ||
+        (H.top + len > H.hwm && !room(H.top + len - H.hwm)))
+        return 0;
+    H.top += len;
+    if (H.top > H.hwm)
+        H.hwm = H.top;
+    return 1;
+}
+
 /* Takes len bytes at the lowest free extent that holds them, else from the top; returns
    the offset, 0 when there is no room (the slice's first page is never handed out). */
 static size_t take(size_t len, int *fresh)
@@ -331,24 +361,12 @@ static size_t take(size_t len, int *fresh)
     for (int i = 0; i < H.nfree; i++)
         if (H.free[i].len >= len) {
             size_t off = H.free[i].off;
-            H.free[i].off += len;
-            H.free[i].len -= len;
-            if (!H.free[i].len) {
-                memmove(&H.free[i], &H.free[i + 1], (size_t)(H.nfree - i - 1) * sizeof *H.free);
-                H.nfree--;
-            }
+            ext_cut(i, len);
             *fresh = 0;
             return off;
         }
-    if (len > SH_SLICE - H.top || H.full)
-        return 0;
-    if (H.top + len > H.hwm && !room(H.top + len - H.hwm))
-        return 0; /* /dev/shm is (nearly) full: the C library's heap instead */
     *fresh = H.top >= H.hwm;
-    H.top += len;
-    if (H.top > H.hwm)
-        H.hwm = H.top;
-    return H.top - len;
+    return top_take(len) ? H.top - len : 0;
 }
 
 /* Gives [off, off+len) back: into the free list, merged with its neighbours, or to the
@@ -404,7 +422,7 @@ void *wtcrt_shheap_alloc(size_t n, size_t align, int zero)
         (align & (align - 1)))
         return NULL;
     lead = align > SH_HDR ? align : SH_HDR;
-    len = (lead + n + SH_PAGE - 1) & ~(SH_PAGE - 1);
+    len = block_len(lead, n);
     pthread_mutex_lock(&H.mu);
     off = take(len, &fresh);
     pthread_mutex_unlock(&H.mu);
@@ -431,6 +449,12 @@ static sh_block *block_of(const void *p)
     return b->magic == SH_MAGIC && b->start < (size_t)(c - H.mine) ? b : NULL;
 }
 
+/* The block of p when this rank may change it: its own, and not a child of fork's. */
+static sh_block *own_block(const void *p)
+{
+    return H.forked ? NULL : block_of(p);
+}
+
 /* Grows the block of p (one of this rank's) to hold n bytes from p where it lies: into
    the top of the slice when it ends there, or into a free extent right after it; 1 when
    it did. A buffer grown by realloc in steps was copied whole at each step otherwise
@@ -438,36 +462,23 @@ static sh_block *block_of(const void *p)
    64 KiB took 3.6 s against 25 ms. */
 int wtcrt_shheap_grow(void *p, size_t n)
 {
-    sh_block *b = H.forked ? NULL : block_of(p);
-    size_t lead, len, end, more;
+    sh_block *b = own_block(p);
+    size_t len, end, more;
     int grown = 0;
     if (!b || n > SH_SLICE)
         return 0;
-    lead = (size_t)((char *)p - (H.mine + b->start));
-    len = (lead + n + SH_PAGE - 1) & ~(SH_PAGE - 1);
+    len = block_len((size_t)((char *)p - (H.mine + b->start)), n);
     if (len <= b->len)
         return 1;
     more = len - b->len;
     pthread_mutex_lock(&H.mu);
     end = b->start + b->len;
     if (end == H.top) {
-        if (more <= SH_SLICE - H.top && !H.full &&
-            (H.top + more <= H.hwm || room(H.top + more - H.hwm))) {
-            H.top += more;
-            if (H.top > H.hwm)
-                H.hwm = H.top;
-            grown = 1;
-        }
+        grown = top_take(more);
     } else {
         for (int i = 0; i < H.nfree && H.free[i].off <= end; i++)
             if (H.free[i].off == end && H.free[i].len >= more) {
-                H.free[i].off += more;
-                H.free[i].len -= more;
-                if (!H.free[i].len) {
-                    memmove(&H.free[i], &H.free[i + 1],
-                            (size_t)(H.nfree - i - 1) * sizeof *H.free);
-                    H.nfree--;
-                }
+                ext_cut(i, more);
                 grown = 1;
                 break;
             }
@@ -484,11 +495,11 @@ int wtcrt_shheap_grow(void *p, size_t n)
    bytes, and the tail stayed taken until the block was freed. */
 void wtcrt_shheap_shrink(void *p, size_t n)
 {
-    sh_block *b = H.forked ? NULL : block_of(p);
+    sh_block *b = own_block(p);
     size_t len;
     if (!b)
         return;
-    len = ((size_t)((char *)p - (H.mine + b->start)) + n + SH_PAGE - 1) & ~(SH_PAGE - 1);
+    len = block_len((size_t)((char *)p - (H.mine + b->start)), n);
     if (len >= b->len)
         return;
     pthread_mutex_lock(&H.mu);
@@ -497,14 +508,18 @@ void wtcrt_shheap_shrink(void *p, size_t n)
     pthread_mutex_unlock(&H.mu);
 }
 
-int wtcrt_shheap_free(void *p)
+/* 1 when p lies in the segment (then the C library must not free it), with *freed the
+   usable bytes given back when it was this rank's own block, else 0. */
+int wtcrt_shheap_free(void *p, size_t *freed)
 {
     sh_block *b;
+    *freed = 0;
     if (!wtcrt_shheap_has(p, 1))
         return 0;
-    b = H.forked ? NULL : block_of(p);
+    b = own_block(p);
     if (!b) /* another rank's block (or not a block), or a parent's: left alone */
         return 1;
+    *freed = b->len - (size_t)((char *)p - (H.mine + b->start));
     b->magic = 0;
     pthread_mutex_lock(&H.mu);
     give(b->start, b->len);

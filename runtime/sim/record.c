@@ -190,9 +190,12 @@ static __thread watch W;
 static long watch_syncs, watch_reads; /* WTC_PREDICT_DEBUG: CPU clock reads for a sync,
                                          and at the end of a piece with a break */
 
+static int watch_used; /* a thread's watch opened */
+
 static void watch_report(void)
 {
-    fprintf(stderr, "wtc predict: CPU clock read %ld times to sync the watch, %ld at the "
+    if (watch_used)
+        fprintf(stderr, "wtc predict: CPU clock read %ld times to sync the watch, %ld at the "
                     "end of a piece\n", watch_syncs, watch_reads);
 }
 
@@ -202,15 +205,12 @@ static void watch_forked(void)
     W.state = 0;
 }
 
-static void watch_atfork(void)
+/* Once a process: a child of fork opens its own watch; WTC_PREDICT_DEBUG's count. */
+static void watch_once(void)
 {
     pthread_atfork(NULL, NULL, watch_forked);
-}
-
-static pthread_once_t report_once = PTHREAD_ONCE_INIT;
-static void watch_report_at_exit(void)
-{
-    atexit(watch_report);
+    if (getenv("WTC_PREDICT_DEBUG"))
+        atexit(watch_report);
 }
 
 static void watch_open(void)
@@ -219,7 +219,7 @@ static void watch_open(void)
     struct perf_event_attr a;
     void *pg;
     W.state = -1;
-    pthread_once(&once, watch_atfork);
+    pthread_once(&once, watch_once);
     if (R.cpu_cost < 0 || getenv("WTC_PREDICT_NO_WATCH"))
         return;
     memset(&a, 0, sizeof a);
@@ -246,8 +246,7 @@ static void watch_open(void)
             return; /* a page the kernel does not update: the CPU clock as before */
     }
     W.state = 1;
-    if (getenv("WTC_PREDICT_DEBUG") && pthread_once(&report_once, watch_report_at_exit) != 0)
-        return;
+    watch_used = 1;
     W.seen = W.pg->lock + 1; /* not in sync: the first stamp reads the CPU clock */
 }
 

@@ -10,16 +10,11 @@
 # _reuse keys (they follow O_s, G, O_r: no change), with O_s_reuse, and with
 # O_s_reuse = O_s given (the same as without).
 . tests/unit/sim_common.inc
-[ -x bin/wtcc ] || { bad "bin/wtcc missing: run make"; exit 1; }
-bin/wtcc ${SIM_CFLAGS:-} tests/unit/sim_reuse.wtc -o $OUT/reuse >$OUT/reuse.build 2>&1 \
-    || { bad "build: $(cat $OUT/reuse.build)"; exit 1; }
 sim_conf $OUT/reuse_a.conf fresh O_s=1e-8
 sim_conf $OUT/reuse_b.conf reuse O_s=1e-8 O_s_reuse=1e-10
 sim_conf $OUT/reuse_c.conf same O_s=1e-8 O_s_reuse=1e-8
-timeout 120 $OUT/reuse.predict --wtc-procs=3 --wtc-modes=simple \
-    --wtc-save-profile=$OUT/reuse.prof >$OUT/reuse.out 2>&1 \
-    || { bad "recording: $(tail -3 $OUT/reuse.out)"; exit 1; }
-t() { sim_regions $OUT/reuse $OUT/reuse.prof $OUT/$1 3 simple; }
+sim_record sim_reuse 3
+t() { sim_regions $OUT/sim_reuse $OUT/sim_reuse.prof $OUT/$1 3 simple; }
 a=$(t reuse_a.conf) b=$(t reuse_b.conf) c=$(t reuse_c.conf)
 [ -n "$a" ] && [ -n "$b" ] && [ -n "$c" ] || { bad "no predictions: '$a' '$b' '$c'"; exit 1; }
 # the second TASK: 48 + 16 * (8 + 16 + 8 + 64000) bytes, (1e-8 - 1e-10) s a byte
