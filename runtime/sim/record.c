@@ -77,7 +77,8 @@ typedef struct call_rec {
     int node;
     stamp seg;          /* start of the current compute segment */
     long weight;        /* how many calls this one stands for (replication) */
-    int witness;        /* inside a witness (replicable pars copy child 0 unchecked) */
+    long witness;       /* inside a witness: the weight of the witness's root (its
+                           replicable pars copy child 0 unchecked); 0 outside */
 } call_rec;
 
 /* What the recorder knows about a node beyond sim_node (replication, sim_replica.c
@@ -740,7 +741,7 @@ static node_info *info(int node)
 
 /* ---- calls and par frames ----------------------------------------------------------- */
 
-static void call_push(int node, long weight, int witness)
+static void call_push(int node, long weight, long witness)
 {
     if (R.ncalls == R.capcalls) {
         R.capcalls = R.capcalls ? 2 * R.capcalls : 64;
@@ -1087,15 +1088,25 @@ static void do_replicas(void)
    copies made points' 48 ms region 11-17 % high. */
 #define SIM_REPLICATE_MIN_S 0.05
 
+/* Inside a witness: a witness is a check, compared with child 0 within SIM_SIBLING_TOL,
+   not the measurement the prediction rests on, so it copies down to subtrees this many
+   times cheaper than SIM_REPLICATE_MIN_S, and up to --wtc-replicate copies counted from
+   the witness's own root (with the floor and the factor of the calls around it, each
+   witness ran a whole 0.05 s subtree and more: mergesort 8M's four checks ran half
+   its leaves, where the replicas alone run an eighth). */
+#define SIM_WITNESS_SCALE 8
+
 /* Whether par p's children are data-parallel: two or more calls of one function with
    a par, carrying buffers (at least one in: buffer not empty), every buffer of every
    child within 1 % (or 1 element) of child 0's, and the replication factor of the
    call so far times the number of children within the limit. */
-static int replicable(const wtc_par *p, long weight)
+static int replicable(const wtc_par *p, long weight, long witness)
 {
     long c0[64] = { 0 }, ci[64] = { 0 };
     const wtc_fn *fn;
     int nb, data = 0;
+    if (witness > 0)
+        weight /= witness;
     if (R.opt.replicate <= 0 || !p->cond || p->nch < 2 ||
         weight * p->nch > R.opt.replicate)
         return 0;
@@ -1473,8 +1484,8 @@ static void run_leaf_in_place(const wtc_fn *fn, void *args, void *ret, int node,
 }
 
 /* Runs (or captures) child i of par p, recorded as node 'node'; weight: how many
-   calls it stands for; witness: it runs inside a witness. */
-static void run_child(wtc_par *p, int i, int node, long weight, int witness)
+   calls it stands for; witness: the weight of the witness it runs inside, 0 if none. */
+static void run_child(wtc_par *p, int i, int node, long weight, long witness)
 {
     rec_child *c = &p->ch[i];
     const wtc_fn *fn = c->fn;
@@ -1520,7 +1531,7 @@ void wtc_par_close(wtc_par *p)
     call_rec *caller = &R.calls[R.ncalls - 1];
     int cnode = caller->node, first, rep;
     long weight = caller->weight;
-    int witness = caller->witness; /* caller moves if R.calls grows */
+    long witness = caller->witness; /* caller moves if R.calls grows */
     double t_before = stamp_since(caller->seg);
     /* the spawns are the runtime's work, not the caller's: the simulator adds them
        where the real runtime spawns (sim_par.t_spawn) */
@@ -1533,7 +1544,7 @@ void wtc_par_close(wtc_par *p)
     R.tree.pars[np].t_spawn = t_spawn;
     R.tree.pars[np].site = site_index(p->site);
     R.tree.pars[np].depth = p->depth;
-    rep = replicable(p, weight);
+    rep = replicable(p, weight, witness);
     for (int i = 0; i < p->nch; i++) {
         if (rep && !witness && (i == 1 || i == p->nch - 1)) {
             /* the witnesses: child 1 runs too (copying inside it unchecked), and in a
@@ -1541,14 +1552,15 @@ void wtc_par_close(wtc_par *p)
                the rest do not (a floorplan's candidates: children 0 and 1 within 15 %,
                the sequential time 22 % high); each is checked against child 0, and the
                replicas are filled from child 0 and child 1 (do_replicas) */
-            run_child(p, i, first + i, weight * p->nch, 1);
+            run_child(p, i, first + i, weight * p->nch, weight * p->nch);
             repl_add(first, -1, first + i);
         } else if (rep && i > 0) {
             make_replica(p, i, first + i, first, witness ? -1 : first + 1);
         } else if (i == 0 && rep) {
             stamp t0 = stamp_now(); /* CPU time if disturbed: the choice must not depend on the load */
             run_child(p, 0, first, weight * p->nch, witness);
-            rep = stamp_since(t0) >= SIM_REPLICATE_MIN_S;
+            rep = stamp_since(t0) >=
+                  (witness ? SIM_REPLICATE_MIN_S / SIM_WITNESS_SCALE : SIM_REPLICATE_MIN_S);
             if (rep) /* the caller and every call above it read data replicas did not compute */
                 for (int k = 0; k < R.ncalls; k++)
                     info(R.calls[k].node)->taint = 1;
