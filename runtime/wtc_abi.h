@@ -13,7 +13,7 @@
 #ifndef WTC_ABI_H
 #define WTC_ABI_H
 
-#define WTC_ABI_VERSION 4
+#define WTC_ABI_VERSION 5
 
 enum { WTC_MODE_DEFAULT = 0, WTC_MODE_SIMPLE = 1, WTC_MODE_DYNAMIC = 2, WTC_MODE_STEAL = 3 };
 
@@ -30,7 +30,19 @@ typedef struct wtc_ctx {
    one level deeper. */
 static inline wtc_ctx wtc_ctx_down(wtc_ctx c)
 {
+    /* as two 64-bit words, depth the low half of the first: field by field, gcc's
+       basic-block vectorizer built the context in a vector register, stored it and
+       read it back as the call's two argument registers, and the read of the upper
+       half stalled on the store (24 % of fib's samples with cond: n > 2) */
+#if defined __BYTE_ORDER__ && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    unsigned long long w[2];
+    _Static_assert(sizeof(wtc_ctx) == sizeof w, "wtc_ctx is two 64-bit words");
+    __builtin_memcpy(w, &c, sizeof w);
+    w[0] = (w[0] & ~0xffffffffULL) | (unsigned)(c.depth + 1);
+    __builtin_memcpy(&c, w, sizeof w);
+#else
     c.depth++;
+#endif
     return c;
 }
 
@@ -269,25 +281,33 @@ wtc_par *wtc_par_open(wtc_ctx ctx, int cond, const wtc_site *site);
    no pending children left for thieves. */
 wtc_par *wtc_par_next(wtc_ctx ctx);
 
-/* The fast path of both (ABI 4): after wtc_par_open or wtc_par_next has run a par
+/* The fast path of both (ABI 4; its two counters apart since ABI 5): after wtc_par_open or wtc_par_next has run a par
    inline, the runtime lets the next 'left' - 1 pars (cond true, this rank alone) and
    children run inline without a call, counting the pars in 'pars'; it sets 'left' to 0
    whenever that must stop (the rank's pending children gone, a region's end, work
    received). Generated code calls wtc_par_open_fast and wtc_next_due. */
 struct wtc_fast {
     unsigned left;
+    /* apart from 'left', so that gcc does not update the two as one vector (a load,
+       an add, a store of 8 bytes) whose store the next par's 4-byte read of 'left'
+       then waits on */
+    unsigned char apart_[60];
     unsigned pars;
 };
 extern struct wtc_fast wtc_fast;
 
-/* (A macro, not an inline function taking the context by value: gcc then stored the
-   context and read it back as one vector, a stalled store forwarding that made fib
-   without a cut-off 10-20 % slower than calling wtc_par_open every time.) */
+/* A par whose cond: is false takes the fast path too (NULL: its children run as the
+   sequential clones, as wtc_par_open answers there when the call owns this rank alone),
+   and counts towards the next poll: fib with cond: n > 2 called wtc_par_open at every
+   fib(2), 17 % of its samples. (A macro, not an inline function taking the context by
+   value: gcc then stored the context and read it back as one vector, a stalled store
+   forwarding that made fib without a cut-off 10-20 % slower than calling wtc_par_open
+   every time.) */
 #define wtc_par_open_fast(ctx, cond, site)                                               \
     (__extension__({                                                                      \
         int wtc__c = (cond);                                                              \
-        wtc_fast.left > 1 && wtc__c && (ctx).hi - (ctx).lo <= 1                           \
-            ? (wtc_fast.left--, wtc_fast.pars++, WTC_INLINE)                              \
+        wtc_fast.left > 1 && (ctx).hi - (ctx).lo <= 1                                     \
+            ? (wtc_fast.left--, wtc__c ? (wtc_fast.pars++, WTC_INLINE) : (wtc_par *)0)  \
             : wtc_par_open((ctx), wtc__c, (site));                                        \
     }))
 
