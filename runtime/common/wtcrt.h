@@ -341,7 +341,24 @@ struct wtc_par {
     int spawning;            /* its body still spawns, and thieves have been answered
                                 from it (wtcp_spawn_poll_due): they take from the front */
     wtcrt_keep keep;         /* copies of spawn arguments into the par body (wtc_keep) */
+    /* out: views that overlap a sibling's (mpi/par.c, "Overlapping out: views"): for
+       the first ovl_n children, the buffers whose extent overlaps another child's out:
+       extent (ovl; ovl_any: some child has one); for a child sent with some of them, its
+       merged buffers and their values when it left (tw, by child; tw_used: some entry
+       may be set) */
+    unsigned *ovl;
+    int ovl_n, ovl_cap, ovl_any;
+    struct wtcrt_twin *tw;
+    int tw_cap, tw_used;
 };
+
+/* A remote child's out: buffers written back by merge: bit b of 'merge' (b < 24), and
+   their bytes as they were when it was sent, one after the other (NULL: none). */
+typedef struct wtcrt_twin {
+    unsigned merge;
+    unsigned char *orig;
+} wtcrt_twin;
+#define WTCRT_MERGE_BUFS 24
 
 /* The args / return slot of child i of frame p. */
 #define WTCRT_ARGS(p, i) (((p)->mem ? (p)->mem : (p)->arena) + (p)->ch[i].args_off)
@@ -451,6 +468,8 @@ struct wtcrt_rt {
     atomic_int *bell_mine, *bell_my_mail; /* this rank's futex word and mail flag */
     int bell_all_local;
     int nest;                  /* work run nested while waiting (core: wtcp_may_nest) */
+    int by_address;            /* children of a TASK run directly (simple mode) with
+                                  buffers by address: mpi/par.c under_overlap */
     /* steal mode: a STEAL in flight (its victim), victim sequence, nesting of work run
        while waiting */
     int steal_out, steal_fails;

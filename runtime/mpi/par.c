@@ -38,6 +38,14 @@ wtc_par *wtcrt_frame_push(wtcrt_rt *rt, wtc_ctx ctx)
     p->closing = 0;
     p->nextc = p->end = 0;
     p->spawning = 0;
+    p->ovl_n = -1;
+    p->ovl_any = 0;
+    if (p->tw_used) {
+        for (int i = 0; i < p->tw_cap; i++)
+            free(p->tw[i].orig);
+        memset(p->tw, 0, (size_t)p->tw_cap * sizeof *p->tw);
+        p->tw_used = 0;
+    }
     wtcrt_keep_reset(&p->keep);
     return p;
 }
@@ -274,6 +282,225 @@ void wtcrt_run_local(wtcrt_rt *rt, wtc_par *p, int i)
 /* ---- TASK and RESULT -------------------------------------------------------------- */
 
 /* The most buffers a function of children first..first+count-1 of p has. */
+/* ---- overlapping out: views ---------------------------------------------------------
+
+   Children of one par may write disjoint elements of one array through views that
+   overlap: the columns of a matrix with a leading dimension (out: m[(rows - 1) * ld +
+   w]), the quadrants of Cilk's lu and rectmul. A child that runs elsewhere on a copy
+   sends back its whole view, and the elements between its own rows, its siblings', would
+   overwrite what they wrote. So a child whose out: view overlaps another child's out:
+   view (or any child sent while its par's body still spawns: its later siblings are not
+   known yet) is sent with those buffers marked (bits 8-31 of its TASK prefix); it gets
+   their data even where they are out: only, this rank keeps their values as they left
+   (a twin), and its RESULT is merged: only the elements that differ from the twin are
+   stored (doc/runtime.md "Overlapping out: views"). */
+
+typedef struct out_ext {
+    const unsigned char *lo, *hi;
+    int child, b;
+} out_ext;
+
+static int ext_cmp(const void *x, const void *y)
+{
+    const out_ext *a = x, *b = y;
+    return a->lo < b->lo ? -1 : a->lo > b->lo;
+}
+
+/* The element counts of child i of p into cnt (64 longs), or a new array (to free). */
+static long *child_counts(wtcrt_rt *rt, const wtc_par *p, int i, long *cnt)
+{
+    const wtc_fn *fn = p->ch[i].fn;
+    long *counts = fn->nbufs <= 64 ? cnt : malloc((size_t)fn->nbufs * sizeof *counts);
+    if (!counts)
+        wtcrt_die(rt, "out of memory");
+    fn->counts(WTCRT_ARGS(p, i), counts);
+    return counts;
+}
+
+static void ovl_mark(wtc_par *p, const out_ext *e)
+{
+    p->ovl[e->child] |= e->b < WTCRT_MERGE_BUFS ? 1u << e->b : 1u << 31;
+}
+
+/* p->ovl for every child of p: the out: buffers whose bytes overlap another out:
+   buffer's (sorted by start, each overlaps the one reaching furthest before it);
+   bit 31: one beyond the first WTCRT_MERGE_BUFS. */
+static void overlap_table(wtcrt_rt *rt, wtc_par *p)
+{
+    out_ext *e = NULL;
+    int n = 0, cap = 0, far = -1;
+    long cnt[64];
+    if (p->ovl_cap < p->nch) {
+        free(p->ovl);
+        if (!(p->ovl = malloc((size_t)p->capch * sizeof *p->ovl)))
+            wtcrt_die(rt, "out of memory");
+        p->ovl_cap = p->capch;
+    }
+    memset(p->ovl, 0, (size_t)p->nch * sizeof *p->ovl);
+    for (int i = 0; i < p->nch; i++) {
+        const wtc_fn *fn = p->ch[i].fn;
+        long *counts = NULL;
+        for (int b = 0; b < fn->nbufs; b++) {
+            unsigned long nb;
+            if (!fn->bufs[b].out)
+                continue;
+            if (!counts)
+                counts = child_counts(rt, p, i, cnt);
+            if (!(nb = wtcrt_buf_bytes(fn, b, counts[b])))
+                continue;
+            if (n == cap) {
+                cap = cap ? 2 * cap : 64;
+                if (!(e = realloc(e, (size_t)cap * sizeof *e)))
+                    wtcrt_die(rt, "out of memory");
+            }
+            e[n].lo = wtcrt_buf_ptr(fn, WTCRT_ARGS(p, i), b);
+            e[n].hi = e[n].lo + nb;
+            e[n].child = i;
+            e[n++].b = b;
+        }
+        if (counts && counts != cnt)
+            free(counts);
+    }
+    if (n > 1)
+        qsort(e, (size_t)n, sizeof *e, ext_cmp);
+    p->ovl_any = 0;
+    for (int k = 0; k < n; k++) {
+        if (far >= 0 && e[k].lo < e[far].hi) {
+            ovl_mark(p, &e[k]);
+            ovl_mark(p, &e[far]);
+            p->ovl_any = 1;
+        }
+        if (far < 0 || e[k].hi > e[far].hi)
+            far = k;
+    }
+    free(e);
+    p->ovl_n = p->nch;
+}
+
+/* Whether a frame below p on this rank may have a child running beside p's call that
+   writes where p's children's views reach: one whose children's out: views overlap, or
+   whose body still spawns. A task frame's children work on copies of their own (the
+   frames above it reach nothing else), except the buffers that came by address: they
+   are the parent's memory, where the children's siblings on other ranks write too
+   (ovl_any of a task frame: some child came so; rt->by_address for the children of a
+   TASK run without a frame, wtcrt_run_task). */
+static int under_overlap(wtcrt_rt *rt, const wtc_par *p)
+{
+    if (p->mem)
+        return 0;
+    for (int l = p->level - 1; l >= 0; l--) {
+        wtc_par *a = rt->frames[l];
+        if (a->mem)
+            return a->ovl_any;
+        if (a->spawning)
+            return 1;
+        if (a->ovl_n != a->nch)
+            overlap_table(rt, a);
+        if (a->ovl_any)
+            return 1;
+    }
+    return rt->by_address > 0;
+}
+
+/* The twin entry of child i of p, made when missing. */
+static wtcrt_twin *twin_of(wtcrt_rt *rt, wtc_par *p, int i)
+{
+    if (p->tw_cap <= i) {
+        int cap = p->capch > i ? p->capch : i + 1;
+        if (!(p->tw = realloc(p->tw, (size_t)cap * sizeof *p->tw)))
+            wtcrt_die(rt, "out of memory");
+        memset(p->tw + p->tw_cap, 0, (size_t)(cap - p->tw_cap) * sizeof *p->tw);
+        p->tw_cap = cap;
+    }
+    p->tw_used = 1;
+    return &p->tw[i];
+}
+
+/* The buffers of child i of p (counts) to send merged to a rank that gets the ones of
+   'shared' by address: its out: buffers that overlap a sibling's; all of them while the
+   body still spawns (later siblings are not known yet) or below a frame whose children
+   overlap (a cousin may write between its rows: under_overlap); and those it came with
+   merged (a task frame's child sent on). */
+static unsigned child_merge(wtcrt_rt *rt, wtc_par *p, int i, unsigned shared,
+                            const long *counts)
+{
+    const wtc_fn *fn = p->ch[i].fn;
+    unsigned m = 0;
+    if (p->spawning || (p->mem && p->ovl_any) || under_overlap(rt, p)) {
+        for (int b = 0; b < fn->nbufs && b < WTCRT_MERGE_BUFS; b++)
+            if (fn->bufs[b].out && wtcrt_buf_bytes(fn, b, counts[b]))
+                m |= 1u << b;
+    } else if (!p->mem) { /* a task frame's children: copies of their own */
+        if (p->ovl_n != p->nch)
+            overlap_table(rt, p);
+        m = p->ovl[i];
+        if (m >> 31)
+            wtcrt_die(rt, "%s: an out: buffer after the first %d overlaps a sibling's out: "
+                      "buffer; its result cannot be merged", fn->name, WTCRT_MERGE_BUFS);
+    }
+    if (p->tw_used && i < p->tw_cap)
+        m |= p->tw[i].merge;
+    return m & ~shared;
+}
+
+/* Room for the bytes of child i's merged buffers (bits of 'merge') as they leave
+   (pack_child fills it: the twin is what was sent, even where a sibling by address
+   writes beside the view meanwhile); NULL when none. */
+static unsigned char *new_twin(wtcrt_rt *rt, wtc_par *p, int i, unsigned merge,
+                               const long *counts)
+{
+    const wtc_fn *fn = p->ch[i].fn;
+    wtcrt_twin *t;
+    size_t n = 0;
+    if (!merge)
+        return NULL;
+    t = twin_of(rt, p, i);
+    for (int b = 0; b < fn->nbufs; b++)
+        if (merge >> b & 1)
+            n += wtcrt_buf_bytes(fn, b, counts[b]);
+    free(t->orig);
+    if (!(t->orig = malloc(n ? n : 1)))
+        wtcrt_die(rt, "out of memory");
+    t->merge = merge;
+    return t->orig;
+}
+
+/* Stores the elements of res (n bytes, elements of es bytes) that differ from orig
+   into dst. */
+static void merge_into(unsigned char *dst, const unsigned char *res,
+                       const unsigned char *orig, size_t n, size_t es)
+{
+    if (es == 8) {
+        for (size_t k = 0; k + 8 <= n; k += 8) {
+            unsigned long long a, b;
+            memcpy(&a, res + k, 8);
+            memcpy(&b, orig + k, 8);
+            if (a != b)
+                memcpy(dst + k, &a, 8);
+        }
+    } else if (es == 4) {
+        for (size_t k = 0; k + 4 <= n; k += 4) {
+            unsigned a, b;
+            memcpy(&a, res + k, 4);
+            memcpy(&b, orig + k, 4);
+            if (a != b)
+                memcpy(dst + k, &a, 4);
+        }
+    } else {
+        if (!es)
+            es = 1;
+        for (size_t k = 0; k + es <= n; k += es)
+            if (memcmp(res + k, orig + k, es))
+                memcpy(dst + k, res + k, es);
+    }
+}
+
+/* The merged buffers of child i of p whose RESULT is on its way (0: none). */
+static unsigned merged(const wtc_par *p, int i)
+{
+    return p->tw_used && i < p->tw_cap && p->tw[i].orig ? p->tw[i].merge : 0;
+}
+
 static int max_bufs(const wtc_par *p, int first, int count)
 {
     int maxb = 0;
@@ -281,20 +508,6 @@ static int max_bufs(const wtc_par *p, int first, int count)
         if (p->ch[i].fn->nbufs > maxb)
             maxb = p->ch[i].fn->nbufs;
     return maxb;
-}
-
-/* The payload bytes the TASK of children first..first+count-1 of p copies (its buffers
-   by reference left out), each child checked (check_child); counts: room for their
-   element counts. */
-static size_t task_bytes(wtcrt_rt *rt, wtc_par *p, int first, int count, long *counts)
-{
-    size_t n = 0;
-    for (int i = first; i < first + count; i++) {
-        check_child(rt, p, i);
-        p->ch[i].fn->counts(WTCRT_ARGS(p, i), counts);
-        n += wtcrt_task_child_copied(p->ch[i].fn, counts);
-    }
-    return n;
 }
 
 /* Buffer b is in a child's mask of buffers that go by address (buffers 0-7 only). */
@@ -318,6 +531,30 @@ static unsigned shared_mask(int dest, const wtc_fn *fn, const void *args, const 
     return mask;
 }
 
+/* The payload bytes the TASK of children first..first+count-1 of p for rank dest
+   copies (its buffers by reference left out; out: buffers sent merged, below 64 KiB,
+   in), each child checked (check_child); counts: room for their element counts. */
+static size_t task_bytes(wtcrt_rt *rt, wtc_par *p, int first, int count, int dest,
+                         long *counts)
+{
+    size_t n = 0;
+    for (int i = first; i < first + count; i++) {
+        const wtc_fn *fn = p->ch[i].fn;
+        const unsigned char *args = WTCRT_ARGS(p, i);
+        unsigned merge;
+        check_child(rt, p, i);
+        fn->counts(args, counts);
+        n += wtcrt_task_child_copied(fn, counts);
+        merge = child_merge(rt, p, i, shared_mask(dest, fn, args, counts), counts);
+        for (int b = 0; b < fn->nbufs && merge; b++) {
+            unsigned long nb = wtcrt_buf_bytes(fn, b, counts[b]);
+            if (merge >> b & 1 && !fn->bufs[b].in && !wtcrt_buf_by_ref(nb))
+                n += nb;
+        }
+    }
+    return n;
+}
+
 /* Packs child i of p for rank dest into m at q (function id and the mask of buffers
    that go by address, args, counts, in: buffers, the big ones by reference or by
    address); returns the end. */
@@ -327,9 +564,14 @@ static unsigned char *pack_child(wtcrt_rt *rt, wtcrt_msg *m, wtc_par *p, int i, 
     const wtc_fn *fn = p->ch[i].fn;
     const unsigned char *args = WTCRT_ARGS(p, i);
     int pre[2] = { fn->id, 0 };
+    unsigned shared, merge;
+    unsigned char *twin;
     fn->counts(args, counts);
-    pre[1] = (int)shared_mask(dest, fn, args, counts);
-    p->ch[i].shared = (unsigned char)pre[1];
+    shared = shared_mask(dest, fn, args, counts);
+    merge = child_merge(rt, p, i, shared, counts);
+    twin = new_twin(rt, p, i, merge, counts);
+    pre[1] = (int)(shared | merge << 8);
+    p->ch[i].shared = (unsigned char)shared;
     memcpy(q, pre, sizeof pre);
     memcpy(q + sizeof pre, args, fn->args_size);
     q += sizeof pre + fn->args_size;
@@ -337,13 +579,22 @@ static unsigned char *pack_child(wtcrt_rt *rt, wtcrt_msg *m, wtc_par *p, int i, 
     q += 8ul * (unsigned long)fn->nbufs;
     for (int b = 0; b < fn->nbufs; b++) {
         unsigned long nb = wtcrt_buf_bytes(fn, b, counts[b]);
-        if (!fn->bufs[b].in || !nb)
+        if (!(fn->bufs[b].in || merge >> b & 1) || !nb)
             continue;
         if (by_address((unsigned)pre[1], b)) {
             rt->st.bytes_shared += (long long)nb;
             continue;
         }
-        if (wtcrt_buf_by_ref(nb)) { /* after the packed part (m->len: task_bytes) */
+        if (merge >> b & 1) { /* the twin first, then what it holds leaves */
+            memcpy(twin, wtcrt_buf_ptr(fn, args, b), nb);
+            if (wtcrt_buf_by_ref(nb)) {
+                wtcrt_msg_seg(rt, m, m->len, twin, nb);
+            } else {
+                memcpy(q, twin, nb);
+                q += nb;
+            }
+            twin += nb;
+        } else if (wtcrt_buf_by_ref(nb)) { /* after the packed part (m->len: task_bytes) */
             wtcrt_msg_seg(rt, m, m->len, wtcrt_buf_ptr(fn, args, b), nb);
         } else {
             memcpy(q, wtcrt_buf_ptr(fn, args, b), nb);
@@ -380,7 +631,7 @@ static void send_task(wtcrt_rt *rt, wtc_par *p, int dest, int first, int count, 
     counts = maxb <= 64 ? cnt : malloc((size_t)maxb * sizeof *counts);
     if (!counts)
         wtcrt_die(rt, "out of memory");
-    m = wtcrt_msg_new(rt, task_bytes(rt, p, first, count, counts));
+    m = wtcrt_msg_new(rt, task_bytes(rt, p, first, count, dest, counts));
     q = WTCRT_PAYLOAD(m);
     for (int i = first; i < first + count; i++) {
         q = pack_child(rt, m, p, i, dest, q, counts);
@@ -491,12 +742,13 @@ static size_t result_layout(wtcrt_rt *rt, wtc_par *p, const wtcrt_hdr *h, wtcrt_
         if (!counts)
             wtcrt_die(rt, "out of memory");
         fn->counts(args, counts);
+        unsigned merge = merged(p, i);
         at += fn->ret_size;
         for (int b = 0; b < fn->nbufs; b++) {
             unsigned long nb = wtcrt_buf_bytes(fn, b, counts[b]);
             if (!fn->bufs[b].out || !nb || by_address(p->ch[i].shared, b))
                 continue;
-            if (!wtcrt_buf_by_ref(nb))
+            if (!wtcrt_buf_by_ref(nb) || merge >> b & 1) /* merged: from m's buffer */
                 at += nb;
             else
                 wtcrt_msg_seg(rt, m, WTCRT_HDR_SIZE + at, wtcrt_buf_ptr(fn, args, b), nb);
@@ -557,10 +809,23 @@ void wtcrt_store_result(wtcrt_rt *rt, wtcrt_msg *m)
         if (c->dest)
             wtcrt_kind_store(c->dest, c->dest_kind, c->dest_size, ret, fn->ret_kind,
                              fn->ret_size);
+        unsigned merge = merged(p, i);
+        size_t at = 0;
         for (int b = 0; b < fn->nbufs; b++) {
             unsigned long nb = wtcrt_buf_bytes(fn, b, counts[b]);
-            if (fn->bufs[b].out && nb && !wtcrt_buf_by_ref(nb))
+            if (merge >> b & 1) { /* only what the child changed */
+                merge_into(wtcrt_buf_ptr(fn, args, b), result_take(rt, m, &q, nb),
+                           p->tw[i].orig + at, nb, fn->bufs[b].elem_size);
+                at += nb;
+            } else if (fn->bufs[b].out && nb && !wtcrt_buf_by_ref(nb) &&
+                       !by_address(c->shared, b)) {
                 memcpy(wtcrt_buf_ptr(fn, args, b), result_take(rt, m, &q, nb), nb);
+            }
+        }
+        if (merge) {
+            free(p->tw[i].orig);
+            p->tw[i].orig = NULL;
+            p->tw[i].merge = 0;
         }
         if (counts != cnt)
             free(counts);
@@ -579,7 +844,15 @@ typedef struct task_child {
     unsigned char *args, *ret;
     long *counts;
     unsigned shared; /* the buffers left where they lie (by address; pack_child) */
+    unsigned merge;  /* out: buffers sent with their data, to be merged (child_merge) */
 } task_child;
+
+/* Whether buffer b of a child comes with data in its TASK: an in: buffer, or an out:
+   buffer sent merged. */
+static inline int comes_in(const wtc_fn *fn, unsigned merge, int b)
+{
+    return fn->bufs[b].in || (merge >> b & 1);
+}
 
 /* A TASK's byte stream: for each child its function id, args, counts and in: buffers
    below 64 KiB (the packed part), then every buffer sent by reference, in the same order
@@ -601,9 +874,13 @@ static size_t child_bytes(wtcrt_rt *rt, const unsigned char *q, const unsigned c
     if (pre[0] < 0 || pre[0] >= rt->prog->nfns)
         wtcrt_die(rt, "TASK for unknown function %d", pre[0]);
     fn = tc->fn = rt->prog->fns[pre[0]];
-    tc->shared = (unsigned)pre[1];
+    tc->shared = (unsigned)pre[1] & 0xffu;
+    tc->merge = (unsigned)pre[1] >> 8;
     if (tc->shared >> (fn->nbufs < 8 ? fn->nbufs : 8))
         wtcrt_die(rt, "TASK for %s with buffers by address it does not have", fn->name);
+    for (int b = 0; b < WTCRT_MERGE_BUFS; b++)
+        if (tc->merge >> b & 1 && (b >= fn->nbufs || !fn->bufs[b].out))
+            wtcrt_die(rt, "TASK for %s merging a buffer that is not out:", fn->name);
     bytes = WTCRT_CHILD_PREFIX + fn->args_size + 8ul * (unsigned long)fn->nbufs;
     if ((size_t)(end - q) < bytes)
         return 0;
@@ -623,9 +900,9 @@ static size_t child_bytes(wtcrt_rt *rt, const unsigned char *q, const unsigned c
             continue; /* used where it lies: no memory here, nothing in the TASK */
         }
         *total += ALIGN16(nb);
-        if (fn->bufs[b].in && wtcrt_buf_by_ref(nb))
+        if (comes_in(fn, tc->merge, b) && wtcrt_buf_by_ref(nb))
             *big += nb;
-        else if (fn->bufs[b].in)
+        else if (comes_in(fn, tc->merge, b))
             bytes += nb;
     }
     return (size_t)(end - q) < bytes ? 0 : bytes;
@@ -681,16 +958,20 @@ static const unsigned char *child_unpack(wtcrt_rt *rt, wtcrt_msg *m, const unsig
         wtcrt_buf_set(fn, tc->args, b, mem + *off);
         if (!(how & PLACE_BIG))
             wtcrt_unpacked_add(mem + *off, nb);
-        if (fn->bufs[b].in && nb && wtcrt_buf_by_ref(nb)) {
+        if (comes_in(fn, tc->merge, b) && nb && wtcrt_buf_by_ref(nb)) {
             if (how & COPY_BIG)
                 memcpy(mem + *off, *tail, nb);
             if (how & PLACE_BIG)
                 wtcrt_msg_seg(rt, m, m->len, mem + *off, nb);
             *tail += nb;
-        } else if (fn->bufs[b].in && nb) {
+        } else if (comes_in(fn, tc->merge, b) && nb) {
             if (how & COPY_PACKED)
                 memcpy(mem + *off, q, nb);
             q += nb;
+        } else if (nb && (how & COPY_PACKED)) {
+            /* out: only: what the callee leaves unwritten comes back as 0
+               (doc/language.md), not as a former TASK's bytes of this memory */
+            memset(mem + *off, 0, nb);
         }
         *off += ALIGN16(nb);
     }
@@ -832,9 +1113,11 @@ void wtcrt_run_task(wtcrt_rt *rt, wtcrt_msg *m)
             c.lo = rt->rank;
             c.hi = rt->rank + 1;
         }
+        rt->by_address += tc[i].shared != 0;
         wtcrt_call_push(rt, tc[i].fn, tc[i].args, c.depth);
         tc[i].fn->run_par(c, tc[i].args, tc[i].ret);
         wtcrt_call_pop(rt);
+        rt->by_address -= tc[i].shared != 0;
     }
     rt->st.calls_run += h.count;
     wtcrt_unpacked_forget(mem, memsize);
@@ -870,8 +1153,12 @@ wtc_par *wtcrt_task_frame(wtcrt_rt *rt, wtcrt_msg *m)
         if (!(p->ch = realloc(p->ch, (size_t)p->capch * sizeof *p->ch)))
             wtcrt_die(rt, "out of memory");
     }
+    p->ovl_any = 0;
     for (int i = 0; i < h.count; i++) {
         wtcrt_child *ch = &p->ch[i];
+        if (tc[i].merge) /* sent on, they go merged again: the data with them */
+            twin_of(rt, p, i)->merge = tc[i].merge;
+        p->ovl_any |= tc[i].shared != 0; /* under_overlap */
         ch->fn = tc[i].fn;
         ch->args_off = (size_t)(tc[i].args - p->mem);
         ch->dest = NULL;
