@@ -1528,11 +1528,15 @@ static Type *type_name_of(Specs *s, Dtor *d)
     return dtor_apply(d, specs_type(s));
 }
 
-/* 'recursive' anywhere but on a function definition. */
-static void check_not_recursive(Specs *s)
+/* 'recursive' anywhere but on a function definition; proto: the declaration is a
+   function's prototype. */
+static void check_not_recursive_in(Specs *s, bool proto)
 {
     if (s->recursive) {
         diag_error(s->recursive_loc, "'recursive' may only mark a function definition");
+        if (proto)
+            diag_note(s->recursive_loc, "write the prototype without 'recursive': the "
+                      "definition carries the keyword and its clauses");
         if (!recursive_noted)
             diag_note(s->recursive_loc, "in a .wtc file 'recursive' followed by a declaration "
                       "is the Work-Time C keyword; elsewhere it is an ordinary name");
@@ -1541,12 +1545,19 @@ static void check_not_recursive(Specs *s)
     }
 }
 
+static void check_not_recursive(Specs *s)
+{
+    check_not_recursive_in(s, false);
+}
+
 /* Enter one declarator of the current declaration into the symbol table. */
 static Decl *declare(Specs *s, Dtor *d, WtcLoc l)
 {
-    check_not_recursive(s);
+    bool rec = s->recursive;
     Type *t = dtor_apply(d, specs_type(s));
     Type *st = type_strip_typedefs(t);
+    if (rec)
+        check_not_recursive_in(s, st && st->kind == TY_FUNC);
     Decl *dc = ast_alloc(sizeof *dc);
     dc->kind = s->storage == SC_TYPEDEF ? DK_TYPEDEF : st && st->kind == TY_FUNC ? DK_FUNC : DK_VAR;
     dc->name = d->name;
