@@ -466,33 +466,60 @@ static unsigned char *new_twin(wtcrt_rt *rt, wtc_par *p, int i, unsigned merge,
 }
 
 /* Stores the elements of res (n bytes, elements of es bytes) that differ from orig
-   into dst. */
-static void merge_into(unsigned char *dst, const unsigned char *res,
-                       const unsigned char *orig, size_t n, size_t es)
+   into dst; returns how many of them dst held changed already, to another value (a
+   sibling wrote them too: a race). */
+static size_t merge_into(unsigned char *dst, const unsigned char *res,
+                         const unsigned char *orig, size_t n, size_t es)
 {
+    size_t both = 0;
     if (es == 8) {
         for (size_t k = 0; k + 8 <= n; k += 8) {
-            unsigned long long a, b;
+            unsigned long long a, b, d;
             memcpy(&a, res + k, 8);
             memcpy(&b, orig + k, 8);
-            if (a != b)
+            if (a != b) {
+                memcpy(&d, dst + k, 8);
+                both += d != b && d != a;
                 memcpy(dst + k, &a, 8);
+            }
         }
     } else if (es == 4) {
         for (size_t k = 0; k + 4 <= n; k += 4) {
-            unsigned a, b;
+            unsigned a, b, d;
             memcpy(&a, res + k, 4);
             memcpy(&b, orig + k, 4);
-            if (a != b)
+            if (a != b) {
+                memcpy(&d, dst + k, 4);
+                both += d != b && d != a;
                 memcpy(dst + k, &a, 4);
+            }
         }
     } else {
         if (!es)
             es = 1;
         for (size_t k = 0; k + es <= n; k += es)
-            if (memcmp(res + k, orig + k, es))
+            if (memcmp(res + k, orig + k, es)) {
+                both += memcmp(dst + k, orig + k, es) && memcmp(dst + k, res + k, es);
                 memcpy(dst + k, res + k, es);
+            }
     }
+    return both;
+}
+
+/* Says once per function on this rank that a merge found elements two calls wrote. */
+static void race_note(wtcrt_rt *rt, const wtc_fn *fn, int b, size_t both)
+{
+    static const wtc_fn *said[16];
+    static int nsaid;
+    for (int k = 0; k < nsaid; k++)
+        if (said[k] == fn)
+            return;
+    if (nsaid < 16)
+        said[nsaid++] = fn;
+    fprintf(stderr, "wtc: warning: rank %d: two calls of %s in one par wrote %zu same "
+            "element%s of '%s' (a race, as in C: which value stays depends on the order "
+            "their results come back)\n", rt->rank, fn->name, both, both == 1 ? "" : "s",
+            fn->bufs[b].name);
 }
 
 /* The merged buffers of child i of p whose RESULT is on its way (0: none). */
@@ -814,8 +841,10 @@ void wtcrt_store_result(wtcrt_rt *rt, wtcrt_msg *m)
         for (int b = 0; b < fn->nbufs; b++) {
             unsigned long nb = wtcrt_buf_bytes(fn, b, counts[b]);
             if (merge >> b & 1) { /* only what the child changed */
-                merge_into(wtcrt_buf_ptr(fn, args, b), result_take(rt, m, &q, nb),
-                           p->tw[i].orig + at, nb, fn->bufs[b].elem_size);
+                size_t both = merge_into(wtcrt_buf_ptr(fn, args, b), result_take(rt, m, &q, nb),
+                                         p->tw[i].orig + at, nb, fn->bufs[b].elem_size);
+                if (both)
+                    race_note(rt, fn, b, both);
                 at += nb;
             } else if (fn->bufs[b].out && nb && !wtcrt_buf_by_ref(nb) &&
                        !by_address(c->shared, b)) {
