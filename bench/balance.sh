@@ -41,7 +41,7 @@ TMO=${WTC_BENCH_TIMEOUT:-120}
 MODES=${WTC_BALANCE_MODES:-omp simple dynamic steal}
 P=${WTC_BALANCE_P:-2}
 BUILT=${WTC_BENCH_BUILT:-}
-ALL="nqueens qsort_lomuto qsort_hoare msort cilksort fib mandel uts knapsack knapsack_share steps matmul floorplan floorplan_share strassen sparselu fft alignment"
+ALL="nqueens qsort_lomuto qsort_hoare msort cilksort fib mandel uts knapsack knapsack_share steps matmul floorplan floorplan_share strassen sparselu fft alignment lu rectmul"
 SRC=bench/balance
 # Plain C and OpenMP get the code layout wtcc gives every program (doc/wtcc.md "Code
 # layout"), so that the ratios measure the parallel run, not where a loop happens to
@@ -191,6 +191,8 @@ label() {
     sparselu) echo "sparse LU 28x28 of 100" ;;
     fft) echo "FFT 2^23, radix 2" ;;
     alignment) echo "alignment, 4950 pairs" ;;
+    lu) echo "LU 2048, Cilk's quadrants" ;;
+    rectmul) echo "rectmul 1024x896x1152" ;;
     esac
 }
 
