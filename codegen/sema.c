@@ -149,6 +149,29 @@ static const char *incomplete_reason(Type *t)
     return NULL;
 }
 
+/* The flexible array member that ends struct t (or a struct it ends with), NULL if
+   none: sizeof leaves it out, so an element of t would travel without it. */
+static const char *flexible_member(Type *t)
+{
+    Member *last = NULL;
+    t = type_strip_typedefs(t);
+    if (!t || (t->kind != TY_STRUCT && t->kind != TY_UNION) || !t->sinfo)
+        return NULL;
+    for (Member *m = t->sinfo->members; m; m = m->next) {
+        Type *mt = type_strip_typedefs(m->type);
+        if (t->kind == TY_UNION || !m->next) {
+            if (mt && mt->kind == TY_ARRAY && !mt->array_len)
+                return m->name ? m->name : "(unnamed)";
+            const char *in = flexible_member(m->type);
+            if (in)
+                return in;
+        }
+        last = m;
+    }
+    (void)last;
+    return NULL;
+}
+
 /* Is t a pointer to a function (a parameter declared 'int (*f)(int)' or 'int f(int)')? */
 static bool is_function_pointer(Type *t)
 {
@@ -284,8 +307,13 @@ static void check_item(RecFn *f, Clause *cl, ClauseItem *it)
         return;
     }
     const char *why = NULL, *inc = incomplete_reason(type_strip_typedefs(p->type)->base);
+    const char *fam = inc ? NULL : flexible_member(type_strip_typedefs(p->type)->base);
     if (inc)
         diag_error(it->loc, "element type of '%s' is %s; only plain data can be sent", it->name, inc);
+    else if (fam)
+        diag_error(it->loc, "element type of '%s' ends with a flexible array member ('%s'), which "
+                   "sizeof leaves out, so it would not be sent; pass that array as a pointer "
+                   "parameter of its own with its count", it->name, fam);
     else if (contains_pointer(type_strip_typedefs(p->type)->base, &why, 0))
         diag_error(it->loc, "element type of '%s' contains a pointer%s%s%s; only plain data can be "
                    "sent to another processor", it->name, why ? " (member '" : "",
