@@ -208,6 +208,25 @@ static void emit_runners(Cg *cg, RecFn *f)
             "    %s__wtc_seq_%s(%s);\n}\n", f->name, f->name, store, f->name, args);
 }
 
+/* The C expression of buffer p's merge unit (wtc_buf.unit): the size of the scalar its
+   element is, or is an array of; 1 when a struct or union is inside. */
+static const char *buf_unit(RecFn *f, RecParam *p)
+{
+    Type *t = type_strip_typedefs(p->type);
+    int depth = 0;
+    t = t ? type_strip_typedefs(t->base) : NULL;
+    while (t && t->kind == TY_ARRAY) {
+        depth++;
+        t = type_strip_typedefs(t->base);
+    }
+    if (!t || t->kind == TY_STRUCT || t->kind == TY_UNION)
+        return "1";
+    char *e = cg_fmt("sizeof((*((__wtc_args_%s *)0)->%s)", f->name, p->name);
+    for (int k = 0; k < depth; k++)
+        e = cg_fmt("%s[0]", e);
+    return cg_fmt("%s)", e);
+}
+
 /* __wtc_bufs_f and __wtc_fn_f. */
 static void emit_descriptor(Cg *cg, RecFn *f)
 {
@@ -219,9 +238,10 @@ static void emit_descriptor(Cg *cg, RecFn *f)
             RecParam *p = &f->params[i];
             if (p->is_ptr)
                 fprintf(o, "%s\n    { __builtin_offsetof(__wtc_args_%s, %s), "
-                        "sizeof(*((__wtc_args_%s *)0)->%s), %d, %d, \"%s\", %s }",
+                        "sizeof(*((__wtc_args_%s *)0)->%s), %d, %d, \"%s\", %s, %s }",
                         p->buf ? "," : "", f->name, p->name, f->name, p->name, p->in, p->out,
-                        p->name, cg_c_string(p->count ? span_text(cg->tu, p->count_span) : "0"));
+                        p->name, cg_c_string(p->count ? span_text(cg->tu, p->count_span) : "0"),
+                        buf_unit(f, p));
         }
         fprintf(o, " };\n");
     }

@@ -54,6 +54,10 @@ typedef struct wtc_buf {
     int out;                 /* listed in out: - copied back to the caller  */
     const char *name;        /* the parameter's name, for error messages */
     const char *count;       /* its element count as written ("n"), for messages */
+    unsigned long unit;      /* the smallest place a callee may write alone: the size of
+                                the scalar the element is or is an array of; 1 when it
+                                holds a struct or union (members are places of their
+                                own); 0: elem_size (mpi/par.c merge_into) */
 } wtc_buf;
 
 /* Arithmetic kinds, so the runtime can store a result into an lvalue of another

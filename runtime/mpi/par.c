@@ -465,48 +465,56 @@ static unsigned char *new_twin(wtcrt_rt *rt, wtc_par *p, int i, unsigned merge,
     return t->orig;
 }
 
-/* Stores the elements of res (n bytes, elements of es bytes) that differ from orig
-   into dst; returns how many of them dst held changed already, to another value (a
-   sibling wrote them too: a race). */
-static size_t merge_into(unsigned char *dst, const unsigned char *res,
-                         const unsigned char *orig, size_t n, size_t es)
+/* 0xff in each byte of x that is not zero. */
+static inline unsigned long long byte_mask(unsigned long long x)
 {
-    size_t both = 0;
-    if (es == 8) {
-        for (size_t k = 0; k + 8 <= n; k += 8) {
-            unsigned long long a, b, d;
-            memcpy(&a, res + k, 8);
-            memcpy(&b, orig + k, 8);
-            if (a != b) {
-                memcpy(&d, dst + k, 8);
-                both += d != b && d != a;
-                memcpy(dst + k, &a, 8);
+    x |= x >> 4;
+    x |= x >> 2;
+    x |= x >> 1;
+    return (x & 0x0101010101010101ull) * 0xffu;
+}
+
+/* Stores the places of res (n bytes, places of 'unit' bytes: wtc_buf.unit) that differ
+   from orig into dst: whole scalars, or bytes where the elements hold structs (two
+   members of one struct are two places in C, and calls may write one each); returns
+   how many bytes of them dst held changed already, to another value (a sibling wrote
+   them too: a race). A word of eight bytes that did not change costs a compare. */
+static size_t merge_into(unsigned char *dst, const unsigned char *res,
+                         const unsigned char *orig, size_t n, size_t unit)
+{
+    size_t both = 0, k = 0;
+    if (unit > 1) {
+        for (; k + unit <= n; k += unit)
+            if (memcmp(res + k, orig + k, unit)) {
+                if (memcmp(dst + k, orig + k, unit) && memcmp(dst + k, res + k, unit))
+                    both += unit;
+                memcpy(dst + k, res + k, unit);
             }
-        }
-    } else if (es == 4) {
-        for (size_t k = 0; k + 4 <= n; k += 4) {
-            unsigned a, b, d;
-            memcpy(&a, res + k, 4);
-            memcpy(&b, orig + k, 4);
-            if (a != b) {
-                memcpy(&d, dst + k, 4);
-                both += d != b && d != a;
-                memcpy(dst + k, &a, 4);
-            }
-        }
-    } else {
-        if (!es)
-            es = 1;
-        for (size_t k = 0; k + es <= n; k += es)
-            if (memcmp(res + k, orig + k, es)) {
-                both += memcmp(dst + k, orig + k, es) && memcmp(dst + k, res + k, es);
-                memcpy(dst + k, res + k, es);
-            }
+        return both;
     }
+    for (; k + 8 <= n; k += 8) {
+        unsigned long long a, b, d, ch, race;
+        memcpy(&a, res + k, 8);
+        memcpy(&b, orig + k, 8);
+        if (a == b)
+            continue;
+        memcpy(&d, dst + k, 8);
+        ch = byte_mask(a ^ b);
+        race = ch & byte_mask(d ^ b) & byte_mask(d ^ a);
+        if (race)
+            both += (size_t)__builtin_popcountll(race) / 8;
+        d = (d & ~ch) | (a & ch);
+        memcpy(dst + k, &d, 8);
+    }
+    for (; k < n; k++)
+        if (res[k] != orig[k]) {
+            both += dst[k] != orig[k] && dst[k] != res[k];
+            dst[k] = res[k];
+        }
     return both;
 }
 
-/* Says once per function on this rank that a merge found elements two calls wrote. */
+/* Says once per function on this rank that a merge found bytes two calls wrote. */
 static void race_note(wtcrt_rt *rt, const wtc_fn *fn, int b, size_t both)
 {
     static const wtc_fn *said[16];
@@ -516,8 +524,8 @@ static void race_note(wtcrt_rt *rt, const wtc_fn *fn, int b, size_t both)
             return;
     if (nsaid < 16)
         said[nsaid++] = fn;
-    fprintf(stderr, "wtc: warning: rank %d: two calls of %s in one par wrote %zu same "
-            "element%s of '%s' (a race, as in C: which value stays depends on the order "
+    fprintf(stderr, "wtc: warning: rank %d: two calls of %s in one par both wrote %zu "
+            "byte%s of '%s' (a data race, as in C: which value stays depends on the order "
             "their results come back)\n", rt->rank, fn->name, both, both == 1 ? "" : "s",
             fn->bufs[b].name);
 }
@@ -841,8 +849,9 @@ void wtcrt_store_result(wtcrt_rt *rt, wtcrt_msg *m)
         for (int b = 0; b < fn->nbufs; b++) {
             unsigned long nb = wtcrt_buf_bytes(fn, b, counts[b]);
             if (merge >> b & 1) { /* only what the child changed */
+                unsigned long unit = fn->bufs[b].unit ? fn->bufs[b].unit : fn->bufs[b].elem_size;
                 size_t both = merge_into(wtcrt_buf_ptr(fn, args, b), result_take(rt, m, &q, nb),
-                                         p->tw[i].orig + at, nb, fn->bufs[b].elem_size);
+                                         p->tw[i].orig + at, nb, unit);
                 if (both)
                     race_note(rt, fn, b, both);
                 at += nb;

@@ -94,7 +94,7 @@ static void __wtc_run_par_msort(wtc_ctx c, void *v, void *r)
 static void __wtc_run_seq_msort(void *v, void *r)
 { __wtc_args_msort *a = v; (void)r; __wtc_seq_msort(a->a, a->n); }
 static const wtc_buf __wtc_bufs_msort[] = {
-    { __builtin_offsetof(__wtc_args_msort, a), sizeof(int), 1, 1, "a", "n" } };
+    { __builtin_offsetof(__wtc_args_msort, a), sizeof(int), 1, 1, "a", "n", sizeof(int) } };
 static const wtc_fn __wtc_fn_msort = {
     "msort", 1, WTC_MODE_SIMPLE, 1, 1, sizeof(__wtc_args_msort), 0, WTC_K_OTHER,
     1, __wtc_bufs_msort, __wtc_counts_msort, __wtc_run_par_msort, __wtc_run_seq_msort };

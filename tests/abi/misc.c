@@ -326,7 +326,7 @@ static void __wtc_run_par_fill(wtc_ctx c, void *v, void *r)
 static void __wtc_run_seq_fill(void *v, void *r)
 { __wtc_args_fill *a = v; (void)r; __wtc_seq_fill(a->out, a->lo, a->hi); }
 static const wtc_buf __wtc_bufs_fill[] = {
-    { __builtin_offsetof(__wtc_args_fill, out), sizeof(double), 0, 1, "out", "hi - lo" } };
+    { __builtin_offsetof(__wtc_args_fill, out), sizeof(double), 0, 1, "out", "hi - lo", sizeof(double) } };
 static const wtc_fn __wtc_fn_fill = {
     "fill", 5, WTC_MODE_SIMPLE, 1, 1, sizeof(__wtc_args_fill), 0, WTC_K_OTHER,
     1, __wtc_bufs_fill, __wtc_counts_fill, __wtc_run_par_fill, __wtc_run_seq_fill };

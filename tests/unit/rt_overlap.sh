@@ -27,7 +27,7 @@ for mode in simple steal; do
     rt_run 2 "$prog" race --wtc-mode=$mode
     if [ "$RT_RC" != 0 ]; then
         rt_fail "race, $mode -n 2" "exit status $RT_RC"
-    elif grep -q "warning: rank 0: two calls of row in one par wrote 100 same elements of 'r' (a race" "$RT_STDERR"; then
+    elif grep -q "warning: rank 0: two calls of row in one par both wrote 800 bytes of 'r' (a data race" "$RT_STDERR"; then
         rt_pass "race, $mode -n 2: $(head -c 120 "$RT_STDERR")"
     else
         rt_fail "race, $mode -n 2: no warning" "$(head -c 300 "$RT_STDERR")"
