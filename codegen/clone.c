@@ -55,7 +55,10 @@ static char *args_text(const Cg *cg, Node *call)
     return b.s ? b.s : "";
 }
 
-/* The cond: expression of f rendered for its parallel clone ("1" when absent). */
+/* The cond: expression of f rendered for its parallel clone ("1" when absent). A call of
+   a recursive function in it (f itself too) is plain sequential C there, as cond: is:
+   its sequential clone, declared before every clone (before, f's own name was not yet
+   declared, and gcc said so). */
 static char *cond_text(const Cg *cg, RecFn *f)
 {
     if (!f || !f->cond || !f->cond->cond)
@@ -66,8 +69,12 @@ static char *cond_text(const Cg *cg, RecFn *f)
     stack[sp++] = f->cond->cond;
     while (sp > 0) { /* iterative walk: cond expressions are small but may be deep */
         Node *n = stack[--sp];
+        RecFn *g;
         if (cg_is_wtc_depth(n))
             edits_add(&ed, n->span.start, n->span.end, "__wtc_c.depth");
+        if (n->kind == ND_CALL && n->lhs && (g = cg_called_recfn(cg, n)) != NULL)
+            edits_add(&ed, n->lhs->span.start, n->lhs->span.end,
+                      cg_fmt("__wtc_seq_%s", g->name));
         Node *kids[] = {n->lhs, n->rhs, n->cond, n->then, n->els, n->init, n->inc, n->body};
         for (size_t i = 0; i < sizeof kids / sizeof kids[0] && sp < 250; i++)
             if (kids[i])
