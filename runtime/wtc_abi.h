@@ -57,7 +57,7 @@ typedef struct wtc_buf {
     unsigned long unit;      /* the smallest place a callee may write alone: the size of
                                 the scalar the element is or is an array of; 1 when it
                                 holds a struct or union (members are places of their
-                                own); 0: elem_size (mpi/par.c merge_into) */
+                                own); 0: elem_size (mpi/merge.c) */
 } wtc_buf;
 
 /* Arithmetic kinds, so the runtime can store a result into an lvalue of another

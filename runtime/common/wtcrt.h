@@ -341,7 +341,7 @@ struct wtc_par {
     int spawning;            /* its body still spawns, and thieves have been answered
                                 from it (wtcp_spawn_poll_due): they take from the front */
     wtcrt_keep keep;         /* copies of spawn arguments into the par body (wtc_keep) */
-    /* out: views that overlap a sibling's (mpi/par.c, "Overlapping out: views"): for
+    /* out: views that overlap a sibling's (mpi/merge.c, "Overlapping out: views"): for
        the first ovl_n children, the buffers whose extent overlaps another child's out:
        extent (ovl; ovl_any: some child has one); for a child sent with some of them, its
        merged buffers and their values when it left (tw, by child; tw_used: some entry
@@ -469,7 +469,7 @@ struct wtcrt_rt {
     int bell_all_local;
     int nest;                  /* work run nested while waiting (core: wtcp_may_nest) */
     int by_address;            /* children of a TASK run directly (simple mode) with
-                                  buffers by address: mpi/par.c under_overlap */
+                                  buffers by address: mpi/merge.c under_overlap */
     /* steal mode: a STEAL in flight (its victim), victim sequence, nesting of work run
        while waiting */
     int steal_out, steal_fails;
@@ -654,6 +654,18 @@ void wtcrt_send_split(wtcrt_rt *rt, wtc_par *p, int s, int seed);
 int wtcrt_seed(wtcrt_rt *rt, wtc_par *p, int *lo, int *hi);
 void wtcrt_send_task(wtcrt_rt *rt, wtc_par *p, int dest, int first, int count, int lo,
                      int hi);
+/* Overlapping out: views (mpi/merge.c): the buffers of child i of p to send merged to a
+   rank that gets those of 'shared' by address; the room for its twin, which pack_child
+   fills as it packs (NULL when none); the buffers whose RESULT is merged (0: none); the
+   twin entry of child i, made when missing; and the store of one merged buffer. */
+unsigned wtcrt_child_merge(wtcrt_rt *rt, wtc_par *p, int i, unsigned shared,
+                           const long *counts);
+unsigned char *wtcrt_new_twin(wtcrt_rt *rt, wtc_par *p, int i, unsigned merge,
+                              const long *counts);
+unsigned wtcrt_merged(const wtc_par *p, int i);
+wtcrt_twin *wtcrt_twin_of(wtcrt_rt *rt, wtc_par *p, int i);
+void wtcrt_merge_into(wtcrt_rt *rt, const wtc_fn *fn, int b, unsigned char *dst,
+                      const unsigned char *res, const unsigned char *orig, size_t n);
 void wtcrt_store_result(wtcrt_rt *rt, wtcrt_msg *m);
 void wtcrt_result_place(wtcrt_rt *rt, wtcrt_msg *m);
 void wtcrt_task_place(wtcrt_rt *rt, wtcrt_msg *m, size_t got);
