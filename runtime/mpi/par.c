@@ -1,5 +1,6 @@
 /* mpi/par.c - par frames, spawning, TASK/RESULT marshalling, task frames and the
    wait loop shared by the modes (doc/runtime.md). */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include "wtcrt.h"
@@ -639,6 +640,40 @@ static inline int comes_in(const wtc_fn *fn, unsigned merge, int b)
    below 64 KiB (the packed part), then every buffer sent by reference, in the same order
    (pack_child). */
 
+/* Buffers of one child that overlap in its sender's memory (one array passed to two
+   pointer parameters) get one region here, so that what the callee writes through one
+   it reads through the other, as in C; apart, the last one sent back won ("2 1" for
+   "2 2"). From the packed args (the sender's pointers, args) and counts: lead[b], the
+   first buffer of b's region (b when alone; -1 by address or empty); lo[l] and hi[l],
+   leader l's region in the sender's addresses. Functions of more than 64 buffers are
+   taken apart. */
+static void alias_regions(const wtc_fn *fn, const unsigned char *args, const long *counts,
+                          unsigned shared, int *lead, uintptr_t *lo, uintptr_t *hi)
+{
+    int nb = fn->nbufs < 64 ? fn->nbufs : 64, again = 1;
+    for (int b = 0; b < nb; b++) {
+        unsigned long n = wtcrt_buf_bytes(fn, b, counts[b]);
+        void *ptr;
+        memcpy(&ptr, args + fn->bufs[b].offset, sizeof ptr);
+        lead[b] = by_address(shared, b) || !n ? -1 : b;
+        lo[b] = (uintptr_t)ptr;
+        hi[b] = lo[b] + n;
+    }
+    while (again) { /* join regions until none overlaps another */
+        again = 0;
+        for (int b = 1; b < nb && !again; b++)
+            for (int c = 0; c < b && lead[b] == b && !again; c++)
+                if (lead[c] == c && lo[b] < hi[c] && lo[c] < hi[b]) {
+                    lo[c] = lo[b] < lo[c] ? lo[b] : lo[c];
+                    hi[c] = hi[b] > hi[c] ? hi[b] : hi[c];
+                    for (int x = b; x < nb; x++)
+                        if (lead[x] == b)
+                            lead[x] = c;
+                    again = 1;
+                }
+    }
+}
+
 /* Pass 1 of the unpack for the child at q (before end): checks its function and that
    its packed bytes are there, sets tc->fn, adds its local size to *total and its bytes
    by reference to *big; returns its packed bytes, 0 if they are not all before end.
@@ -666,6 +701,16 @@ static size_t child_bytes(wtcrt_rt *rt, const unsigned char *q, const unsigned c
     if ((size_t)(end - q) < bytes)
         return 0;
     *total += wtcrt_slot_bytes(fn) + ALIGN16(8ul * (unsigned long)fn->nbufs);
+    long cnt[64];
+    int lead[64];
+    uintptr_t lo[64], hi[64];
+    if (fn->nbufs <= 64) {
+        memcpy(cnt, q + WTCRT_CHILD_PREFIX + fn->args_size, 8ul * (unsigned long)fn->nbufs);
+        alias_regions(fn, q + WTCRT_CHILD_PREFIX, cnt, tc->shared, lead, lo, hi);
+    } else {
+        for (int b = 0; b < 64; b++)
+            lead[b] = -1;
+    }
     for (int b = 0; b < fn->nbufs; b++) {
         long cb;
         unsigned long nb;
@@ -680,7 +725,10 @@ static size_t child_bytes(wtcrt_rt *rt, const unsigned char *q, const unsigned c
                           fn->name, fn->bufs[b].name);
             continue; /* used where it lies: no memory here, nothing in the TASK */
         }
-        *total += ALIGN16(nb);
+        if (b >= 64 || lead[b] < 0)
+            *total += ALIGN16(nb);
+        else if (lead[b] == b) /* the region of the buffers that overlap b */
+            *total += ALIGN16(hi[b] - lo[b]);
         if (comes_in(fn, tc->merge, b) && wtcrt_buf_by_ref(nb))
             *big += nb;
         else if (comes_in(fn, tc->merge, b))
@@ -721,7 +769,12 @@ static const unsigned char *child_unpack(wtcrt_rt *rt, wtcrt_msg *m, const unsig
                                          unsigned char *mem, size_t *off, int how)
 {
     const wtc_fn *fn = tc->fn;
+    const unsigned char *sent; /* the packed args: the sender's pointers */
+    unsigned char *region[64];
+    int lead[64];
+    uintptr_t lo[64], hi[64];
     q += WTCRT_CHILD_PREFIX;
+    sent = q;
     tc->args = mem + *off;
     tc->ret = mem + *off + wtcrt_ret_off(fn);
     *off += wtcrt_slot_bytes(fn);
@@ -731,30 +784,52 @@ static const unsigned char *child_unpack(wtcrt_rt *rt, wtcrt_msg *m, const unsig
         memcpy(tc->args, q, fn->args_size);
         memcpy(tc->counts, q + fn->args_size, 8ul * (unsigned long)fn->nbufs);
     }
+    if (fn->nbufs <= 64)
+        alias_regions(fn, sent, tc->counts, tc->shared, lead, lo, hi);
+    else
+        for (int b = 0; b < 64; b++)
+            lead[b] = -1;
     q += fn->args_size + 8ul * (unsigned long)fn->nbufs;
     for (int b = 0; b < fn->nbufs; b++) {
         unsigned long nb = wtcrt_buf_bytes(fn, b, tc->counts[b]);
+        unsigned char *at = mem + *off;
+        int shared_region = 0;
         if (by_address(tc->shared, b))
             continue; /* the args point at it already (child_bytes checked where) */
-        wtcrt_buf_set(fn, tc->args, b, mem + *off);
+        if (b < 64 && lead[b] >= 0) { /* its region, shared with the buffers it overlaps */
+            void *ptr;
+            if (lead[b] == b) {
+                size_t len = hi[b] - lo[b];
+                region[b] = mem + *off;
+                if (len != nb && (how & COPY_PACKED))
+                    memset(region[b], 0, len); /* then each one's data, in order */
+                *off += ALIGN16(len);
+            }
+            memcpy(&ptr, sent + fn->bufs[b].offset, sizeof ptr);
+            at = region[lead[b]] + ((uintptr_t)ptr - lo[lead[b]]);
+            shared_region = hi[lead[b]] - lo[lead[b]] != nb || lead[b] != b;
+        } else {
+            *off += ALIGN16(nb);
+        }
+        wtcrt_buf_set(fn, tc->args, b, at);
         if (!(how & PLACE_BIG))
-            wtcrt_unpacked_add(mem + *off, nb);
+            wtcrt_unpacked_add(at, nb);
         if (comes_in(fn, tc->merge, b) && nb && wtcrt_buf_by_ref(nb)) {
             if (how & COPY_BIG)
-                memcpy(mem + *off, *tail, nb);
+                memcpy(at, *tail, nb);
             if (how & PLACE_BIG)
-                wtcrt_msg_seg(rt, m, m->len, mem + *off, nb);
+                wtcrt_msg_seg(rt, m, m->len, at, nb);
             *tail += nb;
         } else if (comes_in(fn, tc->merge, b) && nb) {
             if (how & COPY_PACKED)
-                memcpy(mem + *off, q, nb);
+                memcpy(at, q, nb);
             q += nb;
-        } else if (nb && (how & COPY_PACKED)) {
+        } else if (nb && (how & COPY_PACKED) && !shared_region) {
             /* out: only: what the callee leaves unwritten comes back as 0
-               (doc/language.md), not as a former TASK's bytes of this memory */
-            memset(mem + *off, 0, nb);
+               (doc/language.md), not as a former TASK's bytes of this memory (a shared
+               region is zeroed whole, then the others' data go in) */
+            memset(at, 0, nb);
         }
-        *off += ALIGN16(nb);
     }
     return q;
 }
