@@ -154,7 +154,9 @@ static void render_par(Render *r, Node *n)
         head = cg_fmt("{ %swtc_par *%s = wtc_region_open(&__wtc_fn_%s, &__wtc_s_%d); "
                       "for (int %s = (", site_decl(n->loc, k), frame,
                       first_spawned(cg, n->body)->name, k, v);
-    edits_add(&r->ed, n->span.start, n->lhs->span.start, head);
+    /* up to the '=', not to the lower bound's start: a bound in parentheses starts
+       inside them ("par k = (0) to 1" lost its '(') */
+    edits_add(&r->ed, n->span.start, n->kw_eq.end, head);
     edits_add(&r->ed, n->kw_to.start, n->kw_to.end, cg_fmt("), %s = (", hi));
     edits_add(&r->ed, n->kw_do.start, n->kw_do.end, cg_fmt("); %s <= %s; %s++)", v, hi, v));
     if (spawning && r->flavor == R_PAR)

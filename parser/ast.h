@@ -256,7 +256,7 @@ struct Node {
 
     /* ND_PAR */
     Loc name_loc;
-    Span kw_to, kw_do, header;
+    Span kw_eq, kw_to, kw_do, header;
     /* (added) ND_PAR: decl = the index variable's Decl (a local int).
        depth = height of the subtree (the parser rejects trees deeper than a few
        thousand levels, so recursive walks of the AST cannot exhaust the C stack). */

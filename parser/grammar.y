@@ -146,7 +146,7 @@ static Clause *mk_clause(ClauseKind k, WtcLoc l);
 static Clause *clause_append(Clause *a, Clause *b);
 static ClauseItem *mk_item(WtcLoc l, const char *name, Node *count, WtcLoc count_loc);
 static Node *par_begin(WtcLoc l, const char *name, WtcLoc name_loc, Node *lo, Node *hi,
-                       WtcLoc to_loc, WtcLoc do_loc);
+                       WtcLoc eq_loc, WtcLoc to_loc, WtcLoc do_loc);
 static Node *mk_string(WtcLoc l, Node *prev, const char *text);
 static Span sp(WtcLoc l);
 static Type *typeof_type(WtcLoc l);
@@ -910,7 +910,7 @@ par_statement
 
 par_head
     : PAR IDENT '=' expression TO expression DO
-            { $$ = par_begin(@$, $2, @2, $4, $6, @5, @7); }
+            { $$ = par_begin(@$, $2, @2, $4, $6, @3, @5, @7); }
     ;
 
 /* ---- top level ------------------------------------------------------------ */
@@ -1820,13 +1820,14 @@ static ClauseItem *mk_item(WtcLoc l, const char *name, Node *count, WtcLoc count
 
 /* The header of a par statement: open the body's scope with the index declared. */
 static Node *par_begin(WtcLoc l, const char *name, WtcLoc name_loc, Node *lo, Node *hi,
-                       WtcLoc to_loc, WtcLoc do_loc)
+                       WtcLoc eq_loc, WtcLoc to_loc, WtcLoc do_loc)
 {
     Node *n = mk(ND_PAR, l);
     n->name = name;
     n->name_loc = name_loc.loc;
     n->lhs = lo;
     n->rhs = hi;
+    n->kw_eq = sp(eq_loc);
     n->kw_to = sp(to_loc);
     n->kw_do = sp(do_loc);
     n->header = sp(l);
