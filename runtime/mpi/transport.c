@@ -10,6 +10,7 @@
 #include <time.h>
 #include <sys/prctl.h>
 #include <unistd.h>
+#include <sys/resource.h>
 #include "wtcrt.h"
 #include "wtc_mpi_impl.h"
 
@@ -1187,6 +1188,22 @@ static void decisions_open(wtcrt_rt *rt)
     wtcp_log_open(f);
 }
 
+/* Room on the stack: the parallel clones take more of it a level than plain C (a par's
+   locals, the runtime's calls), and a chain with a par at every level overflowed 8 MiB
+   at 40 000 levels, where plain C reaches 100 000 (a helper's case: a segmentation
+   fault, or a hang in UCX's handler). Linux grows a main thread's stack up to the soft
+   limit as it is at each growth, and leaves 128 MiB or more below it free, so the soft
+   limit is raised to 64 MiB (not above the hard one, nor lowered). */
+static void stack_room(void)
+{
+    const rlim_t want = (rlim_t)64 << 20;
+    struct rlimit r;
+    if (getrlimit(RLIMIT_STACK, &r) != 0 || r.rlim_cur == RLIM_INFINITY || r.rlim_cur >= want)
+        return;
+    r.rlim_cur = r.rlim_max != RLIM_INFINITY && r.rlim_max < want ? r.rlim_max : want;
+    setrlimit(RLIMIT_STACK, &r);
+}
+
 int wtc_start(int argc, char **argv, const wtc_program *prog)
 {
     wtcrt_rt *rt = &wtcrt_this_rank;
@@ -1194,7 +1211,9 @@ int wtc_start(int argc, char **argv, const wtc_program *prog)
     int status, ok, first;
     /* rank 0 of a job of several: MPI may start in a thread while main begins
        (mpi/single.c); rt->rank and rt->nranks are the launcher's until it has */
-    int early = wtcrt_mpi_early(rt);
+    int early;
+    stack_room();
+    early = wtcrt_mpi_early(rt);
     rt->pid = getpid();
     if (!early)
         wtcrt_mpi_start(rt, &argc, &argv);
