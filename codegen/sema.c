@@ -172,6 +172,42 @@ static const char *flexible_member(Type *t)
     return NULL;
 }
 
+/* Whether expression n reads a variable (so an array length made of it is not a
+   constant). */
+static bool reads_variable(Node *n, int depth)
+{
+    if (!n || depth > 200)
+        return false;
+    if (n->kind == ND_IDENT) /* anything but an enumeration constant: a parameter, a
+                                variable (possibly not yet resolved in a parameter list) */
+        return !n->decl || n->decl->kind != DK_ENUMCONST;
+    if (n->kind == ND_SIZEOF_EXPR || n->kind == ND_SIZEOF_TYPE || n->kind == ND_ALIGNOF_EXPR ||
+        n->kind == ND_ALIGNOF_TYPE)
+        return false;
+    Node *kids[] = {n->lhs, n->rhs, n->cond, n->then, n->els};
+    for (size_t i = 0; i < sizeof kids / sizeof kids[0]; i++)
+        if (reads_variable(kids[i], depth + 1))
+            return true;
+    for (int i = 0; i < n->nargs; i++)
+        if (reads_variable(n->args[i], depth + 1))
+            return true;
+    return false;
+}
+
+/* Whether t (through pointers and arrays) has an array whose length is not a constant:
+   'double m[n][n]' as a parameter is 'double (*m)[n]'. */
+static bool variably_modified(Type *t)
+{
+    for (int depth = 0; (t = type_strip_typedefs(t)) && depth < 64; depth++) {
+        if (t->kind == TY_ARRAY && reads_variable(t->array_len, 0))
+            return true;
+        if (t->kind != TY_ARRAY && t->kind != TY_PTR)
+            return false;
+        t = t->base;
+    }
+    return false;
+}
+
 /* Is t a pointer to a function (a parameter declared 'int (*f)(int)' or 'int f(int)')? */
 static bool is_function_pointer(Type *t)
 {
@@ -217,6 +253,11 @@ static void check_signature(RecFn *f)
         if (!p->name)
             diag_error(p->decl->loc, "parameter %d of recursive function '%s' has no name", i + 1,
                        f->name);
+        else if (p->is_ptr && variably_modified(p->type))
+            diag_error(p->decl->loc, "parameter '%s' of recursive function '%s' has a "
+                       "variable-length array type, which cannot be sent; pass a pointer to "
+                       "its first element instead, with the count of all its elements in "
+                       "in:/out:, and index it as %s[i * n + j]", p->name, f->name, p->name);
         else if (!p->is_ptr && contains_pointer(p->type, &why, 0))
             diag_error(p->decl->loc, "parameter '%s' contains a pointer%s%s%s, which would not be "
                        "valid on another processor", p->name, why ? " (member '" : "",
