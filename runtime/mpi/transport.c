@@ -1068,10 +1068,11 @@ static void on_exit_handler(int status, void *arg)
         return;
     }
     fflush(stdout);
-    fprintf(stderr, "wtc: rank %d: exit(%d) called inside a parallel region; "
-                    "aborting all ranks\n", rt->rank, status);
+    if (status) /* exit(0) is the program ending as it wanted: the others are stopped */
+        fprintf(stderr, "wtc: rank %d: exit(%d) called inside a parallel region; "
+                        "aborting all ranks\n", rt->rank, status);
     fflush(NULL);
-    wtcrt_mpi_abort(rt, status ? status : 1);
+    wtcrt_mpi_abort(rt, status);
 }
 
 /* 1 in a child of fork() made by the user's program: the MPI state (and the

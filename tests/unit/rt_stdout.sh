@@ -40,6 +40,8 @@ done
 for np in 1 2 3; do
     rt_run $np "$prog" $N abort
     check "exit(5) inside a region at -n $np" 5 $N
+    rt_run $np "$prog" $N done
+    check "exit(0) inside a region at -n $np: status 0, as in C" 0 $N
 done
 # a pipe as well as a file
 RT_RC=0
