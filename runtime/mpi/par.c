@@ -803,6 +803,8 @@ static const unsigned char *child_unpack(wtcrt_rt *rt, wtcrt_msg *m, const unsig
                 region[b] = mem + *off;
                 if (len != nb && (how & COPY_PACKED))
                     memset(region[b], 0, len); /* then each one's data, in order */
+                if (len != nb && !(how & PLACE_BIG)) /* one block for the count checks */
+                    wtcrt_unpacked_add(region[b], len);
                 *off += ALIGN16(len);
             }
             memcpy(&ptr, sent + fn->bufs[b].offset, sizeof ptr);
@@ -812,7 +814,7 @@ static const unsigned char *child_unpack(wtcrt_rt *rt, wtcrt_msg *m, const unsig
             *off += ALIGN16(nb);
         }
         wtcrt_buf_set(fn, tc->args, b, at);
-        if (!(how & PLACE_BIG))
+        if (!(how & PLACE_BIG) && !shared_region)
             wtcrt_unpacked_add(at, nb);
         if (comes_in(fn, tc->merge, b) && nb && wtcrt_buf_by_ref(nb)) {
             if (how & COPY_BIG)
