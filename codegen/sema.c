@@ -153,22 +153,19 @@ static const char *incomplete_reason(Type *t)
    none: sizeof leaves it out, so an element of t would travel without it. */
 static const char *flexible_member(Type *t)
 {
-    Member *last = NULL;
     t = type_strip_typedefs(t);
     if (!t || (t->kind != TY_STRUCT && t->kind != TY_UNION) || !t->sinfo)
         return NULL;
     for (Member *m = t->sinfo->members; m; m = m->next) {
         Type *mt = type_strip_typedefs(m->type);
-        if (t->kind == TY_UNION || !m->next) {
-            if (mt && mt->kind == TY_ARRAY && !mt->array_len)
-                return m->name ? m->name : "(unnamed)";
-            const char *in = flexible_member(m->type);
-            if (in)
-                return in;
-        }
-        last = m;
+        if (t->kind == TY_STRUCT && m->next) /* only a struct's last member can be one */
+            continue;
+        if (mt && mt->kind == TY_ARRAY && !mt->array_len)
+            return m->name ? m->name : "(unnamed)";
+        const char *in = flexible_member(m->type);
+        if (in)
+            return in;
     }
-    (void)last;
     return NULL;
 }
 

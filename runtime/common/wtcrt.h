@@ -664,6 +664,8 @@ unsigned char *wtcrt_new_twin(wtcrt_rt *rt, wtc_par *p, int i, unsigned merge,
                               const long *counts);
 unsigned wtcrt_merged(const wtc_par *p, int i);
 wtcrt_twin *wtcrt_twin_of(wtcrt_rt *rt, wtc_par *p, int i);
+void wtcrt_twin_done(wtc_par *p, int i);   /* its RESULT stored */
+void wtcrt_merge_reset(wtc_par *p);        /* the frame opens again */
 void wtcrt_merge_into(wtcrt_rt *rt, const wtc_fn *fn, int b, unsigned char *dst,
                       const unsigned char *res, const unsigned char *orig, size_t n);
 void wtcrt_store_result(wtcrt_rt *rt, wtcrt_msg *m);

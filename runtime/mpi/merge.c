@@ -250,6 +250,27 @@ static void race_note(wtcrt_rt *rt, const wtc_fn *fn, int b, size_t both)
             fn->bufs[b].name);
 }
 
+/* Child i's RESULT is stored: its twin goes. */
+void wtcrt_twin_done(wtc_par *p, int i)
+{
+    free(p->tw[i].orig);
+    p->tw[i].orig = NULL;
+    p->tw[i].merge = 0;
+}
+
+/* The frame opens again: no overlap known, every twin goes. */
+void wtcrt_merge_reset(wtc_par *p)
+{
+    p->ovl_n = -1;
+    p->ovl_any = 0;
+    if (!p->tw_used)
+        return;
+    for (int i = 0; i < p->tw_cap; i++)
+        free(p->tw[i].orig);
+    memset(p->tw, 0, (size_t)p->tw_cap * sizeof *p->tw);
+    p->tw_used = 0;
+}
+
 /* The merged buffers of child i of p whose RESULT is on its way (0: none). */
 unsigned wtcrt_merged(const wtc_par *p, int i)
 {

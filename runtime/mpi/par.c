@@ -39,14 +39,7 @@ wtc_par *wtcrt_frame_push(wtcrt_rt *rt, wtc_ctx ctx)
     p->closing = 0;
     p->nextc = p->end = 0;
     p->spawning = 0;
-    p->ovl_n = -1;
-    p->ovl_any = 0;
-    if (p->tw_used) {
-        for (int i = 0; i < p->tw_cap; i++)
-            free(p->tw[i].orig);
-        memset(p->tw, 0, (size_t)p->tw_cap * sizeof *p->tw);
-        p->tw_used = 0;
-    }
+    wtcrt_merge_reset(p);
     wtcrt_keep_reset(&p->keep);
     return p;
 }
@@ -313,9 +306,11 @@ static unsigned shared_mask(int dest, const wtc_fn *fn, const void *args, const 
     return mask;
 }
 
-/* The payload bytes the TASK of children first..first+count-1 of p for rank dest
-   copies (its buffers by reference left out; out: buffers sent merged, below 64 KiB,
-   in), each child checked (check_child); counts: room for their element counts. */
+/* Decides how children first..first+count-1 of p travel to rank dest, each checked
+   (check_child): the buffers that go by address (p->ch[i].shared) and those sent
+   merged (their twin made: wtcrt_merged); returns the payload bytes their TASK copies
+   (its buffers by reference left out; out: buffers sent merged, below 64 KiB, in).
+   counts: room for their element counts. */
 static size_t task_bytes(wtcrt_rt *rt, wtc_par *p, int first, int count, int dest,
                          long *counts)
 {
@@ -323,11 +318,14 @@ static size_t task_bytes(wtcrt_rt *rt, wtc_par *p, int first, int count, int des
     for (int i = first; i < first + count; i++) {
         const wtc_fn *fn = p->ch[i].fn;
         const unsigned char *args = WTCRT_ARGS(p, i);
-        unsigned merge;
+        unsigned shared, merge;
         check_child(rt, p, i);
         fn->counts(args, counts);
         n += wtcrt_task_child_copied(fn, counts);
-        merge = wtcrt_child_merge(rt, p, i, shared_mask(dest, fn, args, counts), counts);
+        shared = shared_mask(dest, fn, args, counts);
+        merge = wtcrt_child_merge(rt, p, i, shared, counts);
+        p->ch[i].shared = (unsigned char)shared;
+        wtcrt_new_twin(rt, p, i, merge, counts);
         for (int b = 0; b < fn->nbufs && merge; b++) {
             unsigned long nb = wtcrt_buf_bytes(fn, b, counts[b]);
             if (merge >> b & 1 && !fn->bufs[b].in && !wtcrt_buf_by_ref(nb))
@@ -337,23 +335,19 @@ static size_t task_bytes(wtcrt_rt *rt, wtc_par *p, int first, int count, int des
     return n;
 }
 
-/* Packs child i of p for rank dest into m at q (function id and the mask of buffers
-   that go by address, args, counts, in: buffers, the big ones by reference or by
-   address); returns the end. */
-static unsigned char *pack_child(wtcrt_rt *rt, wtcrt_msg *m, wtc_par *p, int i, int dest,
+/* Packs child i of p into m at q as task_bytes decided (function id and the masks of
+   buffers that go by address and merged, args, counts, in: buffers, the big ones by
+   reference or by address); returns the end. */
+static unsigned char *pack_child(wtcrt_rt *rt, wtcrt_msg *m, wtc_par *p, int i,
                                  unsigned char *q, long *counts)
 {
     const wtc_fn *fn = p->ch[i].fn;
     const unsigned char *args = WTCRT_ARGS(p, i);
     int pre[2] = { fn->id, 0 };
-    unsigned shared, merge;
-    unsigned char *twin;
+    unsigned shared = p->ch[i].shared, merge = wtcrt_merged(p, i); /* task_bytes */
+    unsigned char *twin = merge ? p->tw[i].orig : NULL;
     fn->counts(args, counts);
-    shared = shared_mask(dest, fn, args, counts);
-    merge = wtcrt_child_merge(rt, p, i, shared, counts);
-    twin = wtcrt_new_twin(rt, p, i, merge, counts);
     pre[1] = (int)(shared | merge << 8);
-    p->ch[i].shared = (unsigned char)shared;
     memcpy(q, pre, sizeof pre);
     memcpy(q + sizeof pre, args, fn->args_size);
     q += sizeof pre + fn->args_size;
@@ -416,7 +410,7 @@ static void send_task(wtcrt_rt *rt, wtc_par *p, int dest, int first, int count, 
     m = wtcrt_msg_new(rt, task_bytes(rt, p, first, count, dest, counts));
     q = WTCRT_PAYLOAD(m);
     for (int i = first; i < first + count; i++) {
-        q = pack_child(rt, m, p, i, dest, q, counts);
+        q = pack_child(rt, m, p, i, q, counts);
         p->ch[i].remote = 1;
     }
     if (counts != cnt)
@@ -604,11 +598,8 @@ void wtcrt_store_result(wtcrt_rt *rt, wtcrt_msg *m)
                 memcpy(wtcrt_buf_ptr(fn, args, b), result_take(rt, m, &q, nb), nb);
             }
         }
-        if (merge) {
-            free(p->tw[i].orig);
-            p->tw[i].orig = NULL;
-            p->tw[i].merge = 0;
-        }
+        if (merge)
+            wtcrt_twin_done(p, i);
         if (counts != cnt)
             free(counts);
         c->remote = 0;
@@ -645,12 +636,17 @@ static inline int comes_in(const wtc_fn *fn, unsigned merge, int b)
    it reads through the other, as in C; apart, the last one sent back won ("2 1" for
    "2 2"). From the packed args (the sender's pointers, args) and counts: lead[b], the
    first buffer of b's region (b when alone; -1 by address or empty); lo[l] and hi[l],
-   leader l's region in the sender's addresses. Functions of more than 64 buffers are
-   taken apart. */
+   leader l's region in the sender's addresses (64 entries each). The buffers of a
+   function of more than 64 are taken apart (lead -1). */
 static void alias_regions(const wtc_fn *fn, const unsigned char *args, const long *counts,
                           unsigned shared, int *lead, uintptr_t *lo, uintptr_t *hi)
 {
-    int nb = fn->nbufs < 64 ? fn->nbufs : 64, again = 1;
+    int nb = fn->nbufs, again = 1;
+    if (nb > 64) {
+        for (int b = 0; b < 64; b++)
+            lead[b] = -1;
+        return;
+    }
     for (int b = 0; b < nb; b++) {
         unsigned long n = wtcrt_buf_bytes(fn, b, counts[b]);
         void *ptr;
@@ -704,13 +700,9 @@ static size_t child_bytes(wtcrt_rt *rt, const unsigned char *q, const unsigned c
     long cnt[64];
     int lead[64];
     uintptr_t lo[64], hi[64];
-    if (fn->nbufs <= 64) {
+    if (fn->nbufs <= 64)
         memcpy(cnt, q + WTCRT_CHILD_PREFIX + fn->args_size, 8ul * (unsigned long)fn->nbufs);
-        alias_regions(fn, q + WTCRT_CHILD_PREFIX, cnt, tc->shared, lead, lo, hi);
-    } else {
-        for (int b = 0; b < 64; b++)
-            lead[b] = -1;
-    }
+    alias_regions(fn, q + WTCRT_CHILD_PREFIX, cnt, tc->shared, lead, lo, hi);
     for (int b = 0; b < fn->nbufs; b++) {
         long cb;
         unsigned long nb;
@@ -784,11 +776,7 @@ static const unsigned char *child_unpack(wtcrt_rt *rt, wtcrt_msg *m, const unsig
         memcpy(tc->args, q, fn->args_size);
         memcpy(tc->counts, q + fn->args_size, 8ul * (unsigned long)fn->nbufs);
     }
-    if (fn->nbufs <= 64)
-        alias_regions(fn, sent, tc->counts, tc->shared, lead, lo, hi);
-    else
-        for (int b = 0; b < 64; b++)
-            lead[b] = -1;
+    alias_regions(fn, sent, tc->counts, tc->shared, lead, lo, hi);
     q += fn->args_size + 8ul * (unsigned long)fn->nbufs;
     for (int b = 0; b < fn->nbufs; b++) {
         unsigned long nb = wtcrt_buf_bytes(fn, b, tc->counts[b]);
