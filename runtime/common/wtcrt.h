@@ -468,8 +468,9 @@ struct wtcrt_rt {
     atomic_int *bell_mine, *bell_my_mail; /* this rank's futex word and mail flag */
     int bell_all_local;
     int nest;                  /* work run nested while waiting (core: wtcp_may_nest) */
-    int by_address;            /* children of a TASK run directly (simple mode) with
-                                  buffers by address: mpi/merge.c under_overlap */
+    int open_views;            /* children of a TASK run directly (simple mode) whose
+                                  buffers came by address or merged, so their views
+                                  hold places others write: mpi/merge.c under_overlap */
     /* steal mode: a STEAL in flight (its victim), victim sequence, nesting of work run
        while waiting */
     int steal_out, steal_fails;

@@ -101,9 +101,12 @@ static void overlap_table(wtcrt_rt *rt, wtc_par *p)
    writes where p's children's views reach: one whose children's out: views overlap, or
    whose body still spawns. A task frame's children work on copies of their own (the
    frames above it reach nothing else), except the buffers that came by address: they
-   are the parent's memory, where the children's siblings on other ranks write too
-   (ovl_any of a task frame: some child came so; rt->by_address for the children of a
-   TASK run without a frame, wtcrt_run_task). */
+   are the parent's memory, where the children's siblings on other ranks write too;
+   and those that came merged: their gaps hold the values they left with, which the
+   merge at the parent takes for unchanged, so a grandchild must not give back other
+   values there (an out:-only copy starts zeroed) (ovl_any of a task frame: some child
+   came so; rt->open_views for the children of a TASK run without a frame,
+   wtcrt_run_task). */
 static int under_overlap(wtcrt_rt *rt, const wtc_par *p)
 {
     if (p->mem)
@@ -119,7 +122,7 @@ static int under_overlap(wtcrt_rt *rt, const wtc_par *p)
         if (a->ovl_any)
             return 1;
     }
-    return rt->by_address > 0;
+    return rt->open_views > 0;
 }
 
 /* The twin entry of child i of p, made when missing. */

@@ -959,11 +959,11 @@ void wtcrt_run_task(wtcrt_rt *rt, wtcrt_msg *m)
             c.lo = rt->rank;
             c.hi = rt->rank + 1;
         }
-        rt->by_address += tc[i].shared != 0;
+        rt->open_views += (tc[i].shared | tc[i].merge) != 0;
         wtcrt_call_push(rt, tc[i].fn, tc[i].args, c.depth);
         tc[i].fn->run_par(c, tc[i].args, tc[i].ret);
         wtcrt_call_pop(rt);
-        rt->by_address -= tc[i].shared != 0;
+        rt->open_views -= (tc[i].shared | tc[i].merge) != 0;
     }
     rt->st.calls_run += h.count;
     wtcrt_unpacked_forget(mem, memsize);
@@ -1004,7 +1004,7 @@ wtc_par *wtcrt_task_frame(wtcrt_rt *rt, wtcrt_msg *m)
         wtcrt_child *ch = &p->ch[i];
         if (tc[i].merge) /* sent on, they go merged again: the data with them */
             wtcrt_twin_of(rt, p, i)->merge = tc[i].merge;
-        p->ovl_any |= tc[i].shared != 0; /* wtcrt_child_merge */
+        p->ovl_any |= (tc[i].shared | tc[i].merge) != 0; /* wtcrt_child_merge */
         ch->fn = tc[i].fn;
         ch->args_off = (size_t)(tc[i].args - p->mem);
         ch->dest = NULL;
