@@ -49,17 +49,23 @@ static Decl *objs_hide(Objs *o, const char *name)
 }
 
 /* The struct or union member 'name' of type t (anonymous members searched), or NULL. */
-static Type *member_type(Type *t, const char *name, int depth)
+static Member *member_of(Type *t, const char *name, int depth)
 {
     t = type_strip_typedefs(t);
     if (!t || !name || depth > 64 || (t->kind != TY_STRUCT && t->kind != TY_UNION) || !t->sinfo)
         return NULL;
     for (Member *m = t->sinfo->members; m; m = m->next) {
-        Type *found = m->name ? NULL : member_type(m->type, name, depth + 1);
+        Member *found = m->name ? NULL : member_of(m->type, name, depth + 1);
         if (found || (m->name && strcmp(m->name, name) == 0))
-            return found ? found : m->type;
+            return found ? found : m;
     }
     return NULL;
+}
+
+static Type *member_type(Type *t, const char *name, int depth)
+{
+    Member *m = member_of(t, name, depth);
+    return m ? m->type : NULL;
 }
 
 /* The type of an lvalue made of a variable, array indexing and '.', or NULL. */
@@ -72,6 +78,9 @@ static Type *lvalue_type(Node *n)
         return n->decl ? n->decl->type : NULL;
     if (n->kind == ND_MEMBER)
         return member_type(lvalue_type(n->lhs), n->name, 0);
+    if (n->kind == ND_PTR_MEMBER && (t = type_strip_typedefs(lvalue_type(n->lhs))) &&
+        (t->kind == TY_PTR || t->kind == TY_ARRAY))
+        return member_type(t->base, n->name, 0);
     if (n->kind == ND_INDEX && (t = type_strip_typedefs(lvalue_type(n->lhs))) &&
         (t->kind == TY_ARRAY || t->kind == TY_PTR))
         return t->base;
@@ -259,6 +268,22 @@ void capture_check(const Cg *cg, Node *par, Node *stmt, Node *call, Node *lv)
     objs_in_scope(par, stmt, &hidden);
     for (int i = 0; g && i < g->nparams; i++)
         pointers |= g->params[i].is_ptr;
+    if (lv && (lv->kind == ND_MEMBER || lv->kind == ND_PTR_MEMBER)) {
+        Type *t = type_strip_typedefs(lvalue_type(lv->lhs));
+        Member *m = NULL;
+        if (t && lv->kind == ND_PTR_MEMBER)
+            t = t->kind == TY_PTR || t->kind == TY_ARRAY ? t->base : NULL;
+        if (t && (m = member_of(t, lv->name, 0)) && m->bitfield)
+            diag_error(lv->loc, "the result of '%s' cannot go into the bit-field '%s': a par "
+                       "stores each call's result through its address when the call "
+                       "returns; store it in a variable or array and copy it into '%s' "
+                       "after the par", g ? g->name : "the call", lv->name, lv->name);
+    }
+    if (lv && lv->kind == ND_IDENT && lv->decl && lv->decl->storage == SC_REGISTER)
+        diag_error(lv->loc, "the result of '%s' cannot go into the register variable '%s': "
+                   "a par stores each call's result through its address when the call "
+                   "returns; declare '%s' without 'register'", g ? g->name : "the call",
+                   lv->decl->name, lv->decl->name);
     if (hidden.n && pointers)
         diag_error(call->loc, "'%s', declared in the par body, is hidden at this call of '%s' "
                    "by another declaration of '%s', so a pointer into it could not be copied "

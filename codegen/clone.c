@@ -275,7 +275,7 @@ static void render_spawn(Render *r, Node *stmt, Node *call, Node *lv)
             str_printf(&b, "void *__wtc_d = (void *)&(%s); ", l);
         str_printf(&b, "wtc_spawn(%s, &__wtc_fn_%s, &__wtc_a, %s, WTC_KIND(%s), sizeof(%s)); "
                    "} else %s = __wtc_seq_%s(%s); }", P, g->name,
-                   dest ? dest : cg_fmt("&(%s)", l), l, l, l, g->name, args);
+                   dest ? dest : cg_fmt("(void *)&(%s)", l), l, l, l, g->name, args);
     } else {
         str_printf(&b, "wtc_spawn(%s, &__wtc_fn_%s, &__wtc_a, 0, 0, 0); } else __wtc_seq_%s(%s); }",
                    P, g->name, g->name, args);

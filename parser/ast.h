@@ -59,6 +59,7 @@ struct Member {
     const char *name; /* NULL for an anonymous struct/union member or unnamed bit-field */
     Type *type;
     Loc loc;
+    bool bitfield;    /* declared with a width: "int a : 3" (no address) */
 };
 
 struct Param {

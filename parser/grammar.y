@@ -647,7 +647,8 @@ struct_declarator_list
 struct_declarator
     : declarator                            { $$ = mk_members(spec_top(), $1, $1->name_loc); }
     | ':' constant_expression               { $$ = NULL; }
-    | declarator ':' constant_expression    { $$ = mk_members(spec_top(), $1, $1->name_loc); }
+    | declarator ':' constant_expression    { $$ = mk_members(spec_top(), $1, $1->name_loc);
+                                              $$->bitfield = true; }
     ;
 
 enum_specifier
