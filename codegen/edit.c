@@ -200,7 +200,7 @@ Loc cg_loc_at(int offset)
 {
     int lo = 0, hi = nlines - 1;
     if (nlines == 0)
-        return (Loc){"", 1, 1, true};
+        return (Loc){"", 1, 1, true, false};
     while (lo < hi) {
         int mid = (lo + hi + 1) / 2;
         if (line_start[mid] <= offset)
@@ -208,7 +208,7 @@ Loc cg_loc_at(int offset)
         else
             hi = mid - 1;
     }
-    return (Loc){line_file[lo], line_no[lo], 1, true};
+    return (Loc){line_file[lo], line_no[lo], 1, true, false};
 }
 
 /* Emit "#line N "file"" so that the text at 'offset' is reported at its own line. */

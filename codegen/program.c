@@ -38,15 +38,16 @@ static void names_add(Names *s, const char *name)
 
 typedef struct Reach {
     const Cg *cg;
-    Names globals; /* user-file global variables read by recursive code */
-    Names funcs;   /* user-file functions reachable from recursive functions */
+    Names globals; /* the program's global variables read by recursive code (those of
+                      its .wtc file and its own headers, not of system headers) */
+    Names funcs;   /* the program's functions reachable from recursive functions */
 } Reach;
 
 /* Note the globals and the functions an expression or statement refers to. */
 static void reach_node(Node *n, void *data)
 {
     Reach *r = data;
-    if (n->kind == ND_IDENT && n->decl && n->decl->is_global && n->decl->loc.user) {
+    if (n->kind == ND_IDENT && n->decl && n->decl->is_global && !n->decl->loc.sys) {
         if (n->decl->kind == DK_VAR)
             names_add(&r->globals, n->name);
         else if (n->decl->kind == DK_FUNC)
@@ -55,7 +56,84 @@ static void reach_node(Node *n, void *data)
     cg_children(n, reach_node, data);
 }
 
-/* The defining declaration of a user-file global variable that can be snapshot. */
+/* The initializer of the program's global variable 'name', or NULL. */
+static Node *global_init(const Cg *cg, const char *name)
+{
+    for (int i = 0; i < cg->tu->nitems; i++) {
+        Node *n = cg->tu->items[i];
+        for (int j = 0; n->kind == ND_DECLARATION && j < n->ndecls; j++) {
+            Decl *d = n->decls[j];
+            if (d && d->kind == DK_VAR && d->init && strcmp(d->name, name) == 0)
+                return d->init;
+        }
+    }
+    return NULL;
+}
+
+/* Does a value of type t hold a pointer (itself, an element, a member)? */
+static bool holds_pointer(Type *t, int depth)
+{
+    t = type_strip_typedefs(t);
+    if (!t || depth > 64)
+        return false;
+    if (t->kind == TY_PTR)
+        return true;
+    if (t->kind == TY_ARRAY)
+        return holds_pointer(t->base, depth + 1);
+    if ((t->kind == TY_STRUCT || t->kind == TY_UNION) && t->sinfo)
+        for (Member *m = t->sinfo->members; m; m = m->next)
+            if (holds_pointer(m->type, depth + 1))
+                return true;
+    return false;
+}
+
+typedef struct Writes {
+    const char *name;
+    bool found;
+} Writes;
+
+/* The variable an lvalue lies in, through '.', '[]' and '->' ('g[i]', 'g.m', '&g'). */
+static Node *written_root(Node *n)
+{
+    while (n && (n->kind == ND_MEMBER || n->kind == ND_INDEX || n->kind == ND_PTR_MEMBER))
+        n = n->lhs;
+    return n;
+}
+
+/* Is the global w->name assigned, incremented or its address taken below n? */
+static void find_writes(Node *n, void *data)
+{
+    Writes *w = data;
+    Node *root;
+    if (w->found)
+        return;
+    if ((n->kind == ND_ASSIGN || n->kind == ND_PRE_INC || n->kind == ND_PRE_DEC ||
+         n->kind == ND_POST_INC || n->kind == ND_POST_DEC || n->kind == ND_ADDR) &&
+        (root = written_root(n->lhs)) && root->kind == ND_IDENT && root->decl &&
+        root->decl->is_global && strcmp(root->name, w->name) == 0) {
+        w->found = true;
+        return;
+    }
+    cg_children(n, find_writes, data);
+}
+
+/* Does any function of the program write global 'name' after its initializer? */
+static bool written(const Cg *cg, const char *name)
+{
+    Writes w = {name, false};
+    for (int i = 0; i < cg->tu->nitems && !w.found; i++) {
+        Node *n = cg->tu->items[i];
+        if (n->kind == ND_FUNCDEF && n->func && n->func->body && !n->loc.sys)
+            find_writes(n->func->body, &w);
+    }
+    return w.found;
+}
+
+/* The defining declaration of the program's global variable that can be snapshot:
+   not const, and not one that holds pointers and that no function writes (every rank
+   has it from its initializer already, with addresses of its own: rank 0's string
+   literals and functions lie elsewhere in another process, a helper's table of names
+   crashed the other ranks). */
 static Decl *snapshot_decl(const Cg *cg, const char *name)
 {
     for (int i = 0; i < cg->tu->nitems; i++) {
@@ -63,7 +141,7 @@ static Decl *snapshot_decl(const Cg *cg, const char *name)
         for (int j = 0; n->kind == ND_DECLARATION && j < n->ndecls; j++) {
             Decl *d = n->decls[j];
             if (!d || d->kind != DK_VAR || strcmp(d->name, name) != 0 || !d->is_defined ||
-                d->storage == SC_EXTERN || d->is_thread_local || !d->loc.user)
+                d->storage == SC_EXTERN || d->is_thread_local || d->loc.sys)
                 continue;
             Type *t = d->type;
             while (type_strip_typedefs(t)->kind == TY_ARRAY) {
@@ -73,25 +151,37 @@ static Decl *snapshot_decl(const Cg *cg, const char *name)
             }
             if (t->quals & Q_CONST || type_strip_typedefs(t)->quals & Q_CONST)
                 return NULL; /* the same on every rank anyway */
+            if (holds_pointer(d->type, 0) && !written(cg, name))
+                return NULL;
             return d;
         }
     }
     return NULL;
 }
 
-/* Globals read by recursive functions, their cond: clauses and the functions they call. */
+/* Globals read by recursive functions, their cond: clauses and the functions they call,
+   also through the initializers of the globals they read (a const table of functions,
+   called as ops[k](x): the functions it names read globals too). */
 static Names snapshot_globals(const Cg *cg)
 {
     Reach r = {cg, {0}, {0}};
+    int nf = 0, ng = 0;
     for (int i = 0; i < cg->nfns; i++) {
         reach_node(cg->fns[i]->fd->body, &r);
         if (cg->fns[i]->cond && cg->fns[i]->cond->cond)
             reach_node(cg->fns[i]->cond->cond, &r);
     }
-    for (int i = 0; i < r.funcs.n; i++) { /* grows while we walk it */
-        FuncDef *fd = cg_funcdef_named(cg, r.funcs.v[i]);
-        if (fd && fd->body && !cg_recfn_by_name(cg, fd->decl->name))
-            reach_node(fd->body, &r);
+    while (nf < r.funcs.n || ng < r.globals.n) { /* both grow while we walk them */
+        for (; nf < r.funcs.n; nf++) {
+            FuncDef *fd = cg_funcdef_named(cg, r.funcs.v[nf]);
+            if (fd && fd->body && !cg_recfn_by_name(cg, fd->decl->name))
+                reach_node(fd->body, &r);
+        }
+        for (; ng < r.globals.n; ng++) {
+            Node *init = global_init(cg, r.globals.v[ng]);
+            if (init)
+                reach_node(init, &r);
+        }
     }
     Names out = {0};
     for (int i = 0; i < r.globals.n; i++)

@@ -457,7 +457,7 @@ static Decl *global_var(Node *n)
     if (!n || n->kind != ND_IDENT || !n->decl)
         return NULL;
     Decl *d = n->decl;
-    return d->kind == DK_VAR && d->is_global && d->loc.user ? d : NULL;
+    return d->kind == DK_VAR && d->is_global && !d->loc.sys ? d : NULL;
 }
 
 enum { W_WRITE, W_DEREF, W_CALL };
@@ -970,7 +970,7 @@ int sema_check(Cg *cg)
         f->has_par_clone = f->has_spawn_par || clone_has_recursive_call(cg, f->fd->body);
     }
     if (!cg->main_fd)
-        diag_error((Loc){tu->path, 1, 1, true}, "no 'main' function; a Work-Time C program "
+        diag_error((Loc){tu->path, 1, 1, true, false}, "no 'main' function; a Work-Time C program "
                    "starts in main like any C program");
     return diag_error_count();
 }

@@ -33,6 +33,8 @@ typedef struct Loc {
     int line;         /* 1-based */
     int col;          /* 1-based column in the ORIGINAL line (best effort, see lexer.l) */
     bool user;        /* true when the token comes from the user's own .wtc file */
+    bool sys;         /* from a system header (line marker flag 3): not the program's
+                         own code, as gcc's -Wsystem-headers sees it */
 } Loc;
 
 /* A byte range [start, end) in the preprocessed buffer (TranslationUnit.text). */
