@@ -13,7 +13,7 @@
 #ifndef WTC_ABI_H
 #define WTC_ABI_H
 
-#define WTC_ABI_VERSION 5
+#define WTC_ABI_VERSION 6
 
 enum { WTC_MODE_DEFAULT = 0, WTC_MODE_SIMPLE = 1, WTC_MODE_DYNAMIC = 2, WTC_MODE_STEAL = 3 };
 
@@ -61,20 +61,30 @@ typedef struct wtc_buf {
 } wtc_buf;
 
 /* Arithmetic kinds, so the runtime can store a result into an lvalue of another
-   arithmetic type with C's conversion (lv = f(...) where lv is long and f returns int). */
+   arithmetic type with C's conversion (lv = f(...) where lv is long and f returns int;
+   complex to real keeps the real part, real to complex has no imaginary part). */
 enum {
     WTC_K_OTHER = 0, /* struct/union/enum/...: stored by copying, sizes must agree */
     WTC_K_BOOL, WTC_K_CHAR, WTC_K_SCHAR, WTC_K_UCHAR, WTC_K_SHORT, WTC_K_USHORT,
     WTC_K_INT, WTC_K_UINT, WTC_K_LONG, WTC_K_ULONG, WTC_K_LLONG, WTC_K_ULLONG,
-    WTC_K_FLOAT, WTC_K_DOUBLE, WTC_K_LDOUBLE
+    WTC_K_FLOAT, WTC_K_DOUBLE, WTC_K_LDOUBLE,
+    WTC_K_INT128, WTC_K_UINT128, WTC_K_CFLOAT, WTC_K_CDOUBLE, WTC_K_CLDOUBLE,
+    WTC_K_LAST = WTC_K_CLDOUBLE
 };
+#ifdef __SIZEOF_INT128__
+#define WTC_KIND_INT128_ __int128: WTC_K_INT128, unsigned __int128: WTC_K_UINT128,
+#else
+#define WTC_KIND_INT128_
+#endif
 #define WTC_KIND(x) _Generic((x), \
     _Bool: WTC_K_BOOL, char: WTC_K_CHAR, signed char: WTC_K_SCHAR, \
     unsigned char: WTC_K_UCHAR, short: WTC_K_SHORT, unsigned short: WTC_K_USHORT, \
     int: WTC_K_INT, unsigned int: WTC_K_UINT, long: WTC_K_LONG, \
     unsigned long: WTC_K_ULONG, long long: WTC_K_LLONG, \
     unsigned long long: WTC_K_ULLONG, float: WTC_K_FLOAT, double: WTC_K_DOUBLE, \
-    long double: WTC_K_LDOUBLE, default: WTC_K_OTHER)
+    long double: WTC_K_LDOUBLE, WTC_KIND_INT128_ \
+    float _Complex: WTC_K_CFLOAT, double _Complex: WTC_K_CDOUBLE, \
+    long double _Complex: WTC_K_CLDOUBLE, default: WTC_K_OTHER)
 
 /* The descriptor of one recursive function, generated as a static const object. */
 typedef struct wtc_fn {

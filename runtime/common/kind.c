@@ -3,12 +3,22 @@
 #include <string.h>
 #include "wtcrt.h"
 
-/* A value of any arithmetic kind, widened without loss of sign or fraction. */
+#ifdef __SIZEOF_INT128__
+typedef __int128 kint;
+typedef unsigned __int128 kuint;
+#else
+typedef long long kint;
+typedef unsigned long long kuint;
+#endif
+
+/* A value of any arithmetic kind, widened without loss of sign or fraction: an integer
+   (i, or u when unsigned), a real floating value (f), or a complex one (c). */
 typedef struct kval {
-    int is_float, is_unsigned;
-    long long i;
-    unsigned long long u;
+    int is_float, is_unsigned, is_complex;
+    kint i;
+    kuint u;
     long double f;
+    long double _Complex c;
 } kval;
 
 /* Copies n bytes from src into a local of type T (src may be unaligned). */
@@ -17,7 +27,7 @@ typedef struct kval {
 /* Reads a value of kind k. */
 static kval kind_read(const void *src, int k)
 {
-    kval v = { 0, 0, 0, 0, 0 };
+    kval v = { 0, 0, 0, 0, 0, 0, 0 };
     switch (k) {
     case WTC_K_BOOL: { _Bool x; memcpy(&x, src, sizeof x); v.is_unsigned = 1; v.u = x; break; }
     case WTC_K_CHAR: KREAD(char, i); break;
@@ -31,23 +41,38 @@ static kval kind_read(const void *src, int k)
     case WTC_K_ULONG: v.is_unsigned = 1; KREAD(unsigned long, u); break;
     case WTC_K_LLONG: KREAD(long long, i); break;
     case WTC_K_ULLONG: v.is_unsigned = 1; KREAD(unsigned long long, u); break;
+    case WTC_K_INT128: KREAD(kint, i); break;
+    case WTC_K_UINT128: v.is_unsigned = 1; KREAD(kuint, u); break;
     case WTC_K_FLOAT: v.is_float = 1; KREAD(float, f); break;
     case WTC_K_DOUBLE: v.is_float = 1; KREAD(double, f); break;
+    case WTC_K_CFLOAT: v.is_complex = 1; KREAD(float _Complex, c); break;
+    case WTC_K_CDOUBLE: v.is_complex = 1; KREAD(double _Complex, c); break;
+    case WTC_K_CLDOUBLE: v.is_complex = 1; KREAD(long double _Complex, c); break;
     default: v.is_float = 1; KREAD(long double, f); break;
+    }
+    if (v.is_complex) { /* to a real type only its real part goes (C11 6.3.1.7) */
+        v.is_float = 1;
+        v.f = __real__ v.c;
     }
     return v;
 }
 
-/* Converts v to type T as C assignment does. */
+/* Converts v to type T as C assignment does (a real T; a complex one from its real type
+   T: C converts a real value to the complex type's real part, 0 imaginary). */
 #define KCONV(T) ((T)(v.is_float ? (T)v.f : v.is_unsigned ? (T)v.u : (T)v.i))
 #define KWRITE(T) do { T x_ = KCONV(T); memcpy(dest, &x_, sizeof x_); } while (0)
+#define KWRITE_C(T) do { \
+        T _Complex x_ = v.is_complex ? (T _Complex)v.c : (T _Complex)KCONV(T); \
+        memcpy(dest, &x_, sizeof x_); \
+    } while (0)
 
 /* Writes v into dest of kind k. */
 static void kind_write(void *dest, int k, kval v)
 {
     switch (k) {
     case WTC_K_BOOL: {
-        _Bool b = v.is_float ? v.f != 0 : v.is_unsigned ? v.u != 0 : v.i != 0;
+        _Bool b = v.is_complex ? v.c != 0 : v.is_float ? v.f != 0 : v.is_unsigned ? v.u != 0
+                                                                                 : v.i != 0;
         memcpy(dest, &b, sizeof b);
         break;
     }
@@ -62,8 +87,13 @@ static void kind_write(void *dest, int k, kval v)
     case WTC_K_ULONG: KWRITE(unsigned long); break;
     case WTC_K_LLONG: KWRITE(long long); break;
     case WTC_K_ULLONG: KWRITE(unsigned long long); break;
+    case WTC_K_INT128: KWRITE(kint); break;
+    case WTC_K_UINT128: KWRITE(kuint); break;
     case WTC_K_FLOAT: KWRITE(float); break;
     case WTC_K_DOUBLE: KWRITE(double); break;
+    case WTC_K_CFLOAT: KWRITE_C(float); break;
+    case WTC_K_CDOUBLE: KWRITE_C(double); break;
+    case WTC_K_CLDOUBLE: KWRITE_C(long double); break;
     default: KWRITE(long double); break;
     }
 }
@@ -75,7 +105,7 @@ void wtcrt_kind_store(void *dest, int dest_kind, unsigned long dest_size,
     if (!dest || !src || !src_size)
         return;
     if (dest_kind == src_kind || dest_kind == WTC_K_OTHER || src_kind == WTC_K_OTHER ||
-        dest_kind > WTC_K_LDOUBLE || src_kind > WTC_K_LDOUBLE) {
+        dest_kind > WTC_K_LAST || src_kind > WTC_K_LAST) {
         memcpy(dest, src, dest_size < src_size ? dest_size : src_size);
         return;
     }
