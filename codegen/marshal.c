@@ -27,7 +27,14 @@ static char *member_decl(const Cg *cg, const RecParam *p, const char *name)
 /* The return type as written (void, int, struct pt, ...). */
 char *marshal_ret_type(const Cg *cg, const RecFn *f)
 {
-    return type_to_c(cg->tu, f->ret, NULL);
+    /* without its qualifiers: C ignores them on a value returned ('recursive const long
+       f'), and the runners store into it and the wrappers declare a local of it */
+    Type t;
+    if (!f->ret || !f->ret->quals)
+        return type_to_c(cg->tu, f->ret, NULL);
+    t = *f->ret;
+    t.quals = 0;
+    return type_to_c(cg->tu, &t, NULL);
 }
 
 /* "wtc_ctx __wtc_c, int *a, int n" */
