@@ -42,6 +42,8 @@ void *wtcrt_shheap_alloc(size_t n, size_t align, int zero) __attribute__((weak))
 int wtcrt_shheap_free(void *p, size_t *freed) __attribute__((weak));
 int wtcrt_shheap_has(const void *p, size_t n) __attribute__((weak));
 size_t wtcrt_shheap_size(const void *p) __attribute__((weak));
+/* The MPI runtime's received TASKs (mpi/par.c); absent from the predictor. */
+int wtcrt_task_memory_has(const void *p) __attribute__((weak));
 int wtcrt_shheap_grow(void *p, size_t n) __attribute__((weak));
 void wtcrt_shheap_shrink(void *p, size_t n) __attribute__((weak));
 
@@ -126,6 +128,11 @@ static void release(void *p)
 {
     size_t n;
     if (!p)
+        return;
+    /* a callee freeing the in: buffer its caller handed over, which came here in a
+       TASK: it lies inside the TASK's memory, which the runtime frees whole later (the
+       caller's own block stays with the caller, as a block passed to another process) */
+    if (wtcrt_task_memory_has && wtcrt_task_memory_has(p))
         return;
     if (CHECKED)
         wtcrt_heap_del(p);

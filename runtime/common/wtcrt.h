@@ -584,6 +584,9 @@ int wtcrt_shheap_has(const void *p, size_t n);
 int wtcrt_shheap_shares(int r, const void *p, size_t n);
 void *wtcrt_shheap_alloc(size_t n, size_t align, int zero);
 int wtcrt_shheap_free(void *p, size_t *freed);
+/* Whether p lies in the memory of a received TASK still in use (mpi/par.c): the free
+   wrapper leaves such a block alone. */
+int wtcrt_task_memory_has(const void *p);
 size_t wtcrt_shheap_size(const void *p);
 int wtcrt_shheap_grow(void *p, size_t n);
 void wtcrt_shheap_shrink(void *p, size_t n);

@@ -859,6 +859,49 @@ void wtcrt_task_place(wtcrt_rt *rt, wtcrt_msg *m, size_t got)
         free(tc);
 }
 
+/* The memory of the received TASKs in use on this rank (nested: a few at most), so
+   that a callee's free() of an in: buffer its caller handed over leaves it alone. */
+static struct {
+    const unsigned char **lo;
+    size_t *len;
+    int n, cap;
+} live;
+
+static void live_add(wtcrt_rt *rt, const unsigned char *mem, size_t len)
+{
+    if (live.n == live.cap) {
+        int cap = live.cap ? 2 * live.cap : 16;
+        const unsigned char **lo = realloc(live.lo, (size_t)cap * sizeof *lo);
+        size_t *l = lo ? realloc(live.len, (size_t)cap * sizeof *l) : NULL;
+        if (!lo || !l)
+            wtcrt_die(rt, "out of memory");
+        live.lo = lo;
+        live.len = l;
+        live.cap = cap;
+    }
+    live.lo[live.n] = mem;
+    live.len[live.n++] = len;
+}
+
+static void live_del(const unsigned char *mem)
+{
+    for (int i = live.n - 1; i >= 0; i--)
+        if (live.lo[i] == mem) {
+            live.lo[i] = live.lo[--live.n];
+            live.len[i] = live.len[live.n];
+            return;
+        }
+}
+
+int wtcrt_task_memory_has(const void *p)
+{
+    const unsigned char *q = p;
+    for (int i = 0; i < live.n; i++)
+        if (q >= live.lo[i] && q < live.lo[i] + live.len[i])
+            return 1;
+    return 0;
+}
+
 /* Unpacks a TASK's children into one allocation (the one wtcrt_task_place made, if it
    did); returns it (to free). */
 static unsigned char *task_unpack(wtcrt_rt *rt, wtcrt_msg *m, task_child *tc, size_t *size)
@@ -950,6 +993,7 @@ void wtcrt_run_task(wtcrt_rt *rt, wtcrt_msg *m)
     if (h.count < 1 || !tc)
         wtcrt_die(rt, "bad TASK (%d children)", h.count);
     mem = task_unpack(rt, m, tc, &memsize);
+    live_add(rt, mem, memsize);
     wtcrt_msg_free(rt, m);
     wtc_fast.left = 0; /* work from elsewhere: its pars decide afresh */
     old = wtcrt_set_state(rt, WTCRT_S_COMPUTE);
@@ -967,6 +1011,7 @@ void wtcrt_run_task(wtcrt_rt *rt, wtcrt_msg *m)
     }
     rt->st.calls_run += h.count;
     wtcrt_unpacked_forget(mem, memsize);
+    live_del(mem);
     task_reply(rt, &h, parent, tc, mem);
     if (tc != &one)
         free(tc);
@@ -993,6 +1038,7 @@ wtc_par *wtcrt_task_frame(wtcrt_rt *rt, wtcrt_msg *m)
     p = wtcrt_frame_push(rt, c);
     p->base = h.want;
     p->mem = task_unpack(rt, m, tc, &p->memsize);
+    live_add(rt, p->mem, p->memsize);
     wtcrt_msg_free(rt, m);
     if (p->capch < h.count) {
         p->capch = h.count;
@@ -1065,6 +1111,7 @@ void wtcrt_task_frame_reply(wtcrt_rt *rt, wtc_par *p, int parent, const wtcrt_hd
         free(counts);
     *WTCRT_HDR(m) = *th;
     wtcrt_unpacked_forget(p->mem, p->memsize);
+    live_del(p->mem);
     m->owned = p->mem; /* freed once the RESULT has left */
     p->mem = NULL;
     wtcrt_send(rt, parent, WTCRT_RESULT, m);
