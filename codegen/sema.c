@@ -574,6 +574,7 @@ typedef struct ParCheck {
     Node *par;           /* the par statement checked */
     const char **labels; /* labels defined inside the par body */
     int nlabels, caplabels;
+    int loops;           /* loops around the statement checked (their continue is theirs) */
 } ParCheck;
 
 static void collect_labels(Node *n, void *data)
@@ -629,16 +630,27 @@ static void par_expr(Node *n, void *data)
     cg_children(n, par_expr, data);
 }
 
-/* Does nothing more happen in the iteration after items[i] of a block? */
-static bool rest_is_trivial(Node *blk, int i, bool brk_ends)
+/* What follows items[i] of a block: the end of the iteration (a 'continue', or a
+   'break' that ends it), the end of the block, or something else. */
+enum { REST_ENDS, REST_FALLS, REST_MORE };
+static int rest_of(const ParCheck *pc, Node *blk, int i, bool brk_ends)
 {
     for (int j = i + 1; j < blk->nargs; j++) {
         Node *it = blk->args[j];
         if (!it || it->kind == ND_NULL_STMT)
             continue;
-        return it->kind == ND_CONTINUE || (it->kind == ND_BREAK && brk_ends);
+        return (it->kind == ND_CONTINUE && !pc->loops) || (it->kind == ND_BREAK && brk_ends)
+                   ? REST_ENDS
+                   : REST_MORE;
     }
-    return true;
+    return REST_FALLS;
+}
+
+/* 'do … while (0)', the statement macros are wrapped in: its body runs once. */
+static bool once_do(const Node *n)
+{
+    return n->kind == ND_DO && n->cond && n->cond->kind == ND_INT_LIT && n->cond->text &&
+           strcmp(n->cond->text, "0") == 0;
 }
 
 /* A spawn point statement: its call must be the last action; arguments are expressions. */
@@ -677,7 +689,9 @@ static void par_loop(ParCheck *pc, Node *n, int breakable)
         par_expr(n->cond, pc);
     if (n->inc)
         par_expr(n->inc, pc);
+    pc->loops++;
     par_stmt(pc, n->body, false, breakable + 1, false);
+    pc->loops--;
 }
 
 /* return, break, goto in a par body: an error when they leave it. */
@@ -701,9 +715,11 @@ static void par_stmt(ParCheck *pc, Node *n, bool is_last, int breakable, bool br
         return;
     switch (n->kind) {
     case ND_BLOCK:
-        for (int i = 0; i < n->nargs; i++)
-            par_stmt(pc, n->args[i], is_last && rest_is_trivial(n, i, brk_ends), breakable,
-                     brk_ends);
+        for (int i = 0; i < n->nargs; i++) {
+            int rest = rest_of(pc, n, i, brk_ends);
+            par_stmt(pc, n->args[i], rest == REST_ENDS || (is_last && rest == REST_FALLS),
+                     breakable, brk_ends);
+        }
         break;
     case ND_EXPR_STMT:
         par_expr_stmt(pc, n, is_last);
@@ -713,8 +729,14 @@ static void par_stmt(ParCheck *pc, Node *n, bool is_last, int breakable, bool br
         par_stmt(pc, n->then, is_last, breakable, brk_ends);
         par_stmt(pc, n->els, is_last, breakable, brk_ends);
         break;
-    case ND_WHILE:
     case ND_DO:
+        if (once_do(n) && is_last) { /* its break and continue end the iteration too */
+            par_stmt(pc, n->body, true, breakable + 1, true);
+            break;
+        }
+        par_loop(pc, n, breakable);
+        break;
+    case ND_WHILE:
     case ND_FOR:
         par_loop(pc, n, breakable);
         break;
@@ -746,7 +768,7 @@ static void par_stmt(ParCheck *pc, Node *n, bool is_last, int breakable, bool br
 /* Check one par statement. */
 static void check_par(Cg *cg, Node *par)
 {
-    ParCheck pc = {cg, par, NULL, 0, 0};
+    ParCheck pc = {cg, par, NULL, 0, 0, 0};
     if (par->body)
         collect_labels(par->body, &pc);
     par_stmt(&pc, par->body, true, 0, false);
