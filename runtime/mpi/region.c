@@ -212,11 +212,13 @@ void wtcrt_region_end(wtcrt_rt *rt)
 }
 
 /* May a region start here? Only rank 0, outside a region, with other ranks, not in a
-   child of fork() (its recursive calls run sequentially: MPI is the parent's). */
+   child of fork() (its recursive calls run sequentially: MPI is the parent's), not once
+   the job has ended (an atexit handler or a destructor after main returned: the other
+   ranks are gone and MPI is finalized; it died with MPICH's "after finalizing"). */
 static int region_possible(wtcrt_rt *rt)
 {
     return rt->started && rt->rank == 0 && !rt->in_region && rt->nranks > 1 &&
-           !wtcrt_forked(rt);
+           !rt->finished && !wtcrt_forked(rt);
 }
 
 void wtc_call(const wtc_fn *fn, void *args, void *ret)
