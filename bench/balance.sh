@@ -41,7 +41,7 @@ TMO=${WTC_BENCH_TIMEOUT:-120}
 MODES=${WTC_BALANCE_MODES:-omp simple dynamic steal}
 P=${WTC_BALANCE_P:-2}
 BUILT=${WTC_BENCH_BUILT:-}
-ALL="nqueens qsort_lomuto qsort_hoare msort cilksort fib mandel uts knapsack knapsack_share steps matmul floorplan floorplan_share strassen sparselu fft alignment lu rectmul"
+ALL="nqueens qsort_lomuto qsort_hoare msort cilksort fib mandel uts knapsack knapsack_share steps matmul floorplan floorplan_share strassen sparselu fft alignment lu rectmul radix sudoku tsp simpson skew connect4 bhut closest"
 SRC=bench/balance
 # Plain C and OpenMP get the code layout wtcc gives every program (doc/wtcc.md "Code
 # layout"), so that the ratios measure the parallel run, not where a loop happens to
@@ -193,6 +193,14 @@ label() {
     alignment) echo "alignment, 4950 pairs" ;;
     lu) echo "LU 2048, Cilk's quadrants" ;;
     rectmul) echo "rectmul 1024x896x1152" ;;
+    radix) echo "MSD radix 20M, 256-way par" ;;
+    sudoku) echo "sudoku, 184622 solutions" ;;
+    tsp) echo "TSP 16, shared bound" ;;
+    simpson) echo "adaptive Simpson, 300 peaks" ;;
+    skew) echo "skewed f(n-1)+f(n/8), 4000" ;;
+    connect4) echo "connect four, 13 plies" ;;
+    bhut) echo "Barnes-Hut forces, 30000" ;;
+    closest) echo "closest pair, 2M points" ;;
     esac
 }
 
