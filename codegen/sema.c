@@ -115,6 +115,8 @@ static bool contains_pointer(Type *t, const char **why, int depth)
     switch (t->kind) {
     case TY_PTR:
     case TY_FUNC:
+    case TY_TYPEOF:  /* opaque to wtcc: may be one (a member '__typeof__(int *) p') */
+    case TY_BUILTIN: /* va_list */
         return true;
     case TY_ARRAY:
         return contains_pointer(t->base, why, depth + 1);
@@ -132,6 +134,26 @@ static bool contains_pointer(Type *t, const char **why, int depth)
     default:
         return false;
     }
+}
+
+/* A type wtcc cannot see into, in a recursive function's signature (itself or the
+   element of an array of it): "__typeof__(...)" (it may hide a pointer, which would
+   travel as a number) or a builtin such as va_list (pointers inside); NULL otherwise. */
+static const char *opaque_type(Type *t)
+{
+    for (int depth = 0; depth < 64; depth++) {
+        t = type_strip_typedefs(t);
+        if (!t)
+            return NULL;
+        if (t->kind == TY_TYPEOF)
+            return "a __typeof__ type";
+        if (t->kind == TY_BUILTIN)
+            return t->name && strstr(t->name, "va_list") ? "va_list" : "a builtin type";
+        if (t->kind != TY_ARRAY)
+            return NULL;
+        t = t->base;
+    }
+    return NULL;
 }
 
 /* Is the (stripped) type complete enough to be sent: not void, not an incomplete struct? */
@@ -238,7 +260,11 @@ static void check_signature(RecFn *f)
         diag_error(loc, "recursive function '%s' needs a prototype: write '%s(void)'", f->name,
                    f->name);
     Type *rt = type_strip_typedefs(f->ret);
-    if (rt && (rt->kind == TY_PTR || rt->kind == TY_ARRAY || rt->kind == TY_FUNC))
+    const char *opaque = opaque_type(f->ret);
+    if (opaque)
+        diag_error(loc, "the return type of recursive function '%s' is %s, which wtcc cannot "
+                   "see into (it may hold a pointer): write the type itself", f->name, opaque);
+    else if (rt && (rt->kind == TY_PTR || rt->kind == TY_ARRAY || rt->kind == TY_FUNC))
         diag_error(loc, "recursive function '%s' cannot return a pointer; return data by an "
                    "out: parameter instead", f->name);
     else if (contains_pointer(f->ret, &why, 0))
@@ -250,6 +276,15 @@ static void check_signature(RecFn *f)
         if (!p->name)
             diag_error(p->decl->loc, "parameter %d of recursive function '%s' has no name", i + 1,
                        f->name);
+        else if ((opaque = opaque_type(p->type)) && strcmp(opaque, "va_list") == 0)
+            diag_error(p->decl->loc, "parameter '%s' of recursive function '%s' is a va_list, "
+                       "whose pointers into the caller's arguments would not be valid on "
+                       "another processor: pass the values it holds", p->name, f->name);
+        else if (opaque)
+            diag_error(p->decl->loc, "parameter '%s' of recursive function '%s' has %s, which "
+                       "wtcc cannot see into (it may hold a pointer, which would not be valid "
+                       "on another processor): write the type itself", p->name, f->name,
+                       opaque);
         else if (p->is_ptr && variably_modified(p->type))
             diag_error(p->decl->loc, "parameter '%s' of recursive function '%s' has a "
                        "variable-length array type, which cannot be sent; pass a pointer to "
