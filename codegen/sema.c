@@ -932,6 +932,53 @@ static void find_pars(Node *n, void *data)
     cg_children(n, find_pars, data);
 }
 
+/* ---- a goto into a par body ------------------------------------------------------- */
+
+/* The labels inside par bodies of one function (C's labels are the function's), each
+   with its par; then its gotos, each with the par it stands in. */
+typedef struct GotoIn {
+    const char *name[256];
+    Node *lpar[256];
+    int n;
+    Node *par;   /* the par around the node visited (NULL: none) */
+    bool gotos;  /* second walk: look at the gotos */
+} GotoIn;
+
+static void goto_in_walk(Node *n, void *data)
+{
+    GotoIn *g = data;
+    Node *outer = g->par;
+    if (!g->gotos && n->kind == ND_LABEL && n->name && g->par && g->n < 256) {
+        g->name[g->n] = n->name;
+        g->lpar[g->n++] = g->par;
+    }
+    if (g->gotos && n->kind == ND_GOTO && n->name)
+        for (int i = 0; i < g->n; i++)
+            if (strcmp(g->name[i], n->name) == 0 && g->lpar[i] != g->par) {
+                diag_error(n->loc, "'goto %s' jumps into the body of a par; a par body is "
+                           "entered only by the par itself", n->name);
+                break;
+            }
+    if (n->kind == ND_PAR)
+        g->par = n;
+    cg_children(n, goto_in_walk, data);
+    g->par = outer;
+}
+
+/* A goto from outside a par body (or from another par's) to a label inside it. */
+static void check_goto_into_par(Node *body)
+{
+    GotoIn g;
+    g.n = 0;
+    g.par = NULL;
+    g.gotos = false;
+    goto_in_walk(body, &g);
+    if (!g.n)
+        return;
+    g.gotos = true;
+    goto_in_walk(body, &g);
+}
+
 /* ---- globals written in the body of a par that starts a region --------------------- */
 
 /* The globals recursive functions read (their bodies), and what was warned. */
@@ -1003,8 +1050,10 @@ int sema_check(Cg *cg)
     }
     for (int i = 0; i < tu->nitems; i++) {
         Node *n = tu->items[i];
-        if (n->kind == ND_FUNCDEF && n->func && n->func->body && n->func->decl->loc.user)
+        if (n->kind == ND_FUNCDEF && n->func && n->func->body && n->func->decl->loc.user) {
             find_pars(n->func->body, cg);
+            check_goto_into_par(n->func->body);
+        }
     }
     {
         RegionWrites w = {0};
