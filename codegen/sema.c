@@ -299,6 +299,26 @@ static void check_signature(RecFn *f)
 
 /* ---- clauses ------------------------------------------------------------------ */
 
+/* An assignment, increment or decrement. */
+static bool is_write(const Node *n)
+{
+    return n->kind == ND_ASSIGN || n->kind == ND_PRE_INC || n->kind == ND_PRE_DEC ||
+           n->kind == ND_POST_INC || n->kind == ND_POST_DEC;
+}
+
+/* The first write below n, into *(Node **)data. */
+static void find_write(Node *n, void *data)
+{
+    Node **w = data;
+    if (*w)
+        return;
+    if (is_write(n)) {
+        *w = n;
+        return;
+    }
+    cg_children(n, find_write, data);
+}
+
 typedef struct IdentCheck {
     RecFn *f;
     const char *what;    /* "count" or "cond" */
@@ -455,8 +475,16 @@ static void check_clauses(RecFn *f)
                 check_item(f, cl, it);
         else if (cl->kind == CL_COND) {
             IdentCheck c = {f, "cond", NULL};
-            if (cl->cond)
+            Node *w = NULL;
+            if (cl->cond) {
                 check_clause_ident(cl->cond, &c);
+                w = is_write(cl->cond) ? cl->cond : NULL;
+                if (!w)
+                    cg_children(cl->cond, find_write, &w);
+            }
+            if (w)
+                diag_error(w->loc, "cond: must not change anything (it is evaluated where the "
+                           "runtime decides, maybe more than once, and not where C would)");
             f->cond = cl;
         } else
             check_mode(f, cl);
@@ -610,6 +638,7 @@ typedef struct ParCheck {
     const char **labels; /* labels defined inside the par body */
     int nlabels, caplabels;
     int loops;           /* loops around the statement checked (their continue is theirs) */
+    int branches;        /* if and switch statements around it */
 } ParCheck;
 
 static void collect_labels(Node *n, void *data)
@@ -688,11 +717,30 @@ static bool once_do(const Node *n)
            strcmp(n->cond->text, "0") == 0;
 }
 
+/* Is lo..hi one iteration or none (integer constants, lo >= hi)? */
+static bool one_iteration(const Node *par)
+{
+    return par->lhs && par->rhs && par->lhs->kind == ND_INT_LIT &&
+           par->rhs->kind == ND_INT_LIT && par->lhs->text && par->rhs->text &&
+           strtoll(par->lhs->text, NULL, 0) >= strtoll(par->rhs->text, NULL, 0);
+}
+
 /* A spawn point statement: its call must be the last action; arguments are expressions. */
 static void par_spawn(ParCheck *pc, Node *stmt, Node *call, Node *lv, bool is_last)
 {
     RecFn *g = cg_called_recfn(pc->cg, call);
     capture_check(pc->cg, pc->par, stmt, call, lv);
+    /* 'r = f(i);' into one variable from every iteration: C keeps the last iteration's
+       value, a par the one whose call ends last (not under an if: iterations may store
+       into different variables) */
+    if (lv && lv->kind == ND_IDENT && lv->decl && lv->decl->kind != DK_ENUMCONST &&
+        !pc->branches && !one_iteration(pc->par) && pc->par->body &&
+        !(lv->decl->span.start >= pc->par->body->span.start &&
+          lv->decl->span.start < pc->par->body->span.end))
+        diag_warning(lv->loc, "every iteration of this par stores the result of '%s' into "
+                     "'%s': which one stays depends on the order the calls end (in C, the "
+                     "last iteration's); store into an array indexed by '%s'", g->name,
+                     lv->name, pc->par->name);
     if (!is_last)
         diag_error(call->loc, "a call of recursive function '%s' in a par body must be the last "
                    "action of its iteration; store the result ('v[i] = %s(...);') and move what "
@@ -761,8 +809,10 @@ static void par_stmt(ParCheck *pc, Node *n, bool is_last, int breakable, bool br
         break;
     case ND_IF:
         par_expr(n->cond, pc);
+        pc->branches++;
         par_stmt(pc, n->then, is_last, breakable, brk_ends);
         par_stmt(pc, n->els, is_last, breakable, brk_ends);
+        pc->branches--;
         break;
     case ND_DO:
         if (once_do(n) && is_last) { /* its break and continue end the iteration too */
@@ -777,7 +827,9 @@ static void par_stmt(ParCheck *pc, Node *n, bool is_last, int breakable, bool br
         break;
     case ND_SWITCH:
         par_expr(n->cond, pc);
+        pc->branches++;
         par_stmt(pc, n->body, is_last, breakable + 1, is_last);
+        pc->branches--;
         break;
     case ND_CASE:
     case ND_DEFAULT:
@@ -803,7 +855,7 @@ static void par_stmt(ParCheck *pc, Node *n, bool is_last, int breakable, bool br
 /* Check one par statement. */
 static void check_par(Cg *cg, Node *par)
 {
-    ParCheck pc = {cg, par, NULL, 0, 0, 0};
+    ParCheck pc = {cg, par, NULL, 0, 0, 0, 0};
     if (par->body)
         collect_labels(par->body, &pc);
     par_stmt(&pc, par->body, true, 0, false);

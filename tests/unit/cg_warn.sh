@@ -36,4 +36,11 @@ grep -q "region_global.wtc:23:15: warning: global variable 'scale' is written in
     fail "no warning for 'scale' written in main's par body at 23:15"
 grep -q "'unused_by_f'" "$out/log" && fail "warned about 'unused_by_f', which no recursive function reads"
 [ "$(grep -c 'warning:' "$out/log")" -eq 1 ] || fail "region_global: expected exactly one warning"
+# every iteration of a par storing into one variable: the value kept is the last call
+# to end, not the last iteration's; an indexed array, a store under an if, one
+# iteration and a variable of the body are not warned about
+bin/wtcc --no-predict tests/cg/par_store_warn.wtc -o "$out/ps" > "$out/log" 2>&1 || fail "par_store_warn: build failed"
+grep -q "par_store_warn.wtc:15:9: warning: every iteration of this par stores the result of 'f' into 'last'" "$out/log" ||
+    fail "no warning for 'last = f(i)' at 15:9"
+[ "$(grep -c 'warning:' "$out/log")" -eq 1 ] || fail "par_store_warn: expected exactly one warning"
 echo "cg_warn: ok"
