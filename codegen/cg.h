@@ -123,6 +123,11 @@ bool clone_has_recursive_call(const Cg *cg, Node *body);
 /* capture.c: code for the spawn point 'stmt' (calling 'call') of par statement 'par' */
 char *capture_args(const Cg *cg, Node *par, Node *stmt, Node *call, const char *frame);
 char *capture_dest(Node *par, Node *stmt, Node *lv, const char *addr);
+
+/* program.c: does a value of type t hold a pointer; does any function of the program
+   write global 'name' (assign, increment, take its address) after its initializer? */
+bool cg_holds_pointer(Type *t, int depth);
+bool cg_global_written(const Cg *cg, const char *name);
 void capture_check(const Cg *cg, Node *par, Node *stmt, Node *call, Node *lv);
 
 /* marshal.c */

@@ -71,7 +71,7 @@ static Node *global_init(const Cg *cg, const char *name)
 }
 
 /* Does a value of type t hold a pointer (itself, an element, a member)? */
-static bool holds_pointer(Type *t, int depth)
+bool cg_holds_pointer(Type *t, int depth)
 {
     t = type_strip_typedefs(t);
     if (!t || depth > 64)
@@ -79,10 +79,10 @@ static bool holds_pointer(Type *t, int depth)
     if (t->kind == TY_PTR)
         return true;
     if (t->kind == TY_ARRAY)
-        return holds_pointer(t->base, depth + 1);
+        return cg_holds_pointer(t->base, depth + 1);
     if ((t->kind == TY_STRUCT || t->kind == TY_UNION) && t->sinfo)
         for (Member *m = t->sinfo->members; m; m = m->next)
-            if (holds_pointer(m->type, depth + 1))
+            if (cg_holds_pointer(m->type, depth + 1))
                 return true;
     return false;
 }
@@ -118,7 +118,7 @@ static void find_writes(Node *n, void *data)
 }
 
 /* Does any function of the program write global 'name' after its initializer? */
-static bool written(const Cg *cg, const char *name)
+bool cg_global_written(const Cg *cg, const char *name)
 {
     Writes w = {name, false};
     for (int i = 0; i < cg->tu->nitems && !w.found; i++) {
@@ -151,7 +151,7 @@ static Decl *snapshot_decl(const Cg *cg, const char *name)
             }
             if (t->quals & Q_CONST || type_strip_typedefs(t)->quals & Q_CONST)
                 return NULL; /* the same on every rank anyway */
-            if (holds_pointer(d->type, 0) && !written(cg, name))
+            if (cg_holds_pointer(d->type, 0) && !cg_global_written(cg, name))
                 return NULL;
             return d;
         }

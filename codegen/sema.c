@@ -523,7 +523,7 @@ static Decl *global_var(Node *n)
     return d->kind == DK_VAR && d->is_global && !d->loc.sys ? d : NULL;
 }
 
-enum { W_WRITE, W_DEREF, W_CALL };
+enum { W_WRITE, W_DEREF, W_CALL, W_POINTERS };
 
 /* A global wtc_share_max / wtc_share_min may name: an integer (not _Bool, not an enum)
    or floating variable, not const, volatile or _Atomic (the call is the
@@ -550,6 +550,11 @@ static void warn_global(BodyCheck *b, Node *at, Decl *g, int what)
                      "rank 0's function addresses: they are not valid on another processor "
                      "(make it a const table of functions and pass an index)", b->f->name,
                      g->name);
+    else if (what == W_POINTERS)
+        diag_warning(at->loc, "recursive function '%s' uses global '%s', which holds pointers "
+                     "that the program sets: on another processor they are rank 0's "
+                     "addresses, not valid there (a FILE * set to stderr, a table of "
+                     "pointers filled in main)", b->f->name, g->name);
     else if (what == W_DEREF)
         diag_warning(at->loc, "recursive function '%s' dereferences global pointer '%s'; the data "
                      "it points to exists only on rank 0", b->f->name, g->name);
@@ -609,6 +614,9 @@ static void check_body_node(Node *n, void *data)
             warn_global(b, n, g, W_DEREF);
         if (n->kind == ND_CALL && (g = called_global(n->lhs)))
             warn_global(b, n, g, W_CALL);
+        if (n->kind == ND_IDENT && (g = global_var(n)) && !(g->type->quals & Q_CONST) &&
+            cg_holds_pointer(g->type, 0) && cg_global_written(b->cg, g->name))
+            warn_global(b, n, g, W_POINTERS);
     }
     cg_children(n, check_body_node, data);
 }

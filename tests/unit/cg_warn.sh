@@ -43,4 +43,11 @@ bin/wtcc --no-predict tests/cg/par_store_warn.wtc -o "$out/ps" > "$out/log" 2>&1
 grep -q "par_store_warn.wtc:15:9: warning: every iteration of this par stores the result of 'f' into 'last'" "$out/log" ||
     fail "no warning for 'last = f(i)' at 15:9"
 [ "$(grep -c 'warning:' "$out/log")" -eq 1 ] || fail "par_store_warn: expected exactly one warning"
+# globals holding pointers: warned about when the program sets them (rank 0's
+# addresses), not when nobody writes them (each rank has its own from the initializer)
+bin/wtcc --no-predict tests/cg/ptr_global_warn.wtc -o "$out/pg" > "$out/log" 2>&1 || fail "ptr_global_warn: build failed"
+grep -q "ptr_global_warn.wtc:16:17: warning: recursive function 'f' uses global 'logf', which holds pointers that the program sets" "$out/log" ||
+    fail "no warning for 'logf' at 16:17"
+grep -q "'names'" "$out/log" && fail "warned about 'names', which nobody writes"
+[ "$(grep -c 'warning:' "$out/log")" -eq 1 ] || fail "ptr_global_warn: expected exactly one warning"
 echo "cg_warn: ok"
