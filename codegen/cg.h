@@ -47,6 +47,8 @@ typedef struct RecFn {
     bool has_par_clone;  /* it needs a parallel clone (spawns or direct recursive calls) */
     bool is_static;
     int first_item;      /* index of the top-level item that first declares it */
+    const char *attrs;   /* its GNU attributes ("__attribute__((noinline)) ", or ""), which
+                            its clones and wrapper carry (program.c fn_attributes) */
 } RecFn;
 
 /* The generator's state for one translation unit. */

@@ -459,7 +459,7 @@ static void emit_clone(Cg *cg, RecFn *f, enum Flavor flavor)
                          marshal_args_decl(f, "__wtc_self", init.s), f->name));
     }
     cg_emit_line(cg, body->span.start);
-    fprintf(cg->out, "%sstatic %s __wtc_%s_%s(%s) %s\n",
+    fprintf(cg->out, "%s%sstatic %s __wtc_%s_%s(%s) %s\n", f->attrs ? f->attrs : "",
             !par && seq_flatten(cg, f) ? "__attribute__((flatten)) " : "", marshal_ret_type(cg, f),
             par ? "par" : "seq", f->name, marshal_param_list(cg, f, par),
             edits_apply(cg, &r.ed, body->span.start, body->span.end));

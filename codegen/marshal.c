@@ -280,7 +280,7 @@ void marshal_emit_wrapper(Cg *cg, RecFn *f)
     cg_emit_line(cg, f->def->span.start);
     /* a static one called only from recursive code (its calls there go to the clones)
        is not used in the generated C, where it is in the user's: gcc must not say so */
-    fprintf(o, "%s%s %s(%s)\n{\n    %s\n",
+    fprintf(o, "%s%s%s %s(%s)\n{\n    %s\n", f->attrs ? f->attrs : "",
             f->is_static ? "__attribute__((unused)) static " : "", ret, f->name,
             marshal_param_list(cg, f, false),
             marshal_args_decl(f, "__wtc_a", init.len ? init.s : "0"));

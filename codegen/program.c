@@ -276,6 +276,69 @@ static void copy_text(Cg *cg, int from, int to)
         fwrite(cg->tu->text + from, 1, (size_t)(to - from), cg->out);
 }
 
+/* The end of a GNU attribute starting at text[i] ("__attribute__((...))" or
+   "__attribute((...))"), or -1 when none starts there. */
+static int attribute_end(const char *text, int i, int end)
+{
+    int depth = 0, j;
+    if (strncmp(text + i, "__attribute__", 13) == 0)
+        j = i + 13;
+    else if (strncmp(text + i, "__attribute", 11) == 0)
+        j = i + 11;
+    else
+        return -1;
+    while (j < end && (text[j] == ' ' || text[j] == '\t' || text[j] == '\n'))
+        j++;
+    if (j >= end || text[j] != '(')
+        return -1;
+    for (; j < end; j++) {
+        if (text[j] == '(')
+            depth++;
+        else if (text[j] == ')' && --depth == 0)
+            return j + 1;
+    }
+    return -1;
+}
+
+/* The GNU attributes of recursive function f, whose definition starts at 'start' (the
+   lexer drops them, so the definition's span begins after those written before it):
+   those between 'from' (where the text before it ends) and 'start', and those among
+   its specifiers (not a parameter's), into f->attrs for its clones and wrapper (they stood
+   before a generated typedef instead: 'noinline' ignored with a warning, target("avx")
+   leaving the clones without AVX); returns where the text before them ends. */
+static int fn_attributes(Cg *cg, RecFn *f, int from, int start)
+{
+    const char *t = cg->tu->text;
+    int first = start, body = f->fd->declarator_span.start;
+    Str a = {0};
+    for (int i = from; i < start; i++) {
+        int e;
+        if (t[i] == '#' && (i == 0 || t[i - 1] == '\n')) { /* a line marker */
+            while (i < start && t[i] != '\n')
+                i++;
+            continue;
+        }
+        if ((e = attribute_end(t, i, start)) > 0) {
+            if (first == start)
+                first = i;
+            str_printf(&a, "%.*s ", e - i, t + i);
+            i = e - 1;
+        }
+    }
+    for (int i = start; i < body; i++) {
+        int e = attribute_end(t, i, body);
+        if (e > 0) {
+            str_printf(&a, "%.*s ", e - i, t + i);
+            i = e - 1;
+        }
+    }
+    for (char *c = a.s; c && *c; c++)
+        if (*c == '\n')
+            *c = ' ';
+    f->attrs = a.s ? a.s : "";
+    return first;
+}
+
 /* The replacement of a recursive function definition. */
 static void emit_recursive(Cg *cg, RecFn *f, int item)
 {
@@ -326,7 +389,7 @@ int cg_generate(TranslationUnit *tu, const CgOptions *opt, FILE *out)
         RecFn *f = n->kind == ND_FUNCDEF && n->func && n->func->is_recursive
                        ? cg_recfn_by_name(&cg, n->func->decl->name) : NULL;
         if (f && f->def == n) {
-            copy_text(&cg, pos, n->span.start);
+            copy_text(&cg, pos, fn_attributes(&cg, f, pos, n->span.start));
             emit_recursive(&cg, f, i);
         } else if (n->kind == ND_FUNCDEF && n->func && clone_needs_rewrite(&cg, n)) {
             copy_text(&cg, pos, n->span.start);
