@@ -512,7 +512,23 @@ typedef struct BodyCheck {
     bool *used;          /* per parameter: used in the body */
     const char **warned; /* globals already warned about */
     int nwarned;
+    const char *unwritten[64]; /* pointer-holding globals the program never writes */
+    int nunwritten;
 } BodyCheck;
+
+/* Does the program write global g (memoized for the body: each look walks the whole
+   program)? */
+static bool written_once(BodyCheck *b, Decl *g)
+{
+    for (int i = 0; i < b->nunwritten; i++)
+        if (strcmp(b->unwritten[i], g->name) == 0)
+            return false;
+    if (cg_global_written(b->cg, g->name))
+        return true;
+    if (b->nunwritten < 64)
+        b->unwritten[b->nunwritten++] = g->name;
+    return false;
+}
 
 /* A user-file global variable named by this expression, or NULL. */
 static Decl *global_var(Node *n)
@@ -615,7 +631,7 @@ static void check_body_node(Node *n, void *data)
         if (n->kind == ND_CALL && (g = called_global(n->lhs)))
             warn_global(b, n, g, W_CALL);
         if (n->kind == ND_IDENT && (g = global_var(n)) && !(g->type->quals & Q_CONST) &&
-            cg_holds_pointer(g->type, 0) && cg_global_written(b->cg, g->name))
+            cg_holds_pointer(g->type, 0) && written_once(b, g))
             warn_global(b, n, g, W_POINTERS);
     }
     cg_children(n, check_body_node, data);
@@ -625,7 +641,7 @@ static void check_body_node(Node *n, void *data)
 static void check_body(Cg *cg, RecFn *f)
 {
     BodyCheck b = {cg, f, ast_alloc(sizeof(bool) * (size_t)(f->nparams + 1)),
-                   ast_alloc(sizeof(char *) * 65), 0};
+                   ast_alloc(sizeof(char *) * 65), 0, {0}, 0};
     check_body_node(f->fd->body, &b);
     bool has_in = false;
     for (Clause *cl = f->fd->clauses; cl; cl = cl->next)
