@@ -100,7 +100,15 @@ static Node *written_root(Node *n)
     return n;
 }
 
-/* Is the global w->name assigned, incremented or its address taken below n? */
+static bool names_global(const Node *n, const char *name)
+{
+    return n && n->kind == ND_IDENT && n->decl && n->decl->is_global && n->name &&
+           strcmp(n->name, name) == 0;
+}
+
+/* Is the global w->name assigned, incremented, its address taken, or (an array) passed
+   on as a pointer below n? An array's name anywhere but indexed, a member taken or
+   under sizeof becomes a pointer through which it may be written (fill(table)). */
 static void find_writes(Node *n, void *data)
 {
     Writes *w = data;
@@ -109,15 +117,28 @@ static void find_writes(Node *n, void *data)
         return;
     if ((n->kind == ND_ASSIGN || n->kind == ND_PRE_INC || n->kind == ND_PRE_DEC ||
          n->kind == ND_POST_INC || n->kind == ND_POST_DEC || n->kind == ND_ADDR) &&
-        (root = written_root(n->lhs)) && root->kind == ND_IDENT && root->decl &&
-        root->decl->is_global && strcmp(root->name, w->name) == 0) {
+        (root = written_root(n->lhs)) && names_global(root, w->name)) {
         w->found = true;
         return;
     }
+    if (names_global(n, w->name)) { /* reached not indexed: its value, or its decay */
+        Type *t = type_strip_typedefs(n->decl->type);
+        if (t && t->kind == TY_ARRAY)
+            w->found = true;
+        return;
+    }
+    if ((n->kind == ND_INDEX || n->kind == ND_MEMBER) && names_global(n->lhs, w->name)) {
+        if (n->kind == ND_INDEX && n->rhs)
+            find_writes(n->rhs, data);
+        return;
+    }
+    if (n->kind == ND_SIZEOF_EXPR || n->kind == ND_ALIGNOF_EXPR)
+        return;
     cg_children(n, find_writes, data);
 }
 
-/* Does any function of the program write global 'name' after its initializer? */
+/* May the program have set global 'name' after its initializer: a function assigns it,
+   takes its address, or passes an array of it on as a pointer? */
 bool cg_global_written(const Cg *cg, const char *name)
 {
     Writes w = {name, false};
