@@ -105,8 +105,11 @@ err "cannot be combined with --wtc-vary" --wtc-vary=L:1 --wtc-procs=2 --wtc-mode
 rm -f $OUT/vary.svg
 out=$(timeout 120 $P.predict $PIN --wtc-vary=L:1e-2,1e-6,1e-4 --wtc-procs=1,4 --wtc-sample=all \
       --wtc-plot=$OUT/vary.svg 11 2>/dev/null)
+# every value whose time, as the table prints it, is the least (two values may tie at
+# the table's digits: 1e-6 and 1e-4 at P = 4 do on a quick host)
 best=$(echo "$out" | awk '/^what-if/ { on = 1; getline; next }
-                          on && $1 ~ /^[0-9]/ { print $1, $6 }' | sort -g -k2 | head -1)
+                          on && $1 ~ /^[0-9]/ { print $1, $6 }' | sort -g -k2 |
+       awk 'NR == 1 { t = $2 } $2 == t')
 if [ -s $OUT/vary.svg ] && grep -q 'nqueens.wtc: predicted time against L' $OUT/vary.svg &&
    grep -q '>L (log scale)<' $OUT/vary.svg && grep -q '>predicted time (s)<' $OUT/vary.svg &&
    [ "$(grep -c '(its best setting)' $OUT/vary.svg)" = 3 ] && grep -q '>1e-05<' $OUT/vary.svg; then
@@ -114,8 +117,12 @@ if [ -s $OUT/vary.svg ] && grep -q 'nqueens.wtc: predicted time against L' $OUT/
 else
     bad "plot: $(head -c 400 $OUT/vary.svg 2>/dev/null)"
 fi
-bx=$(echo "$best" | awk '{ printf "%g", $1 }')
-grep -q ">best: L = $bx: " $OUT/vary.svg && pass "plot: the least time marked (L = $bx)" \
+bx=$(echo "$best" | awk '{ if (NR > 1) printf " or "; printf "%g", $1 }')
+marked=no
+for v in $(echo "$best" | awk '{ printf "%g\n", $1 }'); do
+    grep -q ">best: L = $v: " $OUT/vary.svg && marked=$v
+done
+[ "$marked" != no ] && pass "plot: the least time marked (L = $marked; the table's least: $bx)" \
     || bad "plot best: want L = $bx, $(grep -o '>best: [^<]*' $OUT/vary.svg)"
 if command -v rsvg-convert >/dev/null 2>&1; then
     rsvg-convert -o $OUT/vary.png $OUT/vary.svg 2>$OUT/vary.rsvg && [ -s $OUT/vary.png ] \
