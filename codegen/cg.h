@@ -104,6 +104,7 @@ RecFn *cg_recfn_by_name(const Cg *cg, const char *name);
 FuncDef *cg_funcdef_named(const Cg *cg, const char *name);
 RecFn *cg_called_recfn(const Cg *cg, Node *call);       /* callee of ND_CALL, if recursive */
 bool cg_is_wtc_depth(Node *n);
+bool cg_is_write(const Node *n);                     /* =, op=, ++, -- */
 /* A spawn point: an expression statement "f(...);" or "lv = f(...);" calling a
    recursive function. Fills call and lv (NULL when the result is discarded). */
 bool cg_spawn_of(const Cg *cg, Node *stmt, Node **call, Node **lv);

@@ -271,6 +271,13 @@ RecFn *cg_called_recfn(const Cg *cg, Node *call)
     return f;
 }
 
+/* Does n write its operand (lhs): an assignment, increment or decrement? */
+bool cg_is_write(const Node *n)
+{
+    return n->kind == ND_ASSIGN || n->kind == ND_PRE_INC || n->kind == ND_PRE_DEC ||
+           n->kind == ND_POST_INC || n->kind == ND_POST_DEC;
+}
+
 /* Is this an unresolved use of the built-in wtc_depth? */
 bool cg_is_wtc_depth(Node *n)
 {

@@ -115,8 +115,7 @@ static void find_writes(Node *n, void *data)
     Node *root;
     if (w->found)
         return;
-    if ((n->kind == ND_ASSIGN || n->kind == ND_PRE_INC || n->kind == ND_PRE_DEC ||
-         n->kind == ND_POST_INC || n->kind == ND_POST_DEC || n->kind == ND_ADDR) &&
+    if ((cg_is_write(n) || n->kind == ND_ADDR) &&
         (root = written_root(n->lhs)) && names_global(root, w->name)) {
         w->found = true;
         return;

@@ -299,20 +299,13 @@ static void check_signature(RecFn *f)
 
 /* ---- clauses ------------------------------------------------------------------ */
 
-/* An assignment, increment or decrement. */
-static bool is_write(const Node *n)
-{
-    return n->kind == ND_ASSIGN || n->kind == ND_PRE_INC || n->kind == ND_PRE_DEC ||
-           n->kind == ND_POST_INC || n->kind == ND_POST_DEC;
-}
-
-/* The first write below n, into *(Node **)data. */
+/* The first write at or below n, into *(Node **)data. */
 static void find_write(Node *n, void *data)
 {
     Node **w = data;
     if (*w)
         return;
-    if (is_write(n)) {
+    if (cg_is_write(n)) {
         *w = n;
         return;
     }
@@ -478,9 +471,7 @@ static void check_clauses(RecFn *f)
             Node *w = NULL;
             if (cl->cond) {
                 check_clause_ident(cl->cond, &c);
-                w = is_write(cl->cond) ? cl->cond : NULL;
-                if (!w)
-                    cg_children(cl->cond, find_write, &w);
+                find_write(cl->cond, &w);
             }
             if (w)
                 diag_error(w->loc, "cond: must not change anything (it is evaluated where the "
@@ -621,8 +612,7 @@ static void check_body_node(Node *n, void *data)
     }
     if (b->nwarned < 64) {
         Decl *g;
-        bool write = n->kind == ND_ASSIGN || n->kind == ND_PRE_INC || n->kind == ND_PRE_DEC ||
-                     n->kind == ND_POST_INC || n->kind == ND_POST_DEC;
+        bool write = cg_is_write(n);
         if (write && (g = global_var(lvalue_root(n->lhs))))
             warn_global(b, n, g, W_WRITE);
         if ((n->kind == ND_DEREF || n->kind == ND_PTR_MEMBER || n->kind == ND_INDEX) &&
@@ -1090,8 +1080,7 @@ static void collect_global_reads(Node *n, void *data)
 static void region_body_writes(Node *n, void *data)
 {
     RegionWrites *w = data;
-    bool write = n->kind == ND_ASSIGN || n->kind == ND_PRE_INC || n->kind == ND_PRE_DEC ||
-                 n->kind == ND_POST_INC || n->kind == ND_POST_DEC;
+    bool write = cg_is_write(n);
     Decl *g;
     if (write && (g = global_var(lvalue_root(n->lhs))) && decl_in(w->read, w->nread, g) &&
         !decl_in(w->warned, w->nwarned, g) && w->nwarned < 64) {

@@ -859,11 +859,11 @@ void wtcrt_task_place(wtcrt_rt *rt, wtcrt_msg *m, size_t got)
         free(tc);
 }
 
-/* The memory of the received TASKs in use on this rank (nested: a few at most), so
-   that a callee's free() of an in: buffer its caller handed over leaves it alone. */
+/* The memory of the received TASKs in use on this rank (nested: a few at most), from
+   task_unpack to task_mem_done, so that a callee's free() of an in: buffer its caller
+   handed over leaves it alone. */
 static struct {
-    const unsigned char **lo;
-    size_t *len;
+    struct { const unsigned char *lo; size_t len; } *v;
     int n, cap;
 } live;
 
@@ -871,24 +871,23 @@ static void live_add(wtcrt_rt *rt, const unsigned char *mem, size_t len)
 {
     if (live.n == live.cap) {
         int cap = live.cap ? 2 * live.cap : 16;
-        const unsigned char **lo = realloc(live.lo, (size_t)cap * sizeof *lo);
-        size_t *l = lo ? realloc(live.len, (size_t)cap * sizeof *l) : NULL;
-        if (!lo || !l)
+        void *v = realloc(live.v, (size_t)cap * sizeof *live.v);
+        if (!v)
             wtcrt_die(rt, "out of memory");
-        live.lo = lo;
-        live.len = l;
+        live.v = v;
         live.cap = cap;
     }
-    live.lo[live.n] = mem;
-    live.len[live.n++] = len;
+    live.v[live.n].lo = mem;
+    live.v[live.n++].len = len;
 }
 
-static void live_del(const unsigned char *mem)
+/* A received TASK's memory is done with (its RESULT takes it over, or frees it). */
+static void task_mem_done(const unsigned char *mem, size_t len)
 {
+    wtcrt_unpacked_forget(mem, len);
     for (int i = live.n - 1; i >= 0; i--)
-        if (live.lo[i] == mem) {
-            live.lo[i] = live.lo[--live.n];
-            live.len[i] = live.len[live.n];
+        if (live.v[i].lo == mem) {
+            live.v[i] = live.v[--live.n];
             return;
         }
 }
@@ -897,7 +896,7 @@ int wtcrt_task_memory_has(const void *p)
 {
     const unsigned char *q = p;
     for (int i = 0; i < live.n; i++)
-        if (q >= live.lo[i] && q < live.lo[i] + live.len[i])
+        if (q >= live.v[i].lo && q < live.v[i].lo + live.v[i].len)
             return 1;
     return 0;
 }
@@ -931,6 +930,7 @@ static unsigned char *task_unpack(wtcrt_rt *rt, wtcrt_msg *m, task_child *tc, si
     q = WTCRT_PAYLOAD(m);
     for (int i = 0; i < h->count; i++) /* pass 2: copy, point the args at local buffers */
         q = child_unpack(rt, m, q, &tail, &tc[i], mem, &off, how);
+    live_add(rt, mem, total);
     return mem;
 }
 
@@ -993,7 +993,6 @@ void wtcrt_run_task(wtcrt_rt *rt, wtcrt_msg *m)
     if (h.count < 1 || !tc)
         wtcrt_die(rt, "bad TASK (%d children)", h.count);
     mem = task_unpack(rt, m, tc, &memsize);
-    live_add(rt, mem, memsize);
     wtcrt_msg_free(rt, m);
     wtc_fast.left = 0; /* work from elsewhere: its pars decide afresh */
     old = wtcrt_set_state(rt, WTCRT_S_COMPUTE);
@@ -1010,8 +1009,7 @@ void wtcrt_run_task(wtcrt_rt *rt, wtcrt_msg *m)
         rt->open_views -= (tc[i].shared | tc[i].merge) != 0;
     }
     rt->st.calls_run += h.count;
-    wtcrt_unpacked_forget(mem, memsize);
-    live_del(mem);
+    task_mem_done(mem, memsize);
     task_reply(rt, &h, parent, tc, mem);
     if (tc != &one)
         free(tc);
@@ -1038,7 +1036,6 @@ wtc_par *wtcrt_task_frame(wtcrt_rt *rt, wtcrt_msg *m)
     p = wtcrt_frame_push(rt, c);
     p->base = h.want;
     p->mem = task_unpack(rt, m, tc, &p->memsize);
-    live_add(rt, p->mem, p->memsize);
     wtcrt_msg_free(rt, m);
     if (p->capch < h.count) {
         p->capch = h.count;
@@ -1110,8 +1107,7 @@ void wtcrt_task_frame_reply(wtcrt_rt *rt, wtc_par *p, int parent, const wtcrt_hd
     if (counts != cnt)
         free(counts);
     *WTCRT_HDR(m) = *th;
-    wtcrt_unpacked_forget(p->mem, p->memsize);
-    live_del(p->mem);
+    task_mem_done(p->mem, p->memsize);
     m->owned = p->mem; /* freed once the RESULT has left */
     p->mem = NULL;
     wtcrt_send(rt, parent, WTCRT_RESULT, m);
