@@ -92,6 +92,14 @@ void wtcrt_stats_print(FILE *f, const wtcrt_stats *s, int nranks, const char *ti
                        "%.3f ms at most\n", r, s[r].steals, 1e3 * s[r].steal_wait / (double)s[r].steals,
                     1e3 * s[r].steal_wait_max);
     for (int r = 0; r < nranks; r++)
+        if (s[r].steal_peeks > 0)
+            fprintf(f, "peek: rank %d did not ask %lld times a victim of its host that had "
+                       "nothing pending\n", r, s[r].steal_peeks);
+    for (int r = 0; r < nranks; r++)
+        if (s[r].leaf_answers > 0)
+            fprintf(f, "leaf: rank %d answered %lld STEALs/GRANTs while it ran the "
+                       "program's code (its answering thread)\n", r, s[r].leaf_answers);
+    for (int r = 0; r < nranks; r++)
         if (s[r].pars_inline > 0)
             fprintf(f, "inline: rank %d ran %lld pars inline, %lld into a frame (spawned "
                        "while it had no pending children)\n", r, s[r].pars_inline,

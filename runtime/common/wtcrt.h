@@ -208,6 +208,11 @@ typedef struct wtcrt_stats {
     long long pars_inline;
     long long bytes_shared;  /* bytes of buffers a TASK or RESULT this rank sent left
                                 where they lie (the host's shared heap: not in bytes) */
+    long long steal_peeks;   /* steal mode: victims of its host not asked, having no
+                                pending children (wtcp_peek_skips) */
+    long long leaf_answers;  /* STEALs / GRANTs answered while the rank ran the
+                                program's code (its answering thread; the simulator's
+                                model of it) */
 } wtcrt_stats;
 
 /* Prints the --wtc-stats table of all ranks and the minimum, maximum and average over
@@ -383,6 +388,10 @@ typedef struct wtcrt_mode_ops {
     /* after every WTCP_SPAWN_POLL-th child of p while its body spawns (NULL where the
        mode has no spawn_polls) */
     void (*spawn_poll)(wtcrt_rt *rt, wtc_par *p);
+    /* the mode's message answered from inside a leaf (wtcp_mode.leaf_answers: STEAL,
+       GRANT) and its handler, which frees it (mpi/answer.c) */
+    int leaf_tag;
+    void (*leaf)(wtcrt_rt *rt, wtcrt_msg *m);
 } wtcrt_mode_ops;
 
 struct wtcrt_rt {
@@ -466,14 +475,26 @@ struct wtcrt_rt {
     size_t bell_len;
     int *bell_slot_of;
     atomic_int *bell_mine, *bell_my_mail; /* this rank's futex word and mail flag */
+    atomic_int *bell_my_pending;          /* and its "has pending children" */
     int bell_all_local;
     int nest;                  /* work run nested while waiting (core: wtcp_may_nest) */
+    /* the answering thread (mpi/answer.c): 'user' is 1 while the main thread runs the
+       program's code (wtcrt_leave / wtcrt_enter), 'ans_busy' while the thread works on
+       this state in its place; ans_state 0 not started, 1 running, -1 none */
+    atomic_int user, ans_busy, ans_stop;
+    unsigned leaves;
+    int ans_state;
+    pthread_t ans_thread;
+    atomic_int *ans_word;      /* its futex word: in the doorbell's slot, else ans_own */
+    atomic_int ans_own;
     int open_views;            /* children of a TASK run directly (simple mode) whose
                                   buffers came by address or merged, so their views
                                   hold places others write: mpi/merge.c under_overlap */
     /* steal mode: a STEAL in flight (its victim), victim sequence, nesting of work run
        while waiting */
     int steal_out, steal_fails;
+    int steal_rung;          /* the victim's answering thread was rung for it */
+    int steal_victim;        /* the rank it went to */
     wtcp_seeds seeds;        /* ranks seeded, RESULT not back (wtcp_may_give) */
     int seeded_in;           /* steal: a seed came in this region (its STEALs say so) */
     double steal_t0, steal_rtt;
@@ -569,6 +590,7 @@ void wtcrt_mpi_ready(wtcrt_rt *rt);
    nothing of MPI, the doorbell, the message pool, the sends in flight or the inbox is
    its to touch; the transport's entries queue, skip or wait (mpi/transport.c). */
 extern __thread int wtcrt_held;
+extern __thread int wtcrt_answering; /* this thread is a rank's answering thread */
 int wtcrt_hold(wtcrt_rt *rt, wtcrt_msg *begin);
 int wtcrt_hold_send(wtcrt_rt *rt, int dest, int tag, wtcrt_msg *m);
 int wtcrt_hold_over(wtcrt_rt *rt);
@@ -600,6 +622,10 @@ void wtcrt_bell_disarm(wtcrt_rt *rt);
 int wtcrt_bell_mail(wtcrt_rt *rt);
 void wtcrt_bell_mail_again(wtcrt_rt *rt);
 void wtcrt_bell_bound(wtcrt_rt *rt, int r);
+atomic_int *wtcrt_bell_answer_word(wtcrt_rt *rt, int r);
+/* 1 when rank r of this host has pending children, 0 when it has none, -1 when r is on
+   another host (or there is no doorbell). */
+int wtcrt_bell_pending(wtcrt_rt *rt, int r);
 void wtcrt_bell_bounds_mine(wtcrt_rt *rt);
 
 /* A compute-path poll (wtcrt_try_recv_quick) that would find nothing without asking
@@ -627,26 +653,67 @@ void wtcrt_bcast(wtcrt_rt *rt, int tag, wtcrt_msg *m);
 void wtcrt_bcast_early(wtcrt_rt *rt, wtcrt_msg *m);
 int wtcrt_master_of(wtcrt_rt *rt, int worker);
 
+/* mpi/answer.c: the answering thread (doc/runtime.md "Answers from inside a leaf").
+   The main thread marks where it leaves the runtime for the program's code (a child, a
+   region's root, back to generated code) and where it comes back; the answering thread
+   works on the state only in between, and the main thread, coming back, waits until it
+   is done. Two stores and a load: the thread's side pays the fence (membarrier). */
+static inline void wtcrt_leave(wtcrt_rt *rt)
+{
+    /* never 0, and each time another value: the thread's look every tick knows a stay
+       in the program's code from two */
+    rt->leaves = (rt->leaves + 2u) | 1u;
+    atomic_store_explicit(&rt->user, (int)rt->leaves, memory_order_release);
+}
+
+void wtcrt_enter_wait(wtcrt_rt *rt);
+static inline void wtcrt_enter(wtcrt_rt *rt)
+{
+    atomic_store_explicit(&rt->user, 0, memory_order_relaxed);
+    atomic_signal_fence(memory_order_seq_cst); /* the thread's membarrier orders the rest */
+    if (atomic_load_explicit(&rt->ans_busy, memory_order_acquire))
+        wtcrt_enter_wait(rt);
+}
+/* 1 for a program that includes <mpi.h> (it may call MPI itself: mpi/single.c). */
+int wtcrt_program_calls_mpi(void);
+/* Starts the thread for a region whose mode answers from leaves (once, when it can). */
+void wtcrt_answer_start(wtcrt_rt *rt, int from_start);
+/* Stops it (the job ends); the main thread is in the runtime. */
+void wtcrt_answer_stop(wtcrt_rt *rt);
+/* Wakes rank r's answering thread (a STEAL unanswered for a while, a GRANT sent). */
+void wtcrt_answer_ring(wtcrt_rt *rt, int r);
+
 /* mpi/par.c */
 void wtcrt_call_push(wtcrt_rt *rt, const wtc_fn *fn, const void *args, int depth);
 /* Stops the fast path of inline pars (wtc_abi.h wtc_fast), its count into the stats. */
 void wtcrt_fast_stop(wtcrt_rt *rt);
 void wtcrt_call_pop(wtcrt_rt *rt);
 wtc_par *wtcrt_frame_push(wtcrt_rt *rt, wtc_ctx ctx);
+/* Shows whether this rank has pending children to the thieves of its host (the
+   doorbell's slot, mpi/bell.c): a thief does not ask a rank of its host that has none
+   (mpi/steal.c, wtcp_peek_skips). A store, where a doorbell is. */
+static inline void wtcrt_pending_show(wtcrt_rt *rt)
+{
+    if (rt->bell_my_pending)
+        atomic_store_explicit(rt->bell_my_pending, rt->npending > 0, memory_order_relaxed);
+}
 /* p's pending children are now p->nextc .. end-1 (every change of p->end goes
    through here, so rt->npending counts them); the next pending child is taken. */
 static inline void wtcrt_pending_end(wtcrt_rt *rt, wtc_par *p, int end)
 {
     rt->npending += end - p->end;
     p->end = end;
+    wtcrt_pending_show(rt);
 }
 /* n pending children leave the count (taken here or given away); at 0 the fast path
    stops, so the next par looks again (wtc_abi.h wtc_fast, wtcp_par_convert). */
 static inline void wtcrt_pending_gone(wtcrt_rt *rt, int n)
 {
     rt->npending -= n;
-    if (rt->npending == 0)
+    if (rt->npending == 0) {
         wtc_fast.left = 0;
+        wtcrt_pending_show(rt);
+    }
 }
 static inline int wtcrt_pending_take(wtcrt_rt *rt, wtc_par *p)
 {

@@ -30,6 +30,10 @@ typedef struct wtcp_mode {
                            wtcp_spawn_poll_due) */
     int inlines;        /* a par opened while its rank has pending children runs them
                            as direct calls (dynamic, steal: wtcp_par_inline) */
+    int leaf_answers;   /* the message that takes work from a rank (steal: a STEAL;
+                           dynamic: the GRANT of its request) is answered while the rank
+                           runs the program's code, a leaf too, not at its next poll
+                           (doc/runtime.md "Answers from inside a leaf") */
 } wtcp_mode;
 
 extern const wtcp_mode wtcp_simple, wtcp_dynamic, wtcp_steal;
@@ -245,6 +249,19 @@ int wtcp_oldest_standing(int lo, int hi, const int *standing, const long long *s
 
 /* A random victim other than 'self' among P > 1 ranks (xorshift64*, state *rng != 0). */
 int wtcp_victim(unsigned long long *rng, int P, int self);
+/* A thief does not ask a victim of its own host that shows no pending children (the
+   doorbell's slot: a load instead of a STEAL, a NOWORK and, the victim being in a leaf,
+   a wake-up of its answering thread): it counts as a NOWORK for the pause. victim_pending:
+   1 / 0, -1 when not known (another host, no doorbell): asked. With the answering
+   thread only (doc/runtime.md "Answers from inside a leaf"). */
+static inline int wtcp_peek_skips(int victim_pending)
+{
+    return victim_pending == 0;
+}
+/* A peek's pause is a NOWORK's with a round trip of at least WTCP_PEEK_STEP, the
+   back-off's first sleep: the thief looks again after 1, 2, 4 ... us, up to the pause's
+   cap, as its back-off steps would (both executors raise steal_rtt to it). */
+#define WTCP_PEEK_STEP 1e-6
 /* The seed of rank 'rank's victim sequence (differs between ranks, fixed per run). */
 unsigned long long wtcp_victim_seed(int rank);
 /* How long after its last STEAL a thief whose last 'fails' STEALs were answered NOWORK
@@ -252,6 +269,21 @@ unsigned long long wtcp_victim_seed(int rank);
    answer's round trip 'rtt', at most 'cap' (a victim with nothing is not kept busy
    answering, and idle thieves do not flood the network). */
 double wtcp_steal_pause(int fails, double rtt, double cap);
+/* A STEAL unanswered WTCP_ANSWER_GRACE seconds after it left: the victim is in a leaf
+   (a rank between pars polls at least every 32 pars: 77 us in UTS, the finest-grained
+   benchmark), so the thief wakes the victim's answering thread, which takes it at once
+   (doc/runtime.md "Answers from inside a leaf"). Earlier it would cost every fine-grained
+   STEAL a wake-up of that thread; later, the thief idles longer. A GRANT rings at once
+   (a master cannot wait; grants are few). */
+#define WTCP_ANSWER_GRACE 200e-6
+/* Where ranks on other hosts ring nothing, the answering thread looks this often
+   whether the main thread has stayed in the program's code since its last look, and
+   answers then (a timed wake-up, 5-20 us of CPU: at most 2 % of a core). */
+#define WTCP_ANSWER_TICK 1000e-6
+static inline int wtcp_ring_due(double waited)
+{
+    return waited >= WTCP_ANSWER_GRACE;
+}
 /* The back-off's longest sleep in microseconds, also the cap of a thief's pause
    (doc/runtime.md "Waiting without burning a core"): 1000 where a doorbell covers every
    rank of the job (a sender wakes the sleeper), 100 where none rings (several hosts,
@@ -307,13 +339,15 @@ void wtcp_barrier_peers(int r, int P, int k, int *to, int *from);
 /* With a log open (WTC_DECISIONS=FILE in both runtimes), each executor writes one line
    per decision that moves work: "send FRAME_DEPTH FIRST COUNT -> RANK", one per
    REGION_BEGIN a rank sends (wtcp_bcast_to): "begin FROM -> TO", and in steal mode one
-   per STEAL: "steal THIEF -> VICTIM", and in dynamic mode one per rank handed back
+   per STEAL: "steal THIEF -> VICTIM" (a victim peeked at and not asked:
+   "peek THIEF -> VICTIM"), and in dynamic mode one per rank handed back
    (wtcp_hands_back): "back RANK". The simple mode's lines of a real run and of the
    simulation of its recording are equal; so is each thief's victim sequence. */
 void wtcp_log_open(FILE *f);
 FILE *wtcp_log_file(void);
 /* Logs a STEAL of 'thief' to 'victim' when a log is open. */
 void wtcp_log_steal(int thief, int victim);
+void wtcp_log_peek(int thief, int victim); /* a victim not asked (wtcp_peek_skips) */
 /* Logs rank r handed back (wtcp_hands_back) when a log is open. */
 void wtcp_log_back(int r);
 

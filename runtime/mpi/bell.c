@@ -27,7 +27,10 @@ typedef struct wtcrt_bell_slot {
     atomic_int asleep;
     atomic_int mail;
     atomic_int bounds; /* BOUNDs sent to it by ranks of this host, ever (mpi/share.c) */
-    char pad[52];
+    atomic_int answer; /* its answering thread's futex word: rung by thieves and masters
+                          of this host (mpi/answer.c) */
+    atomic_int pending; /* 1 while it has pending children (wtcrt_pending_show) */
+    char pad[44];
 } bell_slot;
 
 /* futex(2) on a word of the shared segment (not FUTEX_PRIVATE: across processes). */
@@ -67,6 +70,7 @@ static void seg_drop(wtcrt_rt *rt)
     rt->bell_seg = NULL;
     rt->bell_mine = NULL;
     rt->bell_my_mail = NULL;
+    rt->bell_my_pending = NULL;
     rt->bell_all_local = 0;
     wtcrt_bell_bounds_mine(rt);
 }
@@ -151,6 +155,10 @@ int wtcrt_bell_init(wtcrt_rt *rt, int *synced)
     if (rt->bell_seg) {
         rt->bell_mine = &rt->bell_seg[me].asleep;
         rt->bell_my_mail = &rt->bell_seg[me].mail;
+        rt->bell_my_pending = &rt->bell_seg[me].pending;
+        /* "may have work" until the main thread says exactly (wtcrt_pending_show): a
+           slot that said none while work was pending would keep its thieves away */
+        atomic_store(rt->bell_my_pending, 1);
     }
     free(ids);
     rt->bell_all_local = rt->bell_seg && nlocal == rt->nranks;
@@ -178,6 +186,22 @@ void wtcrt_bell_ring(wtcrt_rt *rt, int r)
     if (atomic_load_explicit(w, memory_order_relaxed) &&
         atomic_exchange(w, 0))
         futex(w, FUTEX_WAKE, 1, NULL);
+}
+
+/* Rank r's answering thread's word when r is on this host, else NULL. */
+atomic_int *wtcrt_bell_answer_word(wtcrt_rt *rt, int r)
+{
+    if (!rt->bell_seg || rt->bell_slot_of[r] < 0)
+        return NULL;
+    return &rt->bell_seg[rt->bell_slot_of[r]].answer;
+}
+
+int wtcrt_bell_pending(wtcrt_rt *rt, int r)
+{
+    if (!rt->bell_seg || rt->bell_slot_of[r] < 0)
+        return -1;
+    return atomic_load_explicit(&rt->bell_seg[rt->bell_slot_of[r]].pending,
+                                memory_order_relaxed);
 }
 
 /* Counts a BOUND sent to rank r (after the send) when r is on this host: r's

@@ -62,6 +62,13 @@ static void on_grant(wtcrt_rt *rt, wtcrt_msg *m)
     ask(rt);
 }
 
+/* A GRANT taken by the answering thread while this rank runs the program's code. */
+static void leaf_grant(wtcrt_rt *rt, wtcrt_msg *m)
+{
+    on_grant(rt, m);
+    wtcrt_msg_free(rt, m);
+}
+
 /* Handles one message of a worker during a region. */
 static void handle(wtcrt_rt *rt, wtcrt_msg *m)
 {
@@ -149,6 +156,7 @@ static int grant_own(wtcrt_rt *rt, int who, int want)
     WTCRT_HDR(m)->count = g;
     WTCRT_HDR(m)->lo = who;
     send_counted(rt, who, WTCRT_GRANT, m);
+    wtcrt_answer_ring(rt, who); /* a worker in a leaf serves it too (mpi/answer.c) */
     rt->nidle -= g;
     rt->st.granted += g;
     return g;
@@ -324,6 +332,7 @@ static void dyn_end(wtcrt_rt *rt)
     rt->dyn_want = 0;
     rt->avail = 0;
     rt->npending = 0;
+    wtcrt_pending_show(rt);
 }
 
 /* A master during a region: serves requests and IDLEs until REGION_END. */
@@ -372,5 +381,6 @@ static void dyn_hand_back(wtcrt_rt *rt, int r)
 }
 
 const wtcrt_mode_ops wtcrt_dynamic_ops = {
-    &wtcp_dynamic, dyn_close, dyn_worker, master_loop, dyn_poll, dyn_end, dyn_hand_back, NULL
+    &wtcp_dynamic, dyn_close, dyn_worker, master_loop, dyn_poll, dyn_end, dyn_hand_back, NULL,
+    WTCRT_GRANT, leaf_grant
 };

@@ -130,11 +130,9 @@ static wtc_par *open_frame(wtcrt_rt *rt, wtc_ctx ctx)
     return p;
 }
 
-wtc_par *wtc_par_open(wtc_ctx ctx, int cond, const wtc_site *site)
+static wtc_par *par_open(wtcrt_rt *rt, wtc_ctx ctx, int cond)
 {
-    wtcrt_rt *rt = &wtcrt_this_rank; /* entered from generated code (wtc_abi.h) */
     unsigned k = fast_take(rt);
-    (void)site; /* the predictor's advice uses it */
     if (!rt->in_region)
         return NULL;
     count_pars(rt, k); /* those of the fast path, whatever this par does */
@@ -157,9 +155,8 @@ wtc_par *wtc_par_open(wtc_ctx ctx, int cond, const wtc_site *site)
     return open_frame(rt, ctx);
 }
 
-wtc_par *wtc_par_next(wtc_ctx ctx)
+static wtc_par *par_next(wtcrt_rt *rt, wtc_ctx ctx)
 {
-    wtcrt_rt *rt = &wtcrt_this_rank; /* entered from generated code (wtc_abi.h) */
     count_pars(rt, fast_take(rt));
     poll_here(rt);
     if (!wtcp_par_convert(rt->npending)) {
@@ -168,6 +165,27 @@ wtc_par *wtc_par_next(wtc_ctx ctx)
     }
     wtc_fast.left = 0;
     return open_frame(rt, ctx);
+}
+
+wtc_par *wtc_par_open(wtc_ctx ctx, int cond, const wtc_site *site)
+{
+    wtcrt_rt *rt = &wtcrt_this_rank; /* entered from generated code (wtc_abi.h) */
+    wtc_par *p;
+    (void)site; /* the predictor's advice uses it */
+    wtcrt_enter(rt);
+    p = par_open(rt, ctx, cond);
+    wtcrt_leave(rt);
+    return p;
+}
+
+wtc_par *wtc_par_next(wtc_ctx ctx)
+{
+    wtcrt_rt *rt = &wtcrt_this_rank; /* entered from generated code (wtc_abi.h) */
+    wtc_par *p;
+    wtcrt_enter(rt);
+    p = par_next(rt, ctx);
+    wtcrt_leave(rt);
+    return p;
 }
 
 /* A call the runtime starts on this rank (its buffers bound those of the children it
@@ -211,6 +229,7 @@ void wtc_spawn(wtc_par *p, const wtc_fn *fn, const void *args, void *dest, int d
 {
     wtcrt_rt *rt = &wtcrt_this_rank; /* entered from generated code (wtc_abi.h) */
     wtcrt_child *c;
+    wtcrt_enter(rt);
     if (p->nch == p->capch) {
         p->capch = p->capch ? 2 * p->capch : 16;
         if (!(p->ch = realloc(p->ch, (size_t)p->capch * sizeof *p->ch)))
@@ -231,13 +250,16 @@ void wtc_spawn(wtc_par *p, const wtc_fn *fn, const void *args, void *dest, int d
     if (rt->ops && rt->ops->spawn_poll && wtcp_spawn_poll_due(rt->ops->mode, p->nch) &&
         !wtcrt_poll_none(rt))
         rt->ops->spawn_poll(rt, p);
+    wtcrt_leave(rt);
 }
 
 void wtc_keep(wtc_par *p, const wtc_fn *fn, void *args, int b)
 {
     wtcrt_rt *rt = &wtcrt_this_rank; /* entered from generated code (wtc_abi.h) */
+    wtcrt_enter(rt);
     if (wtcrt_keep_buf(&p->keep, fn, args, b) < 0)
         wtcrt_die(rt, "out of memory copying an argument of %s", fn->name);
+    wtcrt_leave(rt);
 }
 
 /* Runs child i of frame p here, in place, owning the ranks [lo, hi) (simple and steal
@@ -255,7 +277,9 @@ void wtcrt_run_local_range(wtcrt_rt *rt, wtc_par *p, int i, int lo, int hi)
     c.hi = hi;
     c.frame = rt->nframes;
     wtcrt_call_push(rt, fn, args, c.depth);
+    wtcrt_leave(rt);
     fn->run_par(c, args, ret);
+    wtcrt_enter(rt);
     hand_back(rt, lo, hi);
     wtcrt_call_pop(rt);
     if (!ch->dest)
@@ -1004,7 +1028,9 @@ void wtcrt_run_task(wtcrt_rt *rt, wtcrt_msg *m)
         }
         rt->open_views += (tc[i].shared | tc[i].merge) != 0;
         wtcrt_call_push(rt, tc[i].fn, tc[i].args, c.depth);
+        wtcrt_leave(rt);
         tc[i].fn->run_par(c, tc[i].args, tc[i].ret);
+        wtcrt_enter(rt);
         wtcrt_call_pop(rt);
         rt->open_views -= (tc[i].shared | tc[i].merge) != 0;
     }
@@ -1219,6 +1245,7 @@ wtcp_frames wtcrt_frames_view(wtcrt_rt *rt)
 void wtc_par_close(wtc_par *p)
 {
     wtcrt_rt *rt = &wtcrt_this_rank; /* entered from generated code (wtc_abi.h) */
+    wtcrt_enter(rt);
     if (p->nch > 0)
         rt->ops->close(rt, p);
     if (p->level != rt->nframes - 1)
@@ -1226,4 +1253,5 @@ void wtc_par_close(wtc_par *p)
     rt->nframes--;
     if (p->region)
         wtcrt_region_end(rt);
+    wtcrt_leave(rt);
 }

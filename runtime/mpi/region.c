@@ -66,6 +66,7 @@ static void region_setup(wtcrt_rt *rt, int mode, int masters, int batch)
        first (avail); its master counts it busy while the root owns it (below) */
     rt->avail = rt->rank != 0;
     rt->dyn_want = rt->npending = rt->ending = 0;
+    wtcrt_pending_show(rt);
     wtcp_grain_start(&rt->grain, wtcrt_now());
     /* steal: each region asks the victims of its simulation (unseeded: always rank 0) */
     rt->steal_rng = wtcp_victim_seed(rt->rank);
@@ -96,6 +97,7 @@ static void region_setup(wtcrt_rt *rt, int mode, int masters, int batch)
     }
     if (!wtcrt_held) /* held: once MPI has started (wtcrt_mpi_ready) */
         wtcrt_bounds_region(rt); /* after the snapshot: BOUNDs of this region come early */
+    wtcrt_answer_start(rt, 0); /* the first region whose mode answers from leaves */
 }
 
 /* Payload of REGION_BEGIN: mode, masters, batch, pad, then every global's bytes. */
@@ -226,15 +228,19 @@ void wtc_call(const wtc_fn *fn, void *args, void *ret)
     wtcrt_rt *rt = &wtcrt_this_rank; /* entered from generated code (wtc_abi.h) */
     wtc_ctx c = { 0, 0, 1, 0 };
     if (!region_possible(rt)) { /* MPI's start may go on: nothing here needs it */
-        fn->run_seq(args, ret);
+        fn->run_seq(args, ret); /* outside the runtime all along (mpi/answer.c) */
         return;
     }
+    wtcrt_enter(rt);
     wtcrt_region_begin(rt, fn);
     c.hi = wtcp_root_ranks(rt->ops->mode, rt->roles);
     wtcrt_call_push(rt, fn, args, c.depth);
+    wtcrt_leave(rt);
     fn->run_par(c, args, ret);
+    wtcrt_enter(rt);
     wtcrt_call_pop(rt);
     wtcrt_region_end(rt);
+    wtcrt_leave(rt);
 }
 
 wtc_par *wtc_region_open(const wtc_fn *first, const wtc_site *site)
@@ -245,10 +251,12 @@ wtc_par *wtc_region_open(const wtc_fn *first, const wtc_site *site)
     wtc_par *p;
     if (!region_possible(rt))
         return NULL;
+    wtcrt_enter(rt);
     wtcrt_region_begin(rt, first);
     c.hi = wtcp_root_ranks(rt->ops->mode, rt->roles);
     p = wtcrt_frame_push(rt, c);
     p->region = 1;
+    wtcrt_leave(rt);
     return p;
 }
 

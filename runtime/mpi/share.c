@@ -28,15 +28,26 @@ int wtc__bounds_taken;
 void wtc_share_poll(void)
 {
     wtcrt_rt *rt = &wtcrt_this_rank; /* entered from generated code (wtc_abi.h) */
+    wtcrt_enter(rt);
     if (rt->in_region && !wtcrt_forked(rt))
         wtcrt_bounds_take_all(rt);
+    wtcrt_leave(rt);
 }
 
 /* Stores v (and the solution at p) and, in a region of several ranks, sends them to
    every other rank. */
+static void share(wtcrt_rt *rt, void *g, const void *v, const void *p);
+
 void wtc_share(void *g, const void *v, const void *p)
 {
     wtcrt_rt *rt = &wtcrt_this_rank; /* entered from generated code (wtc_abi.h) */
+    wtcrt_enter(rt);
+    share(rt, g, v, p);
+    wtcrt_leave(rt);
+}
+
+static void share(wtcrt_rt *rt, void *g, const void *v, const void *p)
+{
     int slot = wtcrt_share_slot(rt->prog, g);
     const wtc_shared *s;
     wtcrt_bound *b;

@@ -61,5 +61,5 @@ static void simple_poll(wtcrt_rt *rt)
 }
 
 const wtcrt_mode_ops wtcrt_simple_ops = {
-    &wtcp_simple, simple_close, simple_worker, NULL, simple_poll, NULL, NULL, NULL
+    &wtcp_simple, simple_close, simple_worker, NULL, simple_poll, NULL, NULL, NULL, 0, NULL
 };

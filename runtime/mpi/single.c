@@ -56,6 +56,11 @@ static int calls_mpi(void)
     return &wtc_calls_mpi && wtc_calls_mpi;
 }
 
+int wtcrt_program_calls_mpi(void)
+{
+    return calls_mpi();
+}
+
 /* 1 when the environment says this process is the whole job (and the program makes no
    MPI call of its own). Any doubt answers 0 (MPI starts, as before): a wrong 1 would run
    main on every rank of a bigger job. */
@@ -414,6 +419,10 @@ static void hold_release(wtcrt_rt *rt)
     if (begin)
         wtcrt_msg_free(rt, begin);
     free(q);
+    /* the held region's answering thread, now that MPI is up: rank 0's main thread
+       may be deep in a leaf and not join this thread for a while (mpi/answer.c) */
+    if (begin && rt->rank == 0 && rt->nranks == rt->start_size)
+        wtcrt_answer_start(rt, 1);
     atomic_store_explicit(&rt->start_gone, 1, memory_order_release);
 }
 
@@ -477,6 +486,8 @@ void wtcrt_mpi_ready(wtcrt_rt *rt)
         wtcrt_held = 0;
         wtcrt_bounds_region(rt);
     }
+    if (rt->in_region) /* its answering thread could not start while MPI started */
+        wtcrt_answer_start(rt, 0);
 }
 
 /* Ends what wtcrt_mpi_start started. */
@@ -495,6 +506,7 @@ void wtcrt_mpi_abort(wtcrt_rt *rt, int status)
 {
     int inited = 0;
     wtcrt_mpi_ready(rt);
+    wtcrt_answer_stop(rt); /* nothing when called by the answering thread itself */
     fflush(NULL);
     if (!rt->alone) {
         /* an error on rank 0 before its start thread was due (WTC_DECISIONS naming a

@@ -54,6 +54,13 @@ static void seed(wtcrt_rt *rt, wtc_par *p, int *lo, int *hi)
         seed_out(rt, wtcp_split_lo(p->ctx.lo, n, j, s), 1);
 }
 
+/* A STEAL taken by the answering thread while this rank runs the program's code. */
+static void leaf_steal(wtcrt_rt *rt, wtcrt_msg *m)
+{
+    answer(rt, m->src, WTCRT_HDR(m)->hops);
+    wtcrt_msg_free(rt, m);
+}
+
 /* Handles one message of a region. */
 static void handle(wtcrt_rt *rt, wtcrt_msg *m)
 {
@@ -98,20 +105,38 @@ static void maybe_steal(wtcrt_rt *rt)
     double now;
     int victim;
     wtcrt_msg *m;
-    if (rt->steal_out || !wtcp_may_nest(rt->nest))
+    if (rt->steal_out) {
+        /* unanswered for a while: the victim is in a leaf (mpi/answer.c) */
+        if (!rt->steal_rung && wtcp_ring_due(wtcrt_now() - rt->steal_t0)) {
+            rt->steal_rung = 1;
+            wtcrt_answer_ring(rt, rt->steal_victim);
+        }
+        return;
+    }
+    if (!wtcp_may_nest(rt->nest))
         return;
     now = wtcrt_now();
     if (now - rt->steal_t0 < wtcp_steal_pause(rt->steal_fails, rt->steal_rtt,
                                              rt->sleep_max_us * 1e-6))
         return;
-    rt->steal_out = 1;
-    rt->steal_t0 = now;
-    rt->st.steals++;
     victim = wtcp_victim(&rt->steal_rng, rt->nranks, rt->rank);
+    rt->steal_t0 = now;
+    if (rt->ans_state == 1 && wtcp_peek_skips(wtcrt_bell_pending(rt, victim))) {
+        rt->st.steal_peeks++; /* nothing to give: as a NOWORK, without asking */
+        wtcp_log_peek(rt->rank, victim);
+        rt->steal_fails++;
+        if (rt->steal_rtt < WTCP_PEEK_STEP)
+            rt->steal_rtt = WTCP_PEEK_STEP;
+        return;
+    }
+    rt->steal_out = 1;
+    rt->steal_rung = 0;
+    rt->st.steals++;
     wtcp_log_steal(rt->rank, victim);
     m = wtcrt_msg_new(rt, 0);
     WTCRT_HDR(m)->hops = rt->seeded_in; /* wtcp_may_give */
     wtcrt_send(rt, victim, WTCRT_STEAL, m);
+    rt->steal_victim = victim;
 }
 
 /* After every WTCP_SPAWN_POLL-th child while p's body spawns: the STEALs that have
@@ -219,5 +244,5 @@ static void steal_worker(wtcrt_rt *rt)
 
 const wtcrt_mode_ops wtcrt_steal_ops = {
     &wtcp_steal, steal_close, steal_worker, NULL, steal_poll, steal_end, NULL,
-    steal_spawn_poll
+    steal_spawn_poll, WTCRT_STEAL, leaf_steal
 };

@@ -45,6 +45,7 @@ void wtcrt_die(wtcrt_rt *rt, const char *fmt, ...)
 void wtcrt_check_fail(const char *msg)
 {
     wtcrt_rt *rt = &wtcrt_this_rank; /* entered from common/check.c */
+    wtcrt_enter(rt);
     wtcrt_die(rt, "%s", msg);
 }
 
@@ -574,6 +575,7 @@ int wtcrt_wait_init(wtcrt_rt *rt)
     int synced, all;
     /* WTC_DOORBELL is read where the doorbell starts, the yield phases below */
     env_checked(rt, "WTC_DOORBELL", 1, 0, &v);
+    env_checked(rt, "WTC_ANSWER", 1, 0, &v); /* read where the thread starts (answer.c) */
     env_checked(rt, "WTC_YIELD_US", 0, 0, &v);
     env_checked(rt, "WTC_YIELD_OVER_US", 0, 0, &v);
     all = wtcrt_bell_init(rt, &synced);
@@ -733,10 +735,13 @@ static int take_in(wtcrt_rt *rt)
     if (!probe(rt, MPI_ANY_SOURCE, MPI_ANY_TAG, &st))
         return 0;
     m = recv_probed(rt, &st);
-    if (m->tag == WTCRT_BOUND) { /* never queued: applied now (mpi/share.c) */
+    if (m->tag == WTCRT_BOUND && !wtcrt_answering) { /* never queued: applied now
+                                                        (mpi/share.c) */
         wtcrt_bound_take(rt, m);
         return 1;
     }
+    /* the answering thread queues a BOUND: it writes the program's global, which the
+       main thread may be reading; the main thread's next receive applies it */
     m->next = NULL;
     if (rt->inbox_last)
         rt->inbox_last->next = m;
@@ -756,11 +761,35 @@ static void send_wait_step(wtcrt_rt *rt, int *us)
         wtcrt_backoff(rt, us);
 }
 
+/* Applies the BOUNDs the answering thread queued (take_in), and takes them out. */
+static void inbox_bounds(wtcrt_rt *rt)
+{
+    wtcrt_msg *prev = NULL, *m = rt->inbox;
+    while (m) {
+        wtcrt_msg *next = m->next;
+        if (m->tag != WTCRT_BOUND) {
+            prev = m;
+        } else {
+            if (prev)
+                prev->next = next;
+            else
+                rt->inbox = next;
+            if (rt->inbox_last == m)
+                rt->inbox_last = prev;
+            m->next = NULL;
+            wtcrt_bound_take(rt, m);
+        }
+        m = next;
+    }
+}
+
 /* The first message of the inbox matching src and the MPI tag 'wtag' (or any), taken
    out of it; NULL if none matches. */
 static wtcrt_msg *inbox_take(wtcrt_rt *rt, int src, int wtag)
 {
     wtcrt_msg *prev = NULL;
+    if (rt->inbox && !wtcrt_answering)
+        inbox_bounds(rt);
     for (wtcrt_msg *m = rt->inbox; m; prev = m, m = m->next) {
         if ((src != MPI_ANY_SOURCE && m->src != src) || (wtag != MPI_ANY_TAG && m->wtag != wtag))
             continue;
@@ -1029,6 +1058,7 @@ static int finish(wtcrt_rt *rt, int status)
     wtcrt_mpi_ready(rt);
     if (rt->finished)
         return status;
+    wtcrt_answer_stop(rt);
     rt->finished = 1;
     if (rt->rank == 0) {
         wtcrt_msg *m = wtcrt_msg_new(rt, 0);
@@ -1061,6 +1091,7 @@ static void on_exit_handler(int status, void *arg)
     wtcrt_rt *rt = arg;
     if (rt->finished || !rt->started || wtcrt_forked(rt))
         return;
+    wtcrt_enter(rt); /* exit() in the program's code: the answering thread is done */
     wtcrt_mpi_ready(rt);
     if (rt->rank == 0 && !rt->in_region) {
         fflush(stdout);
@@ -1254,9 +1285,11 @@ int wtc_start(int argc, char **argv, const wtc_program *prog)
     first = rt->rank == 0;
     if (early) /* from here on the main thread leaves rt alone until wtcrt_mpi_ready */
         wtcrt_mpi_start_early(rt, states_sync);
-    if (first)
+    if (first) {
+        wtcrt_leave(rt);
         status = prog->user_main(argc, argv);
-    else
+        wtcrt_enter(rt);
+    } else
         status = wtcrt_serve(rt);
     if (wtcrt_forked(rt))
         return status; /* a child of fork() returned from main: a plain process */

@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdint.h>
 #include "engine.h"
 
 /* The modes the simulator executes (habit 11: a new mode is a row and a file). */
@@ -600,12 +601,26 @@ frame *eng_push(sim *S, int rid, int type)
     return f;
 }
 
-void eng_compute(sim *S, int rid, double host_seconds)
+/* The runtime's own work on the compute path (a poll, a child's start): computing, but
+   not the program's code, where the answering thread could take over. */
+static void compute_rt(sim *S, int rid, double host_seconds)
 {
     double d = host_seconds * S->inv_cpu;
     eng_mark(S, rid, 0);
     S->r[rid].t = cpu(S, rid, S->r[rid].t, d, 0);
     S->r[rid].compute += d;
+}
+
+void eng_compute(sim *S, int rid, double host_seconds)
+{
+    rank *r = &S->r[rid];
+    double t0 = r->t;
+    compute_rt(S, rid, host_seconds);
+    if (r->t > t0) { /* pieces in a row (a leaf, its caller's code after it) are one */
+        if (t0 != r->user_to)
+            r->user_from = t0;
+        r->user_to = r->t;
+    }
 }
 
 static void hand_back(sim *S, int rid, int lo, int hi);
@@ -639,14 +654,14 @@ static void start_node(sim *S, int rid, int node, int lo, int hi)
 void eng_poll_cost(sim *S, int rid)
 {
     if (S->m->t_poll > 0)
-        eng_compute(S, rid, S->m->t_poll);
+        compute_rt(S, rid, S->m->t_poll);
 }
 
 /* The runtime's own cost per child (spawn into the arena, clock read, result store)
    first. */
 void eng_start_child(sim *S, int rid, int node, int lo, int hi)
 {
-    eng_compute(S, rid, S->m->t_child);
+    compute_rt(S, rid, S->m->t_child);
     start_node(S, rid, node, lo, hi);
 }
 
@@ -698,10 +713,34 @@ static void spawn_rest(sim *S, int rid, int p, int lo, int hi, int off)
    runtime's rt->npending > 0; the core's rules ask no more): 1 at the first such frame
    from the top, where they lie while the rank works (a spine thousands of calls deep
    made every par walk all of its frames: a 1 s program took 424 s to predict). */
-static int pending(rank *r)
+int eng_same_node(const sim *S, int a, int b)
+{
+    return node_of(S, a) == node_of(S, b);
+}
+
+/* The child rank r took after its last stretch of the program's code, still on top
+   (-1: none): pending while the stretch ran (leaf_answer, eng_pending_at). */
+static int taken_after(const rank *r)
+{
+    const frame *top = r->depth > 0 ? &r->st[r->depth - 1] : NULL;
+    return top && top->type == F_WORK && top->claimed >= 0 && top->claimed == top->i - 1
+               ? top->claimed : -1;
+}
+
+int eng_pending_at(sim *S, int v, double t)
+{
+    const rank *r = &S->r[v];
+    if (r->t <= t)
+        return eng_pending(r);
+    if (r->tick == 1 && t >= r->user_from && t < r->user_to)
+        return eng_pending(r) || taken_after(r) >= 0;
+    return -1;
+}
+
+int eng_pending(const rank *r)
 {
     for (int l = r->depth - 1; l >= 0; l--)
-        if (frame_pending(r, l) > 0)
+        if (frame_pending((void *)(uintptr_t)r, l) > 0)
             return 1;
     return 0;
 }
@@ -727,7 +766,7 @@ static void start_par(sim *S, int rid, int p, int lo, int hi)
     }
     if (wtcp_grain_add(S->mode, &S->r[rid].grain, 1))
         wtcp_grain_mark(&S->r[rid].grain, S->r[rid].t);
-    if (wtcp_par_inline(S->mode, pending(&S->r[rid]), &S->r[rid].grain, lo, hi)) {
+    if (wtcp_par_inline(S->mode, eng_pending(&S->r[rid]), &S->r[rid].grain, lo, hi)) {
         frame *f = eng_push(S, rid, F_INLINE); /* step_inline */
         if (eng_stats(S, rid))
             eng_stats(S, rid)->pars_inline++;
@@ -931,7 +970,7 @@ static int step_inline(sim *S, int rid, frame *f)
         f = &S->r[rid].st[fidx];
         c = f->claimed;
         f->claimed = -1;
-        if (wtcp_par_convert(pending(&S->r[rid]))) { /* the rest go into a frame */
+        if (wtcp_par_convert(eng_pending(&S->r[rid]))) { /* the rest go into a frame */
             int p = f->par, lo = f->lo, hi = f->hi, off = c - S->t->pars[p].first_child;
             S->r[rid].depth--;
             if (eng_stats(S, rid))
@@ -1291,6 +1330,58 @@ static void sim_collect(sim *S, double T)
     res->time += T;
 }
 
+/* The answering thread (doc/runtime.md "Answers from inside a leaf"): message i, just
+   arrived, of the kind the mode answers from leaves, to a rank whose clock is ahead
+   inside its last stretch of the program's code (it waits for its look at that clock,
+   eng_arrived): its thread answers at the time it is rung and wakes, and the main
+   thread goes on computing. Rung at once for a GRANT, by the thief WTCP_ANSWER_GRACE
+   after its STEAL left; from another node nobody rings, and the thread looks every
+   WTCP_ANSWER_TICK while the main thread stays in the program's code: on average 1.5
+   ticks. The frames did not change during the stretch, so the answer is the one a
+   poll there would give. 1: answered (i freed). */
+static int leaf_answer(sim *S, int i)
+{
+    const msg *m = &S->msgs[i];
+    int rid = m->dst;
+    rank *r = &S->r[rid];
+    double ta, keep;
+    if (!S->ops->leaf || S->m->leaf_wait || m->kind != S->ops->leaf_kind || r->tick != 1 ||
+        m->arr < r->user_from || m->src < 0)
+        return 0;
+    if (node_of(S, m->src) != node_of(S, rid))
+        ta = m->arr + 1.5 * WTCP_ANSWER_TICK;
+    else if (m->kind == M_STEAL && m->sent + WTCP_ANSWER_GRACE > m->arr)
+        ta = m->sent + WTCP_ANSWER_GRACE + S->m->w_wake;
+    else
+        ta = m->arr + S->m->w_wake;
+    if (ta >= r->user_to)
+        return 0; /* the main thread's poll comes first */
+    /* after the stretch the rank took its next child (its poll is due): at ta that child
+       was still pending, the thread may give it */
+    frame *top = r->depth > 0 ? &r->st[r->depth - 1] : NULL;
+    int c = taken_after(r);
+    if (c >= 0) {
+        top->i = c;
+        top->claimed = -1;
+        r->npending++;
+    }
+    keep = r->t;
+    r->t = ta;
+    S->answering = 1;
+    S->ops->leaf(S, rid, m);
+    S->answering = 0;
+    r->t = keep;
+    if (c >= 0 && (top = &r->st[r->depth - 1])->i == c && c < top->end) {
+        top->i = c + 1; /* still here: taken again (else it went: nothing is taken) */
+        top->claimed = c;
+        r->npending--;
+    }
+    if (eng_stats(S, rid))
+        eng_stats(S, rid)->leaf_answers++;
+    eng_msg_free(S, i);
+    return 1;
+}
+
 static int run_region(const sim_tree *t, int region, const sim_machine *m, sim_setting s,
                       sim_result *res, sim_timeline *tl)
 {
@@ -1327,6 +1418,8 @@ static int run_region(const sim_tree *t, int region, const sim_machine *m, sim_s
             wake(&S, mm->dst);
             continue;
         }
+        if (leaf_answer(&S, i))
+            continue;
         mm->next = -1;
         if (r->tail >= 0)
             S.msgs[r->tail].next = i;

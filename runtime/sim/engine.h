@@ -82,6 +82,8 @@ typedef struct rank {
     int sync_pending;/* synchronous TASK (or REGION_BEGIN) sends not yet completed */
     int bcast_wait;  /* it waits for its REGION_BEGIN sends to complete */
     int inflight;    /* messages and events to it still in the heap */
+    double user_from, user_to; /* its last stretch of the program's code (eng_compute),
+                        where its answering thread answers (engine.c, leaf_answer) */
     frame *st;
     int depth, cap;
     int tick;        /* its look at its clock (eng_arrived): 1 an M_TICK is on its way,
@@ -149,11 +151,17 @@ typedef struct sim_ops {
     /* after every WTCP_SPAWN_POLL-th child while a par spawns (NULL where the mode has
        no spawn_polls): -1 the rank waits, 0 done */
     int (*spawn_poll)(sim *S, int rid);
+    /* the message the rank's answering thread takes while the rank runs the program's
+       code (wtcp_mode.leaf_answers: M_STEAL, M_GRANT) and its handler at the rank's
+       clock (NULL: none) */
+    int leaf_kind;
+    void (*leaf)(sim *S, int rid, const msg *m);
 } sim_ops;
 
 extern const sim_ops sim_simple_ops, sim_dynamic_ops, sim_steal_ops;
 
 struct sim {
+    int answering;   /* a rank's answering thread acts (engine.c, leaf_answer) */
     const sim_tree *t;
     const sim_machine *m;
     sim_setting s;
@@ -239,7 +247,8 @@ int eng_arrived(sim *S, int rid);
 void eng_mark_state(sim *S, int rid, int waiting);
 static inline void eng_mark(sim *S, int rid, int waiting)
 {
-    if (S->tl) /* the simulations of the report keep no timeline: one test */
+    if (S->tl && !S->answering) /* the simulations of the report keep no timeline: one
+                                   test; an answering thread's sends leave it alone */
         eng_mark_state(S, rid, waiting);
 }
 /* The per-rank counters of --wtc-stats, NULL when no timeline is kept. */
@@ -249,6 +258,15 @@ static inline wtcrt_stats *eng_stats(sim *S, int rid)
 }
 
 frame *eng_push(sim *S, int rid, int type);
+/* 1 when rank r has pending children in some frame (the runtime's npending > 0). */
+int eng_pending(const rank *r);
+/* Whether rank v had pending children at time t, as its doorbell slot shows them: its
+   frames when its clock is not ahead of t, or t falls in the stretch of the program's
+   code it is ahead in (the child it took after the stretch still pending); -1 (not
+   known: the thief asks) otherwise. */
+int eng_pending_at(sim *S, int v, double t);
+/* 1 when ranks a and b share a node. */
+int eng_same_node(const sim *S, int a, int b);
 void eng_compute(sim *S, int rid, double host_seconds);
 /* Runs child 'node' of a par through the runtime, owning [lo, hi). */
 void eng_start_child(sim *S, int rid, int node, int lo, int hi);

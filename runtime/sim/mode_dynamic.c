@@ -123,7 +123,7 @@ static int grant_tail(sim *S, int rid)
 
 /* A GRANT: a group to each granted rank while children are pending here; a rank
    granted when none is left goes back to its master (IDLE on its behalf). */
-static int on_grant(sim *S, int rid, const msg *g)
+static void grant_sends(sim *S, int rid, const msg *g)
 {
     rank *r = &S->r[rid];
     for (int x = 0; x < g->b; x++) {
@@ -137,8 +137,21 @@ static int on_grant(sim *S, int rid, const msg *g)
                 eng_stats(S, rid)->refused++;
         }
     }
-    r->grant_tail = g->b;
+}
+
+static int on_grant(sim *S, int rid, const msg *g)
+{
+    grant_sends(S, rid, g);
+    S->r[rid].grant_tail = g->b;
     return grant_tail(S, rid) ? H_DONE : H_WAIT;
+}
+
+/* A GRANT taken by the rank's answering thread inside the program's code (engine.c,
+   leaf_answer): the groups go now; the next poll completes the sends and asks again. */
+static void leaf_grant(sim *S, int rid, const msg *g)
+{
+    grant_sends(S, rid, g);
+    S->r[rid].grant_tail += g->b;
 }
 
 /* Handles inbox message i (taken), waiting for it into *wait (NULL: not accounted). */
@@ -430,4 +443,6 @@ const sim_ops sim_dynamic_ops = {
     .master = master_run,
     .poll = poll,
     .hand_back = hand_back,
+    .leaf_kind = M_GRANT,
+    .leaf = leaf_grant,
 };

@@ -69,6 +69,13 @@ static void answer(sim *S, int rid, int thief, int had_seed)
     eng_log_task(S, p, c0, g, thief, 0);
 }
 
+/* A STEAL taken by the rank's answering thread inside the program's code (engine.c,
+   leaf_answer); a TASK send to complete is waited for at the next poll. */
+static void leaf_steal(sim *S, int rid, const msg *m)
+{
+    answer(S, rid, m->src, m->seed);
+}
+
 /* A STEAL to a random victim, unless one is in flight or the core's pause after
    NOWORKs (wtcp_steal_pause) has not passed since the last one left; then a timer
    (M_WAKE) wakes the rank when it has (the runtime looks at its clock between polls). */
@@ -94,6 +101,24 @@ static void maybe_steal(sim *S, int rid)
     }
     r->steal_t0 = r->t;
     victim = wtcp_victim(&r->rng, S->P, rid);
+    if (!S->m->leaf_wait && eng_same_node(S, rid, victim) &&
+        wtcp_peek_skips(eng_pending_at(S, victim, r->t))) {
+        /* a victim of its node with nothing pending is not asked: as a NOWORK (the
+           victim's frames now, as the runtime reads its doorbell slot) */
+        if (r->steal_rtt < WTCP_PEEK_STEP)
+            r->steal_rtt = WTCP_PEEK_STEP;
+        next = r->t + wtcp_steal_pause(++r->steal_fails, r->steal_rtt,
+                                       wtcp_sleep_max_us(S->nnodes == 1) * 1e-6);
+        if (eng_stats(S, rid))
+            eng_stats(S, rid)->steal_peeks++;
+        wtcp_log_peek(rid, victim);
+        if (!r->timers || r->timer_at > next) {
+            r->timer_at = next;
+            r->timers++;
+            eng_timer(S, rid, next);
+        }
+        return;
+    }
     wtcp_log_steal(rid, victim);
     eng_send(S, rid, victim, M_STEAL, HDR)->seed = r->seeded_in;
     r->steal_out = 1;
@@ -328,4 +353,6 @@ const sim_ops sim_steal_ops = {
     .serve = serve_steal,
     .poll = poll,
     .spawn_poll = spawn_poll,
+    .leaf_kind = M_STEAL,
+    .leaf = leaf_steal,
 };

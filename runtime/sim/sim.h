@@ -59,6 +59,10 @@ typedef struct sim_machine {
                                   their messages as between nodes (no shared heap:
                                   WTC_SHARED_HEAP=0, SMPI); 0 (default): buffers that
                                   travel by reference stay where they lie (mpi/heap.c) */
+    double leaf_wait;          /* optional: 1 when a rank inside the program's code answers
+                                  a STEAL or GRANT only at its next poll (no answering
+                                  thread: SMPI, WTC_ANSWER=0); 0 (default): its answering
+                                  thread does (mpi/answer.c) */
     char name[128];
     char source[512];          /* where it was read from (for the report) */
     unsigned follows;          /* the optional keys the file left out, which take their

@@ -1,7 +1,7 @@
 #!/bin/sh
 # The measurements' settings in the environment (doc/runtime.md "Waiting without
 # burning a core": WTC_DOORBELL, WTC_YIELD_US, WTC_YIELD_OVER_US, WTC_SLEEP_MAX_US,
-# WTC_YIELD_POLLS): a value that is not of its kind is ignored, and rank 0 says so once,
+# WTC_YIELD_POLLS; "Answers from inside a leaf": WTC_ANSWER): a value that is not of its kind is ignored, and rank 0 says so once,
 # on stderr, while the program runs as without it; a good value says nothing. A typo
 # used to pass silently for the setting (WTC_YIELD_US=abc even set the yield phase to 0).
 . "$(dirname "$0")/rt_lib.inc"
@@ -29,4 +29,6 @@ one WTC_DOORBELL=off 1
 one WTC_SLEEP_MAX_US=500 0
 one WTC_YIELD_US=2.5 0
 one WTC_DOORBELL=0 0
+one WTC_ANSWER=no 1
+one WTC_ANSWER=0 0
 rt_summary

@@ -82,8 +82,9 @@ done
 if [ -n "$ok" ]; then
     for r in 0 1 2 3; do
         # the victims of rank r, run and simulation, as far as both go
-        awk -v r=$r '$1 == "steal" && $2 == r { print $4 }' $x.real.all >$x.v_run
-        awk -v r=$r '$1 == "steal" && $2 == r { print $4 }' $x.sim >$x.v_sim 2>/dev/null
+        # (a victim not asked, having nothing pending, is drawn all the same: "peek")
+        awk -v r=$r '($1 == "steal" || $1 == "peek") && $2 == r { print $4 }' $x.real.all >$x.v_run
+        awk -v r=$r '($1 == "steal" || $1 == "peek") && $2 == r { print $4 }' $x.sim >$x.v_sim 2>/dev/null
         n=$(wc -l <$x.v_run)
         m=$(wc -l <$x.v_sim)
         [ "$m" -lt "$n" ] && n=$m

@@ -39,6 +39,9 @@ static sim_machine toy(void)
     m.o_ra = 2;
     m.S = 1e18;
     m.cpu_ratio = 1;
+    /* the timelines below are the polls' (a GRANT or STEAL waits for the leaf's end);
+       the answering thread's: leaf_timelines */
+    m.leaf_wait = 1;
     return m;
 }
 
@@ -1202,6 +1205,47 @@ static void dynamic_seeds(void)
     sim_tree_free(&t);
 }
 
+/* The answering thread (doc/runtime.md "Answers from inside a leaf", Simulator notes
+   13): the toy machine with leaf_wait = 0 (w_wake = 0; WTCP_ANSWER_GRACE, 200 us, is
+   nothing on its clock). */
+static void leaf_timelines(void)
+{
+    sim_machine m = toy();
+    sim_tree t;
+    sim_result r;
+    double two[2] = { 100, 100 }, uneven[4] = { 10, 10, 100, 100 };
+    m.leaf_wait = 0;
+    /* dynamic P = 3, M = 1, two leaves of 100: as "the grant comes too late" above up to
+       the GRANT (rank 0 runs child 0 from 8 to 108 with child 1 pending; GRANT arr 31),
+       which rank 0's thread serves at 31: child 1 to rank 1 (32, arr 42). rank 1: TASK
+       42 -> 44, child 1 (144), RESULT (145, arr 155), then IDLE. rank 0 after child 0
+       has nothing pending: waits, IDLE (109); RESULT 155 -> 157; compute 3 (160); END x2
+       (162), the barrier: 82 sooner than the poll's 244. */
+    leaves(&t, two, 2);
+    check("leaf: dynamic P=3 M=1: the thread serves the GRANT",
+          run(&t, &m, SIM_DYNAMIC, 3, 1, 1, &r), 162 + END_P3);
+    check("leaf: dynamic P=3 M=1: nothing given back", (double)r.refusals, 0);
+    sim_tree_free(&t);
+    /* steal P = 2, leaves 10, 10, 100, 100: rank 0 keeps children 0, 1 and seeds 2, 3 to
+       rank 1 (BEGIN 1, arr 11; compute 5 (6); seed TASK (7, arr 17)). rank 1: BEGIN 11
+       -> 13, idle: rank 0 shows nothing it may give (its frame waits to be seeded), so
+       rank 1 peeks instead of asking (wtcp_peek_skips), again and again at its pause;
+       TASK 17 -> 19, child 2 (to 119) with child 3 pending. rank 0: children 0, 1 (27),
+       waits for the seed's RESULT: STEAL to rank 1 (28, arr 38), which rank 1's thread
+       answers at 38 with child 3 (arr 49); rank 0 runs it (51 -> 151), RESULT (arr
+       162). rank 1 after child 2 waits, peeks at rank 0 and asks it while rank 0's state
+       is not known (its clock ahead outside a stretch): NOWORK from its thread; then the
+       RESULT, and the seed's RESULT; rank 0 ends at 216 (END_P2 included). With the
+       polls and no peeks (leaf_wait = 1) rank 1 answers at 119, after taking child 3
+       for itself: NOWORK, and child 3 runs after child 2: 269. */
+    leaves(&t, uneven, 4);
+    check("leaf: steal P=2: the thread answers the STEAL",
+          run(&t, &m, SIM_STEAL, 2, 0, 0, &r), 216);
+    m.leaf_wait = 1;
+    check("leaf: steal P=2: at the poll", run(&t, &m, SIM_STEAL, 2, 0, 0, &r), 269);
+    sim_tree_free(&t);
+}
+
 int main(int argc, char **argv)
 {
     hand_timelines();
@@ -1209,6 +1253,7 @@ int main(int argc, char **argv)
     port_timelines();
     unseeded_dynamic = 1;
     dynamic_timelines();
+    leaf_timelines();
     poll_cost_timelines();
     standing_timelines();
     oldest_and_nested_timelines();

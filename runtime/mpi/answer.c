@@ -1,0 +1,213 @@
+/* mpi/answer.c - the answering thread (doc/runtime.md "Answers from inside a leaf").
+
+   A rank answers a thief's STEAL (steal mode) and serves its master's GRANT (dynamic
+   mode) at its polls, and a rank deep in a sequential leaf does not poll: its thieves
+   and granted ranks waited for the leaf to end (sudoku at -n 2: 18-83 ms a STEAL).
+   Polling inside the sequential clones would cost every call a check. Instead each rank
+   has a second thread that sleeps until a rank of its host rings it after sending such
+   a message (with ranks on other hosts it also looks every WTCRT_ANSWER_TICK_US while
+   the main thread stays in the program's code), takes the runtime's state while the
+   main thread runs the program's code, and answers as the main thread's poll would
+   have: the same handler, the oldest work.
+
+   Exclusion, asymmetric (the main thread's side is two plain stores and a load; the
+   thread pays the fence): the main thread stores user = 1 when it leaves the runtime
+   for the program's code (wtcrt_leave) and user = 0 when it comes back, then looks at
+   ans_busy (wtcrt_enter). The thread stores ans_busy = 1, runs membarrier(2) (every
+   thread of the process passes a full fence), then looks at user: either it sees the
+   main thread in the runtime and backs off, or the main thread sees ans_busy and waits
+   until the thread is done. So MPI is never called by both (MPI_THREAD_SERIALIZED),
+   and the thread changes the frames only where a poll of the main thread could have.
+   No thread without membarrier's private expedited command (Linux 4.14), in a --check
+   build (its table of heap blocks has no lock), in a program that calls MPI itself (its
+   calls could meet the thread's), under SMPI, or with WTC_ANSWER=0. */
+#include <errno.h>
+#include <pthread.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <linux/futex.h>
+#include <linux/membarrier.h>
+#include <sys/syscall.h>
+#include "wtcrt.h"
+#include "wtc_mpi_impl.h"
+
+/* With ranks on other hosts (who ring nothing): the core's tick, in microseconds. */
+#define WTCRT_ANSWER_TICK_US ((int)(WTCP_ANSWER_TICK * 1e6))
+
+__thread int wtcrt_answering;
+
+static long futex(atomic_int *w, int op, int val, const struct timespec *ts)
+{
+    return syscall(SYS_futex, (int *)(void *)w, op, val, ts, NULL, 0);
+}
+
+static long membarrier(int cmd)
+{
+    return syscall(__NR_membarrier, cmd, 0, 0);
+}
+
+/* The main thread, coming back into the runtime while the thread works on the state:
+   waits until it is done (an answer: a probe, a receive, a TASK packed and sent). */
+void wtcrt_enter_wait(wtcrt_rt *rt)
+{
+    int spins = 0;
+    while (atomic_load_explicit(&rt->ans_busy, memory_order_acquire))
+        if (++spins > 64)
+            sched_yield();
+}
+
+/* Takes the state when the main thread runs the program's code: 1 (give it back with
+   give()), or 0 when the main thread is in the runtime (it polls there itself). */
+static int take(wtcrt_rt *rt)
+{
+    if (!atomic_load_explicit(&rt->user, memory_order_relaxed))
+        return 0;
+    atomic_store(&rt->ans_busy, 1);
+    membarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED);
+    if (atomic_load_explicit(&rt->user, memory_order_acquire))
+        return 1;
+    atomic_store_explicit(&rt->ans_busy, 0, memory_order_release);
+    return 0;
+}
+
+static void give(wtcrt_rt *rt)
+{
+    atomic_store_explicit(&rt->ans_busy, 0, memory_order_release);
+}
+
+/* Probes for the mode's kind before giving up: MPICH's shared-memory transport takes
+   one message of its queue into MPI's per look, so a STEAL behind its thief's RESULT
+   was not seen by the first looks (the main thread's poll takes any kind, one by
+   one). */
+#define WTCRT_ANSWER_LOOKS 16
+
+/* With the state taken: answers every message of the mode's kind that has come;
+   returns how many. */
+static int answer_all(wtcrt_rt *rt)
+{
+    wtcrt_msg *m;
+    int n = 0, misses = 0;
+    if (!rt->in_region || !rt->ops || !rt->ops->leaf || rt->finished ||
+        (rt->start_pending && !atomic_load(&rt->start_gone)))
+        return 0; /* (a held region's messages are sent, start_gone: MPI is ours) */
+    while (misses < WTCRT_ANSWER_LOOKS) {
+        if (!(m = wtcrt_try_recv(rt, MPI_ANY_SOURCE, rt->ops->leaf_tag))) {
+            misses++;
+            continue;
+        }
+        rt->ops->leaf(rt, m);
+        n++;
+        misses = 0;
+    }
+    rt->st.leaf_answers += n;
+    if (n) /* the pending count changed: the next par asks the runtime (wtc_abi.h) */
+        wtc_fast.left = 0;
+    return n;
+}
+
+static void *answer_main(void *arg)
+{
+    wtcrt_rt *rt = arg;
+    sigset_t all;
+    /* a few looks at once: a ring may have come before the thread (a held region's
+       thread starts after its seeds went out, mpi/single.c) */
+    int seen = atomic_load(rt->ans_word), wait_us, tries = 3, last_user = 0;
+    int ticks = !rt->bell_all_local; /* ranks elsewhere ring nothing */
+    wtcrt_answering = 1;
+    sigfillset(&all);
+    pthread_sigmask(SIG_BLOCK, &all, NULL); /* the program's signals go to its thread */
+    wtcrt_short_sleeps();
+    wait_us = 100;
+    for (;;) {
+        struct timespec ts = { wait_us / 1000000, 1000L * (wait_us % 1000000) };
+        int now, user;
+        if (atomic_load(&rt->ans_stop)) /* stop raises it before the word: a stop seen
+                                           here is not slept through */
+            break;
+        futex(rt->ans_word, FUTEX_WAIT, seen, wait_us ? &ts : NULL);
+        if (atomic_load(&rt->ans_stop))
+            break;
+        now = atomic_load(rt->ans_word);
+        user = atomic_load_explicit(&rt->user, memory_order_relaxed);
+        if (now != seen) { /* rung: a thief waited WTCP_ANSWER_GRACE, or a GRANT came */
+            seen = now;
+            tries = 3;
+        } else if (!tries) {
+            /* a tick: only when the main thread has stayed in the program's code since
+               the last one (a rank between pars polls itself) */
+            int stay = user && user == last_user;
+            last_user = user;
+            if (!stay)
+                continue;
+        }
+        if (take(rt)) {
+            int n = answer_all(rt);
+            give(rt);
+            tries = n ? 0 : tries - 1; /* nothing there yet: look again soon */
+        } else {
+            tries--; /* the main thread is in the runtime: it polls there, unless it
+                        leaves for a leaf just after its poll */
+        }
+        wait_us = tries > 0 ? 100 : ticks ? WTCRT_ANSWER_TICK_US : 0;
+    }
+    return NULL;
+}
+
+/* WTC_ANSWER=0 in the environment: no answering thread (for measurements). */
+static int answer_wanted(void)
+{
+    const char *s = getenv("WTC_ANSWER");
+    return !s || strcmp(s, "0") != 0;
+}
+
+/* from_start: called by the start thread once it has sent what a held region queued
+   (mpi/single.c), so that rank 0's thread answers inside the leaf it may be in then;
+   else by the main thread, which starts none while MPI is still starting. */
+void wtcrt_answer_start(wtcrt_rt *rt, int from_start)
+{
+#ifdef WTC_MPI_SMPI
+    (void)rt;
+    (void)from_start; /* SMPI's ranks are threads of one process, its time simulated */
+#else
+    if (rt->ans_state || !rt->in_region || !rt->ops || !rt->ops->mode->leaf_answers ||
+        rt->nranks < 2)
+        return;
+    if (!from_start && (rt->start_pending || wtcrt_held))
+        return; /* MPI is still starting (mpi/single.c): at a later region */
+    rt->ans_state = -1;
+    if (!answer_wanted() || rt->prog->check || wtcrt_forked(rt) ||
+        wtcrt_program_calls_mpi() ||
+        membarrier(MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED) != 0)
+        return;
+    rt->ans_word = wtcrt_bell_answer_word(rt, rt->rank);
+    if (!rt->ans_word)
+        rt->ans_word = &rt->ans_own;
+    if (pthread_create(&rt->ans_thread, NULL, answer_main, rt) == 0)
+        rt->ans_state = 1;
+#endif
+}
+
+void wtcrt_answer_stop(wtcrt_rt *rt)
+{
+    if (rt->ans_state != 1 || pthread_equal(pthread_self(), rt->ans_thread))
+        return;
+    rt->ans_state = -1;
+    atomic_store(&rt->ans_stop, 1);
+    atomic_fetch_add(rt->ans_word, 1);
+    futex(rt->ans_word, FUTEX_WAKE, 1, NULL);
+    pthread_join(rt->ans_thread, NULL);
+}
+
+/* After sending rank r a STEAL or a GRANT: wakes r's thread when r is on this host. */
+void wtcrt_answer_ring(wtcrt_rt *rt, int r)
+{
+    atomic_int *w = wtcrt_bell_answer_word(rt, r);
+    if (!w)
+        return;
+    atomic_fetch_add_explicit(w, 1, memory_order_release);
+    futex(w, FUTEX_WAKE, 1, NULL);
+}
