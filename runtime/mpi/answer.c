@@ -4,16 +4,16 @@
    mode) at its polls, and a rank deep in a sequential leaf does not poll: its thieves
    and granted ranks waited for the leaf to end (sudoku at -n 2: 18-83 ms a STEAL).
    Polling inside the sequential clones would cost every call a check. Instead each rank
-   has a second thread that sleeps until a rank of its host rings it after sending such
-   a message (with ranks on other hosts it also looks every WTCRT_ANSWER_TICK_US while
-   the main thread stays in the program's code), takes the runtime's state while the
-   main thread runs the program's code, and answers as the main thread's poll would
-   have: the same handler, the oldest work.
+   has a second thread that sleeps until a rank of its host rings it (a thief whose
+   STEAL is WTCP_ANSWER_GRACE old, a master after a GRANT; with ranks on other hosts it
+   also looks every WTCRT_ANSWER_TICK_US while the main thread stays in the program's
+   code), takes the runtime's state while the main thread runs the program's code, and
+   answers as the main thread's poll would have: the same handler, the oldest work.
 
    Exclusion, asymmetric (the main thread's side is two plain stores and a load; the
-   thread pays the fence): the main thread stores user = 1 when it leaves the runtime
-   for the program's code (wtcrt_leave) and user = 0 when it comes back, then looks at
-   ans_busy (wtcrt_enter). The thread stores ans_busy = 1, runs membarrier(2) (every
+   thread pays the fence): the main thread stores a new non-zero 'user' when it leaves
+   the runtime for the program's code (wtcrt_leave) and user = 0 when it comes back,
+   then looks at ans_busy (wtcrt_enter). The thread stores ans_busy = 1, runs membarrier(2) (every
    thread of the process passes a full fence), then looks at user: either it sees the
    main thread in the runtime and backs off, or the main thread sees ans_busy and waits
    until the thread is done. So MPI is never called by both (MPI_THREAD_SERIALIZED),
@@ -55,6 +55,12 @@ static long membarrier(int cmd)
 void wtcrt_enter_wait(wtcrt_rt *rt)
 {
     int spins = 0;
+    if (wtcrt_forked(rt)) { /* a child of fork(), made while the thread (not copied) was
+                               busy: nobody will clear it */
+        atomic_store(&rt->ans_busy, 0);
+        rt->ans_state = -1;
+        return;
+    }
     while (atomic_load_explicit(&rt->ans_busy, memory_order_acquire))
         if (++spins > 64)
             sched_yield();

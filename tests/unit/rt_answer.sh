@@ -12,8 +12,7 @@
 . "$(dirname "$0")/rt_lib.inc"
 
 prog=$RT_OUT/answer
-bin/wtcc --no-predict tests/unit/rt_answer.wtc -o "$prog" >"$RT_STDERR" 2>&1 ||
-    { rt_fail "build rt_answer.wtc"; rt_summary; }
+rt_wtcc rt_answer "$prog"
 
 # wait_max RANK: the longest wait for a STEAL's answer of RANK in the last run, in ms
 wait_max() {

@@ -11,8 +11,7 @@
 . "$(dirname "$0")/rt_lib.inc"
 
 prog=$RT_OUT/rt_early
-bin/wtcc --no-predict tests/unit/rt_early.wtc -o "$prog" >"$RT_STDERR" 2>&1 ||
-    { rt_fail "build rt_early.wtc"; rt_summary; }
+rt_wtcc rt_early "$prog"
 
 N=5000
 # expect LABEL WANT_RC HOW: stdout is exactly what the program prints for HOW

@@ -10,8 +10,7 @@
 . "$(dirname "$0")/rt_lib.inc"
 
 prog=$RT_OUT/hold
-bin/wtcc --no-predict tests/unit/rt_hold.wtc -o "$prog" >"$RT_STDERR" 2>&1 ||
-    { rt_fail "build rt_hold.wtc"; rt_summary; }
+rt_wtcc rt_hold "$prog"
 
 # check LABEL: the last run's status and its two children's start and end times
 check() {

@@ -14,8 +14,7 @@
 . "$(dirname "$0")/rt_lib.inc"
 
 prog=$RT_OUT/inline
-bin/wtcc --no-predict tests/unit/rt_inline.wtc -o "$prog" >"$RT_STDERR" 2>&1 ||
-    { rt_fail "build rt_inline.wtc"; rt_summary; }
+rt_wtcc rt_inline "$prog"
 
 # inline_of RANK: "INLINE FRAMED" from the last run's stats line of RANK (empty: none)
 inline_of() {
