@@ -711,7 +711,9 @@ static inline void wtcrt_pending_gone(wtcrt_rt *rt, int n)
 {
     rt->npending -= n;
     if (rt->npending == 0) {
-        wtc_fast.left = 0;
+        if (!wtcrt_answering) /* the generated code's counter is the main thread's
+                                 alone: its next 31 pars at most run inline */
+            wtc_fast.left = 0;
         wtcrt_pending_show(rt);
     }
 }
