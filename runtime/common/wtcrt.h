@@ -482,6 +482,8 @@ struct wtcrt_rt {
        program's code (wtcrt_leave / wtcrt_enter), 'ans_busy' while the thread works on
        this state in its place; ans_state 0 not started, 1 running, -1 none */
     atomic_int user, ans_busy, ans_stop;
+    atomic_int ans_region;     /* a region whose mode answers from leaves runs: the
+                                  thread's ticks (ranks on other hosts) run only then */
     unsigned leaves;
     int ans_state;
     pthread_t ans_thread;
@@ -682,6 +684,8 @@ void wtcrt_answer_start(wtcrt_rt *rt, int from_start);
 void wtcrt_answer_stop(wtcrt_rt *rt);
 /* Wakes rank r's answering thread (a STEAL unanswered for a while, a GRANT sent). */
 void wtcrt_answer_ring(wtcrt_rt *rt, int r);
+/* A region starts (1) or ends (0) on this rank: the thread's ticks follow it. */
+void wtcrt_answer_region(wtcrt_rt *rt, int on);
 
 /* mpi/par.c */
 void wtcrt_call_push(wtcrt_rt *rt, const wtc_fn *fn, const void *args, int depth);

@@ -158,7 +158,9 @@ static void *answer_main(void *arg)
             tries--; /* the main thread is in the runtime: it polls there, unless it
                         leaves for a leaf just after its poll */
         }
-        wait_us = tries > 0 ? 100 : ticks ? WTCRT_ANSWER_TICK_US : 0;
+        wait_us = tries > 0                               ? 100
+                  : ticks && atomic_load(&rt->ans_region) ? WTCRT_ANSWER_TICK_US
+                                                          : 0;
     }
     return NULL;
 }
@@ -192,6 +194,7 @@ void wtcrt_answer_start(wtcrt_rt *rt, int from_start)
     rt->ans_word = wtcrt_bell_answer_word(rt, rt->rank);
     if (!rt->ans_word)
         rt->ans_word = &rt->ans_own;
+    atomic_store(&rt->ans_region, 1); /* started inside such a region */
     if (pthread_create(&rt->ans_thread, NULL, answer_main, rt) == 0)
         rt->ans_state = 1;
 #endif
@@ -206,6 +209,18 @@ void wtcrt_answer_stop(wtcrt_rt *rt)
     atomic_fetch_add(rt->ans_word, 1);
     futex(rt->ans_word, FUTEX_WAKE, 1, NULL);
     pthread_join(rt->ans_thread, NULL);
+}
+
+void wtcrt_answer_region(wtcrt_rt *rt, int on)
+{
+    on = on && rt->ops && rt->ops->leaf;
+    if (rt->ans_state != 1 || atomic_load(&rt->ans_region) == on)
+        return;
+    atomic_store(&rt->ans_region, on);
+    if (on && !rt->bell_all_local) { /* its ticks start: wake it from its untimed sleep */
+        atomic_fetch_add(rt->ans_word, 1);
+        futex(rt->ans_word, FUTEX_WAKE, 1, NULL);
+    }
 }
 
 /* After sending rank r a STEAL or a GRANT: wakes r's thread when r is on this host. */

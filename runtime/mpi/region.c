@@ -98,6 +98,7 @@ static void region_setup(wtcrt_rt *rt, int mode, int masters, int batch)
     if (!wtcrt_held) /* held: once MPI has started (wtcrt_mpi_ready) */
         wtcrt_bounds_region(rt); /* after the snapshot: BOUNDs of this region come early */
     wtcrt_answer_start(rt, 0); /* the first region whose mode answers from leaves */
+    wtcrt_answer_region(rt, 1);
 }
 
 /* Payload of REGION_BEGIN: mode, masters, batch, pad, then every global's bytes. */
@@ -211,6 +212,7 @@ void wtcrt_region_end(wtcrt_rt *rt)
     }
     wtcrt_bounds_end(rt);
     rt->in_region = 0;
+    wtcrt_answer_region(rt, 0);
 }
 
 /* May a region start here? Only rank 0, outside a region, with other ranks, not in a
@@ -305,6 +307,7 @@ int wtcrt_serve(wtcrt_rt *rt)
             rt->ops->worker(rt);
         wtcrt_bounds_end(rt);
         rt->in_region = 0;
+        wtcrt_answer_region(rt, 0);
         fflush(stdout); /* what recursive code printed here, before main goes on */
     }
 }

@@ -9,6 +9,8 @@
 #     leaf (150 ms or more): the check can fail.
 #   dynamic -n 3, 1 master: correct, and rank 0's thread served the GRANT.
 #   WTC_START_EARLY=0 (MPI started before main, no held region): the same in steal mode.
+#   WTC_DOORBELL=0 (nobody can ring, as between hosts): the thread's ticks answer, the
+#     same limit.
 . "$(dirname "$0")/rt_lib.inc"
 
 prog=$RT_OUT/answer
@@ -24,10 +26,11 @@ leaf_of() {
 }
 ok_run() { [ "$RT_RC" = 0 ] && grep -q '^sum 20 OK$' "$RT_STDOUT"; }
 
-for early in 1 0; do
-    label="steal -n 2"
-    [ $early = 0 ] && label="steal -n 2, WTC_START_EARLY=0"
-    WTC_START_EARLY=$early rt_run 2 "$prog" 300 --wtc-mode=steal --wtc-stats
+for how in early late nobell; do
+    early=1 bell=1 label="steal -n 2"
+    [ $how = late ] && early=0 label="steal -n 2, WTC_START_EARLY=0"
+    [ $how = nobell ] && bell=0 label="steal -n 2, WTC_DOORBELL=0 (ticks)"
+    WTC_START_EARLY=$early WTC_DOORBELL=$bell rt_run 2 "$prog" 300 --wtc-mode=steal --wtc-stats
     w=$(wait_max 1) n=$(leaf_of 0)
     if ! ok_run; then
         rt_fail "$label" "status $RT_RC, output '$(head -c 200 "$RT_STDOUT")'"

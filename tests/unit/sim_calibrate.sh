@@ -42,11 +42,13 @@ awk -v t="${tp:-x}" 'BEGIN { exit !(t + 0 > 0 && t + 0 < 1e-5) }' \
     || bad "t_poll: '${tp}' $(grep -A1 't_poll: one poll' $OUT/cal.conf | tr '\n' ' ')"
 # t_task_child(_fresh): a received TASK's own cost per child, in used and in new
 # memory: positive (unpacking, a task frame, the RESULT's packing are never free), below
-# a microsecond, and new memory (page faults) costs more than used
+# a microsecond, and new memory (page faults) costs more than used (0.1-0.2 us against
+# 0.1 here), within the two medians' noise: one make check in three on a loaded VM
+# measured 0.100 us fresh against 0.107 us used, so fresh may be 10 % below
 tt=$(sed -n 's/^t_task_child = \([^ #]*\).*/\1/p' $OUT/cal.conf)
 tf=$(sed -n 's/^t_task_child_fresh = \([^ #]*\).*/\1/p' $OUT/cal.conf)
 awk -v t="${tt:-x}" -v f="${tf:-x}" \
-    'BEGIN { exit !(t + 0 > 0 && t + 0 < 1e-6 && f + 0 >= t + 0 && f + 0 < 1e-5) }' \
+    'BEGIN { exit !(t + 0 > 0 && t + 0 < 1e-6 && f + 0 >= 0.9 * t && f + 0 < 1e-5) }' \
     && pass "t_task_child: ${tt} s a child, ${tf} s in new memory" \
     || bad "t_task_child: '${tt}', fresh '${tf}'"
 # O_r_result: a RESULT's data copied into memory already touched (no page faults): a
