@@ -255,12 +255,14 @@ void wtc_call(const wtc_fn *fn, void *args, void *ret);
    size); (unsigned long)-1 when it cannot. */
 #if defined(__has_builtin)
 #if __has_builtin(__builtin_dynamic_object_size)
-#define WTC_OBJSIZE(p) ((unsigned long)__builtin_dynamic_object_size((p), 0))
+#define WTC_OBJSIZE(p) ((unsigned long)__builtin_dynamic_object_size((const void *)(p), 0))
 #endif
 #endif
 #ifndef WTC_OBJSIZE
-#define WTC_OBJSIZE(p) ((unsigned long)__builtin_object_size((p), 0))
+#define WTC_OBJSIZE(p) ((unsigned long)__builtin_object_size((const void *)(p), 0))
 #endif
+/* (the cast: a volatile buffer's pointer warned, "discards 'volatile' qualifier"; the
+   object size sees through casts) */
 #define WTC_UNKNOWN_SIZE ((unsigned long)-1)
 
 /* Checks the element counts of a call of fn (its args struct) against what is known of

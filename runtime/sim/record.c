@@ -125,6 +125,7 @@ static struct {
     leaf_cap **leaf_cap;
     long nleaves, capleaves;
     size_t captured, cap_limit;
+    int outgrew;               /* this region's captures outgrew cap_limit (chunks) */
     int saved_stdout;
     char **argv;        /* the command line as given (a second recording runs it again) */
     int repl_asked;     /* --wtc-replicate given: its choice stands */
@@ -702,7 +703,6 @@ static void flush_leaves(void)
     R.smp.total += total;
     R.smp.err_lo += total * b.lo;
     R.smp.err_hi += total * b.hi;
-    R.smp.chunks++;
     R.nleaves = 0;
     R.captured = 0;
     free(t);
@@ -720,8 +720,11 @@ static void add_leaf(int node, leaf_cap *c)
     R.leaf_node[R.nleaves] = node;
     R.leaf_cap[R.nleaves++] = c;
     R.captured += c->size;
-    if (R.captured > R.cap_limit)
+    if (R.captured > R.cap_limit) { /* a chunk: sampled on its own */
         flush_leaves();
+        R.smp.chunks++;
+        R.outgrew = 1;
+    }
 }
 
 /* ---- node information ---------------------------------------------------------------- */
@@ -1255,6 +1258,12 @@ static void replicas_differed_before(void)
 
 static void region_end(int root)
 {
+    /* the rest is a chunk too where the region's captures outgrew the memory (a region
+       that ends is not a chunk: the report blamed memory for every region after the
+       first) */
+    if (R.outgrew && R.nleaves > 0)
+        R.smp.chunks++;
+    R.outgrew = 0;
     flush_leaves();
     debug_dump("before");
     fix_tainted();

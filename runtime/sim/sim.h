@@ -358,7 +358,8 @@ typedef struct sim_sampling {
     int mode;
     long n;
     double pct;
-    int chunks;                /* sampled in this many chunks (memory bound) */
+    int chunks;                /* sampled in this many chunks: the regions' captures
+                                  that outgrew WTC_PREDICT_MEM_MB (0: none did) */
     long in_place;             /* leaves run in place because they write out: buffers */
     long dear;                 /* ... because copying their inputs costs too much */
     long preempted;            /* timings by CPU time: another process ran */

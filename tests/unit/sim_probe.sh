@@ -35,6 +35,16 @@ echo "$chunked $one" | awk '{ e = 100 * ($1 / $2 - 1); exit !(e <= 10 && e >= -1
     && pass "chunked sequential time $chunked s vs $one s in one chunk" \
     || bad "chunked sequential time $chunked s vs $one s in one chunk (limit 10 %)"
 
+# several regions whose captures fit: no chunk line (each region's end used to count
+# as a chunk, and the report blamed WTC_PREDICT_MEM_MB for the second region)
+bin/wtcc ${SIM_CFLAGS:-} tests/unit/sim_chunks.wtc -o $OUT/probe2 >$OUT/probe2.build 2>&1 ||
+    bad "build sim_chunks: $(cat $OUT/probe2.build)"
+out=$(timeout 120 $OUT/probe2.predict --wtc-procs=1,2 2>/dev/null)
+echo "$out" | grep -q '^recorded: 2 parallel regions, .* [1-9][0-9]* leaf tasks' &&
+    ! echo "$out" | grep -q 'chunks:' \
+    && pass "two regions, small captures: no chunk line" \
+    || bad "two regions: $(echo "$out" | grep -E 'recorded|chunks')"
+
 # --wtc-sample=all: every leaf in place, no probe line either
 out=$(timeout 120 $OUT/probe.predict --wtc-procs=1 --wtc-sample=all 8388608 1 2>/dev/null)
 echo "$out" | grep -q 'leaf tasks: all 1024 ran' && ! echo "$out" | grep -q 'copying' \
