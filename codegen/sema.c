@@ -501,6 +501,7 @@ typedef struct BodyCheck {
     Cg *cg;
     RecFn *f;
     bool *used;          /* per parameter: used in the body */
+    bool *in_warned;     /* per parameter: a write through it (in: only) warned about */
     const char **warned; /* globals already warned about */
     int nwarned;
     const char *unwritten[64]; /* pointer-holding globals the program never writes */
@@ -584,6 +585,30 @@ static Node *lvalue_root(Node *n)
     return n;
 }
 
+/* A pointer parameter of f listed in in: but not in out: that the lvalue n writes
+   through ('p[i]', '*p', 'p->m', '*(p + i)', 'p[i].m'), or NULL: a write to a variable
+   itself ('p = q') or through anything else. */
+static RecParam *in_only_written(RecFn *f, Node *n)
+{
+    bool through = false;
+    while (n) {
+        if (n->kind == ND_INDEX || n->kind == ND_DEREF || n->kind == ND_PTR_MEMBER) {
+            through = true;
+            n = n->lhs;
+        } else if (n->kind == ND_MEMBER || n->kind == ND_CAST) {
+            n = n->lhs;
+        } else if (n->kind == ND_BINARY && n->op && (!strcmp(n->op, "+") || !strcmp(n->op, "-"))) {
+            RecParam *p = n->rhs && n->rhs->kind == ND_IDENT && n->rhs->decl
+                              ? param_of(f, n->rhs->decl) : NULL;
+            n = p && p->is_ptr ? n->rhs : n->lhs; /* 'i + p' or 'p + i' */
+        } else {
+            break;
+        }
+    }
+    RecParam *p = through && n && n->kind == ND_IDENT && n->decl ? param_of(f, n->decl) : NULL;
+    return p && p->is_ptr && p->in && !p->out ? p : NULL;
+}
+
 /* The global a call goes through when it holds function pointers that rank 0 set:
    'op(x)', '(*op)(x)', 'ops[k](x)', 's.fn(x)' with a global that is not const (a const
    one has every rank's own addresses, from its initializer), or NULL. */
@@ -613,8 +638,17 @@ static void check_body_node(Node *n, void *data)
     if (b->nwarned < 64) {
         Decl *g;
         bool write = cg_is_write(n);
+        RecParam *p;
         if (write && (g = global_var(lvalue_root(n->lhs))))
             warn_global(b, n, g, W_WRITE);
+        if (write && (p = in_only_written(b->f, n->lhs)) && !b->in_warned[p - b->f->params]) {
+            b->in_warned[p - b->f->params] = true;
+            diag_warning(n->loc, "recursive function '%s' writes through '%s', which is "
+                         "listed in in: but not in out:; when the call runs on another "
+                         "processor its caller does not see the write (list '%s' in out: "
+                         "too, or write into a buffer of its own)", b->f->name, p->name,
+                         p->name);
+        }
         if ((n->kind == ND_DEREF || n->kind == ND_PTR_MEMBER || n->kind == ND_INDEX) &&
             (g = global_var(n->lhs)) && type_is_pointer(g->type))
             warn_global(b, n, g, W_DEREF);
@@ -631,6 +665,7 @@ static void check_body_node(Node *n, void *data)
 static void check_body(Cg *cg, RecFn *f)
 {
     BodyCheck b = {cg, f, ast_alloc(sizeof(bool) * (size_t)(f->nparams + 1)),
+                   ast_alloc(sizeof(bool) * (size_t)(f->nparams + 1)),
                    ast_alloc(sizeof(char *) * 65), 0, {0}, 0};
     check_body_node(f->fd->body, &b);
     bool has_in = false;

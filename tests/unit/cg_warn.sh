@@ -52,4 +52,11 @@ grep -q "ptr_global_warn.wtc:25:42: warning: recursive function 'f' uses global 
     fail "no warning for 'rows' (filled through fill(rows)) at 25:42"
 grep -q "'names'" "$out/log" && fail "warned about 'names', which main only reads"
 [ "$(grep -c 'warning:' "$out/log")" -eq 2 ] || fail "ptr_global_warn: expected exactly two warnings"
+# a write through a pointer listed in in: but not out: (lost for the caller when the
+# call runs elsewhere): one warning for 'v' however often it is written, none for a
+# buffer in both clauses, an array of its own, or the pointer variable itself
+bin/wtcc --no-predict tests/cg/in_write_warn.wtc -o "$out/iw" > "$out/log" 2>&1 || fail "in_write_warn: build failed"
+grep -q "in_write_warn.wtc:14:18: warning: recursive function 'norm' writes through 'v', which is listed in in: but not in out:" "$out/log" ||
+    fail "no warning for the write through 'v' at 14:18"
+[ "$(grep -c 'warning:' "$out/log")" -eq 1 ] || fail "in_write_warn: expected exactly one warning"
 echo "cg_warn: ok"
