@@ -478,9 +478,10 @@ struct wtcrt_rt {
     atomic_int *bell_my_pending;          /* and its "has pending children" */
     int bell_all_local;
     int nest;                  /* work run nested while waiting (core: wtcp_may_nest) */
-    /* the answering thread (mpi/answer.c): 'user' is 1 while the main thread runs the
-       program's code (wtcrt_leave / wtcrt_enter), 'ans_busy' while the thread works on
-       this state in its place; ans_state 0 not started, 1 running, -1 none */
+    /* the answering thread (mpi/answer.c): 'user' is non-zero (another value at each
+       leave, counted in 'leaves') while the main thread runs the program's code
+       (wtcrt_leave / wtcrt_enter), 'ans_busy' is 1 while the thread works on this
+       state in its place; ans_state 0 not started, 1 running, -1 none */
     atomic_int user, ans_busy, ans_stop;
     atomic_int ans_region;     /* a region whose mode answers from leaves runs: the
                                   thread's ticks (ranks on other hosts) run only then */
@@ -628,6 +629,10 @@ atomic_int *wtcrt_bell_answer_word(wtcrt_rt *rt, int r);
 /* 1 when rank r of this host has pending children, 0 when it has none, -1 when r is on
    another host (or there is no doorbell). */
 int wtcrt_bell_pending(wtcrt_rt *rt, int r);
+/* A futex word (the doorbell segment's or a process's own): wake one sleeper after a
+   raise of its count; sleep while it holds 'seen', up to 'us' (0: no limit). */
+void wtcrt_word_wake(atomic_int *w);
+void wtcrt_word_wait(atomic_int *w, int seen, int us);
 void wtcrt_bell_bounds_mine(wtcrt_rt *rt);
 
 /* A compute-path poll (wtcrt_try_recv_quick) that would find nothing without asking

@@ -260,8 +260,12 @@ static inline int wtcp_peek_skips(int victim_pending)
 }
 /* A peek's pause is a NOWORK's with a round trip of at least WTCP_PEEK_STEP, the
    back-off's first sleep: the thief looks again after 1, 2, 4 ... us, up to the pause's
-   cap, as its back-off steps would (both executors raise steal_rtt to it). */
+   cap, as its back-off steps would. The round trip both executors keep after a peek. */
 #define WTCP_PEEK_STEP 1e-6
+static inline double wtcp_peek_rtt(double rtt)
+{
+    return rtt > WTCP_PEEK_STEP ? rtt : WTCP_PEEK_STEP;
+}
 /* The seed of rank 'rank's victim sequence (differs between ranks, fixed per run). */
 unsigned long long wtcp_victim_seed(int rank);
 /* How long after its last STEAL a thief whose last 'fails' STEALs were answered NOWORK

@@ -21,15 +21,12 @@
    No thread without membarrier's private expedited command (Linux 4.14), in a --check
    build (its table of heap blocks has no lock), in a program that calls MPI itself (its
    calls could meet the thread's), under SMPI, or with WTC_ANSWER=0. */
-#include <errno.h>
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
-#include <linux/futex.h>
 #include <linux/membarrier.h>
 #include <sys/syscall.h>
 #include "wtcrt.h"
@@ -39,11 +36,6 @@
 #define WTCRT_ANSWER_TICK_US ((int)(WTCP_ANSWER_TICK * 1e6))
 
 __thread int wtcrt_answering;
-
-static long futex(atomic_int *w, int op, int val, const struct timespec *ts)
-{
-    return syscall(SYS_futex, (int *)(void *)w, op, val, ts, NULL, 0);
-}
 
 static long membarrier(int cmd)
 {
@@ -129,12 +121,11 @@ static void *answer_main(void *arg)
     wtcrt_short_sleeps();
     wait_us = 100;
     for (;;) {
-        struct timespec ts = { wait_us / 1000000, 1000L * (wait_us % 1000000) };
         int now, user;
         if (atomic_load(&rt->ans_stop)) /* stop raises it before the word: a stop seen
                                            here is not slept through */
             break;
-        futex(rt->ans_word, FUTEX_WAIT, seen, wait_us ? &ts : NULL);
+        wtcrt_word_wait(rt->ans_word, seen, wait_us);
         if (atomic_load(&rt->ans_stop))
             break;
         now = atomic_load(rt->ans_word);
@@ -206,8 +197,7 @@ void wtcrt_answer_stop(wtcrt_rt *rt)
         return;
     rt->ans_state = -1;
     atomic_store(&rt->ans_stop, 1);
-    atomic_fetch_add(rt->ans_word, 1);
-    futex(rt->ans_word, FUTEX_WAKE, 1, NULL);
+    wtcrt_word_wake(rt->ans_word);
     pthread_join(rt->ans_thread, NULL);
 }
 
@@ -217,18 +207,14 @@ void wtcrt_answer_region(wtcrt_rt *rt, int on)
     if (rt->ans_state != 1 || atomic_load(&rt->ans_region) == on)
         return;
     atomic_store(&rt->ans_region, on);
-    if (on && !rt->bell_all_local) { /* its ticks start: wake it from its untimed sleep */
-        atomic_fetch_add(rt->ans_word, 1);
-        futex(rt->ans_word, FUTEX_WAKE, 1, NULL);
-    }
+    if (on && !rt->bell_all_local) /* its ticks start: wake it from its untimed sleep */
+        wtcrt_word_wake(rt->ans_word);
 }
 
 /* After sending rank r a STEAL or a GRANT: wakes r's thread when r is on this host. */
 void wtcrt_answer_ring(wtcrt_rt *rt, int r)
 {
     atomic_int *w = wtcrt_bell_answer_word(rt, r);
-    if (!w)
-        return;
-    atomic_fetch_add_explicit(w, 1, memory_order_release);
-    futex(w, FUTEX_WAKE, 1, NULL);
+    if (w)
+        wtcrt_word_wake(w);
 }

@@ -173,44 +173,61 @@ void wtcrt_bell_fini(wtcrt_rt *rt)
     rt->bell_slot_of = NULL;
 }
 
+/* Rank r's slot when r is on this host (and there is a doorbell), else NULL. */
+static bell_slot *slot_of(wtcrt_rt *rt, int r)
+{
+    return rt->bell_seg && rt->bell_slot_of[r] >= 0 ? &rt->bell_seg[rt->bell_slot_of[r]]
+                                                     : NULL;
+}
+
 /* Wakes rank r if it sleeps on this host. Call after the message to r was sent. */
 void wtcrt_bell_ring(wtcrt_rt *rt, int r)
 {
-    atomic_int *w;
-    if (!rt->bell_seg || rt->bell_slot_of[r] < 0)
+    bell_slot *s = slot_of(rt, r);
+    if (!s)
         return;
-    w = &rt->bell_seg[rt->bell_slot_of[r]].asleep;
-    atomic_store_explicit(&rt->bell_seg[rt->bell_slot_of[r]].mail, 1, memory_order_relaxed);
+    atomic_store_explicit(&s->mail, 1, memory_order_relaxed);
     /* the message is in place before the word is read (pairs with bell_arm) */
     atomic_thread_fence(memory_order_seq_cst);
-    if (atomic_load_explicit(w, memory_order_relaxed) &&
-        atomic_exchange(w, 0))
-        futex(w, FUTEX_WAKE, 1, NULL);
+    if (atomic_load_explicit(&s->asleep, memory_order_relaxed) &&
+        atomic_exchange(&s->asleep, 0))
+        futex(&s->asleep, FUTEX_WAKE, 1, NULL);
 }
 
 /* Rank r's answering thread's word when r is on this host, else NULL. */
 atomic_int *wtcrt_bell_answer_word(wtcrt_rt *rt, int r)
 {
-    if (!rt->bell_seg || rt->bell_slot_of[r] < 0)
-        return NULL;
-    return &rt->bell_seg[rt->bell_slot_of[r]].answer;
+    bell_slot *s = slot_of(rt, r);
+    return s ? &s->answer : NULL;
 }
 
 int wtcrt_bell_pending(wtcrt_rt *rt, int r)
 {
-    if (!rt->bell_seg || rt->bell_slot_of[r] < 0)
-        return -1;
-    return atomic_load_explicit(&rt->bell_seg[rt->bell_slot_of[r]].pending,
-                                memory_order_relaxed);
+    bell_slot *s = slot_of(rt, r);
+    return s ? atomic_load_explicit(&s->pending, memory_order_relaxed) : -1;
+}
+
+/* A word's count goes up and one sleeper on it wakes (the answering thread's). */
+void wtcrt_word_wake(atomic_int *w)
+{
+    atomic_fetch_add_explicit(w, 1, memory_order_release);
+    futex(w, FUTEX_WAKE, 1, NULL);
+}
+
+/* Sleeps while *w is 'seen', at most 'us' microseconds (0: until woken). */
+void wtcrt_word_wait(atomic_int *w, int seen, int us)
+{
+    struct timespec ts = { us / 1000000, 1000L * (us % 1000000) };
+    futex(w, FUTEX_WAIT, seen, us ? &ts : NULL);
 }
 
 /* Counts a BOUND sent to rank r (after the send) when r is on this host: r's
    wtc_share_max/min take it in at their next call. */
 void wtcrt_bell_bound(wtcrt_rt *rt, int r)
 {
-    if (rt->bell_seg && rt->bell_slot_of[r] >= 0)
-        atomic_fetch_add_explicit(&rt->bell_seg[rt->bell_slot_of[r]].bounds, 1,
-                                  memory_order_release);
+    bell_slot *s = slot_of(rt, r);
+    if (s)
+        atomic_fetch_add_explicit(&s->bounds, 1, memory_order_release);
 }
 
 /* Points wtc__bounds_in at this rank's counter (or at a 0 without a doorbell). Called on

@@ -125,8 +125,7 @@ static void maybe_steal(wtcrt_rt *rt)
         rt->st.steal_peeks++; /* nothing to give: as a NOWORK, without asking */
         wtcp_log_peek(rt->rank, victim);
         rt->steal_fails++;
-        if (rt->steal_rtt < WTCP_PEEK_STEP)
-            rt->steal_rtt = WTCP_PEEK_STEP;
+        rt->steal_rtt = wtcp_peek_rtt(rt->steal_rtt);
         return;
     }
     rt->steal_out = 1;

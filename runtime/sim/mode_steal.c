@@ -105,8 +105,7 @@ static void maybe_steal(sim *S, int rid)
         wtcp_peek_skips(eng_pending_at(S, victim, r->t))) {
         /* a victim of its node with nothing pending is not asked: as a NOWORK (the
            victim's frames now, as the runtime reads its doorbell slot) */
-        if (r->steal_rtt < WTCP_PEEK_STEP)
-            r->steal_rtt = WTCP_PEEK_STEP;
+        r->steal_rtt = wtcp_peek_rtt(r->steal_rtt);
         next = r->t + wtcp_steal_pause(++r->steal_fails, r->steal_rtt,
                                        wtcp_sleep_max_us(S->nnodes == 1) * 1e-6);
         if (eng_stats(S, rid))
