@@ -449,6 +449,8 @@ struct wtcrt_rt {
     double yield_s;          /* yield phase before sleeping, seconds (mpi/transport.c) */
     int yield_polls;         /* and at least this many yields (WTC_YIELD_POLLS) */
     double yield_until;      /* end of the current wait's yield phase (wtcrt_now) */
+    double wake_by;          /* a wait's sleeps end by then (wtcrt_now; 0: no such time):
+                                the ring a STEAL of this rank is due (mpi/steal.c) */
     double last_probe;       /* when a compute-path poll last asked MPI */
     int polls_down;          /* compute-path polls since the clock was last read */
     int host_ranks;          /* ranks on this host (doorbell start-up; 0: not known) */

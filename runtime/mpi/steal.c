@@ -105,11 +105,14 @@ static void maybe_steal(wtcrt_rt *rt)
     double now;
     int victim;
     wtcrt_msg *m;
+    rt->wake_by = 0;
     if (rt->steal_out) {
         /* unanswered for a while: the victim is in a leaf (mpi/answer.c) */
         if (!rt->steal_rung && wtcp_ring_due(wtcrt_now() - rt->steal_t0)) {
             rt->steal_rung = 1;
             wtcrt_answer_ring(rt, rt->steal_victim);
+        } else if (!rt->steal_rung && wtcrt_bell_answer_word(rt, rt->steal_victim)) {
+            rt->wake_by = rt->steal_t0 + WTCP_ANSWER_GRACE; /* the back-off wakes then */
         }
         return;
     }
