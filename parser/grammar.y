@@ -1144,6 +1144,14 @@ static int yyreport_syntax_error(const yypcontext_t *ctx)
     }
     if (function_inside_braces(la, l))
         return 0;
+    bool want_name = false, want_number = false, want_type = false;
+    for (int i = 0; i < nexp; i++) {
+        want_name |= exp[i] == YYSYMBOL_IDENT;
+        want_number |= exp[i] == YYSYMBOL_INT_LIT;
+        want_type |= exp[i] == YYSYMBOL_INT;
+    }
+    if (la != YYSYMBOL_YYEMPTY && hint_syntax_error(want_name, want_name && want_number, want_type))
+        return 0;
     expected_text(ctx, what, sizeof what);
     if (la != YYSYMBOL_YYEMPTY)
         snprintf(msg, sizeof msg, "syntax error, unexpected %s%s", token_desc(la, l), what);
@@ -1862,6 +1870,7 @@ TranslationUnit *parse_translation_unit(const char *path, const char *text, int 
     spec_depth = 0;
     depth_reported = false;
     recursive_noted = false;
+    hints_reset();
     int before = diag_error_count();
     sym_init();
     lex_init(path, copy, len);

@@ -1,9 +1,13 @@
-/* hints.c - which standard header declares a type name, for gcc's hint after
- * "unknown type name 'uint32_t'": "did you forget '#include <stdint.h>'?". */
+/* hints.c - diagnostics that name a syntax error's cause instead of its first bad token:
+ *  - which standard header declares a type name, for gcc's hint after "unknown type
+ *    name 'uint32_t'": "did you forget '#include <stdint.h>'?";
+ *  - Work-Time C's words where the user meant something else: 'recursive' or 'par' in a
+ *    header (keywords only in the .wtc file). */
 #include <string.h>
 
 #include "diag.h"
 #include "lex.h"
+#include "grammar.tab.h"
 
 static const struct {
     const char *name, *header;
@@ -31,8 +35,56 @@ static const struct {
     {"off_t", "sys/types.h"}, {"pid_t", "sys/types.h"}, {"MPI_Comm", "mpi.h"},
 };
 
+/* What the last hint said, so that its follow-on errors are not shown: the rest of its
+   line (a header's "par i = 0 to n do" read as a declaration). */
+static struct {
+    const char *file;  /* the hint's line */
+    int line;
+    bool header_noted; /* the note on keywords in headers was shown */
+} hinted;
+
+void hints_reset(void)
+{
+    hinted.file = NULL;
+    hinted.line = 0;
+    hinted.header_noted = false;
+}
+
+static void remember(Loc loc)
+{
+    hinted.file = loc.file;
+    hinted.line = loc.line;
+}
+
+/* An error at 'loc' on the line of the last hint: its consequence, not shown. */
+static bool follow_on(Loc loc)
+{
+    return hinted.file && loc.file && strcmp(loc.file, hinted.file) == 0 &&
+           loc.line == hinted.line;
+}
+
+/* 'recursive' or 'par' in a header (even the program's own): there they are ordinary
+   names (lexer.l, classify_ident), so "recursive long f(...)" reads as a variable
+   called recursive followed by a stray 'long'. Say what the rule is. */
+static bool keyword_in_header(Loc loc, const char *name)
+{
+    if (loc.user || (strcmp(name, "recursive") != 0 && strcmp(name, "par") != 0))
+        return false;
+    diag_error(loc, "'%s' is a keyword only in the .wtc file being compiled, not in a header "
+               "it includes", name);
+    if (!hinted.header_noted)
+        diag_note(loc, "define recursive functions and write par statements in the .wtc "
+                  "file; a header may declare a recursive function with a plain prototype "
+                  "(without 'recursive' and its clauses)");
+    hinted.header_noted = true;
+    remember(loc);
+    return true;
+}
+
 void lex_report_unknown_type(Loc loc, const char *name)
 {
+    if (follow_on(loc) || keyword_in_header(loc, name)) /* "recursive fib(long n)", "par i" */
+        return;
     diag_error(loc, "unknown type name '%s'", name);
     const char *hdr = lex_std_header(name);
     if (hdr)
@@ -46,4 +98,23 @@ const char *lex_std_header(const char *name)
         if (strcmp(std_types[i].name, name) == 0)
             return std_types[i].header;
     return NULL;
+}
+
+bool hint_syntax_error(bool want_name, bool want_expr, bool want_type)
+{
+    (void)want_name, (void)want_expr, (void)want_type; /* for the hints to come */
+    int k0, k1;
+    const char *t0, *t1;
+    Loc l0, l1;
+    if (!lex_handed(0, &k0, &t0, &l0)) /* the lookahead */
+        return false;
+    bool prev = lex_handed(1, &k1, &t1, &l1);
+    if (follow_on(l0))
+        return true; /* said already */
+
+    /* "recursive long fib(long n)" in a header: 'recursive' was a name there */
+    if (prev && k1 == IDENT && t1 && lex_may_follow_recursive(k0) &&
+        keyword_in_header(l1, t1))
+        return true;
+    return false;
 }

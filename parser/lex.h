@@ -37,6 +37,21 @@ void lex_report_unknown_type(Loc loc, const char *name);
 bool lex_unknown_type_before(const char **name, Loc *loc);
 /* The kind of the i-th last token handed to the grammar (0: the last), or -1. */
 int lex_handed_kind(unsigned i);
+/* The i-th last token handed to the grammar (0: the last, a syntax error's lookahead):
+   its kind, its text (identifiers and literals, else NULL) and place; false if none. */
+bool lex_handed(unsigned i, int *kind, const char **text, Loc *loc);
+/* lexer.l: can a token of this kind follow the keyword 'recursive' (a declaration
+   specifier or the function's name)? */
+bool lex_may_follow_recursive(int kind);
+
+/* hints.c: a syntax error whose cause has a better name than "unexpected X" (a
+   Work-Time C keyword where the user meant a name): report it and
+   return true; false when the plain message stands. want_name, want_expr, want_type:
+   the grammar could have taken an identifier, an expression, a declaration specifier
+   in place of the lookahead. */
+bool hint_syntax_error(bool want_name, bool want_expr, bool want_type);
+/* Forget what the hints of the last translation unit said. */
+void hints_reset(void);
 
 /* diag.c: the text of line 'line' of 'file' (without newline), or NULL. Cached. */
 const char *diag_source_line(const char *file, int line, int *len);
