@@ -2,7 +2,7 @@
  *  - which standard header declares a type name, for gcc's hint after "unknown type
  *    name 'uint32_t'": "did you forget '#include <stdint.h>'?";
  *  - Work-Time C's words where the user meant something else: 'recursive' or 'par' in a
- *    header (keywords only in the .wtc file). */
+ *    header (keywords only in the .wtc file), a variable called 'to' in a par header. */
 #include <string.h>
 
 #include "diag.h"
@@ -102,7 +102,7 @@ const char *lex_std_header(const char *name)
 
 bool hint_syntax_error(bool want_name, bool want_expr, bool want_type)
 {
-    (void)want_name, (void)want_expr, (void)want_type; /* for the hints to come */
+    (void)want_type; /* for the hints to come */
     int k0, k1;
     const char *t0, *t1;
     Loc l0, l1;
@@ -116,5 +116,17 @@ bool hint_syntax_error(bool want_name, bool want_expr, bool want_type)
     if (prev && k1 == IDENT && t1 && lex_may_follow_recursive(k0) &&
         keyword_in_header(l1, t1))
         return true;
+
+    /* "par i = 0 to to do": between 'par' and 'do' (outside brackets) 'to' is the
+       keyword, so a variable of that name cannot be a bound or the index there */
+    if (k0 == TO && (want_name || want_expr)) {
+        diag_error(l0, "'to' is a keyword in a par header (between 'par' and 'do'); it "
+                   "cannot name a variable there");
+        if (want_expr)
+            diag_note(l0, "rename the variable, or write it in parentheses: '(to)'");
+        else
+            diag_note(l0, "rename the index");
+        return true;
+    }
     return false;
 }
