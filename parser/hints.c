@@ -2,7 +2,8 @@
  *  - which standard header declares a type name, for gcc's hint after "unknown type
  *    name 'uint32_t'": "did you forget '#include <stdint.h>'?";
  *  - Work-Time C's words where the user meant something else: 'recursive' or 'par' in a
- *    header (keywords only in the .wtc file), a variable called 'to' in a par header. */
+ *    header (keywords only in the .wtc file), a variable called 'to' in a par header;
+ *  - old C that wtcc does not take: K&R parameter lists. */
 #include <string.h>
 
 #include "diag.h"
@@ -36,10 +37,12 @@ static const struct {
 };
 
 /* What the last hint said, so that its follow-on errors are not shown: the rest of its
-   line (a header's "par i = 0 to n do" read as a declaration). */
+   line (a header's "par i = 0 to n do" read as a declaration), and after a K&R list
+   the body's '{', which the grammar meets after the parameters' declarations. */
 static struct {
     const char *file;  /* the hint's line */
     int line;
+    unsigned kr_brace; /* at a K&R hint: lex_braces_seen() + 1, the body's '{'; else 0 */
     bool header_noted; /* the note on keywords in headers was shown */
 } hinted;
 
@@ -47,13 +50,15 @@ void hints_reset(void)
 {
     hinted.file = NULL;
     hinted.line = 0;
+    hinted.kr_brace = 0;
     hinted.header_noted = false;
 }
 
-static void remember(Loc loc)
+static void remember(Loc loc, bool kr)
 {
     hinted.file = loc.file;
     hinted.line = loc.line;
+    hinted.kr_brace = kr ? lex_braces_seen() + 1 : 0;
 }
 
 /* An error at 'loc' on the line of the last hint: its consequence, not shown. */
@@ -77,7 +82,7 @@ static bool keyword_in_header(Loc loc, const char *name)
                   "file; a header may declare a recursive function with a plain prototype "
                   "(without 'recursive' and its clauses)");
     hinted.header_noted = true;
-    remember(loc);
+    remember(loc, false);
     return true;
 }
 
@@ -102,14 +107,15 @@ const char *lex_std_header(const char *name)
 
 bool hint_syntax_error(bool want_name, bool want_expr, bool want_type)
 {
-    (void)want_type; /* for the hints to come */
     int k0, k1;
     const char *t0, *t1;
     Loc l0, l1;
     if (!lex_handed(0, &k0, &t0, &l0)) /* the lookahead */
         return false;
     bool prev = lex_handed(1, &k1, &t1, &l1);
-    if (follow_on(l0))
+    unsigned kr_brace = hinted.kr_brace;
+    hinted.kr_brace = 0;
+    if (follow_on(l0) || (k0 == '{' && kr_brace == lex_braces_seen()))
         return true; /* said already */
 
     /* "recursive long fib(long n)" in a header: 'recursive' was a name there */
@@ -126,6 +132,25 @@ bool hint_syntax_error(bool want_name, bool want_expr, bool want_type)
             diag_note(l0, "rename the variable, or write it in parentheses: '(to)'");
         else
             diag_note(l0, "rename the index");
+        return true;
+    }
+
+    /* "int f(a, b) int a, b; { ... }": a parameter list of bare names, where only
+       declarations (or ')') can come, after a declarator's name or its ')' ("(*fp)(a)";
+       not "_Atomic(a)" nor "__builtin_offsetof(a, m)") */
+    int k2;
+    const char *t2;
+    Loc l2;
+    if (k0 == IDENT && t0 && prev && k1 == '(' && want_type && !want_expr &&
+        lex_handed(2, &k2, &t2, &l2) && (k2 == IDENT || k2 == TYPEDEF_NAME || k2 == ')')) {
+        if (lex_std_header(t0)) { /* "int f(size_t)" without <stddef.h> */
+            lex_report_unknown_type(l0, t0);
+            return true;
+        }
+        diag_error(l0, "old-style (K&R) parameter declarations are not supported");
+        diag_note(l0, "give each parameter its type inside the parentheses, as in "
+                  "'int f(int a, int b)'");
+        remember(l0, true);
         return true;
     }
     return false;

@@ -40,12 +40,14 @@ int lex_handed_kind(unsigned i);
 /* The i-th last token handed to the grammar (0: the last, a syntax error's lookahead):
    its kind, its text (identifiers and literals, else NULL) and place; false if none. */
 bool lex_handed(unsigned i, int *kind, const char **text, Loc *loc);
+/* How many '{' the grammar has been handed so far. */
+unsigned lex_braces_seen(void);
 /* lexer.l: can a token of this kind follow the keyword 'recursive' (a declaration
    specifier or the function's name)? */
 bool lex_may_follow_recursive(int kind);
 
 /* hints.c: a syntax error whose cause has a better name than "unexpected X" (a
-   Work-Time C keyword where the user meant a name): report it and
+   Work-Time C keyword where the user meant a name, an old C form): report it and
    return true; false when the plain message stands. want_name, want_expr, want_type:
    the grammar could have taken an identifier, an expression, a declaration specifier
    in place of the lookahead. */
