@@ -89,7 +89,10 @@ for np in 2 3 5; do
         rt_fail "-n $np: MPIR_CVAR_NOLOCAL at MPI_Init and after: '$nl1' (want '$nl_want')"
     elif [ "$start0" != "Comm_idup Ibarrier" ]; then
         rt_fail "-n $np WTC_DOORBELL=0: start-up collectives '$start0'"
-    elif [ -z "$p0" ] || [ -z "$p1" ] || [ $((p1 * 4)) -ge "$p0" ]; then
+    # half at most: with it rank 0 probed 10-250 times against 5800-8900 without, and
+    # once 1788 against 7205 on a loaded host (waits ask MPI whatever the doorbell
+    # says, and a loaded host makes rank 0 wait more); a broken doorbell probes as often
+    elif [ -z "$p0" ] || [ -z "$p1" ] || [ $((p1 * 2)) -ge "$p0" ]; then
         rt_fail "-n $np: rank 0 probed ${p1:-?} times with the doorbell, ${p0:-?} without"
     else
         rt_pass "-n $np: start-up '$start1' (no doorbell: '$start0'); rank 0 probed $p1 times ($p0 without); HWLOC_COMPONENTS '$hw1', UCX_TLS '$ucx1', MPIR_CVAR_NOLOCAL '$nl1'"
