@@ -31,7 +31,8 @@
 # the program prints for its parallel part ("TIME name seconds" on stderr) and of the
 # wall time of the whole command, process and mpiexec start-up included. The table
 # gives speed-ups over plain C: whole process, then the TIME line's in parentheses.
-# The targets are judged on the whole-process speed-ups.
+# The targets are judged on the whole-process speed-ups. A second table gives what each
+# column spends outside its TIME line (MPI start and end, set-up, exit), in ms.
 
 cd "$(dirname "$0")/.." || exit 2
 WTCC=${WTCC:-bin/wtcc}
@@ -281,6 +282,26 @@ while read -r row bin label; do
     esac
     printf '%-22s | %-15s | %-15s | %-15s | %-15s | %-15s\n' "$label" "$plain" \
         "$(cell "$row" omp)" "$(cell "$row" simple)" "$(cell "$row" dynamic)" "$(cell "$row" steal)"
+done < "$D/rows"
+
+# outside ROW MODE: wall minus TIME of the medians, in ms, or "fail" / "-"
+outside() {
+    [ -s "$D/res.$1.$2" ] || { echo "-"; return; }
+    awk '$1 == "fail" { print "fail"; exit } { printf "%.0f\n", 1000 * ($2 - $1) }' "$D/res.$1.$2"
+}
+
+# What the whole process pays beside the program's timed part (MPI's start and end, the
+# program's own set-up and output, the exit): where a mode's whole-process speed-up falls
+# short of its TIME line's, this says by how many milliseconds, beside plain C's and
+# OpenMP's own.
+echo
+echo "outside the TIME line (wall - TIME of the medians, ms): MPI start and end, set-up, exit"
+printf '%-22s | %-15s | %-15s | %-15s | %-15s | %-15s\n' \
+    program "plain C" "OpenMP $P thr" "simple -n$P" "dynamic -n$((P + 1))" "steal -n$P"
+while read -r row bin label; do
+    printf '%-22s | %-15s | %-15s | %-15s | %-15s | %-15s\n' "$label" "$(outside "$row" plain)" \
+        "$(outside "$row" omp)" "$(outside "$row" simple)" "$(outside "$row" dynamic)" \
+        "$(outside "$row" steal)"
 done < "$D/rows"
 
 # target TEXT VALUE LIMIT: "met" if VALUE >= LIMIT; VALUE may be "fail" or "-"
