@@ -91,6 +91,10 @@ void edits_add(Edits *e, int start, int end, const char *text);
 /* The text of [start, end) with every edit inside it applied (edits must not overlap). */
 char *edits_apply(const Cg *cg, Edits *e, int start, int end);
 
+/* Folds text of the preprocessed buffer onto one line, in place, for a one-line
+   replacement: newlines become spaces and line markers are dropped (returns s). */
+char *cg_one_line(char *s);
+
 /* Line mapping of the preprocessed buffer (follows line markers). */
 void cg_lines_init(const TranslationUnit *tu);
 Loc cg_loc_at(int offset);

@@ -36,11 +36,7 @@ static bool checks_children(const Cg *cg, const RecFn *f)
 /* Source text of a node with newlines folded, for use inside a one-line replacement. */
 static char *flat_text(const Cg *cg, Node *n)
 {
-    char *s = span_text(cg->tu, n->span);
-    for (char *p = s; *p; p++)
-        if (*p == '\n' || *p == '\r')
-            *p = ' ';
-    return s;
+    return cg_one_line(span_text(cg->tu, n->span));
 }
 
 /* The arguments of a call as "a, b, c". */
@@ -82,11 +78,7 @@ static char *cond_text(const Cg *cg, RecFn *f)
         for (int i = 0; i < n->nargs && sp < 250; i++)
             stack[sp++] = n->args[i];
     }
-    char *s = edits_apply(cg, &ed, f->cond->cond->span.start, f->cond->cond->span.end);
-    for (char *p = s; *p; p++)
-        if (*p == '\n')
-            *p = ' ';
-    return s;
+    return cg_one_line(edits_apply(cg, &ed, f->cond->cond->span.start, f->cond->cond->span.end));
 }
 
 /* The first recursive function spawned in a par body (gives a region its mode). */

@@ -97,6 +97,34 @@ static int edit_cmp(const void *a, const void *b)
 
 /* The text of [start, end) with the edits inside it applied (source text through
    span_text: a NUL byte in a literal would end the string). */
+/* A macro of a system header (false, EOF, NULL, INT_MIN) expands in gcc -E's output
+   between line markers of their own ('# 9 "prog.wtc" 3 4', at the start of a line), so
+   an argument such as 'x + EOF' spans three lines there; folded onto one line as they
+   stood, the markers were stray '#'s in the generated C ("stray '#' in program"). A '#'
+   in the first column of preprocessed text is always a marker (or a #pragma line, which
+   cannot stand inside an expression either). */
+char *cg_one_line(char *s)
+{
+    char *q = s;
+    int col0 = 0; /* the span starts at a token, never at a marker */
+    for (const char *p = s; *p; p++) {
+        if (*p == '\n' || *p == '\r') {
+            *q++ = ' ';
+            col0 = 1;
+            continue;
+        }
+        if (col0 && *p == '#') {
+            while (p[1] && p[1] != '\n')
+                p++;
+            continue;
+        }
+        col0 = 0;
+        *q++ = *p;
+    }
+    *q = 0;
+    return s;
+}
+
 char *edits_apply(const Cg *cg, Edits *e, int start, int end)
 {
     Str out = {0};

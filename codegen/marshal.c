@@ -163,10 +163,7 @@ static void emit_count_exprs(Cg *cg, RecFn *f)
         RecParam *p = &f->params[i];
         if (!p->is_ptr)
             continue;
-        char *count = p->count ? span_text(cg->tu, p->count_span) : "0";
-        for (char *c = count; *c; c++)
-            if (*c == '\n')
-                *c = ' ';
+        char *count = p->count ? cg_one_line(span_text(cg->tu, p->count_span)) : "0";
         fprintf(o, "    __wtc_n[%d] = (long)(%s);\n", p->buf, count);
     }
 }
@@ -247,7 +244,7 @@ static void emit_descriptor(Cg *cg, RecFn *f)
                 fprintf(o, "%s\n    { __builtin_offsetof(__wtc_args_%s, %s), "
                         "sizeof(*((__wtc_args_%s *)0)->%s), %d, %d, \"%s\", %s, %s }",
                         p->buf ? "," : "", f->name, p->name, f->name, p->name, p->in, p->out,
-                        p->name, cg_c_string(p->count ? span_text(cg->tu, p->count_span) : "0"),
+                        p->name, cg_c_string(p->count ? cg_one_line(span_text(cg->tu, p->count_span)) : "0"),
                         buf_unit(f, p));
         }
         fprintf(o, " };\n");
