@@ -844,6 +844,13 @@ static const unsigned char *child_unpack(wtcrt_rt *rt, wtcrt_msg *m, const unsig
                region is zeroed whole, then the others' data go in) */
             memset(at, 0, nb);
         }
+        if (!nb) { /* an empty view: NULL stays NULL (an optional buffer's 'if (p)'),
+                      any other pointer points at this rank's memory */
+            void *was;
+            memcpy(&was, sent + fn->bufs[b].offset, sizeof was);
+            if (!was)
+                wtcrt_buf_set(fn, tc->args, b, NULL);
+        }
     }
     return q;
 }
