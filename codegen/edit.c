@@ -95,8 +95,6 @@ static int edit_cmp(const void *a, const void *b)
     return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
-/* The text of [start, end) with the edits inside it applied (source text through
-   span_text: a NUL byte in a literal would end the string). */
 /* A macro of a system header (false, EOF, NULL, INT_MIN) expands in gcc -E's output
    between line markers of their own ('# 9 "prog.wtc" 3 4', at the start of a line), so
    an argument such as 'x + EOF' spans three lines there; folded onto one line as they
@@ -125,6 +123,8 @@ char *cg_one_line(char *s)
     return s;
 }
 
+/* The text of [start, end) with the edits inside it applied (source text through
+   span_text: a NUL byte in a literal would end the string). */
 char *edits_apply(const Cg *cg, Edits *e, int start, int end)
 {
     Str out = {0};

@@ -352,10 +352,7 @@ static int fn_attributes(Cg *cg, RecFn *f, int from, int start)
             i = e - 1;
         }
     }
-    for (char *c = a.s; c && *c; c++)
-        if (*c == '\n')
-            *c = ' ';
-    f->attrs = a.s ? a.s : "";
+    f->attrs = a.s ? cg_one_line(a.s) : "";
     return first;
 }
 

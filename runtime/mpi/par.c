@@ -806,10 +806,11 @@ static const unsigned char *child_unpack(wtcrt_rt *rt, wtcrt_msg *m, const unsig
         unsigned long nb = wtcrt_buf_bytes(fn, b, tc->counts[b]);
         unsigned char *at = mem + *off;
         int shared_region = 0;
+        void *ptr; /* the sender's */
         if (by_address(tc->shared, b))
             continue; /* the args point at it already (child_bytes checked where) */
+        memcpy(&ptr, sent + fn->bufs[b].offset, sizeof ptr);
         if (b < 64 && lead[b] >= 0) { /* its region, shared with the buffers it overlaps */
-            void *ptr;
             if (lead[b] == b) {
                 size_t len = hi[b] - lo[b];
                 region[b] = mem + *off;
@@ -819,7 +820,6 @@ static const unsigned char *child_unpack(wtcrt_rt *rt, wtcrt_msg *m, const unsig
                     wtcrt_unpacked_add(region[b], len);
                 *off += ALIGN16(len);
             }
-            memcpy(&ptr, sent + fn->bufs[b].offset, sizeof ptr);
             at = region[lead[b]] + ((uintptr_t)ptr - lo[lead[b]]);
             shared_region = hi[lead[b]] - lo[lead[b]] != nb || lead[b] != b;
         } else {
@@ -844,13 +844,9 @@ static const unsigned char *child_unpack(wtcrt_rt *rt, wtcrt_msg *m, const unsig
                region is zeroed whole, then the others' data go in) */
             memset(at, 0, nb);
         }
-        if (!nb) { /* an empty view: NULL stays NULL (an optional buffer's 'if (p)'),
-                      any other pointer points at this rank's memory */
-            void *was;
-            memcpy(&was, sent + fn->bufs[b].offset, sizeof was);
-            if (!was)
-                wtcrt_buf_set(fn, tc->args, b, NULL);
-        }
+        if (!nb && !ptr) /* an empty view: NULL stays NULL (an optional buffer's
+                            'if (p)'), any other pointer points at this rank's memory */
+            wtcrt_buf_set(fn, tc->args, b, NULL);
     }
     return q;
 }

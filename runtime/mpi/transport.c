@@ -454,13 +454,6 @@ void wtcrt_flush_sends(wtcrt_rt *rt)
     rt->nreqs = 0;
 }
 
-/* One step of waiting. *us starts at 0: the first steps only yield the core
-   (sched_yield: returns at once when no other process wants the core), at least
-   rt->yield_polls of them and for at least rt->yield_s seconds of wall time; then each
-   step sleeps *us microseconds, doubling up to the ceiling, or until a rank on this
-   host rings the doorbell (doc/runtime.md "Waiting without burning a core"). The
-   caller looks for what it waits for between steps, and calls wtcrt_backoff_end when
-   the wait is over. */
 /* A sleep of us microseconds, cut short where the caller has something due before its
    end (rt->wake_by: a thief rings its victim's answering thread WTCP_ANSWER_GRACE after
    its STEAL; the doubling sleeps rang it 0.2-0.4 ms late, and the simulator rings at
@@ -474,6 +467,13 @@ static int sleep_until(const wtcrt_rt *rt, int us)
     return left >= us || left <= 0 ? us : left > 1 ? (int)left : 1; /* past: not ours */
 }
 
+/* One step of waiting. *us starts at 0: the first steps only yield the core
+   (sched_yield: returns at once when no other process wants the core), at least
+   rt->yield_polls of them and for at least rt->yield_s seconds of wall time; then each
+   step sleeps *us microseconds, doubling up to the ceiling, or until a rank on this
+   host rings the doorbell (doc/runtime.md "Waiting without burning a core"). The
+   caller looks for what it waits for between steps, and calls wtcrt_backoff_end when
+   the wait is over. */
 static void backoff_from(wtcrt_rt *rt, int *us, int first)
 {
     wtcrt_mpi_ready(rt); /* a wait: for what only MPI brings */
