@@ -479,6 +479,7 @@ struct wtcrt_rt {
     atomic_int *bell_mine, *bell_my_mail; /* this rank's futex word and mail flag */
     atomic_int *bell_my_pending;          /* and its "has pending children" */
     int bell_all_local;
+    int bar_gen;               /* the one-host end barrier this rank entered (mpi/bell.c) */
     int nest;                  /* work run nested while waiting (core: wtcp_may_nest) */
     /* the answering thread (mpi/answer.c): 'user' is non-zero (another value at each
        leave, counted in 'leaves') while the main thread runs the program's code
@@ -636,6 +637,8 @@ int wtcrt_bell_pending(wtcrt_rt *rt, int r);
 void wtcrt_word_wake(atomic_int *w);
 void wtcrt_word_wait(atomic_int *w, int seen, int us);
 void wtcrt_bell_bounds_mine(wtcrt_rt *rt);
+void wtcrt_bell_bar_arrive(wtcrt_rt *rt, const int *counts);
+int wtcrt_bell_bar_done(wtcrt_rt *rt, int *total);
 
 /* A compute-path poll (wtcrt_try_recv_quick) that would find nothing without asking
    MPI: no send of this rank in flight, nothing in the inbox, every rank on this host

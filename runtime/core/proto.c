@@ -384,6 +384,11 @@ int wtcp_barrier_rounds(int P)
     return P > 1 ? ceil_log2(P) : 0;
 }
 
+int wtcp_barrier_local(int one_host_bell)
+{
+    return one_host_bell;
+}
+
 void wtcp_barrier_peers(int r, int P, int k, int *to, int *from)
 {
     int d = (int)((1LL << k) % P);

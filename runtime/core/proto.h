@@ -335,6 +335,16 @@ int wtcp_end_to(int r, int P, int *kids);
    message to (r + 2^k) mod P and waits for one from (r - 2^k) mod P; it starts round
    k+1 when round k's has come, and leaves after the last. */
 int wtcp_barrier_rounds(int P);
+/* The barrier's route: 1 when every rank of the job shares one host whose ranks share a
+   doorbell segment (one_host_bell), and then the barrier goes through the segment: each
+   rank adds itself (and dynamic mode's counts) there and sleeps; the last to arrive
+   releases the others, one doorbell ring each (mpi/bell.c). 0: MPI's collective, in
+   the rounds above. Why: an MPI collective's messages ring no doorbell, so its waiters
+   poll; on a host with more ranks than cores a polling waiter that yields kept the
+   core from the rank it waited for, which had run longest (Linux's EEVDF scheduler
+   picks the yielder again): 100-350 us at each of 2000 region ends (doc/runtime.md
+   "The region end"). */
+int wtcp_barrier_local(int one_host_bell);
 /* Round k's peers of rank r of P: *to receives from r, *from sends to r. */
 void wtcp_barrier_peers(int r, int P, int k, int *to, int *from);
 

@@ -33,6 +33,19 @@ typedef struct wtcrt_bell_slot {
     char pad[44];
 } bell_slot;
 
+/* The region end's barrier of a job whose ranks all share this host (wtcrt_end_*):
+   after the slots. 'gen' counts the barriers completed, 'arrived' the ranks in the
+   current one; sum[g & 1][slot] adds up what the ranks of barrier g sent to each rank
+   (dynamic mode's control messages). The last to arrive zeroes the next barrier's sums
+   (every rank read them one barrier ago), resets 'arrived', raises 'gen' and rings the
+   others' doorbells. */
+typedef struct wtcrt_bell_bar {
+    atomic_int gen;
+    atomic_int arrived;
+    char pad[56];
+    atomic_int sum[];
+} bell_bar;
+
 /* futex(2) on a word of the shared segment (not FUTEX_PRIVATE: across processes). */
 static long futex(atomic_int *w, int op, int val, const struct timespec *ts)
 {
@@ -54,7 +67,8 @@ static void seg_map(wtcrt_rt *rt, const char *name, int nlocal)
     int fd = shm_open(name, O_CREAT | O_RDWR, 0600);
     if (fd < 0)
         return;
-    rt->bell_len = (size_t)nlocal * sizeof(bell_slot);
+    rt->bell_len = (size_t)nlocal * sizeof(bell_slot) + sizeof(bell_bar) +
+                   2 * (size_t)nlocal * sizeof(atomic_int);
     if (ftruncate(fd, (off_t)rt->bell_len) == 0)
         rt->bell_seg = mmap(NULL, rt->bell_len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
     close(fd);
@@ -289,4 +303,51 @@ void wtcrt_bell_mail_again(wtcrt_rt *rt)
 {
     if (rt->bell_my_mail)
         atomic_store_explicit(rt->bell_my_mail, 1, memory_order_relaxed);
+}
+
+/* ---- the region end's barrier on one host ------------------------------------------ */
+
+static bell_bar *bar_of(wtcrt_rt *rt)
+{
+    return (bell_bar *)(void *)(rt->bell_seg + rt->host_ranks);
+}
+
+/* This rank enters the barrier, adding counts[r] (when not NULL) to what rank r is
+   told it was sent. Only when every rank shares this host (rt->bell_all_local). */
+void wtcrt_bell_bar_arrive(wtcrt_rt *rt, const int *counts)
+{
+    bell_bar *b = bar_of(rt);
+    int g = atomic_load_explicit(&b->gen, memory_order_acquire), n = rt->nranks;
+    atomic_int *sum = b->sum + (size_t)(g & 1) * (size_t)n;
+    rt->bar_gen = g;
+    if (counts)
+        for (int r = 0; r < n; r++)
+            if (counts[r])
+                atomic_fetch_add_explicit(&sum[rt->bell_slot_of[r]], counts[r],
+                                          memory_order_relaxed);
+    if (atomic_fetch_add_explicit(&b->arrived, 1, memory_order_acq_rel) < n - 1)
+        return;
+    /* the last: nobody reads the other half any more, nobody adds to it yet */
+    atomic_int *next = b->sum + (size_t)((g + 1) & 1) * (size_t)n;
+    for (int r = 0; r < n; r++)
+        atomic_store_explicit(&next[r], 0, memory_order_relaxed);
+    atomic_store_explicit(&b->arrived, 0, memory_order_relaxed);
+    atomic_store_explicit(&b->gen, g + 1, memory_order_release);
+    for (int r = 0; r < n; r++)
+        if (r != rt->rank)
+            wtcrt_bell_ring(rt, r);
+}
+
+/* 1 once every rank has entered the barrier this rank entered; then *total (when not
+   NULL) is what the ranks sent to this one. */
+int wtcrt_bell_bar_done(wtcrt_rt *rt, int *total)
+{
+    bell_bar *b = bar_of(rt);
+    if (atomic_load_explicit(&b->gen, memory_order_acquire) == rt->bar_gen)
+        return 0;
+    if (total)
+        *total = atomic_load_explicit(&b->sum[(size_t)(rt->bar_gen & 1) * (size_t)rt->nranks +
+                                              (size_t)rt->bell_slot_of[rt->rank]],
+                                      memory_order_relaxed);
+    return 1;
 }

@@ -284,6 +284,7 @@ static void dyn_end(wtcrt_rt *rt)
 {
     MPI_Request req;
     int started = 0, done = 0, us = 0, master = wtcp_is_master(rt->roles, rt->rank);
+    int local = wtcp_barrier_local(rt->bell_all_local);
     rt->ending = 1;
     if (master)
         for (int w = 0; w < rt->roles.W; w++)
@@ -293,8 +294,11 @@ static void dyn_end(wtcrt_rt *rt)
         if (rt->nreqs)
             wtcrt_progress(rt);
         if (!started && rt->nreqs == 0 && rt->ntasks == 0) {
-            MPI_Iallreduce(rt->ctl_sent, rt->ctl_total, rt->nranks, MPI_INT, MPI_SUM,
-                           rt->comm, &req);
+            if (local)
+                wtcrt_bell_bar_arrive(rt, rt->ctl_sent);
+            else
+                MPI_Iallreduce(rt->ctl_sent, rt->ctl_total, rt->nranks, MPI_INT, MPI_SUM,
+                               rt->comm, &req);
             started = 1;
         }
         /* this region's kinds only: the next region's messages stay queued (their tag
@@ -310,11 +314,15 @@ static void dyn_end(wtcrt_rt *rt)
             wtcrt_msg_free(rt, m);
             continue;
         }
-        if (started && !done)
+        if (started && !done && local)
+            done = wtcrt_bell_bar_done(rt, &rt->ctl_total[rt->rank]);
+        else if (started && !done)
             MPI_Test(&req, &done, MPI_STATUS_IGNORE);
         if (done && rt->ctl_recv >= rt->ctl_total[rt->rank])
             break;
-        if (started)
+        if (started && local) /* the last to arrive rings */
+            wtcrt_backoff_rung(rt, &us);
+        else if (started)
             wtcrt_backoff_collective(rt, &us);
         else
             wtcrt_backoff(rt, &us);

@@ -1161,13 +1161,21 @@ static void end_take(sim *S, int rid, int i)
 static void end_run(sim *S, int rid)
 {
     rank *r = &S->r[rid];
-    int rounds = wtcp_barrier_rounds(S->P), i;
+    int local = wtcp_barrier_local(S->nnodes == 1 && !S->m->no_doorbell);
+    int rounds = local ? 1 : wtcp_barrier_rounds(S->P), i;
     for (;;) {
         if (!r->bar_in && !r->steal_out && r->sync_pending == 0) {
             r->bar_in = 1;
             r->bar_t0 = r->t;
-            if (rounds > 0)
+            if (local && ++S->bar_arrived == S->P) {
+                /* the last: the others' release, a ring each (round 0's message) */
+                r->bar_got |= 1;
+                for (int x = 0; x < S->P; x++)
+                    if (x != rid)
+                        eng_send(S, rid, x, M_BAR, 0)->a = 0;
+            } else if (!local && rounds > 0) {
                 bar_send(S, rid);
+            }
         }
         while (r->bar_in && r->bar_k < rounds && (r->bar_got >> r->bar_k & 1))
             if (++r->bar_k < rounds)

@@ -199,6 +199,7 @@ struct sim {
     int ngrp, capgrp, grp_open;
     double now;           /* the time of the last event popped */
     double lmin;          /* the smallest latency between two ranks */
+    int bar_arrived;      /* ranks in the region end's barrier through the segment */
     int done, error;
     sim_result *res;
 };

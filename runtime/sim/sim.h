@@ -59,6 +59,10 @@ typedef struct sim_machine {
                                   their messages as between nodes (no shared heap:
                                   WTC_SHARED_HEAP=0, SMPI); 0 (default): buffers that
                                   travel by reference stay where they lie (mpi/heap.c) */
+    double no_doorbell;        /* optional: 1 when the ranks of a node have no doorbell
+                               (SMPI, WTC_DOORBELL=0): a region of a one-node job ends
+                               with MPI's barrier; 0 (default): through their shared
+                               segment (wtcp_barrier_local) */
     double leaf_wait;          /* optional: 1 when a rank inside the program's code answers
                                   a STEAL or GRANT only at its next poll (no answering
                                   thread: SMPI, WTC_ANSWER=0); 0 (default): its answering

@@ -42,6 +42,9 @@ static sim_machine toy(void)
     /* the timelines below are the polls' (a GRANT or STEAL waits for the leaf's end);
        the answering thread's: leaf_timelines */
     m.leaf_wait = 1;
+    /* the region ends below are MPI's barrier (dissemination); the doorbell segment's:
+       "the barrier through the segment" */
+    m.no_doorbell = 1;
     return m;
 }
 
@@ -404,6 +407,20 @@ static void dynamic_timelines(void)
     /* the end: END received (2), round 0 (1 + 2), round 1's send (1): its own last
        message (rank 0's, arr 36 in the P = 3 timeline above) comes after rank 0 left */
     check("dynamic P=3 M=1: master busy", r.master_busy, 2 + 2 + 1 + 2 + 2 + 3 + 1);
+    /* The barrier through the segment (a one-node job with a doorbell: wtcp_barrier_local;
+       engine.c's end_run), the same run: rank 0 in it at 216 (T) after END to 1 (215,
+       arr 225) and to 2 (216, arr 226); rank 1: END 225 -> 227, in; the master: END 226
+       -> 228, the last in: releases rank 0 (229, arr 239) and rank 1 (230, arr 240);
+       rank 0: 239 -> 241 = T + 25, three earlier than MPI's two rounds. The master's
+       time: the same up to its END, then two releases instead of the rounds (2 + 2 + 1 +
+       2 + 2 + 1 + 1). */
+    m.no_doorbell = 0;
+    check("dynamic P=3 M=1, the barrier through the segment",
+          run(&t, &m, SIM_DYNAMIC, 3, 1, 1, &r), 216 + 25);
+    check("dynamic P=3 M=1, the segment's barrier: messages", (double)r.messages, 7);
+    check("dynamic P=3 M=1, the segment's barrier: master busy", r.master_busy,
+          2 + 2 + 1 + 2 + 2 + 1 + 1);
+    m.no_doorbell = 1;
     /* P = 2, M = 1: rank 0 is the only worker. Child 0 taken, REQ(1) (7, arr 17); child
        0 (107); the request stands at the master (nobody idle); child 1 taken, REQ(0)
        (108); child 1 (208); compute 3 (211); END (212), the barrier. Messages: BEGIN,
