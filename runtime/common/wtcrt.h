@@ -517,6 +517,11 @@ struct wtcrt_rt {
     unsigned char *idle;
     int *standing;
     int nidle, nstanding; /* idle flags up, requests standing (master_match) */
+    /* master, grants without a request (wtcp_unasked): the workers' doorbell slots as
+       read, the showing each was last granted at unasked, the showing at which each gave
+       such a grant back, the workers picked */
+    int *seen, *flagged, *refused, *picked;
+    int pending_epoch;       /* this rank's showings of pending children (wtcrt_pending_show) */
     /* every rank: control messages sent to each rank this region, their sums at the
        region's end, and the number received (mpi/dynamic.c, dyn_end) */
     int *ctl_sent, *ctl_total, ctl_recv;
@@ -639,6 +644,12 @@ void wtcrt_word_wait(atomic_int *w, int seen, int us);
 void wtcrt_bell_bounds_mine(wtcrt_rt *rt);
 void wtcrt_bell_bar_arrive(wtcrt_rt *rt, const int *counts);
 int wtcrt_bell_bar_done(wtcrt_rt *rt, int *total);
+/* A master shows its count of idle workers to the workers of its host; the sum of the
+   masters' counts as their slots show them (-1 when a master is on another host, or
+   there is no doorbell). Both order this rank's earlier stores (the count, a showing
+   of pending children) before what they read next (a fence). */
+void wtcrt_bell_idle_show(wtcrt_rt *rt, int n);
+int wtcrt_bell_masters_idle(wtcrt_rt *rt);
 
 /* A compute-path poll (wtcrt_try_recv_quick) that would find nothing without asking
    MPI: no send of this rank in flight, nothing in the inbox, every rank on this host
@@ -708,13 +719,18 @@ wtc_par *wtcrt_frame_push(wtcrt_rt *rt, wtc_ctx ctx);
    (mpi/steal.c, wtcp_peek_skips). A store, where a doorbell is. */
 static inline void wtcrt_pending_show(wtcrt_rt *rt)
 {
-    if (rt->bell_my_pending)
-        atomic_store_explicit(rt->bell_my_pending, rt->npending > 0, memory_order_relaxed);
+    if (rt->bell_my_pending) /* not 0 while children are pending: a new number each time
+                                there are more (a master's wtcp_unasked tells showings
+                                apart) */
+        atomic_store_explicit(rt->bell_my_pending, rt->npending > 0 ? rt->pending_epoch : 0,
+                              memory_order_relaxed);
 }
 /* p's pending children are now p->nextc .. end-1 (every change of p->end goes
    through here, so rt->npending counts them); the next pending child is taken. */
 static inline void wtcrt_pending_end(wtcrt_rt *rt, wtc_par *p, int end)
 {
+    if (end > p->end)
+        rt->pending_epoch = rt->pending_epoch < 1 << 30 ? rt->pending_epoch + 1 : 1;
     rt->npending += end - p->end;
     p->end = end;
     wtcrt_pending_show(rt);

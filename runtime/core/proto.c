@@ -208,13 +208,22 @@ int wtcp_may_nest(int nest)
     return nest < WTCP_NEST_MAX;
 }
 
-int wtcp_ask(int pending, int batch, int *want)
+int wtcp_ask(int pending, int batch, int idle_seen, int *want)
 {
-    if (*want == 0 && pending > 0)
+    if (*want == 0 && pending > 0 && idle_seen != 0)
         return *want = wtcp_groups_wanted(&wtcp_dynamic, pending, batch);
     if (*want > 0 && pending == 0)
         return *want = 0;
     return -1;
+}
+
+int wtcp_unasked(int W, const int *seen, const int *refused, int idle, int *out)
+{
+    int n = 0;
+    for (int x = 0; x < W && n < idle; x++)
+        if (seen[x] > 0 && refused[x] != seen[x])
+            out[n++] = x;
+    return n;
 }
 
 void wtcp_granted(int *want, int count)

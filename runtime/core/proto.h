@@ -222,8 +222,22 @@ int wtcp_may_nest(int nest);
    standing request still asks for (0: none stands): REQ(ceil(pending / T)) when none
    stands and children are pending (returns that want, stored in *want); REQ(0), the
    cancel, when one stands and nothing is pending (returns 0, *want = 0); else nothing
-   (-1). The worker never waits for the answer. */
-int wtcp_ask(int pending, int batch, int *want);
+   (-1). The worker never waits for the answer. A new REQ is not sent when the masters
+   have no idle worker to grant (idle_seen: the sum of the counts their doorbell slots
+   show, every master being on the worker's host; -1 when not known: a master on another
+   host, no doorbell): it would stand until a worker becomes idle, and the master, woken
+   for it and for the REQ(0) that usually follows, took a core from the ranks computing
+   beside it. A master whose worker becomes idle with no request standing grants it
+   unasked instead (wtcp_unasked), and the worker asks at its next poll once it sees
+   the idle worker. */
+int wtcp_ask(int pending, int batch, int idle_seen, int *want);
+/* The workers a master with 'idle' idle workers and no standing request grants one
+   each, unasked, into out[] (returns how many): in rank order among the W workers, each
+   whose doorbell slot shows pending children (seen[x] > 0, the showing's number; 0:
+   none; -1: not known, another host: skipped) unless it gave back the worker granted
+   to it at that very showing (refused[x] == seen[x]; a worker's showing changes each
+   time it gains children). */
+int wtcp_unasked(int W, const int *seen, const int *refused, int idle, int *out);
 /* A GRANT of 'count' ranks was handled: the standing request shrinks (not below 0). */
 void wtcp_granted(int *want, int count);
 /* A master (rank 'master') grants up to 'want' of its idle managed workers to worker

@@ -29,8 +29,9 @@ typedef struct wtcrt_bell_slot {
     atomic_int bounds; /* BOUNDs sent to it by ranks of this host, ever (mpi/share.c) */
     atomic_int answer; /* its answering thread's futex word: rung by thieves and masters
                           of this host (mpi/answer.c) */
-    atomic_int pending; /* 1 while it has pending children (wtcrt_pending_show) */
-    char pad[44];
+    atomic_int pending; /* not 0 while it has pending children (wtcrt_pending_show) */
+    atomic_int idle;    /* a master: its idle workers (wtcrt_bell_idle_show) */
+    char pad[40];
 } bell_slot;
 
 /* The region end's barrier of a job whose ranks all share this host (wtcrt_end_*):
@@ -303,6 +304,28 @@ void wtcrt_bell_mail_again(wtcrt_rt *rt)
 {
     if (rt->bell_my_mail)
         atomic_store_explicit(rt->bell_my_mail, 1, memory_order_relaxed);
+}
+
+void wtcrt_bell_idle_show(wtcrt_rt *rt, int n)
+{
+    bell_slot *s = slot_of(rt, rt->rank);
+    if (!s)
+        return;
+    atomic_store_explicit(&s->idle, n, memory_order_relaxed);
+    atomic_thread_fence(memory_order_seq_cst); /* pairs with wtcrt_bell_masters_idle */
+}
+
+int wtcrt_bell_masters_idle(wtcrt_rt *rt)
+{
+    int n = 0;
+    atomic_thread_fence(memory_order_seq_cst); /* the showing of pending children first */
+    for (int m = rt->roles.W; m < rt->nranks; m++) {
+        bell_slot *s = slot_of(rt, m);
+        if (!s)
+            return -1;
+        n += atomic_load_explicit(&s->idle, memory_order_relaxed);
+    }
+    return n;
 }
 
 /* ---- the region end's barrier on one host ------------------------------------------ */

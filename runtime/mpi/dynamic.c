@@ -26,10 +26,12 @@ static void send_ctl(wtcrt_rt *rt, int dest, int tag, int lo, int want)
 }
 
 /* Keeps this rank's standing request in line with its pending work: a REQ for every
-   pending group when none stands, a cancel (REQ for 0) when nothing is pending. */
+   pending group when none stands (and the masters have an idle worker, as far as their
+   doorbell slots tell: wtcp_ask), a cancel (REQ for 0) when nothing is pending. */
 static void ask(wtcrt_rt *rt)
 {
-    int want = wtcp_ask(rt->npending, rt->batch, &rt->dyn_want);
+    int seen = rt->dyn_want == 0 && rt->npending > 0 ? wtcrt_bell_masters_idle(rt) : -1;
+    int want = wtcp_ask(rt->npending, rt->batch, seen, &rt->dyn_want);
     if (want >= 0)
         send_ctl(rt, wtcrt_master_of(rt, rt->rank), WTCRT_REQ, rt->rank, want);
 }
@@ -234,6 +236,28 @@ static void master_match(wtcrt_rt *rt)
     }
 }
 
+/* With idle workers and no request standing: one to each worker of this host whose
+   doorbell slot shows pending children, unasked (wtcp_unasked; its workers ask only
+   when they see an idle worker, wtcp_ask). The count is shown first, so that a worker
+   that shows children after this look sees it. */
+static void master_unasked(wtcrt_rt *rt)
+{
+    int n, W = rt->roles.W;
+    wtcrt_bell_idle_show(rt, rt->nidle);
+    if (rt->nidle == 0 || rt->nstanding > 0 || rt->ending)
+        return;
+    for (int x = 0; x < W; x++)
+        rt->seen[x] = wtcrt_bell_pending(rt, x);
+    n = wtcp_unasked(W, rt->seen, rt->refused, rt->nidle, rt->picked);
+    for (int i = 0; i < n; i++) {
+        int x = rt->picked[i];
+        rt->flagged[x] = rt->seen[x];
+        grant_own(rt, x, 1);
+    }
+    if (n > 0)
+        wtcrt_bell_idle_show(rt, rt->nidle);
+}
+
 /* One message to a master. */
 static void master_handle(wtcrt_rt *rt, wtcrt_msg *m)
 {
@@ -250,6 +274,8 @@ static void master_handle(wtcrt_rt *rt, wtcrt_msg *m)
             master_request(rt, h->lo, h->want, h->hops);
         break;
     case WTCRT_IDLE:
+        if (h->lo != m->src) /* given back (or handed back) by m->src */
+            rt->refused[m->src] = rt->flagged[m->src];
         rt->nidle += !rt->idle[h->lo];
         rt->idle[h->lo] = 1;
         break;
@@ -257,6 +283,7 @@ static void master_handle(wtcrt_rt *rt, wtcrt_msg *m)
         wtcrt_die(rt, "master: unexpected message %d from rank %d", m->tag, m->src);
     }
     master_match(rt);
+    master_unasked(rt);
 }
 
 /* ---- the end of a region ------------------------------------------------------------ */
@@ -286,9 +313,11 @@ static void dyn_end(wtcrt_rt *rt)
     int started = 0, done = 0, us = 0, master = wtcp_is_master(rt->roles, rt->rank);
     int local = wtcp_barrier_local(rt->bell_all_local);
     rt->ending = 1;
-    if (master)
+    if (master) {
         for (int w = 0; w < rt->roles.W; w++)
             set_standing(rt, w, 0);
+        wtcrt_bell_idle_show(rt, 0); /* nothing more is granted */
+    }
     for (;;) {
         wtcrt_msg *m;
         if (rt->nreqs)

@@ -81,7 +81,11 @@ static void region_setup(wtcrt_rt *rt, int mode, int masters, int batch)
             wtcrt_die(rt, "out of memory");
         if (!rt->standing &&
             (!(rt->standing = calloc((size_t)rt->nranks, sizeof *rt->standing)) ||
-             !(rt->stand_seq = calloc((size_t)rt->nranks, sizeof *rt->stand_seq))))
+             !(rt->stand_seq = calloc((size_t)rt->nranks, sizeof *rt->stand_seq)) ||
+             !(rt->seen = calloc((size_t)rt->nranks, sizeof *rt->seen)) ||
+             !(rt->flagged = calloc((size_t)rt->nranks, sizeof *rt->flagged)) ||
+             !(rt->refused = calloc((size_t)rt->nranks, sizeof *rt->refused)) ||
+             !(rt->picked = calloc((size_t)rt->nranks, sizeof *rt->picked))))
             wtcrt_die(rt, "out of memory");
         /* the workers the root owns are busy until seeded work ends or they are
            handed back (wtcp_hands_back); with seeds the root owns them all */
@@ -89,9 +93,11 @@ static void region_setup(wtcrt_rt *rt, int mode, int masters, int batch)
         for (int w = 0; w < rt->nworkers; w++) {
             rt->idle[w] = w >= owned;
             rt->standing[w] = 0;
+            rt->flagged[w] = rt->refused[w] = 0;
         }
         rt->nidle = wtcrt_dyn_idle_count(rt);
         rt->nstanding = 0;
+        wtcrt_bell_idle_show(rt, rt->nidle);
     } else {
         rt->st.worker = 1;
     }

@@ -1220,6 +1220,10 @@ static void sim_free(sim *S)
     free(S->idle);
     free(S->nidle);
     free(S->standing);
+    free(S->seen);
+    free(S->flagged);
+    free(S->refused);
+    free(S->picked);
     free(S->stamp);
     free(S->nstanding);
     free(S->kids);

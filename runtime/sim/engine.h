@@ -93,6 +93,7 @@ typedef struct rank {
        for, an IDLE sent and no TASK since (avail), task frames nested (the runtime's
        'nest', bounded by wtcp_may_nest), a GRANT of grant_tail ranks whose TASK sends are being completed */
     int npending, dyn_want, avail, nest, grant_tail;
+    int epoch;       /* dynamic: its showings of pending children (wtcp_unasked) */
     wtcp_grain grain;/* its recent time per par (wtcp_par_inline) */
     /* steal: a STEAL in flight, NOWORKs in a row, when the last STEAL left and its
        answer's round trip; M_WAKE timers posted and the latest one's time */
@@ -180,6 +181,8 @@ struct sim {
     int *grants;
     long ngrants, capgrants;
     unsigned char *idle;  /* dynamic: idle[w] for every worker (at its master) */
+    int *seen, *flagged, *refused, *picked; /* dynamic: grants without a request
+                             (mode_dynamic.c unasked, the runtime's master_unasked) */
     int *nidle;           /* idle workers per master */
     int *standing;        /* dynamic: groups a worker's standing request asks for (at its
                              own master), 0: none */

@@ -21,11 +21,28 @@ enum { H_DONE, H_WAIT /* a GRANT's TASK sends are being completed */,
 
 /* ---- workers ------------------------------------------------------------------------- */
 
+/* The masters' idle workers as a worker sees them in their doorbell slots (the
+   runtime's wtcrt_bell_masters_idle): their counts now, when every master shares the
+   worker's node and it has a doorbell; -1 (not known) otherwise. */
+static int masters_idle(sim *S, int rid)
+{
+    int n = 0;
+    if (S->m->no_doorbell)
+        return -1;
+    for (int m = S->W; m < S->P; m++) {
+        if (!eng_same_node(S, rid, m))
+            return -1;
+        n += S->nidle[m - S->W];
+    }
+    return n;
+}
+
 /* Keeps the rank's standing request in line with its pending children (wtcp_ask). */
 static void ask(sim *S, int rid)
 {
     rank *r = &S->r[rid];
-    int want = wtcp_ask(r->npending, S->batch, &r->dyn_want);
+    int seen = r->dyn_want == 0 && r->npending > 0 ? masters_idle(S, rid) : -1;
+    int want = wtcp_ask(r->npending, S->batch, seen, &r->dyn_want);
     if (want >= 0)
         eng_send(S, rid, wtcp_master_of(S->roles, rid), M_REQ, HDR)->a = want;
 }
@@ -47,6 +64,7 @@ static frame *push_work(sim *S, int rid, int p, int first, int n)
     f->end = first + n;
     f->k = n;
     r->npending += n;
+    r->epoch++;
     return f;
 }
 
@@ -59,6 +77,7 @@ static void open_dpar(sim *S, int rid, int p, int lo, int hi, int off)
     frame *f = eng_open_seeded(S, rid, p, lo, hi, off, &s); /* (off > 0: an inline par
                                                                spawning its rest) */
     S->r[rid].npending += f->end - f->i; /* asked for once the first child is taken */
+    S->r[rid].epoch++;
 }
 
 /* A TASK granted to this rank, or a seed: its children as a task frame, run nested
@@ -368,6 +387,28 @@ static void match(sim *S, int mrank)
     }
 }
 
+/* With idle workers and no request standing: one to each worker of its node whose
+   doorbell slot shows pending children at the master's time (eng_pending_at; not known:
+   its frames now), unasked (wtcp_unasked; the runtime's master_unasked). */
+static void unasked(sim *S, int mrank)
+{
+    int mid = mrank - S->W, n;
+    if (S->nidle[mid] == 0 || S->nstanding[mid] > 0 || S->m->no_doorbell)
+        return;
+    for (int x = 0; x < S->W; x++) {
+        int p = eng_same_node(S, mrank, x) ? eng_pending_at(S, x, S->r[mrank].t) : -2;
+        if (p == -1)
+            p = eng_pending(&S->r[x]);
+        S->seen[x] = p < 0 ? -1 : p > 0 ? S->r[x].epoch : 0;
+    }
+    n = wtcp_unasked(S->W, S->seen, S->refused, S->nidle[mid], S->picked);
+    for (int i = 0; i < n; i++) {
+        int x = S->picked[i];
+        S->flagged[x] = S->seen[x];
+        grant_own(S, mrank, x, 1);
+    }
+}
+
 /* A master serves its inbox, one message at a time, and matches after each. */
 static void master_run(sim *S, int rid)
 {
@@ -391,11 +432,16 @@ static void master_run(sim *S, int rid)
             stand(S, rid, m.b, m.a);
         } else if (m.kind == M_FWD) {
             request(S, rid, m.b, m.a, m.c);
-        } else if (m.kind == M_IDLE && !S->idle[m.b]) {
-            S->idle[m.b] = 1;
-            S->nidle[mid]++;
+        } else if (m.kind == M_IDLE) {
+            if (m.b != m.src) /* given back (or handed back) by m.src */
+                S->refused[m.src] = S->flagged[m.src];
+            if (!S->idle[m.b]) {
+                S->idle[m.b] = 1;
+                S->nidle[mid]++;
+            }
         }
         match(S, rid);
+        unasked(S, rid);
     }
 }
 
@@ -422,6 +468,12 @@ static int setup(sim *S)
     S->nstanding = eng_xrealloc(NULL, (size_t)(S->M + 1) * sizeof *S->nstanding);
     memset(S->standing, 0, w * sizeof *S->standing);
     memset(S->stamp, 0, w * sizeof *S->stamp);
+    S->seen = eng_xrealloc(NULL, w * sizeof *S->seen);
+    S->flagged = eng_xrealloc(NULL, w * sizeof *S->flagged);
+    S->refused = eng_xrealloc(NULL, w * sizeof *S->refused);
+    S->picked = eng_xrealloc(NULL, w * sizeof *S->picked);
+    memset(S->flagged, 0, w * sizeof *S->flagged);
+    memset(S->refused, 0, w * sizeof *S->refused);
     memset(S->nidle, 0, (size_t)(S->M + 1) * sizeof *S->nidle);
     memset(S->nstanding, 0, (size_t)(S->M + 1) * sizeof *S->nstanding);
     int owned = wtcp_root_ranks(S->mode, S->roles);

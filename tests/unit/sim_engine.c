@@ -1220,6 +1220,37 @@ static void dynamic_seeds(void)
               "begin 0 -> 1\nbegin 0 -> 2\nbegin 0 -> 3\nseed 1 1 1 -> 1\nback 2\n"
               "send 2 3 1 -> 2\nsend 2 2 1 -> 1\n");
     sim_tree_free(&t);
+    /* A grant without a request (doc/runtime.md "dynamic mode", wtcp_ask, wtcp_unasked):
+       with a doorbell on one node a worker does not ask while its master shows no idle
+       worker, and a master whose worker becomes idle with no request standing grants it
+       to a worker whose slot shows pending children. P = 3, M = 1, B and a leaf of 50:
+       rank 0: BEGIN x2 (2); compute 5 (7); seed TASK (the leaf) to rank 1 (8, arr 18);
+       takes B; B's par: takes b0 (3 pending): the master shows 0 idle: no REQ; b0 (108).
+       rank 1: BEGIN 11 -> 13; TASK 18 -> 20; the leaf (70); RESULT (71, arr 81); IDLE
+       (72, arr 82). master: BEGIN 12 -> 14; IDLE 82 -> 84: no request stands, rank 0
+       shows pending children: rank 1 granted to it unasked (85, arr 95).
+       rank 0 takes b1 and polls at 108: RESULT 81 -> 110; GRANT 95 -> 112: b3 to rank 1
+       (113, arr 123); b2 still pending, the master shows 0 idle: no REQ; b1 (213); takes
+       b2; b2 (313). rank 1: TASK 123 -> 125; b3 (225); RESULT (226, arr 236); IDLE (227,
+       arr 237); the master: rank 0 shows nothing pending, no grant. rank 0: RESULT 236
+       -> 315; compute 3 (318); END x2 (320), the segment's barrier (25, above): 345.
+       Messages: BEGIN x2, TASK x2, RESULT x2, IDLE x2, GRANT, END x2: no REQ, no
+       REQ(0). With MPI's barrier (no_doorbell, as above) it asks: REQ(3) and REQ(0). */
+    {
+        double ba[2] = { 0, 50 };
+        leaves_and_b(&t, ba, 2, 0);
+    }
+    m.no_doorbell = 0;
+    check("dynamic unasked P=3 M=1: time", run_logged(&t, &m, SIM_DYNAMIC, 3, 1, &r, log,
+          sizeof log), 320 + 25);
+    check("dynamic unasked P=3 M=1: messages", (double)r.messages, 11);
+    check("dynamic unasked P=3 M=1: groups granted", (double)r.grants, 1);
+    check_log("dynamic unasked P=3 M=1", log,
+              "begin 0 -> 1\nbegin 0 -> 2\nseed 1 1 1 -> 1\nsend 2 3 1 -> 1\n");
+    m.no_doorbell = 1;
+    run(&t, &m, SIM_DYNAMIC, 3, 1, 1, &r);
+    check("dynamic asks P=3 M=1 without a doorbell: messages", (double)r.messages, 13);
+    sim_tree_free(&t);
 }
 
 /* The answering thread (doc/runtime.md "Answers from inside a leaf", Simulator notes
