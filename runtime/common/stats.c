@@ -96,6 +96,10 @@ void wtcrt_stats_print(FILE *f, const wtcrt_stats *s, int nranks, const char *ti
             fprintf(f, "peek: rank %d did not ask %lld times a victim of its host that had "
                        "nothing pending\n", r, s[r].steal_peeks);
     for (int r = 0; r < nranks; r++)
+        if (s[r].lowprio)
+            fprintf(f, "master: rank %d ran on a thread of the lowest priority (SCHED_IDLE; "
+                       "its host has more ranks than cores)\n", r);
+    for (int r = 0; r < nranks; r++)
         if (s[r].leaf_answers > 0)
             fprintf(f, "leaf: rank %d answered %lld STEALs/GRANTs while it ran the "
                        "program's code (its answering thread)\n", r, s[r].leaf_answers);

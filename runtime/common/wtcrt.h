@@ -194,7 +194,8 @@ typedef struct wtcrt_stats {
                                 refusal */
     int master;              /* was a master in some region */
     int worker;              /* was a worker in some region (or rank 0) */
-    int pad;
+    int lowprio;             /* a master whose regions ran on a thread of the lowest
+                                priority (more ranks than cores: mpi/dynamic.c) */
     long long steals;        /* steal mode: STEALs sent (granted: answered with work,
                                 refused: answered NOWORK) */
     double steal_wait;       /* steal mode: seconds from STEAL to its answer, summed */
@@ -703,6 +704,8 @@ int wtcrt_program_calls_mpi(void);
 void wtcrt_answer_start(wtcrt_rt *rt, int from_start);
 /* Stops it (the job ends); the main thread is in the runtime. */
 void wtcrt_answer_stop(wtcrt_rt *rt);
+/* mpi/dynamic.c: ends a master's low-priority thread, if it has one (at exit). */
+void wtcrt_master_stop(wtcrt_rt *rt);
 /* Wakes rank r's answering thread (a STEAL unanswered for a while, a GRANT sent). */
 void wtcrt_answer_ring(wtcrt_rt *rt, int r);
 /* A region starts (1) or ends (0) on this rank: the thread's ticks follow it. */

@@ -2,6 +2,10 @@
    standing requests): masters allocate idle workers to workers that have children to
    give; a worker never waits for its master; the children granted are the worker's
    oldest pending ones. */
+#define _GNU_SOURCE /* SCHED_IDLE */
+#include <pthread.h>
+#include <sched.h>
+#include <signal.h>
 #include <string.h>
 #include "wtcrt.h"
 
@@ -410,6 +414,78 @@ static void dyn_worker(wtcrt_rt *rt)
     }
 }
 
+/* ---- a master on a host with more ranks than cores --------------------------------- */
+
+/* There the master shares the workers' cores, and a master woken by a message took the
+   core of a computing worker at once (the kernel favours a rank that slept), for each
+   REGION_BEGIN, IDLE, REGION_END and the region end's barrier. Its loop runs instead on
+   a thread of its own at the lowest priority (SCHED_IDLE): it runs when a core is free,
+   which is when it is needed (the worker that says IDLE, rank 0 at the region's end,
+   have just gone to sleep), and a computing worker keeps its core. The main thread
+   sleeps meanwhile (a futex), so MPI is called by one thread at a time
+   (MPI_THREAD_SERIALIZED). Without a free core for long the thread still gets a small
+   share. Not under SMPI, nor where the rank count or the cores are not known. */
+static struct {
+    pthread_t th;
+    int state;          /* 0: not started, 1: running, -1: none */
+    atomic_int go, done, stop; /* futex words: regions handed over, regions done */
+    wtcrt_rt *rt;
+} mth;
+
+static void *master_main(void *arg)
+{
+    struct sched_param sp = { 0 };
+    sigset_t all;
+    int seen = 0;
+    (void)arg;
+    sigfillset(&all);
+    pthread_sigmask(SIG_BLOCK, &all, NULL); /* signals are the main thread's */
+    sched_setscheduler(0, SCHED_IDLE, &sp); /* this thread only (Linux); else as it is */
+    for (;;) {
+        while (atomic_load(&mth.go) == seen && !atomic_load(&mth.stop))
+            wtcrt_word_wait(&mth.go, seen, 0);
+        if (atomic_load(&mth.stop))
+            return NULL;
+        seen = atomic_load(&mth.go);
+        master_loop(mth.rt);
+        wtcrt_word_wake(&mth.done);
+    }
+}
+
+/* A region of a master: on the low-priority thread where the host is oversubscribed. */
+static void dyn_master(wtcrt_rt *rt)
+{
+    int d;
+#ifndef WTC_MPI_SMPI
+    if (mth.state == 0) {
+        mth.state = -1;
+        mth.rt = rt;
+        if (rt->oversubscribed && pthread_create(&mth.th, NULL, master_main, NULL) == 0)
+            mth.state = 1;
+    }
+#endif
+    if (mth.state != 1) {
+        master_loop(rt);
+        return;
+    }
+    rt->st.lowprio = 1;
+    d = atomic_load(&mth.done);
+    wtcrt_word_wake(&mth.go);
+    while (atomic_load(&mth.done) == d)
+        wtcrt_word_wait(&mth.done, d, 0);
+}
+
+void wtcrt_master_stop(wtcrt_rt *rt)
+{
+    (void)rt;
+    if (mth.state != 1 || pthread_equal(pthread_self(), mth.th))
+        return;
+    mth.state = -1;
+    atomic_store(&mth.stop, 1);
+    wtcrt_word_wake(&mth.go);
+    pthread_join(mth.th, NULL);
+}
+
 /* Rank r, owned by a call of this rank that gives its ranks up unspread: IDLE on its
    behalf to its master, which counted it busy (region.c: the root owns every worker). */
 static void dyn_hand_back(wtcrt_rt *rt, int r)
@@ -418,6 +494,6 @@ static void dyn_hand_back(wtcrt_rt *rt, int r)
 }
 
 const wtcrt_mode_ops wtcrt_dynamic_ops = {
-    &wtcp_dynamic, dyn_close, dyn_worker, master_loop, dyn_poll, dyn_end, dyn_hand_back, NULL,
+    &wtcp_dynamic, dyn_close, dyn_worker, dyn_master, dyn_poll, dyn_end, dyn_hand_back, NULL,
     WTCRT_GRANT, leaf_grant
 };

@@ -1073,6 +1073,7 @@ static int finish(wtcrt_rt *rt, int status)
     if (rt->finished)
         return status;
     wtcrt_answer_stop(rt);
+    wtcrt_master_stop(rt);
     rt->finished = 1;
     if (rt->rank == 0) {
         wtcrt_msg *m = wtcrt_msg_new(rt, 0);

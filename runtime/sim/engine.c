@@ -150,6 +150,12 @@ static double cpu(sim *S, int rid, double t, double d, int urgent)
 {
     if (!S->cores || !S->cores[node_of(S, rid)].units)
         return t + d;
+    if (rid >= S->W) { /* a master there runs at the lowest priority (the runtime's
+                          dyn_master): on a core left free */
+        urgent = 0;
+        if (eng_stats(S, rid))
+            eng_stats(S, rid)->lowprio = 1;
+    }
     return eng_res_book(&S->cores[node_of(S, rid)], S->now, t, d, urgent);
 }
 
