@@ -421,10 +421,12 @@ static void dyn_worker(wtcrt_rt *rt)
    REGION_BEGIN, IDLE, REGION_END and the region end's barrier. Its loop runs instead on
    a thread of its own at the lowest priority (SCHED_IDLE): it runs when a core is free,
    which is when it is needed (the worker that says IDLE, rank 0 at the region's end,
-   have just gone to sleep), and a computing worker keeps its core. The main thread
+   have just gone to sleep), and a computing worker keeps its core. Only with every rank
+   on this host: an idle worker on another host frees no core here, and its master must
+   not wait for one. The main thread
    sleeps meanwhile (a futex), so MPI is called by one thread at a time
    (MPI_THREAD_SERIALIZED). Without a free core for long the thread still gets a small
-   share. Not under SMPI, nor where the rank count or the cores are not known. */
+   share. Not under SMPI, nor without the doorbell (the host's ranks not known). */
 static struct {
     pthread_t th;
     int state;          /* 0: not started, 1: running, -1: none */
@@ -460,7 +462,8 @@ static void dyn_master(wtcrt_rt *rt)
     if (mth.state == 0) {
         mth.state = -1;
         mth.rt = rt;
-        if (rt->oversubscribed && pthread_create(&mth.th, NULL, master_main, NULL) == 0)
+        if (rt->oversubscribed && rt->bell_all_local &&
+            pthread_create(&mth.th, NULL, master_main, NULL) == 0)
             mth.state = 1;
     }
 #endif

@@ -150,8 +150,9 @@ static double cpu(sim *S, int rid, double t, double d, int urgent)
 {
     if (!S->cores || !S->cores[node_of(S, rid)].units)
         return t + d;
-    if (rid >= S->W) { /* a master there runs at the lowest priority (the runtime's
-                          dyn_master): on a core left free */
+    if (rid >= S->W && S->nnodes == 1 && !S->m->no_doorbell) {
+        /* a master of a one-node job there runs at the lowest priority (the runtime's
+           dyn_master): on a core left free */
         urgent = 0;
         if (eng_stats(S, rid))
             eng_stats(S, rid)->lowprio = 1;

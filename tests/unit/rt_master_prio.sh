@@ -9,6 +9,8 @@
 #     a machine of this host's cores says the same of its master.
 #   -n 2 (on 2 cores or more: no more ranks than cores): no such line, no IDL thread.
 #   WTC_DOORBELL=0 (the rank count of the host is not known): none either.
+#   The predictor on two nodes of 3 ranks and 2 cores (P = 6, 2 masters on the second):
+#   none, as the runtime does not lower a master whose workers are on other hosts.
 . "$(dirname "$0")/rt_lib.inc"
 
 prog=$RT_OUT/master_prio
@@ -74,5 +76,16 @@ if grep -q "^master: rank $cores ran on a thread of the lowest priority" "$RT_OU
     rt_pass "the predictor at P = $over on $cores cores says the same of its master"
 else
     rt_fail "the predictor" "no 'master:' line in: $(grep -A3 'wtc stats' "$RT_OUT/prio.pout" | head -c 400)"
+fi
+# ... but not on two nodes (3 ranks each, 2 cores: the masters' node is oversubscribed),
+# where a master serves workers whose idleness frees no core of its node
+sed -e "s/^name = .*/name = prio-nodes/" lib/wtc/machines/loopback-default.conf >"$RT_OUT/nodes.conf"
+printf 'cores = 2\nranks_per_node = 3\n' >>"$RT_OUT/nodes.conf"
+"$prog.predict" --wtc-machine="$RT_OUT/nodes.conf" --wtc-procs=6 --wtc-modes=dynamic \
+    --wtc-masters=2 --wtc-stats 40 >"$RT_OUT/nodes.pout" 2>&1
+if grep -q "^wtc stats" "$RT_OUT/nodes.pout" && ! grep -q "^master: rank" "$RT_OUT/nodes.pout"; then
+    rt_pass "the predictor on two nodes (P = 6, 3 ranks per node of 2 cores): the masters run as every rank does"
+else
+    rt_fail "the predictor on two nodes" "$(grep -A9 'wtc stats' "$RT_OUT/nodes.pout" | grep -v '^[0-9m]' | head -c 400)"
 fi
 rt_summary
