@@ -423,10 +423,10 @@ static void dyn_worker(wtcrt_rt *rt)
    which is when it is needed (the worker that says IDLE, rank 0 at the region's end,
    have just gone to sleep), and a computing worker keeps its core. Only with every rank
    on this host: an idle worker on another host frees no core here, and its master must
-   not wait for one. The main thread
-   sleeps meanwhile (a futex), so MPI is called by one thread at a time
-   (MPI_THREAD_SERIALIZED). Without a free core for long the thread still gets a small
-   share. Not under SMPI, nor without the doorbell (the host's ranks not known). */
+   not wait for one. The main thread sleeps meanwhile (a futex), so MPI is called by one
+   thread at a time (MPI_THREAD_SERIALIZED). Without a free core for long the thread
+   still gets a small share. Not under SMPI, nor without the doorbell (the host's ranks
+   not known). */
 static struct {
     pthread_t th;
     int state;          /* 0: not started, 1: running, -1: none */
@@ -454,7 +454,8 @@ static void *master_main(void *arg)
     }
 }
 
-/* A region of a master: on the low-priority thread where the host is oversubscribed. */
+/* A region of a master: on the low-priority thread where the job's one host is
+   oversubscribed. */
 static void dyn_master(wtcrt_rt *rt)
 {
     int d;
