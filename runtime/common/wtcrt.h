@@ -560,6 +560,19 @@ void wtcrt_progress(wtcrt_rt *rt);
 void wtcrt_flush_sends(wtcrt_rt *rt);
 void wtcrt_ibarrier(wtcrt_rt *rt, MPI_Request *req);
 void wtcrt_coll_wait(MPI_Request *req);
+/* The region end's barrier of dynamic and steal mode (doc/runtime.md "The region end"):
+   through the doorbell segment when every rank shares this host (wtcp_barrier_local),
+   else MPI's collective. start enters it, adding counts (dynamic mode's control
+   messages, one per rank; NULL: none) into totals; done is 1 once every rank has entered,
+   totals[rt->rank] then being what the ranks sent to this one; wait is one step of
+   waiting for it, as wtcrt_backoff. */
+typedef struct wtcrt_endbar {
+    int local;
+    MPI_Request req;
+} wtcrt_endbar;
+void wtcrt_endbar_start(wtcrt_rt *rt, wtcrt_endbar *b, const int *counts, int *totals);
+int wtcrt_endbar_done(wtcrt_rt *rt, wtcrt_endbar *b, int *totals);
+void wtcrt_endbar_wait(wtcrt_rt *rt, const wtcrt_endbar *b, int *us);
 wtcrt_msg *wtcrt_recv(wtcrt_rt *rt, int src, int tag);
 wtcrt_msg *wtcrt_try_recv(wtcrt_rt *rt, int src, int tag);
 wtcrt_msg *wtcrt_try_recv_quick(wtcrt_rt *rt);
@@ -571,7 +584,6 @@ int wtcrt_forked(wtcrt_rt *rt);
 double wtcrt_yield_seconds(int host_ranks);
 void wtcrt_backoff(wtcrt_rt *rt, int *us);
 void wtcrt_backoff_rung(wtcrt_rt *rt, int *us);
-void wtcrt_backoff_collective(wtcrt_rt *rt, int *us);
 void wtcrt_backoff_end(wtcrt_rt *rt, int *us);
 int wtcrt_wait_init(wtcrt_rt *rt);
 

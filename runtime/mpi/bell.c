@@ -34,7 +34,7 @@ typedef struct wtcrt_bell_slot {
     char pad[40];
 } bell_slot;
 
-/* The region end's barrier of a job whose ranks all share this host (wtcrt_end_*):
+/* The region end's barrier of a job whose ranks all share this host (wtcrt_endbar_*):
    after the slots. 'gen' counts the barriers completed, 'arrived' the ranks in the
    current one; sum[g & 1][slot] adds up what the ranks of barrier g sent to each rank
    (dynamic mode's control messages). The last to arrive zeroes the next barrier's sums

@@ -34,6 +34,7 @@ static void send_ctl(wtcrt_rt *rt, int dest, int tag, int lo, int want)
    doorbell slots tell: wtcp_ask), a cancel (REQ for 0) when nothing is pending. */
 static void ask(wtcrt_rt *rt)
 {
+    /* read (a fence) only where wtcp_ask may send a new REQ */
     int seen = rt->dyn_want == 0 && rt->npending > 0 ? wtcrt_bell_masters_idle(rt) : -1;
     int want = wtcp_ask(rt->npending, rt->batch, seen, &rt->dyn_want);
     if (want >= 0)
@@ -313,9 +314,8 @@ static wtcrt_msg *try_kinds(wtcrt_rt *rt)
    message is left unreceived. */
 static void dyn_end(wtcrt_rt *rt)
 {
-    MPI_Request req;
+    wtcrt_endbar bar;
     int started = 0, done = 0, us = 0, master = wtcp_is_master(rt->roles, rt->rank);
-    int local = wtcp_barrier_local(rt->bell_all_local);
     rt->ending = 1;
     if (master) {
         for (int w = 0; w < rt->roles.W; w++)
@@ -327,11 +327,7 @@ static void dyn_end(wtcrt_rt *rt)
         if (rt->nreqs)
             wtcrt_progress(rt);
         if (!started && rt->nreqs == 0 && rt->ntasks == 0) {
-            if (local)
-                wtcrt_bell_bar_arrive(rt, rt->ctl_sent);
-            else
-                MPI_Iallreduce(rt->ctl_sent, rt->ctl_total, rt->nranks, MPI_INT, MPI_SUM,
-                               rt->comm, &req);
+            wtcrt_endbar_start(rt, &bar, rt->ctl_sent, rt->ctl_total);
             started = 1;
         }
         /* this region's kinds only: the next region's messages stay queued (their tag
@@ -347,16 +343,12 @@ static void dyn_end(wtcrt_rt *rt)
             wtcrt_msg_free(rt, m);
             continue;
         }
-        if (started && !done && local)
-            done = wtcrt_bell_bar_done(rt, &rt->ctl_total[rt->rank]);
-        else if (started && !done)
-            MPI_Test(&req, &done, MPI_STATUS_IGNORE);
+        if (started && !done)
+            done = wtcrt_endbar_done(rt, &bar, rt->ctl_total);
         if (done && rt->ctl_recv >= rt->ctl_total[rt->rank])
             break;
-        if (started && local) /* the last to arrive rings */
-            wtcrt_backoff_rung(rt, &us);
-        else if (started)
-            wtcrt_backoff_collective(rt, &us);
+        if (started)
+            wtcrt_endbar_wait(rt, &bar, &us);
         else
             wtcrt_backoff(rt, &us);
     }

@@ -194,8 +194,8 @@ static int refuse_one(wtcrt_rt *rt)
    completes every STEAL gets NOWORK (the root returned: no work is left). */
 static void steal_end(wtcrt_rt *rt)
 {
-    MPI_Request req;
-    int done = 0, us = 0, local = wtcp_barrier_local(rt->bell_all_local);
+    wtcrt_endbar bar;
+    int us = 0;
     /* only STEALs and NOWORKs: the next region's (or EXIT) from rank 0 stay queued */
     while (rt->steal_out) {
         wtcrt_msg *m = wtcrt_try_recv(rt, MPI_ANY_SOURCE, WTCRT_NOWORK);
@@ -208,25 +208,15 @@ static void steal_end(wtcrt_rt *rt)
         }
         wtcrt_backoff_end(rt, &us);
     }
-    if (local)
-        wtcrt_bell_bar_arrive(rt, NULL);
-    else
-        wtcrt_ibarrier(rt, &req);
+    wtcrt_endbar_start(rt, &bar, NULL, NULL);
     for (;;) {
         if (refuse_one(rt)) { /* before the barrier's test: see dyn_end */
             wtcrt_backoff_end(rt, &us);
             continue;
         }
-        if (local)
-            done = wtcrt_bell_bar_done(rt, NULL);
-        else
-            MPI_Test(&req, &done, MPI_STATUS_IGNORE);
-        if (done)
+        if (wtcrt_endbar_done(rt, &bar, NULL))
             break;
-        if (local) /* the last to arrive rings */
-            wtcrt_backoff_rung(rt, &us);
-        else
-            wtcrt_backoff_collective(rt, &us);
+        wtcrt_endbar_wait(rt, &bar, &us);
     }
     wtcrt_backoff_end(rt, &us);
     rt->steal_fails = 0;

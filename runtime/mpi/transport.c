@@ -518,13 +518,41 @@ void wtcrt_backoff_rung(wtcrt_rt *rt, int *us)
    them has been told the region ended, so the wait yields the core to them instead of
    sleeping 1-8 us at a time (dyn_end: 2000 regions of 8 children of 33 us at -n 3 on 2
    cores, 0.70 -> 0.58 s). */
-void wtcrt_backoff_collective(wtcrt_rt *rt, int *us)
+static void backoff_collective(wtcrt_rt *rt, int *us)
 {
     if (rt->oversubscribed && *us <= 0) {
         sched_yield();
         return;
     }
     wtcrt_backoff(rt, us);
+}
+
+void wtcrt_endbar_start(wtcrt_rt *rt, wtcrt_endbar *b, const int *counts, int *totals)
+{
+    b->local = wtcp_barrier_local(rt->bell_all_local);
+    if (b->local)
+        wtcrt_bell_bar_arrive(rt, counts);
+    else if (counts)
+        MPI_Iallreduce(counts, totals, rt->nranks, MPI_INT, MPI_SUM, rt->comm, &b->req);
+    else
+        wtcrt_ibarrier(rt, &b->req);
+}
+
+int wtcrt_endbar_done(wtcrt_rt *rt, wtcrt_endbar *b, int *totals)
+{
+    int done = 0;
+    if (b->local)
+        return wtcrt_bell_bar_done(rt, totals ? &totals[rt->rank] : NULL);
+    MPI_Test(&b->req, &done, MPI_STATUS_IGNORE);
+    return done;
+}
+
+void wtcrt_endbar_wait(wtcrt_rt *rt, const wtcrt_endbar *b, int *us)
+{
+    if (b->local) /* the segment's last rank rings */
+        wtcrt_backoff_rung(rt, us);
+    else
+        backoff_collective(rt, us);
 }
 
 /* Ends a wait of wtcrt_backoff: the next one starts with yields again. */

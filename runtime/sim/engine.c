@@ -150,7 +150,7 @@ static double cpu(sim *S, int rid, double t, double d, int urgent)
 {
     if (!S->cores || !S->cores[node_of(S, rid)].units)
         return t + d;
-    if (rid >= S->W && S->nnodes == 1 && !S->m->no_doorbell) {
+    if (rid >= S->W && S->one_bell) {
         /* a master of a one-node job there runs at the lowest priority (the runtime's
            dyn_master): on a core left free */
         urgent = 0;
@@ -1168,7 +1168,7 @@ static void end_take(sim *S, int rid, int i)
 static void end_run(sim *S, int rid)
 {
     rank *r = &S->r[rid];
-    int local = wtcp_barrier_local(S->nnodes == 1 && !S->m->no_doorbell);
+    int local = wtcp_barrier_local(S->one_bell);
     int rounds = local ? 1 : wtcp_barrier_rounds(S->P), i;
     for (;;) {
         if (!r->bar_in && !r->steal_out && r->sync_pending == 0) {
@@ -1263,6 +1263,7 @@ static void machine_setup(sim *S)
     S->rpn = m->ranks_per_node >= 1 && m->ranks_per_node < S->P ? (int)m->ranks_per_node
                                                                   : S->P;
     S->nnodes = (S->P + S->rpn - 1) / S->rpn;
+    S->one_bell = S->nnodes == 1 && !m->no_doorbell;
     /* the latencies that occur: L between nodes, L_intra within a node of 2+ ranks */
     if (S->nnodes == 1)
         S->lmin = m->L_intra;

@@ -197,6 +197,8 @@ struct sim {
        rank order; a network port per node and direction when there are several nodes
        (NULL: none), the cores of a node shared when it has more ranks than cores */
     int rpn, nnodes;
+    int one_bell;         /* one node whose ranks ring each other's doorbell (the
+                             runtime's bell_all_local) */
     eng_res *port_out, *port_in, *cores;
     int *grp;             /* the TASKs of the open send group (eng_group_begin) */
     int ngrp, capgrp, grp_open;
