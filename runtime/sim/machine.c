@@ -69,7 +69,9 @@ static const char preset_loopback[] =
     "w_yield = 100e-6\n"
     "w_wake = 10e-6\n"
     "t_child = 0.15e-6\n"
-    "contention = 0.1\n";
+    "contention = 0.1\n"
+    "# one host: this host's cores (ranks beyond them share the cores)\n"
+    "cores = host\n";
 
 static const char preset_10g[] =
     "# 10 Gb/s Ethernet, MPI over kernel TCP (MPICH family), one rank per node.\n"
@@ -337,6 +339,13 @@ static char *trim(char *s)
 static int parse_value(const char *val, int k, double *v)
 {
     char *end;
+    if (k == K_CORES && strcmp(val, "host") == 0) {
+        /* a machine that is this host (the loopback preset): the cores of the host the
+           predictor runs on, as wtc-calibrate writes them */
+        long n = sysconf(_SC_NPROCESSORS_ONLN);
+        *v = n > 0 ? (double)n : 1;
+        return 0;
+    }
     errno = 0;
     *v = strtod(val, &end);
     if (!*val || *end || (errno && errno != ERANGE) || !isfinite(*v) || *v < 0)

@@ -68,8 +68,8 @@ else
 fi
 
 # the predictor, on a machine of this host's cores (one node): the same line
-sed -e "s/^name = .*/name = prio-test/" lib/wtc/machines/loopback-default.conf >"$RT_OUT/prio.conf"
-echo "cores = $cores" >>"$RT_OUT/prio.conf"
+sed -e "s/^name = .*/name = prio-test/" -e "s/^cores = .*/cores = $cores/" \
+    lib/wtc/machines/loopback-default.conf >"$RT_OUT/prio.conf"
 "$prog.predict" --wtc-machine="$RT_OUT/prio.conf" --wtc-procs=$over --wtc-modes=dynamic \
     --wtc-masters=1 --wtc-stats 40 >"$RT_OUT/prio.pout" 2>&1
 if grep -q "^master: rank $cores ran on a thread of the lowest priority" "$RT_OUT/prio.pout"; then
@@ -79,8 +79,9 @@ else
 fi
 # ... but not on two nodes (3 ranks each, 2 cores: the masters' node is oversubscribed),
 # where a master serves workers whose idleness frees no core of its node
-sed -e "s/^name = .*/name = prio-nodes/" lib/wtc/machines/loopback-default.conf >"$RT_OUT/nodes.conf"
-printf 'cores = 2\nranks_per_node = 3\n' >>"$RT_OUT/nodes.conf"
+sed -e "s/^name = .*/name = prio-nodes/" -e "s/^cores = .*/cores = 2/" \
+    lib/wtc/machines/loopback-default.conf >"$RT_OUT/nodes.conf"
+echo 'ranks_per_node = 3' >>"$RT_OUT/nodes.conf"
 "$prog.predict" --wtc-machine="$RT_OUT/nodes.conf" --wtc-procs=6 --wtc-modes=dynamic \
     --wtc-masters=2 --wtc-stats 40 >"$RT_OUT/nodes.pout" 2>&1
 if grep -q "^wtc stats" "$RT_OUT/nodes.pout" && ! grep -q "^master: rank" "$RT_OUT/nodes.pout"; then
