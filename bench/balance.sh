@@ -42,7 +42,7 @@ TMO=${WTC_BENCH_TIMEOUT:-120}
 MODES=${WTC_BALANCE_MODES:-omp simple dynamic steal}
 P=${WTC_BALANCE_P:-2}
 BUILT=${WTC_BENCH_BUILT:-}
-ALL="nqueens qsort_lomuto qsort_hoare msort cilksort fib mandel uts knapsack knapsack_share steps matmul floorplan floorplan_share strassen sparselu fft alignment lu rectmul radix sudoku tsp simpson skew connect4 bhut closest"
+ALL="nqueens qsort_lomuto qsort_hoare msort cilksort fib mandel uts knapsack knapsack_share steps matmul floorplan floorplan_share strassen sparselu fft alignment lu rectmul radix sudoku tsp simpson skew connect4 bhut closest heat"
 SRC=bench/balance
 # Plain C and OpenMP get the code layout wtcc gives every program (doc/wtcc.md "Code
 # layout"), so that the ratios measure the parallel run, not where a loop happens to
@@ -202,6 +202,7 @@ label() {
     connect4) echo "connect four, 13 plies" ;;
     bhut) echo "Barnes-Hut forces, 30000" ;;
     closest) echo "closest pair, 2M points" ;;
+    heat) echo "heat 4096x512, 200 steps" ;;
     esac
 }
 
