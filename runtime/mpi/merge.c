@@ -198,10 +198,13 @@ static inline unsigned long long byte_mask(unsigned long long x)
 }
 
 /* Stores the places of res (n bytes, places of 'unit' bytes: wtc_buf.unit) that differ
-   from orig into dst: whole scalars, or bytes where the elements hold structs (two
-   members of one struct are two places in C, and calls may write one each); returns
-   how many bytes of them dst held changed already, to another value (a sibling wrote
-   them too: a race). A word of eight bytes that did not change costs a compare. */
+   from orig into dst: whole scalars, or, where the elements hold structs, the bits that
+   changed (two members of one struct are two places in C, and calls may write one
+   each; bit-fields sharing a byte too: C11 makes them one memory location, so such
+   writes race in C, yet sequential C keeps both and so does this); returns how many
+   bytes of them dst held changed already, to another value (a sibling wrote them too:
+   a race, where the byte is taken whole from res, one child's value). A word of eight
+   bytes that did not change costs a compare. */
 static size_t merge_places(unsigned char *dst, const unsigned char *res,
                            const unsigned char *orig, size_t n, size_t unit)
 {
@@ -222,17 +225,22 @@ static size_t merge_places(unsigned char *dst, const unsigned char *res,
         if (a == b)
             continue;
         memcpy(&d, dst + k, 8);
-        ch = byte_mask(a ^ b);
-        race = ch & byte_mask(d ^ b) & byte_mask(d ^ a);
+        ch = a ^ b; /* the bits this call changed */
+        race = byte_mask(ch & (d ^ b) & (d ^ a));
         if (race)
             both += (size_t)__builtin_popcountll(race) / 8;
+        ch |= race;
         d = (d & ~ch) | (a & ch);
         memcpy(dst + k, &d, 8);
     }
     for (; k < n; k++)
         if (res[k] != orig[k]) {
-            both += dst[k] != orig[k] && dst[k] != res[k];
-            dst[k] = res[k];
+            unsigned ch = res[k] ^ orig[k];
+            if (ch & (dst[k] ^ orig[k]) & (dst[k] ^ res[k])) {
+                both++;
+                ch = 0xff;
+            }
+            dst[k] = (unsigned char)((dst[k] & ~ch) | (res[k] & ch));
         }
     return both;
 }
