@@ -43,6 +43,16 @@ for np in 1 2 3; do
     rt_run $np "$prog" $N done
     check "exit(0) inside a region at -n $np: status 0, as in C" 0 $N
 done
+# the line printed after the first region waits whole in the buffer: MPI's start, which
+# set stdout's buffer again while main was printing, left no first piece written alone
+for np in 1 2 3 4; do
+    rt_run $np "$prog" 0 pending
+    if [ "$RT_RC" = 0 ] && grep -q '^pending 15 of 15$' "$RT_STDERR"; then
+        rt_pass "-n $np: the line after the region is buffered whole"
+    else
+        rt_fail "-n $np: the line after the region" "status $RT_RC, $(grep pending "$RT_STDERR")"
+    fi
+done
 # a pipe as well as a file
 RT_RC=0
 timeout "$RT_TIMEOUT" mpiexec -n 2 "$prog" $N return 2>"$RT_STDERR" | cat >"$RT_STDOUT"
