@@ -330,6 +330,22 @@ static unsigned shared_mask(int dest, const wtc_fn *fn, const void *args, const 
     return mask;
 }
 
+/* A child about to leave whose buffer is NULL with elements: its copy there would not
+   be NULL (the callee's test of it would differ from C's), and what comes back could
+   not be stored; an error before anything crashes (a segmentation fault in the RESULT
+   before). At -n 1, and where the call runs here, the program runs as C does. */
+static void null_views(wtcrt_rt *rt, const wtc_fn *fn, const void *args, const long *counts)
+{
+    for (int b = 0; b < fn->nbufs; b++)
+        if (counts[b] > 0 && !wtcrt_buf_ptr(fn, args, b))
+            wtcrt_die(rt, "a call of %s has %s %s[%s] NULL with %ld element%s, and it is to "
+                      "run on another processor: give an optional buffer a count of 0 "
+                      "when it is NULL (%s[%s ? %s : 0], doc/language.md)", fn->name,
+                      fn->bufs[b].in ? "in:" : "out:", fn->bufs[b].name, fn->bufs[b].count,
+                      counts[b], counts[b] == 1 ? "" : "s", fn->bufs[b].name,
+                      fn->bufs[b].name, fn->bufs[b].count);
+}
+
 /* Decides how children first..first+count-1 of p travel to rank dest, each checked
    (check_child): the buffers that go by address (p->ch[i].shared) and those sent
    merged (their twin made: wtcrt_merged); returns the payload bytes their TASK copies
@@ -345,6 +361,7 @@ static size_t task_bytes(wtcrt_rt *rt, wtc_par *p, int first, int count, int des
         unsigned shared, merge;
         check_child(rt, p, i);
         fn->counts(args, counts);
+        null_views(rt, fn, args, counts);
         n += wtcrt_task_child_copied(fn, counts);
         shared = shared_mask(dest, fn, args, counts);
         merge = wtcrt_child_merge(rt, p, i, shared, counts);
