@@ -506,6 +506,10 @@ typedef struct BodyCheck {
     int nwarned;
     const char *unwritten[64]; /* pointer-holding globals the program never writes */
     int nunwritten;
+    const char *helper;  /* the function walked when not f itself (a function f calls,
+                            directly or not): only what its globals hold is checked */
+    const char **helpers; /* the functions f reaches, in the order found */
+    int nhelpers, caphelpers;
 } BodyCheck;
 
 /* Does the program write global g (memoized for the body: each look walks the whole
@@ -546,29 +550,35 @@ static bool share_type_ok(Decl *g)
             t->kind == TY_DOUBLE || t->kind == TY_LDOUBLE);
 }
 
-/* Warn once per global and function. */
+/* Warn once per global and function; in a function f calls (b->helper) the warning
+   says so. */
 static void warn_global(BodyCheck *b, Node *at, Decl *g, int what)
 {
+    char who[512];
     for (int i = 0; i < b->nwarned; i++)
         if (strcmp(b->warned[i], g->name) == 0)
             return;
     b->warned[b->nwarned++] = g->name;
+    if (b->helper)
+        snprintf(who, sizeof who, "recursive function '%s' calls '%s', which", b->f->name,
+                 b->helper);
+    else
+        snprintf(who, sizeof who, "recursive function '%s'", b->f->name);
     if (what == W_CALL)
-        diag_warning(at->loc, "recursive function '%s' calls through global '%s', which holds "
-                     "rank 0's function addresses: they are not valid on another processor "
-                     "(make it a const table of functions and pass an index)", b->f->name,
-                     g->name);
+        diag_warning(at->loc, "%s calls through global '%s', which holds rank 0's function "
+                     "addresses: they are not valid on another processor (make it a const "
+                     "table of functions and pass an index)", who, g->name);
     else if (what == W_POINTERS)
-        diag_warning(at->loc, "recursive function '%s' uses global '%s', which holds pointers "
-                     "that the program sets: on another processor they are rank 0's "
-                     "addresses, not valid there (a FILE * set to stderr, a table of "
-                     "pointers filled in main)", b->f->name, g->name);
+        diag_warning(at->loc, "%s uses global '%s', which holds pointers that the program "
+                     "sets: on another processor they are rank 0's addresses, not valid there "
+                     "(a FILE * set to stderr, a table of pointers filled in main)", who,
+                     g->name);
     else if (what == W_DEREF)
-        diag_warning(at->loc, "recursive function '%s' dereferences global pointer '%s'; the data "
-                     "it points to exists only on rank 0", b->f->name, g->name);
+        diag_warning(at->loc, "%s dereferences global pointer '%s'; the data it points to "
+                     "exists only on rank 0", who, g->name);
     else {
-        diag_warning(at->loc, "recursive function '%s' writes global variable '%s'; other "
-                     "processors will not see the write", b->f->name, g->name);
+        diag_warning(at->loc, "%s writes global variable '%s'; other processors will not see "
+                     "the write", who, g->name);
         if (at->kind == ND_ASSIGN && at->op && strcmp(at->op, "=") == 0 && share_type_ok(g))
             diag_note(at->loc, "a best value found so far that every processor should see "
                       "is shared with wtc_share_max(%s, v) or wtc_share_min(%s, v) "
@@ -626,16 +636,53 @@ static Decl *called_global(Node *callee)
     return (t->quals & Q_CONST) || (type_strip_typedefs(t)->quals & Q_CONST) ? NULL : g;
 }
 
-/* Walk a recursive function's body: parameter uses, wtc_depth, global writes/derefs. */
+/* Notes a function of the program that the body walked calls (or names), to be walked
+   too: not a recursive function (checked on its own), not one of a system header. */
+static void note_helper(BodyCheck *b, Node *n)
+{
+    if (n->kind != ND_IDENT || !n->decl || n->decl->kind != DK_FUNC || n->decl->loc.sys ||
+        cg_recfn_by_name(b->cg, n->name))
+        return;
+    for (int i = 0; i < b->nhelpers; i++)
+        if (strcmp(b->helpers[i], n->name) == 0)
+            return;
+    if (b->nhelpers == b->caphelpers) {
+        b->caphelpers = b->caphelpers ? 2 * b->caphelpers : 16;
+        const char **nh = ast_alloc(sizeof(char *) * (size_t)b->caphelpers);
+        if (b->nhelpers)
+            memcpy(nh, b->helpers, sizeof(char *) * (size_t)b->nhelpers);
+        b->helpers = nh;
+    }
+    b->helpers[b->nhelpers++] = n->name;
+}
+
+/* Walk a recursive function's body: parameter uses, wtc_depth, global writes/derefs;
+   in the functions it calls, what the globals they use hold (a pointer rank 0 set, a
+   function address), as in the body itself. */
 static void check_body_node(Node *n, void *data)
 {
     BodyCheck *b = data;
-    if (n->kind == ND_IDENT) {
+    if (n->kind == ND_IDENT && !b->helper) {
         RecParam *p = n->decl ? param_of(b->f, n->decl) : NULL;
         if (p)
             b->used[p - b->f->params] = true;
     }
-    if (b->nwarned < 64) {
+    note_helper(b, n);
+    if (b->nwarned < 64 && b->helper) {
+        /* in a function it calls, only a pointer the program sets (one it never writes
+           holds its initializer, every rank's own address of a global whose value the
+           region's start brings): 'gp = malloc(...)' in main crashed at -n 2 with
+           no word (a helper's bug hunt) */
+        Decl *g;
+        if ((n->kind == ND_DEREF || n->kind == ND_PTR_MEMBER || n->kind == ND_INDEX) &&
+            (g = global_var(n->lhs)) && type_is_pointer(g->type) && written_once(b, g))
+            warn_global(b, n, g, W_DEREF);
+        if (n->kind == ND_CALL && (g = called_global(n->lhs)))
+            warn_global(b, n, g, W_CALL);
+        if (n->kind == ND_IDENT && (g = global_var(n)) && !(g->type->quals & Q_CONST) &&
+            !type_is_pointer(g->type) && cg_holds_pointer(g->type, 0) && written_once(b, g))
+            warn_global(b, n, g, W_POINTERS);
+    } else if (b->nwarned < 64) {
         Decl *g;
         bool write = cg_is_write(n);
         RecParam *p;
@@ -651,7 +698,7 @@ static void check_body_node(Node *n, void *data)
         }
         if ((n->kind == ND_DEREF || n->kind == ND_PTR_MEMBER || n->kind == ND_INDEX) &&
             (g = global_var(n->lhs)) && type_is_pointer(g->type))
-            warn_global(b, n, g, W_DEREF);
+            warn_global(b, n, g, W_DEREF); /* SPEC 2.4, whatever it points to */
         if (n->kind == ND_CALL && (g = called_global(n->lhs)))
             warn_global(b, n, g, W_CALL);
         if (n->kind == ND_IDENT && (g = global_var(n)) && !(g->type->quals & Q_CONST) &&
@@ -666,8 +713,16 @@ static void check_body(Cg *cg, RecFn *f)
 {
     BodyCheck b = {cg, f, ast_alloc(sizeof(bool) * (size_t)(f->nparams + 1)),
                    ast_alloc(sizeof(bool) * (size_t)(f->nparams + 1)),
-                   ast_alloc(sizeof(char *) * 65), 0, {0}, 0};
+                   ast_alloc(sizeof(char *) * 65), 0, {0}, 0, NULL, NULL, 0, 0};
     check_body_node(f->fd->body, &b);
+    for (int i = 0; i < b.nhelpers; i++) { /* the list grows while we walk it */
+        FuncDef *fd = cg_funcdef_named(cg, b.helpers[i]);
+        if (fd && fd->body) {
+            b.helper = b.helpers[i];
+            check_body_node(fd->body, &b);
+        }
+    }
+    b.helper = NULL;
     bool has_in = false;
     for (Clause *cl = f->fd->clauses; cl; cl = cl->next)
         has_in |= cl->kind == CL_IN;

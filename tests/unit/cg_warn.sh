@@ -68,4 +68,18 @@ build in_write_warn
 has "in_write_warn.wtc:14:18: warning: recursive function 'norm' writes through 'v', which is listed in in: but not in out:" \
     "no warning for the write through 'v' at 14:18"
 count warning 1 "in_write_warn: expected exactly one warning"
+# the same in the functions a recursive function calls, directly or not: a pointer the
+# program sets and dereferences there (crashed at -n 2 with no word), a call through a
+# function pointer main sets, a struct holding a pointer main sets; not a pointer nobody
+# writes, nor a const table of functions
+build helper_warn
+has "helper_warn.wtc:19:33: warning: recursive function 'f' calls 'deep', which dereferences global pointer 'gp'" \
+    "no warning for 'gp' dereferenced in deep at 19:33"
+has "helper_warn.wtc:21:32: warning: recursive function 'f' calls 'via', which calls through global 'op'" \
+    "no warning for the call through 'op' in via at 21:32"
+has "helper_warn.wtc:21:45: warning: recursive function 'f' calls 'via', which uses global 'cf', which holds pointers that the program sets" \
+    "no warning for 'cf' in via at 21:45"
+lacks "'fixed'" "warned about 'fixed', which nobody writes"
+lacks "'cops'" "warned about the const table 'cops'"
+count warning 3 "helper_warn: expected exactly three warnings"
 echo "cg_warn: ok"
