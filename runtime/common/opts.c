@@ -183,11 +183,18 @@ static int opt_one(const char *arg, wtcrt_opts *o, char *err, size_t errsz)
         snprintf(err, errsz, "wtc: error: bad value in '%s' (%s)", arg, opt_expected[x->kind]);
         return -1;
     }
+    for (size_t i = 0; i < sizeof wtcrt_optv / sizeof *wtcrt_optv; i++)
+        if (wtcrt_optv[i].kind != OPT_FLAG && strcmp(arg, wtcrt_optv[i].name) == 0) {
+            snprintf(err, errsz, "wtc: error: '%s' needs a value: %s=VALUE (%s)", arg, arg,
+                     opt_expected[wtcrt_optv[i].kind]);
+            return -1;
+        }
     snprintf(err, errsz, "wtc: error: unknown option '%s' (known: " WTCRT_KNOWN_OPTS ")", arg);
     return -1;
 }
 
-/* Removes every --wtc-* argument from argv, wherever it stands. */
+/* Removes every --wtc-* argument from argv, wherever it stands before a "--" (which
+   stays, as everything after it: the program's own, as in getopt). */
 int wtcrt_opts_parse(int *argc, char **argv, wtcrt_opts *o, char *err, size_t errsz)
 {
     int i, j = 1;
@@ -195,6 +202,11 @@ int wtcrt_opts_parse(int *argc, char **argv, wtcrt_opts *o, char *err, size_t er
     o->depth = -1;
     err[0] = 0;
     for (i = 1; i < *argc; i++) {
+        if (strcmp(argv[i], "--") == 0) {
+            while (i < *argc)
+                argv[j++] = argv[i++];
+            break;
+        }
         if (strncmp(argv[i], "--wtc-", 6) != 0) {
             argv[j++] = argv[i];
             continue;

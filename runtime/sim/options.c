@@ -372,7 +372,7 @@ static int parse_one(const char *s, sim_opts *o, int *seen_sample, char *err, si
             a.opt = &sim_options[i];
     if (a.opt && a.opt->flag)
         return a.opt->parse(&a);
-    if (!eq || !*a.v)
+    if (a.opt && (!eq || !*a.v))
         return fail(err, errsz, "%s: needs a value (%s=...)", name, name);
     if (a.opt)
         return a.opt->parse(&a);
@@ -388,6 +388,11 @@ int sim_opts_parse(int *argc, char **argv, sim_opts *o, char *err, size_t errsz)
     int out = 1, seen_sample = 0, n;
     defaults(o);
     for (int i = 1; i < *argc; i++) {
+        if (strcmp(argv[i], "--") == 0) { /* it and what follows: the program's */
+            while (i < *argc)
+                argv[out++] = argv[i++];
+            break;
+        }
         if (strncmp(argv[i], "--wtc-", 6) != 0) {
             argv[out++] = argv[i];
             continue;

@@ -38,6 +38,22 @@ grep -q "needs at least 2147483648 ranks" "$RT_STDERR" ||
     rt_fail "masters INT_MAX: the rank count does not overflow" "$(cat "$RT_STDERR")"
 bad "stats with a value" 2 --wtc-stats=yes
 bad "option after program arguments" 3 20 --wtc-bogus=1
+bad "an option without its value" 2 --wtc-mode
+grep -q "'--wtc-mode' needs a value: --wtc-mode=VALUE (expected simple, dynamic or steal)" \
+    "$RT_STDERR" || rt_fail "the missing value is named" "$(cat "$RT_STDERR")"
+
+# "--" ends the runtime's options: it and everything after it are the program's, a
+# --wtc-* among them too (as getopt leaves them), at -n 1 and 3
+rt_wtcc rt_args "$RT_OUT/args"
+for np in 1 3; do
+    rt_run $np "$RT_OUT/args" a --wtc-mode=steal b -- --wtc-depth=x c
+    if [ "$RT_RC" = 0 ] && [ "$(tr '\n' ' ' <"$RT_STDOUT")" = "fib 144 [a] [b] [--] [--wtc-depth=x] [c] " ] &&
+        [ ! -s "$RT_STDERR" ]; then
+        rt_pass "-n $np: after '--' the arguments are the program's"
+    else
+        rt_fail "-n $np: after '--'" "status $RT_RC, stdout $(tr '\n' ' ' <"$RT_STDOUT")"
+    fi
+done
 
 # --wtc-help: the usage on stdout once (rank 0), status 0 everywhere, main never runs
 for np in 1 3; do

@@ -84,4 +84,18 @@ timeout 20 $P --wtc-machine=$OUT/bad.conf 10 1000 >/dev/null 2>$OUT/e.txt; rc=$?
     && pass "bad machine file: $(cat $OUT/e.txt)" || bad "bad machine file: status $rc"
 timeout 20 $P --wtc-machine=loopback-default --wtc-procs=1,2 10 1000 | grep -q 'loopback-default' \
     && pass "--wtc-machine=NAME finds a preset" || bad "preset by name"
+# options: an unknown one is named as unknown (with or without '='), a known one
+# without its value says so, and after '--' nothing is the predictor's (the program's
+# own arguments: fib_msort reads 25 and 20000, and a '--wtc-bogus' after the '--')
+for o in --wtc-bogus --wtc-bogus=1; do
+    timeout 20 $P $o 20 1000 >/dev/null 2>$OUT/e.txt; rc=$?
+    [ $rc = 2 ] && grep -q "unknown option $(echo $o | cut -d= -f1)" $OUT/e.txt \
+        && pass "$o: unknown option, status 2" || bad "$o: status $rc: $(cat $OUT/e.txt)"
+done
+timeout 20 $P --wtc-procs 20 1000 >/dev/null 2>$OUT/e.txt; rc=$?
+[ $rc = 2 ] && grep -q -- "--wtc-procs: needs a value" $OUT/e.txt \
+    && pass "--wtc-procs without a value: says so" || bad "--wtc-procs: status $rc: $(cat $OUT/e.txt)"
+timeout 60 $P --wtc-procs=1,2 --wtc-format=csv -- 25 20000 --wtc-bogus >$OUT/o.txt 2>$OUT/e.txt; rc=$?
+[ $rc = 0 ] && grep -q '^simple,2,' $OUT/o.txt \
+    && pass "after '--' the arguments are the program's" || bad "'--': status $rc: $(cat $OUT/e.txt)"
 exit $fail
