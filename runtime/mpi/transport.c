@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sched.h>
+#include <signal.h>
 #include <time.h>
 #include <sys/prctl.h>
 #include <unistd.h>
@@ -1149,6 +1150,38 @@ static void on_exit_handler(int status, void *arg)
     wtcrt_mpi_abort(rt, status);
 }
 
+/* abort() (SIGABRT) in a job of several ranks: hydra's banner says only "BAD
+   TERMINATION ... EXIT CODE: 134"; this line says which rank and what. Written from the
+   handler with write() alone (async-signal-safe); the C library's abort() then ends the
+   process as before. (UCX reports SIGSEGV, SIGBUS, SIGFPE and SIGILL itself.) */
+static char abort_note[96];
+static size_t abort_note_len;
+
+static void abort_noted(int sig)
+{
+    (void)sig;
+    if (abort_note_len && write(2, abort_note, abort_note_len) < 0)
+        abort_note_len = 0;
+}
+
+static void abort_note_install(wtcrt_rt *rt)
+{
+    struct sigaction sa;
+    int n;
+    if (rt->nranks < 2)
+        return;
+    n = snprintf(abort_note, sizeof abort_note,
+                 "wtc: rank %d: abort() called (SIGABRT); the job stops\n", rt->rank);
+    if (n <= 0 || (size_t)n >= sizeof abort_note)
+        return;
+    abort_note_len = (size_t)n;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = abort_noted;
+    sigemptyset(&sa.sa_mask);
+    sa.sa_flags = SA_RESETHAND; /* once: abort() raises it again, to the default */
+    sigaction(SIGABRT, &sa, NULL);
+}
+
 /* 1 in a child of fork() made by the user's program: the MPI state (and the
    doorbell) belong to the parent, so the child ends as a plain process and touches
    nothing of MPI (MPI_Finalize there died of SIGABRT and took the parent with it). */
@@ -1325,6 +1358,7 @@ int wtc_start(int argc, char **argv, const wtc_program *prog)
     decisions_open(rt);
     rt->started = 1;
     on_exit(on_exit_handler, rt);
+    abort_note_install(rt);
     first = rt->rank == 0;
     if (early) /* from here on the main thread leaves rt alone until wtcrt_mpi_ready */
         wtcrt_mpi_start_early(rt, states_sync);
