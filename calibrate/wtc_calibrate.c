@@ -819,27 +819,28 @@ static void write_runtime(FILE *o, const fit *f)
                    "ranks_per_node = %d\n", f->rpn, f->rpn);
 }
 
-/* The machine file, written to a temporary file and renamed: never half a file. */
+typedef struct machine_text {
+    const char *name;
+    const fit *f;
+    const overheads *v;
+    int P;
+} machine_text;
+
+static void machine_body(FILE *o, const void *ctx)
+{
+    const machine_text *m = ctx;
+    write_head(o, m->f, m->P);
+    write_costs(o, m->name, m->f, m->v, m->P);
+    write_runtime(o, m->f);
+}
+
+/* The machine file, written to a temporary file and renamed: never half a file (a
+   device such as /dev/null is written into: wtcrt_write_atomic). */
 static int write_file(const char *path, const char *name, const fit *f, const overheads *v,
                       int P)
 {
-    char tmp[4200];
-    snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid());
-    FILE *o = fopen(tmp, "w");
-    if (!o)
-        return -1;
-    write_head(o, f, P);
-    write_costs(o, name, f, v, P);
-    write_runtime(o, f);
-    if (fflush(o) != 0 || fsync(fileno(o)) != 0 || fclose(o) != 0) {
-        unlink(tmp);
-        return -1;
-    }
-    if (rename(tmp, path) != 0) {
-        unlink(tmp);
-        return -1;
-    }
-    return 0;
+    machine_text m = { name, f, v, P };
+    return wtcrt_write_atomic(path, machine_body, &m);
 }
 
 static const char usage[] =

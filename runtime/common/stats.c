@@ -1,6 +1,8 @@
 /* common/stats.c - the --wtc-stats table and the --wtc-trace Chrome trace-event JSON
    (SPEC 4.3). Plain C, shared by both runtimes. */
 #include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -166,16 +168,48 @@ static int tmp_beside(const char *path, char *tmp, size_t tmpsz)
     return 0;
 }
 
-int wtcrt_check_writable(const char *path)
+/* How an output named path is written: OUT_RENAME, through a temporary file renamed
+   onto real (path, or the file a symbolic link to it names: the link stays a link);
+   OUT_DIRECT, straight into path (a device, a FIFO, a dangling link: /dev/null stays a
+   device, as with gcc -o /dev/null; renaming onto it made it a regular file, as root
+   destroying /dev/null); -1 with errno for a directory. */
+enum { OUT_RENAME, OUT_DIRECT };
+static int out_target(const char *path, char *real, size_t realsz)
 {
-    char tmp[4096];
     struct stat st;
-    FILE *f;
-    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+    char buf[PATH_MAX];
+    if (lstat(path, &st) != 0 || S_ISREG(st.st_mode)) {
+        snprintf(real, realsz, "%s", path);
+        return OUT_RENAME;
+    }
+    if (S_ISLNK(st.st_mode)) {
+        if (stat(path, &st) != 0 || !realpath(path, buf))
+            return OUT_DIRECT;
+        if (S_ISREG(st.st_mode)) {
+            if (snprintf(real, realsz, "%s", buf) >= (int)realsz) {
+                errno = ENAMETOOLONG;
+                return -1;
+            }
+            return OUT_RENAME;
+        }
+    }
+    if (S_ISDIR(st.st_mode)) {
         errno = EISDIR;
         return -1;
     }
-    if (tmp_beside(path, tmp, sizeof tmp) < 0 || !(f = fopen(tmp, "w")))
+    return OUT_DIRECT;
+}
+
+int wtcrt_check_writable(const char *path)
+{
+    char tmp[PATH_MAX + 64], real[PATH_MAX];
+    FILE *f;
+    int how = out_target(path, real, sizeof real);
+    if (how < 0)
+        return -1;
+    if (how == OUT_DIRECT)
+        return access(path, W_OK) == 0 || errno == ENOENT ? 0 : -1; /* dangling: later */
+    if (tmp_beside(real, tmp, sizeof tmp) < 0 || !(f = fopen(tmp, "w")))
         return -1;
     fclose(f);
     remove(tmp);
@@ -183,25 +217,42 @@ int wtcrt_check_writable(const char *path)
 }
 
 /* Writes a file through body(f, ctx) into a temporary file beside path, then renames
-   it into place: a reader never sees half a file. */
+   it into place: a reader never sees half a file (out_target: a device is written
+   into). */
 int wtcrt_write_atomic(const char *path, void (*body)(FILE *f, const void *ctx),
                        const void *ctx)
 {
-    char tmp[4096];
+    char tmp[PATH_MAX + 64], real[PATH_MAX];
     FILE *f;
-    int err;
-    if (tmp_beside(path, tmp, sizeof tmp) < 0 || !(f = fopen(tmp, "w")))
+    int err, how = out_target(path, real, sizeof real);
+    if (how < 0)
+        return -1;
+    if (how == OUT_DIRECT) {
+        if (!(f = fopen(path, "w")))
+            return -1;
+        errno = 0;
+        body(f, ctx);
+        err = ferror(f);
+        if (fclose(f) != 0 || err) {
+            errno = errno ? errno : EIO;
+            return -1;
+        }
+        return 0;
+    }
+    if (tmp_beside(real, tmp, sizeof tmp) < 0 || !(f = fopen(tmp, "w")))
         return -1;
     errno = 0;
     body(f, ctx);
     err = ferror(f);
+    if (fflush(f) != 0 || fsync(fileno(f)) != 0)
+        err = 1;
     if (fclose(f) != 0 || err) {
         err = errno ? errno : EIO;
         remove(tmp);
         errno = err;
         return -1;
     }
-    if (rename(tmp, path) != 0) {
+    if (rename(tmp, real) != 0) {
         err = errno;
         remove(tmp);
         errno = err;
