@@ -3,6 +3,9 @@
  * table of best settings per P that --wtc-auto reads. The predictor writes and reads
  * the rest (sim/profile.c). Plain C, no MPI. */
 #include <errno.h>
+#include <unistd.h>
+#include <sys/stat.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -48,11 +51,26 @@ unsigned long long wtcrt_program_fingerprint(const wtc_program *prog)
 
 char *wtcrt_read_file(const char *path, size_t *len, char *err, size_t errsz)
 {
-    FILE *f = fopen(path, "rb");
+    /* a regular file only, opened without waiting: a FIFO named by mistake hung the
+       predictor and every rank of --wtc-auto until killed (a helper's bug hunt) */
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    struct stat st;
+    FILE *f = NULL;
     char *buf = NULL;
     size_t cap = 0, n = 0;
-    if (!f) {
+    if (fd < 0) {
         snprintf(err, errsz, "%s: cannot open: %s", path, strerror(errno));
+        return NULL;
+    }
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        snprintf(err, errsz, "%s: not a regular file%s", path,
+                 S_ISDIR(st.st_mode) ? " (a directory)" : "");
+        close(fd);
+        return NULL;
+    }
+    if (!(f = fdopen(fd, "rb"))) {
+        snprintf(err, errsz, "%s: cannot open: %s", path, strerror(errno));
+        close(fd);
         return NULL;
     }
     for (;;) {

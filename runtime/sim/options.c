@@ -407,6 +407,9 @@ int sim_opts_parse(int *argc, char **argv, sim_opts *o, char *err, size_t errsz)
         return fail(err, errsz, "--wtc-profile: the program does not run, so %s would "
                     "not be used (they belong to the recording)", out > 1
                     ? "program arguments" : "--wtc-sample, --wtc-error and --wtc-replicate");
+    if (o->nvary && o->save_profile) /* its table of best settings is one machine's */
+        return fail(err, errsz, "--wtc-save-profile saves the best settings on one machine: "
+                    "it cannot be combined with --wtc-vary");
     if (o->nvary && (o->trace || o->stats))
         return fail(err, errsz, "%s shows the predictions of one machine: it cannot be "
                     "combined with --wtc-vary", o->trace ? "--wtc-trace" : "--wtc-stats");

@@ -1817,11 +1817,13 @@ static int check_before_run(const char *argv0)
     }
     if (decisions_check(argv0) < 0)
         return -1;
-    for (int i = 0; i < 2; i++) {
-        const char *path = i ? R.opt.plot : R.opt.trace;
+    for (int i = 0; i < 3; i++) { /* before the program runs: a bad path wastes nothing */
+        static const char *const name[] = { "--wtc-trace", "--wtc-plot",
+                                            "--wtc-save-profile" };
+        const char *path = i == 0 ? R.opt.trace : i == 1 ? R.opt.plot : R.opt.save_profile;
         if (path && wtcrt_check_writable(path) < 0) {
-            fprintf(stderr, "%s: error: %s=%s: cannot write it: %s\n", argv0,
-                    i ? "--wtc-plot" : "--wtc-trace", path, strerror(errno));
+            fprintf(stderr, "%s: error: %s=%s: cannot write it: %s\n", argv0, name[i], path,
+                    strerror(errno));
             return -1;
         }
     }

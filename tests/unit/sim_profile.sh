@@ -177,4 +177,22 @@ autobad "a damaged profile" 2 "damaged profile" --wtc-auto=$D/flip.prof
 autobad "another program's" 2 "another program" --wtc-auto=$D/fib.prof
 autobad "--wtc-machine alone" 2 "needs --wtc-auto" --wtc-machine=x
 autobad "--wtc-depth=-1" 2 "expected an integer >= 0" --wtc-depth=-1
+# a FIFO named as the profile is refused at once (it hung every rank until killed)
+rm -f $D/fifo.prof && mkfifo $D/fifo.prof
+autobad "a FIFO" 2 "fifo.prof: not a regular file" --wtc-auto=$D/fifo.prof
+timeout 20 $D/nqueens.predict --wtc-profile=$D/fifo.prof >/dev/null 2>$D/e.txt; rc=$?
+[ $rc = 2 ] && grep -q "fifo.prof: not a regular file" $D/e.txt \
+    && pass "--wtc-profile=FIFO refused at once" || bad "--wtc-profile=FIFO: status $rc: $(cat $D/e.txt)"
+# --wtc-save-profile: checked before the program runs, and not with --wtc-vary (its
+# table of best settings is one machine's: with it the table was never filled, saved
+# as garbage with status 0, and --wtc-auto then read P = 32735)
+timeout 20 $D/nqueens.predict --wtc-save-profile=$D/missing.dir/x.prof 11 >$D/o.txt 2>$D/e.txt; rc=$?
+[ $rc = 2 ] && [ ! -s $D/o.txt ] && grep -q "save-profile=.*cannot write it" $D/e.txt \
+    && pass "--wtc-save-profile into a missing directory: refused before the run" \
+    || bad "--wtc-save-profile, bad path: status $rc, $(wc -c <$D/o.txt) bytes of report"
+rm -f $D/vary.prof
+timeout 60 $D/nqueens.predict --wtc-vary=L:1e-6,1e-5 --wtc-save-profile=$D/vary.prof 11 >/dev/null 2>$D/e.txt; rc=$?
+[ $rc = 2 ] && [ ! -e $D/vary.prof ] && grep -q "cannot be combined with --wtc-vary" $D/e.txt \
+    && pass "--wtc-save-profile with --wtc-vary refused, nothing written" \
+    || bad "--wtc-save-profile with --wtc-vary: status $rc: $(cat $D/e.txt)"
 exit $fail
