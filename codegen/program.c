@@ -276,8 +276,9 @@ void program_emit_tables(Cg *cg)
     }
     fprintf(o, "%s };\n", cg->nshared ? "" : " { 0, 0, 0, 0, 0, 0, 0 }");
     const char *src = strrchr(cg->tu->path, '/');
-    fprintf(o, "static const wtc_program __wtc_program = {\n    WTC_ABI_VERSION, \"%s\", __wtc_fns, "
-            "%d, __wtc_globals, %d,\n    __wtc_main_entry, %d, %d, %d, __wtc_shared, %d };\n", src ? src + 1 : cg->tu->path,
+    fprintf(o, "static const wtc_program __wtc_program = {\n    WTC_ABI_VERSION, %s, __wtc_fns, "
+            "%d, __wtc_globals, %d,\n    __wtc_main_entry, %d, %d, %d, __wtc_shared, %d };\n",
+            cg_c_string(src ? src + 1 : cg->tu->path),
             cg->nfns, g.n, cg->opt ? cg->opt->mode_override : 0,
             cg->opt ? cg->opt->masters_override : 0, cg->opt ? cg->opt->check : 0, cg->nshared);
     fprintf(o, "#ifdef WTC_LIBDIR\nconst char *const wtc_libdir = WTC_LIBDIR;\n#endif\n");
