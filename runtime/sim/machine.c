@@ -500,7 +500,7 @@ int sim_machine_load(const char *path, sim_machine *m, char *err, size_t errsz)
 /* The number keys, for messages: "L, G, o_sa, ...". */
 const char *sim_machine_keys(void)
 {
-    static char buf[256];
+    static char buf[1024]; /* every key (256 cut the list at intra_copy) */
     int len = 0;
     for (int k = 1; k < K_N && len < (int)sizeof buf; k++)
         len += snprintf(buf + len, sizeof buf - len, "%s%s", k > 1 ? ", " : "", keys[k].name);

@@ -733,7 +733,7 @@ static void vary_machine(const sim_opts *o, long c, const sim_machine *m, sim_ma
         const char *text = v->val[c % v->n];
         c /= v->n;
         sim_machine_set(mv, v->key, text, NULL, 0); /* checked when the option was parsed */
-        val[k] = strtod(text, NULL);
+        val[k] = sim_machine_get(mv, v->key); /* the value set ('cores:host' is a count) */
     }
 }
 
