@@ -1698,13 +1698,27 @@ static int finish(void)
     return predict(&R.tree, &R.smp, wtc_cut_depth);
 }
 
-/* The program called exit(): the report is still written (and its failure shows). */
-static void at_exit(void)
+/* The program called exit(N): the report is still written (and its failure shows,
+   status 2); written, the predictor ends with status 0 as after main's return (it
+   ended with N: a script saw the predictor fail where the program's self-check had, on
+   tasks sampling left unwritten), N said in a note as a return's is. */
+static void at_exit(int status, void *arg)
 {
-    if (R.started && !R.reported && finish() < 0) {
+    (void)arg;
+    if (!R.started || R.reported)
+        return;
+    if (finish() < 0) {
         fflush(NULL);
         _exit(2);
     }
+    if (status != 0)
+        fprintf(stderr, "wtc predict: note: the program called exit(%d)%s\n", status,
+                R.opt.sample != SIM_SAMPLE_ALL && R.smp.executed < R.smp.leaves
+                    ? "; sampled tasks leave results unwritten, so if it stopped early, "
+                      "predict with --wtc-sample=all"
+                    : "");
+    fflush(NULL);
+    _exit(0);
 }
 
 /* WTC_DECISIONS=FILE: checked before the run, so that a path that cannot be written
@@ -1885,7 +1899,7 @@ int wtc_start(int argc, char **argv, const wtc_program *prog)
         if (R.opt.depth[i] > wtc_cut_depth)
             wtc_cut_depth = R.opt.depth[i];
     silence_stdout();
-    atexit(at_exit);
+    on_exit(at_exit, NULL);
     R.started = 1;
     R.mark = stamp_now();
     rc = run_user_main(argc, argv);

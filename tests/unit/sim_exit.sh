@@ -1,0 +1,18 @@
+#!/bin/sh
+# exit(N) inside the program while the predictor records it (tests/unit/sim_exit.wtc):
+# the report is written and the predictor ends with status 0, as after main's return,
+# with a note naming N (it ended with N: a script took the program's status for the
+# predictor's failure; a helper's bug hunt). exit(0): no note.
+. tests/unit/sim_common.inc
+[ -x bin/wtcc ] || { bad "bin/wtcc missing: run make"; exit 1; }
+bin/wtcc ${SIM_CFLAGS:-} tests/unit/sim_exit.wtc -o $OUT/sim_exit >$OUT/sim_exit.build 2>&1 \
+    || { bad "build: $(cat $OUT/sim_exit.build)"; exit 1; }
+timeout 60 $OUT/sim_exit.predict --wtc-procs=1,2 >$OUT/exit.o 2>$OUT/exit.e; rc=$?
+[ $rc = 0 ] && grep -q '^best: ' $OUT/exit.o && grep -q 'note: the program called exit(7)' $OUT/exit.e \
+    && pass "exit(7) inside the recursion: report, status 0, a note" \
+    || bad "exit(7): status $rc, $(grep -c '^best' $OUT/exit.o) best lines, $(cat $OUT/exit.e | head -3)"
+timeout 60 $OUT/sim_exit.predict --wtc-procs=1,2 0 >$OUT/exit.o 2>$OUT/exit.e; rc=$?
+[ $rc = 0 ] && grep -q '^best: ' $OUT/exit.o && ! grep -q 'called exit' $OUT/exit.e \
+    && pass "exit(0) inside the recursion: report, status 0, no note" \
+    || bad "exit(0): status $rc: $(head -3 $OUT/exit.e)"
+exit $fail
