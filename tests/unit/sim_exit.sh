@@ -2,7 +2,8 @@
 # exit(N) inside the program while the predictor records it (tests/unit/sim_exit.wtc):
 # the report is written and the predictor ends with status 0, as after main's return,
 # with a note naming N (it ended with N: a script took the program's status for the
-# predictor's failure; a helper's bug hunt). exit(0): no note.
+# predictor's failure; a helper's bug hunt). exit(0): no note. The program's atexit
+# handler prints: not into the report (it ended the report's JSON).
 . tests/unit/sim_common.inc
 [ -x bin/wtcc ] || { bad "bin/wtcc missing: run make"; exit 1; }
 bin/wtcc ${SIM_CFLAGS:-} tests/unit/sim_exit.wtc -o $OUT/sim_exit >$OUT/sim_exit.build 2>&1 \
@@ -15,4 +16,8 @@ timeout 60 $OUT/sim_exit.predict --wtc-procs=1,2 0 >$OUT/exit.o 2>$OUT/exit.e; r
 [ $rc = 0 ] && grep -q '^best: ' $OUT/exit.o && ! grep -q 'called exit' $OUT/exit.e \
     && pass "exit(0) inside the recursion: report, status 0, no note" \
     || bad "exit(0): status $rc: $(head -3 $OUT/exit.e)"
+timeout 60 $OUT/sim_exit.predict --wtc-procs=1,2 --wtc-format=csv -1 >$OUT/exit.o 2>$OUT/exit.e; rc=$?
+[ $rc = 0 ] && grep -q '^simple,2,' $OUT/exit.o && ! grep -q 'bye' $OUT/exit.o \
+    && pass "main returns: the atexit handler's line is not in the report" \
+    || bad "atexit: status $rc, $(grep -c bye $OUT/exit.o) lines of the program in the report"
 exit $fail
