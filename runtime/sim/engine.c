@@ -35,7 +35,7 @@ static const sim_ops *ops_of(int id)
 void eng_out_of_memory(void)
 {
     fprintf(stderr, "wtc predict: out of memory in the simulator\n");
-    exit(2);
+    sim_exit(2);
 }
 
 void *eng_xrealloc(void *p, size_t n)

@@ -123,7 +123,7 @@ static char *strf(const char *fmt, ...)
     va_end(ap);
     if (len < 0 || !(p = malloc((size_t)len + 1))) {
         fprintf(stderr, "wtc predict: out of memory for a note\n");
-        exit(2);
+        sim_exit(2);
     }
     va_start(ap, fmt);
     vsnprintf(p, (size_t)len + 1, fmt, ap);
@@ -160,7 +160,7 @@ static void note_add(notes *N, int site, sim_note x, char *head, const char *was
     if (L->n == L->cap &&
         !(L->v = realloc(L->v, (size_t)(L->cap = L->cap ? 2 * L->cap : 8) * sizeof *L->v))) {
         fprintf(stderr, "wtc predict: out of memory for a note\n");
-        exit(2);
+        sim_exit(2);
     }
     L->v[L->n++] = x;
 }

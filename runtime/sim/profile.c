@@ -239,7 +239,7 @@ static long read_pars(cur *c, sim_tree *t, long n)
     if ((np = get_long(c)) < 0 || np > (1L << 30) || c->bad)
         return c->bad = 1, 0;
     if (!(t->pars = malloc((size_t)(np ? np : 1) * sizeof *t->pars)))
-        exit(2);
+        sim_exit(2);
     for (long i = 0; i < np && !c->bad; i++) {
         double tb = get_double(c);
         int first = (int)get_long(c), nch = (int)get_long(c), cond = (int)get_long(c);

@@ -298,7 +298,7 @@ static void *xmalloc(size_t n)
     void *p = malloc(n ? n : 1);
     if (!p) {
         fprintf(stderr, "wtc predict: out of memory\n");
-        exit(2);
+        sim_exit(2);
     }
     return p;
 }
@@ -308,7 +308,7 @@ void wtcrt_check_fail(const char *msg)
 {
     fflush(stdout);
     fprintf(stderr, "wtc predict: error: %s\n", msg);
-    exit(2);
+    sim_exit(2);
 }
 
 static void *xrealloc(void *p, size_t n)
@@ -316,7 +316,7 @@ static void *xrealloc(void *p, size_t n)
     p = realloc(p, n ? n : 1);
     if (!p) {
         fprintf(stderr, "wtc predict: out of memory\n");
-        exit(2);
+        sim_exit(2);
     }
     return p;
 }
@@ -667,7 +667,7 @@ static void flush_leaves(void)
     x = xmalloc((size_t)L * sizeof *x);
     have = calloc((size_t)L, 1);
     if (!have)
-        exit(2);
+        sim_exit(2);
     share_before = R.prog->nshared ? xmalloc((size_t)L * share_bytes()) : NULL;
     n = R.opt.sample == SIM_SAMPLE_N ? (R.opt.sample_n < L ? R.opt.sample_n : L)
                                      : (L < 32 ? L : 32);
@@ -1297,7 +1297,7 @@ void wtc_share(void *g, const void *v, const void *p)
     if (!s || !s->data != !p) {
         fprintf(stderr, "wtc predict: error: wtc_share_max/min on a variable wtcc did not "
                         "list as shared (or without the solution it listed)\n");
-        exit(2);
+        sim_exit(2);
     }
     memcpy(g, v, s->size);
     if (s->data)
@@ -1371,7 +1371,7 @@ void wtc_spawn(wtc_par *p, const wtc_fn *fn, const void *args, void *dest, int d
     memcpy(p->arena + p->used, args, fn->args_size);
     if (dest_size > WTCRT_DEST_MAX) {
         fprintf(stderr, "wtc predict: %s: a return value of %lu bytes\n", fn->name, dest_size);
-        exit(2);
+        sim_exit(2);
     }
     p->ch[p->nch++] = (rec_child){ { fn, p->used, dest, (unsigned)dest_size, (short)dest_kind } };
     p->used += need;
@@ -1381,7 +1381,7 @@ void wtc_keep(wtc_par *p, const wtc_fn *fn, void *args, int b)
 {
     if (wtcrt_keep_buf(&p->keep, fn, args, b) < 0) {
         fprintf(stderr, "wtc predict: out of memory copying an argument of %s\n", fn->name);
-        exit(2);
+        sim_exit(2);
     }
 }
 
@@ -1711,6 +1711,8 @@ static int finish(void)
    status 2); written, the predictor ends with status 0 as after main's return (it
    ended with N: a script saw the predictor fail where the program's self-check had, on
    tasks sampling left unwritten), N said in a note as a return's is. */
+int sim_exiting; /* sim.h: the predictor's own exit (an error): its status stays */
+
 static void at_exit(int status, void *arg)
 {
     (void)arg;
@@ -1720,6 +1722,8 @@ static void at_exit(int status, void *arg)
         fflush(NULL);
         _exit(2);
     }
+    if (sim_exiting)
+        return;
     if (status != 0)
         fprintf(stderr, "wtc predict: note: the program called exit(%d)%s\n", status,
                 R.opt.sample != SIM_SAMPLE_ALL && R.smp.executed < R.smp.leaves

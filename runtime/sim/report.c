@@ -28,7 +28,7 @@ static void add_row(rows *R, sim_setting s, int di, int depth, int from)
     if (R->n == R->cap)
         R->v = realloc(R->v, (size_t)(R->cap = R->cap ? 2 * R->cap : 64) * sizeof *R->v);
     if (!R->v)
-        exit(2);
+        sim_exit(2);
     memset(&R->v[R->n], 0, sizeof R->v[R->n]);
     R->v[R->n].di = di;
     R->v[R->n].depth = depth;
@@ -684,7 +684,7 @@ static int report_plot(const rows *R, const sim_opts *o, double t1, int best,
     sim_plot p;
     if (!ps || !xy) {
         fprintf(stderr, "wtc predict: out of memory for the plot\n");
-        exit(2);
+        sim_exit(2);
     }
     memset(&p, 0, sizeof p);
     p.s = ps;
@@ -852,7 +852,7 @@ static int vary_plot(const sim_opts *o, long nc, const double *xy, const sim_mac
     int rc;
     if (!pts) {
         fprintf(stderr, "wtc predict: out of memory for the plot\n");
-        exit(2);
+        sim_exit(2);
     }
     memset(&p, 0, sizeof p);
     p.best_series = p.best_point = -1;
@@ -993,7 +993,7 @@ static int report_vary(FILE *out, sim_tree *t, sim_tree *cuts, const sim_machine
     int maxP = 1, len = 0, rc = 0;
     if ((o->plot && !xy) || !notes) {
         fprintf(stderr, "wtc predict: out of memory for the sweep\n");
-        exit(2);
+        sim_exit(2);
     }
     char head[128] = "", ctx[160];
     settings(o, &R);

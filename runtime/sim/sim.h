@@ -494,4 +494,11 @@ int sim_profile_save(const char *path, const struct wtc_program *prog, const sim
 int sim_profile_load(const char *path, const struct wtc_program *prog, sim_tree *t,
                      sim_sampling *s, int *rec_depth, char *err, size_t errsz);
 
+/* The predictor's own exits (its errors: out of memory, a bad count under --check, a
+   file it cannot write): record.c's exit handler keeps their status, where an exit(N)
+   of the program ends with 0 after the report. Every exit of runtime/sim/ goes through
+   sim_exit. */
+extern int sim_exiting;
+#define sim_exit(status) (sim_exiting = 1, exit(status))
+
 #endif

@@ -13,7 +13,7 @@ static void *tl_alloc(size_t n, size_t size)
     void *p = calloc(n ? n : 1, size);
     if (!p) {
         fprintf(stderr, "wtc predict: out of memory for the timeline\n");
-        exit(2);
+        sim_exit(2);
     }
     return p;
 }
@@ -64,7 +64,7 @@ static void tl_event(sim_timeline *tl, int r, int state, int ph, double t)
         tl->ev[r] = realloc(tl->ev[r], (size_t)tl->capev[r] * sizeof *tl->ev[r]);
         if (!tl->ev[r]) {
             fprintf(stderr, "wtc predict: out of memory for the timeline\n");
-            exit(2);
+            sim_exit(2);
         }
     }
     tl->ev[r][tl->nev[r]++] = (wtcrt_event){ t * 1e6, state, ph };

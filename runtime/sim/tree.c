@@ -18,7 +18,7 @@ static void *grow(void *p, int n, int *cap, int more, size_t sz)
     p = realloc(p, (size_t)c * sz);
     if (!p) {
         fprintf(stderr, "wtc predict: out of memory recording the program\n");
-        exit(2);
+        sim_exit(2);
     }
     *cap = c;
     return p;
@@ -92,7 +92,7 @@ static void copy_pars_only(const sim_tree *t, sim_tree *out)
     out->pars = malloc((size_t)(t->npars ? t->npars : 1) * sizeof *t->pars);
     if (!out->pars) {
         fprintf(stderr, "wtc predict: out of memory\n");
-        exit(2);
+        sim_exit(2);
     }
     memcpy(out->pars, t->pars, (size_t)t->npars * sizeof *t->pars);
 }
@@ -136,7 +136,7 @@ void sim_tree_finish(sim_tree *t)
     t->spawns = malloc((size_t)(t->nnodes ? t->nnodes : 1));
     if (!t->seq || !t->spawns) {
         fprintf(stderr, "wtc predict: out of memory\n");
-        exit(2);
+        sim_exit(2);
     }
     for (int i = t->nnodes - 1; i >= 0; i--) {
         double s = t->nodes[i].t_after;
