@@ -203,12 +203,25 @@ static int read_auto_lines(const char *path, const auto_head *ah, int P, wtcrt_a
     int found = 0, havep[16], nhave = 0;
     for (int i = 0; i < ah->n && s; i++, s = strchr(s + 1, '\n')) {
         char mode[32];
+        long procs, masters, batch, depth;
         wtcrt_auto x;
-        if (sscanf(s + 1, "best %d %31s %d %d %d %lf", &x.procs, mode, &x.masters, &x.batch,
-                   &x.depth, &x.predicted) != 6) {
+        /* every value in the range prog.predict writes (a file edited by hand and its
+           checksum made again ran mode 'bogus' as simple, a batch of -5, a depth of
+           99999999999 as 1215752191, a P of 0: a helper's bug hunt) */
+        if (sscanf(s + 1, "best %ld %31s %ld %ld %ld %lf", &procs, mode, &masters, &batch,
+                   &depth, &x.predicted) != 6 ||
+            procs < 1 || procs > 10000000 || masters < 0 || masters >= procs + (procs == 1) ||
+            batch < 0 || batch > 100000 || depth < -1 || depth > 100000 ||
+            !(x.predicted >= 0 && x.predicted < 1e15) ||
+            (strcmp(mode, "simple") != 0 && strcmp(mode, "dynamic") != 0 &&
+             strcmp(mode, "steal") != 0)) {
             snprintf(err, errsz, "%s: damaged profile (auto table line %d)", path, i + 1);
             return -1;
         }
+        x.procs = (int)procs;
+        x.masters = (int)masters;
+        x.batch = (int)batch;
+        x.depth = (int)depth;
         x.mode = strcmp(mode, "dynamic") == 0 ? WTC_MODE_DYNAMIC
                  : strcmp(mode, "steal") == 0 ? WTC_MODE_STEAL : WTC_MODE_SIMPLE;
         if (nhave < 16)

@@ -148,6 +148,16 @@ static double get_double(cur *c)
     return v;
 }
 
+/* A time in seconds: finite, 0 or more (a profile edited by hand and its checksum made
+   again gave -1 s and nan s predictions: a helper's bug hunt). */
+static double get_time(cur *c)
+{
+    double v = get_double(c);
+    if (!(v >= 0 && v < 1e12))
+        c->bad = 1;
+    return v;
+}
+
 /* Skips the keyword 'kw' (after white space). */
 static void expect(cur *c, const char *kw)
 {
@@ -210,14 +220,14 @@ static long read_nodes(cur *c, sim_tree *t)
 {
     long n;
     expect(c, "main_time");
-    t->main_time = get_double(c);
+    t->main_time = get_time(c);
     expect(c, "nodes");
     if ((n = get_long(c)) < 1 || n > (1L << 30) || c->bad)
         return c->bad = 1, 0;
     sim_tree_add_nodes(t, (int)n);
     for (long i = 0; i < n && !c->bad; i++) {
         sim_node *x = &t->nodes[i];
-        x->t_after = get_double(c);
+        x->t_after = get_time(c);
         x->first_par = (int)get_long(c);
         x->leaf = (int)get_long(c);
         x->depth = (int)get_long(c);
@@ -241,12 +251,12 @@ static long read_pars(cur *c, sim_tree *t, long n)
     if (!(t->pars = malloc((size_t)(np ? np : 1) * sizeof *t->pars)))
         sim_exit(2);
     for (long i = 0; i < np && !c->bad; i++) {
-        double tb = get_double(c);
+        double tb = get_time(c);
         int first = (int)get_long(c), nch = (int)get_long(c), cond = (int)get_long(c);
         int next = (int)get_long(c);
         if (first < 1 || nch < 0 || first > n - nch || next < -1 || next >= np)
             c->bad = 1;
-        t->pars[i] = (sim_par){ tb, first, nch, cond, next, get_double(c), -1, 0 };
+        t->pars[i] = (sim_par){ tb, first, nch, cond, next, get_time(c), -1, 0 };
         t->pars[i].site = (int)get_long(c);
         t->pars[i].depth = (int)get_long(c);
         t->npars = t->cappars = (int)i + 1;

@@ -177,6 +177,29 @@ autobad "a damaged profile" 2 "damaged profile" --wtc-auto=$D/flip.prof
 autobad "another program's" 2 "another program" --wtc-auto=$D/fib.prof
 autobad "--wtc-machine alone" 2 "needs --wtc-auto" --wtc-machine=x
 autobad "--wtc-depth=-1" 2 "expected an integer >= 0" --wtc-depth=-1
+# a table edited by hand, its checksum made again (profile_resum.c): values that
+# prog.predict never writes are refused (mode 'bogus' ran as simple, a batch of -5 went
+# through, a depth of 99999999999 became 1215752191); the unedited file re-summed works
+cc $CFLAGS -Iruntime -Iruntime/common -o $D/resum tests/unit/profile_resum.c $LIB -lm \
+    || bad "build profile_resum"
+cp $D/auto.prof $D/same.prof && $D/resum $D/same.prof
+timeout 60 mpiexec -n 2 $D/nqueens --wtc-auto=$D/same.prof 12 >$D/o.txt 2>$D/e.txt \
+    && grep -q '^wtc: auto from' $D/e.txt && pass "a profile re-summed unedited still works" \
+    || bad "re-summed profile: $(cat $D/e.txt)"
+for edit in 's/^best 2 [a-z]*/best 2 bogus/' 's/^\(best 2 [a-z]* [0-9]*\) [0-9]*/\1 -5/' \
+    's/^\(best 2 [a-z]* [0-9]* [0-9]*\) [-0-9]*/\1 99999999999/' 's/^best 2 /best 0 /'; do
+    sed "$edit" $D/auto.prof >$D/edit.prof && $D/resum $D/edit.prof
+    cmp -s $D/auto.prof $D/edit.prof && { bad "edit '$edit' changed nothing"; continue; }
+    autobad "an edited table ($edit)" 2 "damaged profile (auto table line" --wtc-auto=$D/edit.prof
+done
+# the same for the recording: a negative or not-a-number time (predicted -1 s, nan s)
+for edit in 's/^main_time .*/main_time -0x1p+20/' 's/^main_time .*/main_time nan/'; do
+    sed "$edit" $D/auto.prof >$D/edit.prof && $D/resum $D/edit.prof
+    timeout 20 $D/nqueens.predict --wtc-profile=$D/edit.prof >$D/o.txt 2>$D/e.txt; rc=$?
+    [ $rc = 2 ] && [ ! -s $D/o.txt ] && grep -q 'damaged profile' $D/e.txt \
+        && pass "--wtc-profile, an edited recording ($edit): refused" \
+        || bad "--wtc-profile, $edit: status $rc: $(head -c 200 $D/e.txt)"
+done
 # a FIFO named as the profile is refused at once (it hung every rank until killed)
 rm -f $D/fifo.prof && mkfifo $D/fifo.prof
 autobad "a FIFO" 2 "fifo.prof: not a regular file" --wtc-auto=$D/fifo.prof
