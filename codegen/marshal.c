@@ -212,8 +212,24 @@ static void emit_runners(Cg *cg, RecFn *f)
             "    %s__wtc_seq_%s(%s);\n}\n", f->name, f->name, store, f->name, args);
 }
 
+/* Does a struct or union of type t (or one inside it, or an array of them) have a
+   bit-field? */
+static bool has_bitfields(Type *t, int depth)
+{
+    t = type_strip_typedefs(t);
+    while (t && t->kind == TY_ARRAY)
+        t = type_strip_typedefs(t->base);
+    if (!t || (t->kind != TY_STRUCT && t->kind != TY_UNION) || !t->sinfo || depth > 64)
+        return false;
+    for (Member *m = t->sinfo->members; m; m = m->next)
+        if (m->bitfield || has_bitfields(m->type, depth + 1))
+            return true;
+    return false;
+}
+
 /* The C expression of buffer p's merge unit (wtc_buf.unit): the size of the scalar its
-   element is, or is an array of; 1 when a struct or union is inside. */
+   element is, or is an array of; 1 when a struct or union is inside; WTC_UNIT_BITS when
+   it has bit-fields (merged bit by bit: sibling calls may set fields of one byte). */
 static const char *buf_unit(RecFn *f, RecParam *p)
 {
     Type *t = type_strip_typedefs(p->type);
@@ -223,6 +239,8 @@ static const char *buf_unit(RecFn *f, RecParam *p)
         depth++;
         t = type_strip_typedefs(t->base);
     }
+    if (t && (t->kind == TY_STRUCT || t->kind == TY_UNION) && has_bitfields(t, 0))
+        return "WTC_UNIT_BITS";
     if (!t || t->kind == TY_STRUCT || t->kind == TY_UNION)
         return "1";
     char *e = cg_fmt("sizeof((*((__wtc_args_%s *)0)->%s)", f->name, p->name);

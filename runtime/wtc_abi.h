@@ -57,8 +57,11 @@ typedef struct wtc_buf {
     unsigned long unit;      /* the smallest place a callee may write alone: the size of
                                 the scalar the element is or is an array of; 1 when it
                                 holds a struct or union (members are places of their
-                                own); 0: elem_size (mpi/merge.c) */
+                                own); WTC_UNIT_BITS when one holds bit-fields (a bit is
+                                a place: sibling calls set fields that share a byte);
+                                0: elem_size (mpi/merge.c) */
 } wtc_buf;
+#define WTC_UNIT_BITS (~0UL)
 
 /* Arithmetic kinds, so the runtime can store a result into an lvalue of another
    arithmetic type with C's conversion (lv = f(...) where lv is long and f returns int;

@@ -198,18 +198,19 @@ static inline unsigned long long byte_mask(unsigned long long x)
 }
 
 /* Stores the places of res (n bytes, places of 'unit' bytes: wtc_buf.unit) that differ
-   from orig into dst: whole scalars, or, where the elements hold structs, the bits that
-   changed (two members of one struct are two places in C, and calls may write one
-   each; bit-fields sharing a byte too: C11 makes them one memory location, so such
-   writes race in C, yet sequential C keeps both and so does this); returns how many
-   bytes of them dst held changed already, to another value (a sibling wrote them too:
-   a race, where the byte is taken whole from res, one child's value). A word of eight
-   bytes that did not change costs a compare. */
+   from orig into dst: whole scalars, or bytes where the elements hold structs (two
+   members of one struct are two places in C, and calls may write one each), or bits
+   where a struct holds bit-fields (unit WTC_UNIT_BITS: fields that share a byte are set
+   by different calls; merged by bytes, one call's fields came back 0 at -n 2-5, a
+   helper's bug hunt); returns how many bytes of them dst held changed already, to
+   another value (a sibling wrote them too: a race; the byte is taken whole from res,
+   one call's value). A word of eight bytes that did not change costs a compare. */
 static size_t merge_places(unsigned char *dst, const unsigned char *res,
-                           const unsigned char *orig, size_t n, size_t unit)
+                           const unsigned char *orig, size_t n, unsigned long unit)
 {
     size_t both = 0, k = 0;
-    if (unit > 1) {
+    int bits = unit == WTC_UNIT_BITS;
+    if (unit > 1 && !bits) {
         for (; k + unit <= n; k += unit)
             if (memcmp(res + k, orig + k, unit)) {
                 if (memcmp(dst + k, orig + k, unit) && memcmp(dst + k, res + k, unit))
@@ -225,8 +226,13 @@ static size_t merge_places(unsigned char *dst, const unsigned char *res,
         if (a == b)
             continue;
         memcpy(&d, dst + k, 8);
-        ch = a ^ b; /* the bits this call changed */
-        race = byte_mask(ch & (d ^ b) & (d ^ a));
+        if (bits) {
+            ch = a ^ b; /* the bits this call changed */
+            race = byte_mask(ch & (d ^ b) & (d ^ a));
+        } else {
+            ch = byte_mask(a ^ b);
+            race = ch & byte_mask(d ^ b) & byte_mask(d ^ a);
+        }
         if (race)
             both += (size_t)__builtin_popcountll(race) / 8;
         ch |= race;
@@ -235,7 +241,7 @@ static size_t merge_places(unsigned char *dst, const unsigned char *res,
     }
     for (; k < n; k++)
         if (res[k] != orig[k]) {
-            unsigned ch = res[k] ^ orig[k];
+            unsigned ch = bits ? (unsigned)(res[k] ^ orig[k]) : 0xffu;
             if (ch & (dst[k] ^ orig[k]) & (dst[k] ^ res[k])) {
                 both++;
                 ch = 0xff;

@@ -40,4 +40,16 @@ if [ "$RT_RC" = 0 ] && ! grep -q warning "$RT_STDERR"; then
 else
     rt_fail "race, -n 1" "status $RT_RC: $(head -c 300 "$RT_STDERR")"
 fi
+# one-byte members set by two calls to 1 and 2 (their changed bits apart): a race,
+# said, and one call's value kept, not their bits' 3 (tests/unit/rt_byterace.wtc)
+rt_wtcc rt_byterace "$RT_OUT/byterace"
+for mode in simple steal; do
+    rt_run 2 "$RT_OUT/byterace" --wtc-mode=$mode
+    if [ "$RT_RC" = 0 ] && grep -q '^c=[12]$' "$RT_STDOUT" &&
+        grep -q "two calls of setc in one par both wrote 1 byte of 'p' (a data race" "$RT_STDERR"; then
+        rt_pass "a one-byte race, $mode -n 2: said, $(cat "$RT_STDOUT") kept"
+    else
+        rt_fail "a one-byte race, $mode -n 2" "status $RT_RC, $(cat "$RT_STDOUT")"
+    fi
+done
 rt_summary
