@@ -135,6 +135,15 @@ char *capture_dest(Node *par, Node *stmt, Node *lv, const char *addr);
    write global 'name' (assign, increment, take its address) after its initializer? */
 bool cg_holds_pointer(Type *t, int depth);
 bool cg_global_written(const Cg *cg, const char *name);
+
+/* A set of names in the order added (the snapshot's globals, the functions recursive
+   code reaches). */
+typedef struct Names {
+    const char **v;
+    int n, cap;
+} Names;
+bool cg_names_has(const Names *s, const char *name);
+void cg_names_add(Names *s, const char *name); /* once */
 void capture_check(const Cg *cg, Node *par, Node *stmt, Node *call, Node *lv);
 
 /* marshal.c */

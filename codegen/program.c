@@ -9,12 +9,7 @@
 
 /* ---- the global snapshot (SPEC 2.4) ---------------------------------------------- */
 
-typedef struct Names {
-    const char **v;
-    int n, cap;
-} Names;
-
-static bool names_has(const Names *s, const char *name)
+bool cg_names_has(const Names *s, const char *name)
 {
     for (int i = 0; i < s->n; i++)
         if (strcmp(s->v[i], name) == 0)
@@ -22,9 +17,9 @@ static bool names_has(const Names *s, const char *name)
     return false;
 }
 
-static void names_add(Names *s, const char *name)
+void cg_names_add(Names *s, const char *name)
 {
-    if (names_has(s, name))
+    if (cg_names_has(s, name))
         return;
     if (s->n == s->cap) {
         s->cap = s->cap ? s->cap * 2 : 32;
@@ -49,9 +44,9 @@ static void reach_node(Node *n, void *data)
     Reach *r = data;
     if (n->kind == ND_IDENT && n->decl && n->decl->is_global && !n->decl->loc.sys) {
         if (n->decl->kind == DK_VAR)
-            names_add(&r->globals, n->name);
+            cg_names_add(&r->globals, n->name);
         else if (n->decl->kind == DK_FUNC)
-            names_add(&r->funcs, n->name);
+            cg_names_add(&r->funcs, n->name);
     }
     cg_children(n, reach_node, data);
 }
@@ -206,7 +201,7 @@ static Names snapshot_globals(const Cg *cg)
     Names out = {0};
     for (int i = 0; i < r.globals.n; i++)
         if (snapshot_decl(cg, r.globals.v[i]))
-            names_add(&out, r.globals.v[i]);
+            cg_names_add(&out, r.globals.v[i]);
     return out;
 }
 

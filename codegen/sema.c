@@ -508,8 +508,7 @@ typedef struct BodyCheck {
     int nunwritten;
     const char *helper;  /* the function walked when not f itself (a function f calls,
                             directly or not): only what its globals hold is checked */
-    const char **helpers; /* the functions f reaches, in the order found */
-    int nhelpers, caphelpers;
+    Names helpers;       /* the functions f reaches, in the order found */
 } BodyCheck;
 
 /* Does the program write global g (memoized for the body: each look walks the whole
@@ -640,20 +639,9 @@ static Decl *called_global(Node *callee)
    too: not a recursive function (checked on its own), not one of a system header. */
 static void note_helper(BodyCheck *b, Node *n)
 {
-    if (n->kind != ND_IDENT || !n->decl || n->decl->kind != DK_FUNC || n->decl->loc.sys ||
-        cg_recfn_by_name(b->cg, n->name))
-        return;
-    for (int i = 0; i < b->nhelpers; i++)
-        if (strcmp(b->helpers[i], n->name) == 0)
-            return;
-    if (b->nhelpers == b->caphelpers) {
-        b->caphelpers = b->caphelpers ? 2 * b->caphelpers : 16;
-        const char **nh = ast_alloc(sizeof(char *) * (size_t)b->caphelpers);
-        if (b->nhelpers)
-            memcpy(nh, b->helpers, sizeof(char *) * (size_t)b->nhelpers);
-        b->helpers = nh;
-    }
-    b->helpers[b->nhelpers++] = n->name;
+    if (n->kind == ND_IDENT && n->decl && n->decl->kind == DK_FUNC && !n->decl->loc.sys &&
+        !cg_recfn_by_name(b->cg, n->name))
+        cg_names_add(&b->helpers, n->name);
 }
 
 /* Walk a recursive function's body: parameter uses, wtc_depth, global writes/derefs;
@@ -668,23 +656,13 @@ static void check_body_node(Node *n, void *data)
             b->used[p - b->f->params] = true;
     }
     note_helper(b, n);
-    if (b->nwarned < 64 && b->helper) {
-        /* in a function it calls, only a pointer the program sets (one it never writes
-           holds its initializer, every rank's own address of a global whose value the
-           region's start brings): 'gp = malloc(...)' in main crashed at -n 2 with
-           no word (a helper's bug hunt) */
+    if (b->nwarned < 64) {
+        /* in a function f calls, only what the globals hold, and of pointers only one the
+           program sets (one it never writes holds its initializer, every rank's own
+           address of a global whose value the region's start brings): 'gp = malloc(...)'
+           in main crashed at -n 2 with no word (a helper's bug hunt) */
         Decl *g;
-        if ((n->kind == ND_DEREF || n->kind == ND_PTR_MEMBER || n->kind == ND_INDEX) &&
-            (g = global_var(n->lhs)) && type_is_pointer(g->type) && written_once(b, g))
-            warn_global(b, n, g, W_DEREF);
-        if (n->kind == ND_CALL && (g = called_global(n->lhs)))
-            warn_global(b, n, g, W_CALL);
-        if (n->kind == ND_IDENT && (g = global_var(n)) && !(g->type->quals & Q_CONST) &&
-            !type_is_pointer(g->type) && cg_holds_pointer(g->type, 0) && written_once(b, g))
-            warn_global(b, n, g, W_POINTERS);
-    } else if (b->nwarned < 64) {
-        Decl *g;
-        bool write = cg_is_write(n);
+        bool write = !b->helper && cg_is_write(n);
         RecParam *p;
         if (write && (g = global_var(lvalue_root(n->lhs))))
             warn_global(b, n, g, W_WRITE);
@@ -697,12 +675,14 @@ static void check_body_node(Node *n, void *data)
                          p->name);
         }
         if ((n->kind == ND_DEREF || n->kind == ND_PTR_MEMBER || n->kind == ND_INDEX) &&
-            (g = global_var(n->lhs)) && type_is_pointer(g->type))
-            warn_global(b, n, g, W_DEREF); /* SPEC 2.4, whatever it points to */
+            (g = global_var(n->lhs)) && type_is_pointer(g->type) &&
+            (!b->helper || written_once(b, g)))
+            warn_global(b, n, g, W_DEREF); /* SPEC 2.4 in f, whatever it points to */
         if (n->kind == ND_CALL && (g = called_global(n->lhs)))
             warn_global(b, n, g, W_CALL);
         if (n->kind == ND_IDENT && (g = global_var(n)) && !(g->type->quals & Q_CONST) &&
-            cg_holds_pointer(g->type, 0) && written_once(b, g))
+            !(b->helper && type_is_pointer(g->type)) && cg_holds_pointer(g->type, 0) &&
+            written_once(b, g))
             warn_global(b, n, g, W_POINTERS);
     }
     cg_children(n, check_body_node, data);
@@ -713,12 +693,12 @@ static void check_body(Cg *cg, RecFn *f)
 {
     BodyCheck b = {cg, f, ast_alloc(sizeof(bool) * (size_t)(f->nparams + 1)),
                    ast_alloc(sizeof(bool) * (size_t)(f->nparams + 1)),
-                   ast_alloc(sizeof(char *) * 65), 0, {0}, 0, NULL, NULL, 0, 0};
+                   ast_alloc(sizeof(char *) * 65), 0, {0}, 0, NULL, {0}};
     check_body_node(f->fd->body, &b);
-    for (int i = 0; i < b.nhelpers; i++) { /* the list grows while we walk it */
-        FuncDef *fd = cg_funcdef_named(cg, b.helpers[i]);
+    for (int i = 0; i < b.helpers.n; i++) { /* the list grows while we walk it */
+        FuncDef *fd = cg_funcdef_named(cg, b.helpers.v[i]);
         if (fd && fd->body) {
-            b.helper = b.helpers[i];
+            b.helper = b.helpers.v[i];
             check_body_node(fd->body, &b);
         }
     }

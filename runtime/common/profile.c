@@ -49,30 +49,44 @@ unsigned long long wtcrt_program_fingerprint(const wtc_program *prog)
     return h;
 }
 
-char *wtcrt_read_file(const char *path, size_t *len, char *err, size_t errsz)
+FILE *wtcrt_open_regular(const char *path, const char *what, char *err, size_t errsz)
 {
-    /* a regular file only, opened without waiting: a FIFO named by mistake hung the
-       predictor and every rank of --wtc-auto until killed (a helper's bug hunt) */
-    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
     struct stat st;
-    FILE *f = NULL;
-    char *buf = NULL;
-    size_t cap = 0, n = 0;
+    FILE *f;
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
     if (fd < 0) {
-        snprintf(err, errsz, "%s: cannot open: %s", path, strerror(errno));
+        snprintf(err, errsz, "%s: cannot open%s%s: %s", path, what ? " " : "", what ? what : "",
+                 strerror(errno));
         return NULL;
     }
-    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-        snprintf(err, errsz, "%s: not a regular file%s", path,
-                 S_ISDIR(st.st_mode) ? " (a directory)" : "");
+    int known = fstat(fd, &st) == 0;
+    if (!known || !S_ISREG(st.st_mode)) {
+        int dir = known && S_ISDIR(st.st_mode);
+        if (what)
+            snprintf(err, errsz, "%s: not a %s (not a regular file%s)", path, what,
+                     dir ? ": a directory" : "");
+        else
+            snprintf(err, errsz, "%s: not a regular file%s", path, dir ? " (a directory)" : "");
         close(fd);
         return NULL;
     }
     if (!(f = fdopen(fd, "rb"))) {
-        snprintf(err, errsz, "%s: cannot open: %s", path, strerror(errno));
+        snprintf(err, errsz, "%s: cannot open%s%s: %s", path, what ? " " : "", what ? what : "",
+                 strerror(errno));
         close(fd);
-        return NULL;
     }
+    return f;
+}
+
+char *wtcrt_read_file(const char *path, size_t *len, char *err, size_t errsz)
+{
+    /* a regular file only, opened without waiting: a FIFO named by mistake hung the
+       predictor and every rank of --wtc-auto until killed (a helper's bug hunt) */
+    FILE *f = wtcrt_open_regular(path, NULL, err, errsz);
+    char *buf = NULL;
+    size_t cap = 0, n = 0;
+    if (!f)
+        return NULL;
     for (;;) {
         if (n + 1 >= cap) {
             char *nb = realloc(buf, cap = cap ? 2 * cap : 1 << 16);

@@ -224,35 +224,23 @@ int wtcrt_write_atomic(const char *path, void (*body)(FILE *f, const void *ctx),
 {
     char tmp[PATH_MAX + 64], real[PATH_MAX];
     FILE *f;
-    int err, how = out_target(path, real, sizeof real);
-    if (how < 0)
-        return -1;
-    if (how == OUT_DIRECT) {
-        if (!(f = fopen(path, "w")))
-            return -1;
-        errno = 0;
-        body(f, ctx);
-        err = ferror(f);
-        if (fclose(f) != 0 || err) {
-            errno = errno ? errno : EIO;
-            return -1;
-        }
-        return 0;
-    }
-    if (tmp_beside(real, tmp, sizeof tmp) < 0 || !(f = fopen(tmp, "w")))
+    int err, how = out_target(path, real, sizeof real), direct = how == OUT_DIRECT;
+    if (how < 0 || (!direct && tmp_beside(real, tmp, sizeof tmp) < 0) ||
+        !(f = fopen(direct ? path : tmp, "w")))
         return -1;
     errno = 0;
     body(f, ctx);
     err = ferror(f);
-    if (fflush(f) != 0 || fsync(fileno(f)) != 0)
+    if (!direct && (fflush(f) != 0 || fsync(fileno(f)) != 0))
         err = 1;
     if (fclose(f) != 0 || err) {
         err = errno ? errno : EIO;
-        remove(tmp);
+        if (!direct)
+            remove(tmp);
         errno = err;
         return -1;
     }
-    if (rename(tmp, real) != 0) {
+    if (!direct && rename(tmp, real) != 0) {
         err = errno;
         remove(tmp);
         errno = err;

@@ -159,6 +159,10 @@ typedef struct wtcrt_auto {
 unsigned long long wtcrt_checksum(const void *p, size_t n);
 /* A hash of what a recording depends on in the program (names, sizes, buffers). */
 unsigned long long wtcrt_program_fingerprint(const wtc_program *prog);
+/* path opened for reading when it is a regular file, without waiting (a FIFO or a device
+   named by mistake is refused at once); 'what' names it in messages ("machine file"),
+   NULL: none. NULL with err set. */
+FILE *wtcrt_open_regular(const char *path, const char *what, char *err, size_t errsz);
 /* The whole file, NUL-terminated (len without it); NULL with err set. */
 char *wtcrt_read_file(const char *path, size_t *len, char *err, size_t errsz);
 /* Checks version, checksum and program of a profile read into text (modified: the

@@ -1160,8 +1160,8 @@ static size_t abort_note_len;
 static void abort_noted(int sig)
 {
     (void)sig;
-    if (abort_note_len && write(2, abort_note, abort_note_len) < 0)
-        abort_note_len = 0;
+    if (write(2, abort_note, abort_note_len) < 0) /* nothing more to do */
+        return;
 }
 
 static void abort_note_install(wtcrt_rt *rt)

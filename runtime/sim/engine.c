@@ -153,9 +153,10 @@ static double cpu(sim *S, int rid, double t, double d, int urgent)
     if (rid >= S->W && S->one_bell) {
         /* a master of a one-node job there runs at the lowest priority (the runtime's
            dyn_master): on a core left free */
+        wtcrt_stats *st = eng_stats(S, rid);
         urgent = 0;
-        if (eng_stats(S, rid))
-            eng_stats(S, rid)->lowprio = 1;
+        if (st)
+            st->lowprio = 1;
     }
     return eng_res_book(&S->cores[node_of(S, rid)], S->now, t, d, urgent);
 }

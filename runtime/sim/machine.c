@@ -4,15 +4,14 @@
  * purpose: a typo in a key would otherwise silently predict for the wrong machine. */
 #include <ctype.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 #include "sim.h"
+#include "wtcrt.h"
 
 /* The shipped presets, compiled in so that prog.predict works without lib/wtc. Keep
    them byte-identical to the files in machines/ (tests/unit/sim_machine.sh checks). */
@@ -442,32 +441,9 @@ int sim_machine_parse(const char *text, const char *file, sim_machine *m, char *
     return 0;
 }
 
-/* Open a machine file for reading: a regular file only. O_NONBLOCK, so a FIFO or a
-   device named by mistake is refused at once instead of waiting for a writer. */
-static FILE *open_regular(const char *path, char *err, size_t errsz)
-{
-    struct stat st;
-    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-    if (fd < 0) {
-        fail(err, errsz, "%s: cannot open machine file: %s", path, strerror(errno));
-        return NULL;
-    }
-    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-        close(fd);
-        fail(err, errsz, "%s: not a machine file (not a regular file)", path);
-        return NULL;
-    }
-    FILE *f = fdopen(fd, "r");
-    if (!f) {
-        close(fd);
-        fail(err, errsz, "%s: cannot open machine file: %s", path, strerror(errno));
-    }
-    return f;
-}
-
 int sim_machine_load(const char *path, sim_machine *m, char *err, size_t errsz)
 {
-    FILE *f = open_regular(path, err, errsz);
+    FILE *f = wtcrt_open_regular(path, "machine file", err, errsz);
     char *text;
     long n;
     int rc;

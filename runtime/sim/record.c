@@ -1590,6 +1590,17 @@ void wtc_par_close(wtc_par *p)
 /* ---- the program around it ------------------------------------------------------------ */
 
 /* Restores the real stdout (the user's output went to /dev/null). */
+/* Standard output (what it holds written out first) goes to /dev/null from here on. */
+static void stdout_to_devnull(void)
+{
+    int devnull;
+    fflush(stdout);
+    if ((devnull = open("/dev/null", O_WRONLY)) >= 0) {
+        dup2(devnull, 1);
+        close(devnull);
+    }
+}
+
 static void restore_stdout(void)
 {
     fflush(stdout);
@@ -1698,12 +1709,7 @@ static int finish(void)
     int rc = predict(&R.tree, &R.smp, wtc_cut_depth);
     /* what the program prints after this (its atexit handlers) is not the report: to
        /dev/null again (it ended the report's JSON, a helper's bug hunt) */
-    fflush(stdout);
-    int devnull = open("/dev/null", O_WRONLY);
-    if (devnull >= 0) {
-        dup2(devnull, 1);
-        close(devnull);
-    }
+    stdout_to_devnull();
     return rc;
 }
 
@@ -1861,14 +1867,10 @@ static int check_before_run(const char *argv0)
    goes to R.saved_stdout). */
 static void silence_stdout(void)
 {
-    int devnull;
     fflush(stdout);
     R.saved_stdout = dup(1);
-    devnull = open("/dev/null", O_WRONLY);
-    if (R.saved_stdout >= 0 && devnull >= 0)
-        dup2(devnull, 1);
-    if (devnull >= 0)
-        close(devnull);
+    if (R.saved_stdout >= 0)
+        stdout_to_devnull();
 }
 
 /* prog.predict's start (the ABI's entry): options and checks, the recorded run of the
