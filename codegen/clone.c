@@ -149,8 +149,13 @@ static void render_par(Render *r, Node *n)
     /* up to the '=', not to the lower bound's start: a bound in parentheses starts
        inside them ("par k = (0) to 1" lost its '(') */
     edits_add(&r->ed, n->span.start, n->kw_eq.end, head);
+    /* "v <= hi; v++" never ended for hi = INT_MAX (v overflowed): the loop stops after
+       the iteration that reaches hi, testing before it steps (an index the body moves
+       past hi ends it, as in the plain loop) */
     edits_add(&r->ed, n->kw_to.start, n->kw_to.end, cg_fmt("), %s = (", hi));
-    edits_add(&r->ed, n->kw_do.start, n->kw_do.end, cg_fmt("); %s <= %s; %s++)", v, hi, v));
+    edits_add(&r->ed, n->kw_do.start, n->kw_do.end,
+              cg_fmt("), __wtc_e_%d = %s > %s; !__wtc_e_%d; __wtc_e_%d = %s >= %s, %s += "
+                     "!__wtc_e_%d)", k, v, hi, k, k, v, hi, v, k));
     if (spawning && r->flavor == R_PAR)
         edits_add(&r->ed, n->span.end, n->span.end,
                   cg_fmt(" if (%s && %s != WTC_INLINE) wtc_par_close(%s); }", frame, frame,
