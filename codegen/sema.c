@@ -781,11 +781,28 @@ static void par_expr(Node *n, void *data)
 /* What follows items[i] of a block: the end of the iteration (a 'continue', or a
    'break' that ends it), the end of the block, or something else. */
 enum { REST_ENDS, REST_FALLS, REST_MORE };
+
+/* A statement that does nothing: ';', '{ }', or a label on one ('skip: ;', where a
+   goto before the spawn point jumps to the end of the iteration). */
+static bool no_action(const Node *n)
+{
+    if (!n || n->kind == ND_NULL_STMT)
+        return true;
+    if (n->kind == ND_LABEL)
+        return no_action(n->body);
+    if (n->kind != ND_BLOCK)
+        return false;
+    for (int i = 0; i < n->nargs; i++)
+        if (!no_action(n->args[i]))
+            return false;
+    return true;
+}
+
 static int rest_of(const ParCheck *pc, Node *blk, int i, bool brk_ends)
 {
     for (int j = i + 1; j < blk->nargs; j++) {
         Node *it = blk->args[j];
-        if (!it || it->kind == ND_NULL_STMT)
+        if (no_action(it))
             continue;
         return (it->kind == ND_CONTINUE && !pc->loops) || (it->kind == ND_BREAK && brk_ends)
                    ? REST_ENDS
