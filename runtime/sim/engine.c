@@ -595,6 +595,8 @@ static void mark_region_end(sim *S, double T)
 
 /* ---- frames and calls ------------------------------------------------------------------ */
 
+static int frame_pending(void *ctx, int level);
+
 frame *eng_push(sim *S, int rid, int type)
 {
     rank *r = &S->r[rid];
@@ -602,11 +604,33 @@ frame *eng_push(sim *S, int rid, int type)
         r->cap = r->cap ? 2 * r->cap : 16;
         r->st = eng_xrealloc(r->st, (size_t)r->cap * sizeof *r->st);
     }
+    if (r->depth > 0 && frame_pending(r, r->depth - 1) > 0) { /* the top goes below */
+        r->st[r->depth - 1].below = 1;
+        r->below++;
+    }
     frame *f = &r->st[r->depth++];
     memset(f, 0, sizeof *f);
     f->type = type;
     f->claimed = -1;
     return f;
+}
+
+void eng_pop(sim *S, int rid)
+{
+    rank *r = &S->r[rid];
+    r->depth--;
+    if (r->depth > 0 && r->st[r->depth - 1].below) { /* the top again */
+        r->st[r->depth - 1].below = 0;
+        r->below--;
+    }
+}
+
+void eng_taken(rank *r, int e)
+{
+    if (r->st[e].below && frame_pending(r, e) == 0) {
+        r->st[e].below = 0;
+        r->below--;
+    }
 }
 
 /* The runtime's own work on the compute path (a poll, a child's start): computing, but
@@ -706,8 +730,6 @@ msg *eng_send_children(sim *S, int from, int to, int kind, int first, int count)
     return send_bytes(S, from, to, kind, b, c);
 }
 
-static int frame_pending(void *ctx, int level);
-
 /* Par p's children from 'off' on are spawned into a frame the mode opens: the runtime's
    spawning time for them (a share of t_spawn), then the mode's open_par. */
 static void spawn_rest(sim *S, int rid, int p, int lo, int hi, int off)
@@ -717,10 +739,6 @@ static void spawn_rest(sim *S, int rid, int p, int lo, int hi, int off)
     S->ops->open_par(S, rid, p, lo, hi, off);
 }
 
-/* Whether r's frames hold children pending, which a thief or a grant may take (the
-   runtime's rt->npending > 0; the core's rules ask no more): 1 at the first such frame
-   from the top, where they lie while the rank works (a spine thousands of calls deep
-   made every par walk all of its frames: a 1 s program took 424 s to predict). */
 int eng_same_node(const sim *S, int a, int b)
 {
     return node_of(S, a) == node_of(S, b);
@@ -745,12 +763,30 @@ int eng_pending_at(sim *S, int v, double t)
     return -1;
 }
 
+/* Whether r's frames hold children pending, which a thief or a grant may take (the
+   runtime's rt->npending > 0; the core's rules ask no more): the top frame's, or a
+   frame below counted in r->below. A walk of the frames made every par of a spine
+   thousands of calls deep cost its depth (a 1 s program took 424 s to predict, a chain
+   40 000 deep 15 s). */
 int eng_pending(const rank *r)
 {
-    for (int l = r->depth - 1; l >= 0; l--)
-        if (frame_pending((void *)(uintptr_t)r, l) > 0)
-            return 1;
-    return 0;
+    int any = r->below > 0 || (r->depth > 0 && frame_pending((void *)(uintptr_t)r,
+                                                             r->depth - 1) > 0);
+#ifdef SIM_CHECK_PENDING /* the walk that 'below' saves (a spine 10 000 calls deep took
+                            seconds to predict), as a check */
+    int walk = 0;
+    for (int l = r->depth - 1; l >= 0 && !walk; l--)
+        walk = frame_pending((void *)(uintptr_t)r, l) > 0;
+    if (walk != any) {
+        fprintf(stderr, "eng_pending: walk %d, below %d, depth %d:", walk, r->below, r->depth);
+        for (int l = 0; l < r->depth; l++)
+            fprintf(stderr, " [%d: type %d %d..%d below %d]", l, r->st[l].type, r->st[l].i,
+                    r->st[l].end, r->st[l].below);
+        fprintf(stderr, "\n");
+        abort();
+    }
+#endif
+    return any;
 }
 
 /* Starts par p of the call on top of rank rid's stack: sequentially here when it does
@@ -824,7 +860,7 @@ static int step_spawn(sim *S, int rid, frame *f)
     }
     int p = f->par, lo = f->lo, hi = f->hi, off = f->i - pp->first_child;
     int out = f->outstanding;
-    S->r[rid].depth--;
+    eng_pop(S, rid);
     S->ops->open_par(S, rid, p, lo, hi, off);
     S->r[rid].st[S->r[rid].depth - 1].outstanding += out; /* the RESULTs thieves owe */
     return 1;
@@ -932,7 +968,7 @@ static int step_node(sim *S, int rid, frame *f)
     } else if (f->par < 0) {
         int node = f->node, lo = f->lo, hi = f->hi;
         eng_compute(S, rid, t->nodes[f->node].t_after);
-        S->r[rid].depth--;
+        eng_pop(S, rid);
         if (node != S->root)
             hand_back(S, rid, lo, hi);
     } else if (f->phase == 0) {
@@ -958,7 +994,7 @@ static int step_group(sim *S, int rid, frame *f)
         eng_start_child(S, rid, c, lo, hi);
     } else {
         int src = f->src, sf = f->srcframe, first = f->node, n = f->end - f->node;
-        S->r[rid].depth--;
+        eng_pop(S, rid);
         msg *m = eng_send_children(S, rid, src, M_RESULT, first, n);
         m->d = sf;
     }
@@ -980,7 +1016,7 @@ static int step_inline(sim *S, int rid, frame *f)
         f->claimed = -1;
         if (wtcp_par_convert(eng_pending(&S->r[rid]))) { /* the rest go into a frame */
             int p = f->par, lo = f->lo, hi = f->hi, off = c - S->t->pars[p].first_child;
-            S->r[rid].depth--;
+            eng_pop(S, rid);
             if (eng_stats(S, rid))
                 eng_stats(S, rid)->pars_framed++;
             spawn_rest(S, rid, p, lo, hi, off);
@@ -996,7 +1032,7 @@ static int step_inline(sim *S, int rid, frame *f)
             start_node(S, rid, c, f->lo, f->hi);
         }
     } else {
-        S->r[rid].depth--;
+        eng_pop(S, rid);
     }
     return 1;
 }

@@ -69,6 +69,7 @@ typedef struct frame {
     int claimed;                  /* F_WORK: the child taken, to run after the poll (-1) */
     int task;                     /* F_WORK: a task frame (sends a RESULT when done) */
     int seed;                     /* task F_WORK: of a seed (its RESULT says so) */
+    int below;                    /* counted in its rank's 'below' */
 } frame;
 
 typedef struct rank {
@@ -86,6 +87,9 @@ typedef struct rank {
                         where its answering thread answers (engine.c, leaf_answer) */
     frame *st;
     int depth, cap;
+    int below;       /* its frames below the top with pending children (each marked
+                        'below'): only the top frame gains any, the others only lose
+                        them (eng_push, eng_pop, eng_taken), so eng_pending walks none */
     int tick;        /* its look at its clock (eng_arrived): 1 an M_TICK is on its way,
                         2 it has popped */
     double tick_t;   /* the M_TICK's time */
@@ -264,6 +268,11 @@ static inline wtcrt_stats *eng_stats(sim *S, int rid)
 }
 
 frame *eng_push(sim *S, int rid, int type);
+/* Pops rank rid's top frame (every pop goes here: it keeps the rank's 'below'). */
+void eng_pop(sim *S, int rid);
+/* Children were taken from frame e of rank r, maybe below its top (a thief's or a
+   grant's group): keeps the rank's 'below'. */
+void eng_taken(rank *r, int e);
 /* 1 when rank r has pending children in some frame (the runtime's npending > 0). */
 int eng_pending(const rank *r);
 /* Whether rank v had pending children at time t, as its doorbell slot shows them: its

@@ -113,6 +113,7 @@ static void send_group(sim *S, int rid, int to)
     f = &r->st[e];
     n = wtcp_group_size(S->mode, f->end - f->i, S->batch);
     f->end -= n;
+    eng_taken(r, e);
     f->outstanding++;
     r->npending -= n;
     m = eng_send_children(S, rid, to, M_TASK, f->end, n);
@@ -226,7 +227,8 @@ static int poll(sim *S, int rid)
 static void finish(sim *S, int rid)
 {
     rank *r = &S->r[rid];
-    frame f = r->st[--r->depth];
+    frame f = r->st[r->depth - 1];
+    eng_pop(S, rid);
     if (f.task) {
         eng_send_children(S, rid, f.src, M_RESULT, f.node, f.k)->d =
             f.srcframe;

@@ -43,7 +43,7 @@ static int step_spar(sim *S, int rid)
         f->j++;
         return 1;
     }
-    r->depth--;
+    eng_pop(S, rid);
     return 1;
 }
 

@@ -43,7 +43,8 @@ static void answer(sim *S, int rid, int thief, int had_seed)
 {
     rank *r = &S->r[rid];
     wtcp_frames v = eng_frames(r);
-    int e = wtcp_may_give(&r->seeds, thief, had_seed) ? wtcp_give_frame(&v) : -1;
+    int e = eng_pending(r) && wtcp_may_give(&r->seeds, thief, had_seed) ? wtcp_give_frame(&v)
+                                                                          : -1;
     if (e < 0) {
         eng_send(S, rid, thief, M_NOWORK, HDR);
         S->res->refusals++;
@@ -58,6 +59,7 @@ static void answer(sim *S, int rid, int thief, int had_seed)
         c0 = f->end - g;
         f->end = c0;
     }
+    eng_taken(r, e);
     f->outstanding++;
     msg *m = eng_send_children(S, rid, thief, M_TASK, c0, g);
     m->a = p;
@@ -266,7 +268,8 @@ static int spawn_poll(sim *S, int rid)
 static void finish(sim *S, int rid)
 {
     rank *r = &S->r[rid];
-    frame f = r->st[--r->depth];
+    frame f = r->st[r->depth - 1];
+    eng_pop(S, rid);
     if (f.task) {
         msg *m = eng_send_children(S, rid, f.src, M_RESULT, f.node, f.k);
         m->d = f.srcframe;
