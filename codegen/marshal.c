@@ -275,6 +275,37 @@ static void emit_descriptor(Cg *cg, RecFn *f)
             f->nbufs ? cg_fmt("__wtc_bufs_%s", f->name) : "0", f->name, f->name, f->name);
 }
 
+/* The runtime lays arguments, return values and buffers out 16-aligned (a received
+   TASK's memory, a frame's arena, the predictor's copies): a type aligned to more (a
+   32-byte vector, an _Alignas(64) element) arrived misaligned on another processor, and
+   the aligned AVX moves gcc emits for it crashed there. Refused with a message, at the
+   function's definition. */
+static void emit_align_checks(Cg *cg, RecFn *f)
+{
+    FILE *o = cg->out;
+    cg_emit_line(cg, f->def->span.start);
+    /* (no quotes around the names: gcc prints a static assertion's ' as \') */
+    const char *why = "which the runtime does not keep aligned on other processors (at most "
+                      "16 bytes: a vector of 32 or more, or _Alignas above 16, is not "
+                      "supported)";
+    fprintf(o, "_Static_assert(__alignof__(__wtc_args_%s) <= 16, \"wtcc: recursive function "
+            "%s has a parameter whose type is aligned to more than 16 bytes, %s\"); ",
+            f->name, f->name, why);
+    if (!f->is_void)
+        fprintf(o, "_Static_assert(__alignof__(%s) <= 16, \"wtcc: recursive function %s "
+                "returns a type aligned to more than 16 bytes, %s\"); ",
+                marshal_ret_type(cg, f), f->name, why);
+    for (int i = 0; i < f->nparams; i++) {
+        RecParam *p = &f->params[i];
+        if (p->is_ptr)
+            fprintf(o, "_Static_assert(__alignof__(*((__wtc_args_%s *)0)->%s) <= 16, "
+                    "\"wtcc: the elements of buffer %s of recursive function %s have a "
+                    "type aligned to more than 16 bytes, %s\"); ",
+                    f->name, p->name, p->name, f->name, why);
+    }
+    fprintf(o, "\n"); /* one line: every message at the definition */
+}
+
 /* Everything the runtime needs about f. */
 void marshal_emit_support(Cg *cg, RecFn *f)
 {
@@ -282,6 +313,7 @@ void marshal_emit_support(Cg *cg, RecFn *f)
     emit_counts(cg, f);
     emit_runners(cg, f);
     emit_descriptor(cg, f);
+    emit_align_checks(cg, f);
 }
 
 /* The function under the user's own name: from ordinary code it starts a region. */
