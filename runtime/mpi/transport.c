@@ -1101,6 +1101,16 @@ static int finish(wtcrt_rt *rt, int status)
     wtcrt_mpi_ready(rt);
     if (rt->finished)
         return status;
+    if (rt->rank == 0 && rt->in_region) {
+        /* main ended with its region's root call still open: a longjmp out of the
+           recursion (or a signal handler's) left it, while the other ranks still work
+           on the region: an EXIT now hung them or was an unexpected message there */
+        fflush(stdout);
+        fprintf(stderr, "wtc: error: main ended while a parallel region was running: a "
+                        "call of a recursive function did not return (a longjmp out of "
+                        "it?); stopping every rank\n");
+        wtcrt_mpi_abort(rt, 2);
+    }
     wtcrt_answer_stop(rt);
     wtcrt_master_stop(rt);
     rt->finished = 1;
