@@ -356,6 +356,19 @@ static void count_reads_outside(Node *n, void *data)
     cg_children(n, count_reads_outside, data);
 }
 
+/* A count is evaluated by the runtime as often as its choices need (a number of times
+   that depends on the processors), and in plain C not at all: like cond:, it must not
+   change anything. */
+static void check_count_write(Clause *cl, ClauseItem *it)
+{
+    Node *w = NULL;
+    find_write(it->count, &w);
+    if (w)
+        diag_error(w->loc, "the count of '%s' in %s must not change anything (the runtime "
+                   "evaluates it as often as it needs, plain C not at all)", it->name,
+                   clause_word(cl->kind));
+}
+
 /* One item of in: or out:. */
 static void check_item(RecFn *f, Clause *cl, ClauseItem *it)
 {
@@ -406,6 +419,7 @@ static void check_item(RecFn *f, Clause *cl, ClauseItem *it)
                    why ? why : "", why ? "')" : "");
     IdentCheck c = {f, "count", it->name};
     check_clause_ident(it->count, &c);
+    check_count_write(cl, it);
     if (!p->count) {
         count_reads_outside(it->count, &c);
         p->count = it->count;
