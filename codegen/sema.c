@@ -777,7 +777,11 @@ static void par_expr(Node *n, void *data)
 {
     ParCheck *pc = data;
     RecFn *g = cg_called_recfn(pc->cg, n);
-    if (g)
+    if (g && g->is_void) /* no result to store */
+        diag_error(n->loc, "a call of recursive function '%s' is inside a larger expression; "
+                   "in a par body write '%s(...);' as a statement of its own, the last of the "
+                   "iteration", g->name, g->name);
+    else if (g)
         diag_error(n->loc, "the result of recursive function '%s' is used inside a larger "
                    "expression; in a par body write 'v = %s(...);' as the last statement of the "
                    "iteration and use v after the par", g->name, g->name);
@@ -856,7 +860,10 @@ static void par_spawn(ParCheck *pc, Node *stmt, Node *call, Node *lv, bool is_la
                      "'%s': which one stays depends on the order the calls end (in C, the "
                      "last iteration's); store into an array indexed by '%s'", g->name,
                      lv->name, pc->par->name);
-    if (!is_last)
+    if (!is_last && g->is_void)
+        diag_error(call->loc, "a call of recursive function '%s' in a par body must be the last "
+                   "action of its iteration; move what follows after the par", g->name);
+    else if (!is_last)
         diag_error(call->loc, "a call of recursive function '%s' in a par body must be the last "
                    "action of its iteration; store the result ('v[i] = %s(...);') and move what "
                    "follows after the par", g->name, g->name);
