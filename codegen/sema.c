@@ -912,6 +912,26 @@ static void par_jump(ParCheck *pc, Node *n, int breakable)
         diag_error(n->loc, "'goto' leaves a par body; jumps must stay inside the iteration");
 }
 
+/* A declaration in a par body. 'long t = f(x);' is not a spawn point: its variable
+   ends with the iteration, before the deferred call's result could be stored there. */
+static void par_decl(ParCheck *pc, Node *n)
+{
+    for (int i = 0; i < n->ndecls; i++) {
+        Node *init = n->decls[i] ? n->decls[i]->init : NULL;
+        RecFn *g = init ? cg_called_recfn(pc->cg, init) : NULL;
+        if (!g) {
+            if (init)
+                par_expr(init, pc);
+            continue;
+        }
+        diag_error(init->loc, "a call of recursive function '%s' initializes '%s', a variable "
+                   "of the par body; a spawn point is '%s(...);' or 'lv = %s(...);' with lv "
+                   "declared before the par (e.g. 'r[%s] = %s(...);'), used after it",
+                   g->name, n->decls[i]->name, g->name, g->name, pc->par->name, g->name);
+        cg_children(init, par_expr, pc);
+    }
+}
+
 /* Statements of a par body. is_last: nothing follows in the iteration on this path;
    breakable: inner loops/switches around; brk_ends: a break here ends the iteration. */
 static void par_stmt(ParCheck *pc, Node *n, bool is_last, int breakable, bool brk_ends)
@@ -967,7 +987,7 @@ static void par_stmt(ParCheck *pc, Node *n, bool is_last, int breakable, bool br
         nested_par_error(n);
         break;
     case ND_DECLARATION:
-        cg_children(n, par_expr, pc);
+        par_decl(pc, n);
         break;
     default:
         break;
