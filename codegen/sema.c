@@ -369,6 +369,19 @@ static void check_count_write(Clause *cl, ClauseItem *it)
                    clause_word(cl->kind));
 }
 
+/* A count is a number of elements: an integer. The generated code converted a double
+   count silently (and the C program has none to check it). */
+static void check_count_type(Clause *cl, ClauseItem *it)
+{
+    static const char *const what[] = {
+        [EC_FLOATING] = "a floating or complex type", [EC_POINTER] = "a pointer or array type",
+        [EC_AGGREGATE] = "a struct or union type"};
+    ExprClass c = cg_expr_class(it->count);
+    if (c != EC_UNKNOWN && c != EC_INTEGER)
+        diag_error(it->count->loc, "the count of '%s' in %s must have an integer type (it has "
+                   "%s)", it->name, clause_word(cl->kind), what[c]);
+}
+
 /* One item of in: or out:. */
 static void check_item(RecFn *f, Clause *cl, ClauseItem *it)
 {
@@ -420,6 +433,7 @@ static void check_item(RecFn *f, Clause *cl, ClauseItem *it)
     IdentCheck c = {f, "count", it->name};
     check_clause_ident(it->count, &c);
     check_count_write(cl, it);
+    check_count_type(cl, it);
     if (!p->count) {
         count_reads_outside(it->count, &c);
         p->count = it->count;
