@@ -382,6 +382,14 @@ static void check_count_type(Clause *cl, ClauseItem *it)
                    "%s)", it->name, clause_word(cl->kind), what[c]);
 }
 
+/* out: through a pointer to const: the callee cannot write there, and the copy back
+   would write memory the caller declared read-only. */
+static bool points_to_const(Type *t)
+{
+    Type *base = type_strip_typedefs(t)->base;
+    return base && ((base->quals & Q_CONST) || (type_strip_typedefs(base)->quals & Q_CONST));
+}
+
 /* One item of in: or out:. */
 static void check_item(RecFn *f, Clause *cl, ClauseItem *it)
 {
@@ -412,6 +420,10 @@ static void check_item(RecFn *f, Clause *cl, ClauseItem *it)
         error_function_pointer(p, it->loc);
         return;
     }
+    if (!is_in && points_to_const(p->type))
+        diag_error(it->loc, "out: lists '%s', which points to const: the callee cannot write "
+                   "through it, and copying its elements back would write memory the caller "
+                   "declared read-only; list it in in: only", it->name);
     if (!it->count) {
         if (!p->count)
             diag_error(it->loc, "pointer parameter '%s' needs an element count: write '%s[N]' "
