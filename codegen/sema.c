@@ -1073,6 +1073,26 @@ static Decl *share_data(const struct share_fn *f, Node *arg)
     return d;
 }
 
+/* The fourth argument of a _with form points to the solution that has the value (sizeof
+   G bytes are copied from it): a struct or number passed by value (a slip for '&t') was
+   left to the C compiler, whose error named the runtime's internals. */
+static bool share_solution_ok(const Cg *cg, const struct share_fn *f, Node *arg,
+                              const Decl *data)
+{
+    ExprClass c = cg_expr_class(arg);
+    if (c == EC_UNKNOWN || c == EC_POINTER)
+        return true;
+    bool lvalue = arg->kind == ND_IDENT || arg->kind == ND_MEMBER ||
+                  arg->kind == ND_PTR_MEMBER || arg->kind == ND_INDEX;
+    char *text = cg_one_line(span_text(cg->tu, arg->span));
+    diag_error(arg->loc, "the fourth argument of %s must point to the solution (sizeof %s "
+               "bytes are copied from it into '%s'); '%s' is %s, not a pointer%s%s%s", f->name,
+               data->name, data->name, text,
+               c == EC_AGGREGATE ? "a struct or union" : "a number",
+               lvalue ? ": write '&" : "", lvalue ? text : "", lvalue ? "'" : "");
+    return false;
+}
+
 /* The first argument must name a global variable of a real or integer type (not _Bool,
    an enum or a complex type), not const; each global takes one direction and, in every
    call, the same global for its solution or none. */
@@ -1100,6 +1120,8 @@ static void check_share(Cg *cg, Node *n, const struct share_fn *f)
         return;
     }
     if (f->with && !(data = share_data(f, n->args[2])))
+        return;
+    if (f->with && !share_solution_ok(cg, f, n->args[3], data))
         return;
     if (data == g) {
         diag_error(n->args[2]->loc, "%s: the solution's global must not be the bound '%s' "
