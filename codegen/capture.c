@@ -68,8 +68,8 @@ static Type *member_type(Type *t, const char *name, int depth)
     return m ? m->type : NULL;
 }
 
-/* The type of an lvalue made of a variable, array indexing and '.', or NULL. */
-static Type *lvalue_type(Node *n)
+/* The type of an lvalue made of a variable, array indexing, '.' and '->', or NULL. */
+Type *cg_lvalue_type(Node *n)
 {
     Type *t;
     if (!n)
@@ -77,11 +77,11 @@ static Type *lvalue_type(Node *n)
     if (n->kind == ND_IDENT)
         return n->decl ? n->decl->type : NULL;
     if (n->kind == ND_MEMBER)
-        return member_type(lvalue_type(n->lhs), n->name, 0);
-    if (n->kind == ND_PTR_MEMBER && (t = type_strip_typedefs(lvalue_type(n->lhs))) &&
+        return member_type(cg_lvalue_type(n->lhs), n->name, 0);
+    if (n->kind == ND_PTR_MEMBER && (t = type_strip_typedefs(cg_lvalue_type(n->lhs))) &&
         (t->kind == TY_PTR || t->kind == TY_ARRAY))
         return member_type(t->base, n->name, 0);
-    if (n->kind == ND_INDEX && (t = type_strip_typedefs(lvalue_type(n->lhs))) &&
+    if (n->kind == ND_INDEX && (t = type_strip_typedefs(cg_lvalue_type(n->lhs))) &&
         (t->kind == TY_ARRAY || t->kind == TY_PTR))
         return t->base;
     return NULL;
@@ -93,7 +93,7 @@ static Decl *root_var(Node *n)
 {
     Type *t;
     while (n && (n->kind == ND_MEMBER ||
-                 (n->kind == ND_INDEX && (t = type_strip_typedefs(lvalue_type(n->lhs))) &&
+                 (n->kind == ND_INDEX && (t = type_strip_typedefs(cg_lvalue_type(n->lhs))) &&
                   t->kind == TY_ARRAY)))
         n = n->lhs;
     return n && n->kind == ND_IDENT && n->decl && n->decl->kind == DK_VAR ? n->decl : NULL;
@@ -269,7 +269,7 @@ void capture_check(const Cg *cg, Node *par, Node *stmt, Node *call, Node *lv)
     for (int i = 0; g && i < g->nparams; i++)
         pointers |= g->params[i].is_ptr;
     if (lv && (lv->kind == ND_MEMBER || lv->kind == ND_PTR_MEMBER)) {
-        Type *t = type_strip_typedefs(lvalue_type(lv->lhs));
+        Type *t = type_strip_typedefs(cg_lvalue_type(lv->lhs));
         Member *m = NULL;
         if (t && lv->kind == ND_PTR_MEMBER)
             t = t->kind == TY_PTR || t->kind == TY_ARRAY ? t->base : NULL;

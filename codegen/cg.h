@@ -109,6 +109,14 @@ FuncDef *cg_funcdef_named(const Cg *cg, const char *name);
 RecFn *cg_called_recfn(const Cg *cg, Node *call);       /* callee of ND_CALL, if recursive */
 bool cg_is_wtc_depth(Node *n);
 bool cg_is_write(const Node *n);                     /* =, op=, ++, -- */
+/* The kind of value an expression has, where the declarations tell it without a type
+   checker (the C compiler has the one that decides); EC_UNKNOWN elsewhere. */
+typedef enum ExprClass {
+    EC_UNKNOWN, EC_INTEGER, EC_FLOATING /* or complex */, EC_POINTER /* or array */,
+    EC_AGGREGATE /* struct or union */
+} ExprClass;
+ExprClass cg_expr_class(Node *n);
+ExprClass cg_type_class(Type *t);
 /* A spawn point: an expression statement "f(...);" or "lv = f(...);" calling a
    recursive function. Fills call and lv (NULL when the result is discarded). */
 bool cg_spawn_of(const Cg *cg, Node *stmt, Node **call, Node **lv);
@@ -130,6 +138,7 @@ bool clone_has_recursive_call(const Cg *cg, Node *body);
 /* capture.c: code for the spawn point 'stmt' (calling 'call') of par statement 'par' */
 char *capture_args(const Cg *cg, Node *par, Node *stmt, Node *call, const char *frame);
 char *capture_dest(Node *par, Node *stmt, Node *lv, const char *addr);
+Type *cg_lvalue_type(Node *n); /* a variable, a[i], s.m, p->m; NULL for other forms */
 
 /* program.c: does a value of type t hold a pointer; does any function of the program
    write global 'name' (assign, increment, take its address) after its initializer? */

@@ -24,6 +24,8 @@ typedef struct Render {
     const char *frame; /* the frame variable of the enclosing spawning par, or NULL */
     Node *par;         /* that par statement */
     bool seq_spawns;   /* --check, sequential clone: inside a par with spawn points */
+    const char *fname; /* the name __func__ means here, where the emitted function has
+                          another (a clone, the renamed main); NULL elsewhere */
 } Render;
 
 /* wtcc --check: does f keep a copy of its arguments at entry (__wtc_self) to check its
@@ -33,20 +35,57 @@ static bool checks_children(const Cg *cg, const RecFn *f)
     return cg->opt && cg->opt->check && f && f->nbufs;
 }
 
-/* Source text of a node with newlines folded, for use inside a one-line replacement. */
-static char *flat_text(const Cg *cg, Node *n)
+/* __func__ and gcc's __FUNCTION__ and __PRETTY_FUNCTION__ (glibc's assert uses it):
+   names the C compiler would replace by the name of the function it compiles. */
+static bool is_func_name(const Node *n)
 {
-    return cg_one_line(span_text(cg->tu, n->span));
+    return n->kind == ND_IDENT && !n->decl &&
+           (!strcmp(n->name, "__func__") || !strcmp(n->name, "__FUNCTION__") ||
+            !strcmp(n->name, "__PRETTY_FUNCTION__"));
+}
+
+/* What replaces __func__ in a function that is emitted under another name: the user's
+   name, as an lvalue of C's type for it (const char[N], C11 6.4.2.2), so sizeof and a
+   static initializer behave as in C and a write to it is refused. */
+static char *func_name_text(const char *fname)
+{
+    char *lit = cg_c_string(fname);
+    return cg_fmt("(*(const char (*)[sizeof %s])%s)", lit, lit);
+}
+
+typedef struct FuncNames {
+    const char *fname;
+    Edits *ed;
+} FuncNames;
+
+/* Add the replacement of every __func__ in n and below it (see Render.fname). */
+static void func_name_edits(Node *n, void *data)
+{
+    FuncNames *fn = data;
+    if (is_func_name(n))
+        edits_add(fn->ed, n->span.start, n->span.end, func_name_text(fn->fname));
+    cg_children(n, func_name_edits, data);
+}
+
+/* Source text of a node with newlines folded, for use inside a one-line replacement
+   (a spawn point's arguments and destination; __func__ there is the user's name). */
+static char *flat_text(const Render *r, Node *n)
+{
+    Edits ed = {0};
+    FuncNames fn = {r->fname, &ed};
+    if (r->fname)
+        func_name_edits(n, &fn);
+    return cg_one_line(edits_apply(r->cg, &ed, n->span.start, n->span.end));
 }
 
 /* The arguments of a call as "a, b, c". */
-static char *args_text(const Cg *cg, Node *call)
+static char *args_text(const Render *r, Node *call)
 {
     Str b = {0};
     for (int i = 0; i < call->nargs; i++) {
         if (i)
             str_cat(&b, ", ");
-        str_cat(&b, flat_text(cg, call->args[i]));
+        str_cat(&b, flat_text(r, call->args[i]));
     }
     return b.s ? b.s : "";
 }
@@ -208,10 +247,10 @@ static void render_seq_spawn(Render *r, Node *stmt, Node *call, Node *lv)
     const Cg *cg = r->cg;
     RecFn *g = cg_called_recfn(cg, call);
     Str b = {0};
-    char *init = call->nargs ? args_text(cg, call) : "0";
+    char *init = call->nargs ? args_text(r, call) : "0";
     str_printf(&b, "{ %s%s", marshal_args_decl(g, "__wtc_a", init), spawn_checks(r, g, stmt));
     if (lv)
-        str_printf(&b, "%s = ", flat_text(cg, lv));
+        str_printf(&b, "%s = ", flat_text(r, lv));
     str_printf(&b, "__wtc_seq_%s(%s); }", g->name, args_from_local(g));
     edits_add(&r->ed, stmt->span.start, stmt->span.end, b.s);
 }
@@ -247,10 +286,10 @@ static void render_spawn(Render *r, Node *stmt, Node *call, Node *lv)
 {
     const Cg *cg = r->cg;
     RecFn *g = cg_called_recfn(cg, call);
-    char *args = args_text(cg, call);
+    char *args = args_text(r, call);
     char *decl = marshal_args_decl(g, "__wtc_a", call->nargs ? args : "0");
     const char *P = r->frame;
-    char *l = lv ? flat_text(cg, lv) : NULL;
+    char *l = lv ? flat_text(r, lv) : NULL;
     Str b = {0};
     if (cg->opt && cg->opt->check) {
         /* the arguments once, checked whichever way the call goes */
@@ -318,6 +357,8 @@ static void render(Node *n, void *data)
         render_seq_spawn(r, n, call, lv);
         return;
     }
+    if (r->fname && is_func_name(n))
+        edits_add(&r->ed, n->span.start, n->span.end, func_name_text(r->fname));
     if ((g = cg_called_recfn(r->cg, n)))
         render_call(r, n, g);
     cg_children(n, render, data);
@@ -441,7 +482,7 @@ static bool seq_flatten(const Cg *cg, RecFn *f)
 /* Emit one clone of f: its header, then the body with the flavor's edits. */
 static void emit_clone(Cg *cg, RecFn *f, enum Flavor flavor)
 {
-    Render r = {cg, f, flavor, {0}, 0, NULL, NULL, false};
+    Render r = {cg, f, flavor, {0}, 0, NULL, NULL, false, f->name};
     Node *body = f->fd->body;
     bool par = flavor == R_PAR;
     render(body, &r);
@@ -478,9 +519,11 @@ void clone_emit_par(Cg *cg, RecFn *f)
 /* An ordinary function with its par statements rewritten. */
 void clone_emit_ordinary(Cg *cg, Node *def)
 {
-    Render r = {cg, NULL, R_ORD, {0}, 0, NULL, NULL, false};
+    bool is_main = cg->main_fd && def->func == cg->main_fd;
+    /* main is renamed __wtc_user_main (program.c), which __func__ would say */
+    Render r = {cg, NULL, R_ORD, {0}, 0, NULL, NULL, false, is_main ? "main" : NULL};
     render(def->func->body, &r);
-    if (cg->main_fd && def->func == cg->main_fd) {
+    if (is_main) {
         Node *body = def->func->body;
         /* reaching main's '}' returns 0 (C11 5.1.2.2.3), but not once it is renamed (by
            the macro at the top of the generated file) */

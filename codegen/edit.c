@@ -306,6 +306,132 @@ bool cg_is_write(const Node *n)
            n->kind == ND_POST_INC || n->kind == ND_POST_DEC;
 }
 
+/* The class of a value of type t (TypeKind lists the integer kinds, then the floating). */
+ExprClass cg_type_class(Type *t)
+{
+    t = type_strip_typedefs(t);
+    if (!t)
+        return EC_UNKNOWN;
+    if ((t->kind >= TY_BOOL && t->kind <= TY_INT128) || t->kind == TY_ENUM)
+        return t->is_complex ? EC_FLOATING : EC_INTEGER;
+    if (t->kind >= TY_FLOAT && t->kind <= TY_FLOATN)
+        return EC_FLOATING;
+    if (t->kind == TY_PTR || t->kind == TY_ARRAY || t->kind == TY_FUNC)
+        return EC_POINTER;
+    if (t->kind == TY_STRUCT || t->kind == TY_UNION)
+        return EC_AGGREGATE;
+    return EC_UNKNOWN;
+}
+
+/* The class of a + b, a * b, ... (C's usual arithmetic conversions, and pointer
+   arithmetic for + and -). */
+static ExprClass binary_class(const char *op, ExprClass a, ExprClass b)
+{
+    static const char *const int_ops[] = {"%", "<<", ">>", "&", "|", "^", "<", ">", "<=",
+                                          ">=", "==", "!=", "&&", "||"};
+    for (size_t i = 0; i < sizeof int_ops / sizeof int_ops[0]; i++)
+        if (strcmp(op, int_ops[i]) == 0)
+            return EC_INTEGER;
+    bool additive = strcmp(op, "+") == 0 || strcmp(op, "-") == 0;
+    if (additive && a == EC_POINTER && b == EC_POINTER)
+        return strcmp(op, "-") == 0 ? EC_INTEGER : EC_UNKNOWN;
+    if (additive && (a == EC_POINTER || b == EC_POINTER))
+        return EC_POINTER;
+    if ((a == EC_FLOATING && b != EC_UNKNOWN) || (b == EC_FLOATING && a != EC_UNKNOWN))
+        return EC_FLOATING;
+    return a == EC_INTEGER && b == EC_INTEGER ? EC_INTEGER : EC_UNKNOWN;
+}
+
+/* The class of c ? a : b: both the same, or arithmetic of both. */
+static ExprClass cond_class(ExprClass a, ExprClass b)
+{
+    if (a == b)
+        return a;
+    if ((a == EC_FLOATING && b == EC_INTEGER) || (a == EC_INTEGER && b == EC_FLOATING))
+        return EC_FLOATING;
+    return EC_UNKNOWN;
+}
+
+/* The class of a call's result, when it calls a declared function by name. */
+static ExprClass call_class(Node *call)
+{
+    Type *t = call->lhs && call->lhs->kind == ND_IDENT && call->lhs->decl &&
+                      call->lhs->decl->kind == DK_FUNC
+                  ? type_strip_typedefs(call->lhs->decl->type)
+                  : NULL;
+    return t && t->kind == TY_FUNC ? cg_type_class(t->base) : EC_UNKNOWN;
+}
+
+/* The class of an operand-less expression: a name, a literal, sizeof, a cast, an
+   element or member of a variable. */
+static ExprClass leaf_class(Node *n)
+{
+    Type *t;
+    switch (n->kind) {
+    case ND_IDENT:
+        if (n->decl && n->decl->kind == DK_ENUMCONST)
+            return EC_INTEGER;
+        return n->decl ? cg_type_class(n->decl->type) : EC_UNKNOWN;
+    case ND_INT_LIT: /* a GNU imaginary constant (2i) is complex */
+        return n->text && strpbrk(n->text, "iIjJ") ? EC_FLOATING : EC_INTEGER;
+    case ND_CHAR_LIT:
+    case ND_SIZEOF_EXPR:
+    case ND_SIZEOF_TYPE:
+    case ND_ALIGNOF_EXPR:
+    case ND_ALIGNOF_TYPE:
+        return EC_INTEGER;
+    case ND_FLOAT_LIT:
+        return EC_FLOATING;
+    case ND_STRING_LIT:
+        return EC_POINTER;
+    case ND_CAST:
+    case ND_COMPOUND_LIT:
+        return cg_type_class(n->type);
+    case ND_MEMBER:
+    case ND_PTR_MEMBER:
+    case ND_INDEX:
+        return cg_type_class(cg_lvalue_type(n));
+    case ND_DEREF:
+        t = type_strip_typedefs(cg_lvalue_type(n->lhs));
+        return t && (t->kind == TY_PTR || t->kind == TY_ARRAY) ? cg_type_class(t->base)
+                                                              : EC_UNKNOWN;
+    case ND_CALL:
+        return call_class(n);
+    default:
+        return EC_UNKNOWN;
+    }
+}
+
+ExprClass cg_expr_class(Node *n)
+{
+    if (!n)
+        return EC_UNKNOWN;
+    switch (n->kind) {
+    case ND_NOT:
+        return EC_INTEGER;
+    case ND_ADDR:
+        return EC_POINTER;
+    case ND_PLUS:
+    case ND_NEG:
+    case ND_BITNOT:
+    case ND_PRE_INC:
+    case ND_PRE_DEC:
+    case ND_POST_INC:
+    case ND_POST_DEC:
+    case ND_ASSIGN:
+        return cg_expr_class(n->lhs);
+    case ND_COMMA:
+        return cg_expr_class(n->rhs);
+    case ND_BINARY:
+        return n->op ? binary_class(n->op, cg_expr_class(n->lhs), cg_expr_class(n->rhs))
+                     : EC_UNKNOWN;
+    case ND_COND:
+        return cond_class(cg_expr_class(n->then ? n->then : n->cond), cg_expr_class(n->els));
+    default:
+        return leaf_class(n);
+    }
+}
+
 /* Is this an unresolved use of the built-in wtc_depth? */
 bool cg_is_wtc_depth(Node *n)
 {

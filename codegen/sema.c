@@ -356,6 +356,40 @@ static void count_reads_outside(Node *n, void *data)
     cg_children(n, count_reads_outside, data);
 }
 
+/* A count is evaluated by the runtime as often as its choices need (a number of times
+   that depends on the processors), and in plain C not at all: like cond:, it must not
+   change anything. */
+static void check_count_write(Clause *cl, ClauseItem *it)
+{
+    Node *w = NULL;
+    find_write(it->count, &w);
+    if (w)
+        diag_error(w->loc, "the count of '%s' in %s must not change anything (the runtime "
+                   "evaluates it as often as it needs, plain C not at all)", it->name,
+                   clause_word(cl->kind));
+}
+
+/* A count is a number of elements: an integer. The generated code converted a double
+   count silently (and the C program has none to check it). */
+static void check_count_type(Clause *cl, ClauseItem *it)
+{
+    static const char *const what[] = {
+        [EC_FLOATING] = "a floating or complex type", [EC_POINTER] = "a pointer or array type",
+        [EC_AGGREGATE] = "a struct or union type"};
+    ExprClass c = cg_expr_class(it->count);
+    if (c != EC_UNKNOWN && c != EC_INTEGER)
+        diag_error(it->count->loc, "the count of '%s' in %s must have an integer type (it has "
+                   "%s)", it->name, clause_word(cl->kind), what[c]);
+}
+
+/* out: through a pointer to const: the callee cannot write there, and the copy back
+   would write memory the caller declared read-only. */
+static bool points_to_const(Type *t)
+{
+    Type *base = type_strip_typedefs(t)->base;
+    return base && ((base->quals & Q_CONST) || (type_strip_typedefs(base)->quals & Q_CONST));
+}
+
 /* One item of in: or out:. */
 static void check_item(RecFn *f, Clause *cl, ClauseItem *it)
 {
@@ -386,6 +420,10 @@ static void check_item(RecFn *f, Clause *cl, ClauseItem *it)
         error_function_pointer(p, it->loc);
         return;
     }
+    if (!is_in && points_to_const(p->type))
+        diag_error(it->loc, "out: lists '%s', which points to const: the callee cannot write "
+                   "through it, and copying its elements back would write memory the caller "
+                   "declared read-only; list it in in: only", it->name);
     if (!it->count) {
         if (!p->count)
             diag_error(it->loc, "pointer parameter '%s' needs an element count: write '%s[N]' "
@@ -406,6 +444,8 @@ static void check_item(RecFn *f, Clause *cl, ClauseItem *it)
                    why ? why : "", why ? "')" : "");
     IdentCheck c = {f, "count", it->name};
     check_clause_ident(it->count, &c);
+    check_count_write(cl, it);
+    check_count_type(cl, it);
     if (!p->count) {
         count_reads_outside(it->count, &c);
         p->count = it->count;
@@ -763,7 +803,11 @@ static void par_expr(Node *n, void *data)
 {
     ParCheck *pc = data;
     RecFn *g = cg_called_recfn(pc->cg, n);
-    if (g)
+    if (g && g->is_void) /* no result to store */
+        diag_error(n->loc, "a call of recursive function '%s' is inside a larger expression; "
+                   "in a par body write '%s(...);' as a statement of its own, the last of the "
+                   "iteration", g->name, g->name);
+    else if (g)
         diag_error(n->loc, "the result of recursive function '%s' is used inside a larger "
                    "expression; in a par body write 'v = %s(...);' as the last statement of the "
                    "iteration and use v after the par", g->name, g->name);
@@ -842,7 +886,10 @@ static void par_spawn(ParCheck *pc, Node *stmt, Node *call, Node *lv, bool is_la
                      "'%s': which one stays depends on the order the calls end (in C, the "
                      "last iteration's); store into an array indexed by '%s'", g->name,
                      lv->name, pc->par->name);
-    if (!is_last)
+    if (!is_last && g->is_void)
+        diag_error(call->loc, "a call of recursive function '%s' in a par body must be the last "
+                   "action of its iteration; move what follows after the par", g->name);
+    else if (!is_last)
         diag_error(call->loc, "a call of recursive function '%s' in a par body must be the last "
                    "action of its iteration; store the result ('v[i] = %s(...);') and move what "
                    "follows after the par", g->name, g->name);
@@ -889,6 +936,26 @@ static void par_jump(ParCheck *pc, Node *n, int breakable)
                    "iterations (use 'continue' to end one iteration)");
     else if (n->kind == ND_GOTO && (!n->name || !has_label(pc, n->name)))
         diag_error(n->loc, "'goto' leaves a par body; jumps must stay inside the iteration");
+}
+
+/* A declaration in a par body. 'long t = f(x);' is not a spawn point: its variable
+   ends with the iteration, before the deferred call's result could be stored there. */
+static void par_decl(ParCheck *pc, Node *n)
+{
+    for (int i = 0; i < n->ndecls; i++) {
+        Node *init = n->decls[i] ? n->decls[i]->init : NULL;
+        RecFn *g = init ? cg_called_recfn(pc->cg, init) : NULL;
+        if (!g) {
+            if (init)
+                par_expr(init, pc);
+            continue;
+        }
+        diag_error(init->loc, "a call of recursive function '%s' initializes '%s', a variable "
+                   "of the par body; a spawn point is '%s(...);' or 'lv = %s(...);' with lv "
+                   "declared before the par (e.g. 'r[%s] = %s(...);'), used after it",
+                   g->name, n->decls[i]->name, g->name, g->name, pc->par->name, g->name);
+        cg_children(init, par_expr, pc);
+    }
 }
 
 /* Statements of a par body. is_last: nothing follows in the iteration on this path;
@@ -946,7 +1013,7 @@ static void par_stmt(ParCheck *pc, Node *n, bool is_last, int breakable, bool br
         nested_par_error(n);
         break;
     case ND_DECLARATION:
-        cg_children(n, par_expr, pc);
+        par_decl(pc, n);
         break;
     default:
         break;
@@ -1006,6 +1073,26 @@ static Decl *share_data(const struct share_fn *f, Node *arg)
     return d;
 }
 
+/* The fourth argument of a _with form points to the solution that has the value (sizeof
+   G bytes are copied from it): a struct or number passed by value (a slip for '&t') was
+   left to the C compiler, whose error named the runtime's internals. */
+static bool share_solution_ok(const Cg *cg, const struct share_fn *f, Node *arg,
+                              const Decl *data)
+{
+    ExprClass c = cg_expr_class(arg);
+    if (c == EC_UNKNOWN || c == EC_POINTER)
+        return true;
+    bool lvalue = arg->kind == ND_IDENT || arg->kind == ND_MEMBER ||
+                  arg->kind == ND_PTR_MEMBER || arg->kind == ND_INDEX;
+    char *text = cg_one_line(span_text(cg->tu, arg->span));
+    diag_error(arg->loc, "the fourth argument of %s must point to the solution (sizeof %s "
+               "bytes are copied from it into '%s'); '%s' is %s, not a pointer%s%s%s", f->name,
+               data->name, data->name, text,
+               c == EC_AGGREGATE ? "a struct or union" : "a number",
+               lvalue ? ": write '&" : "", lvalue ? text : "", lvalue ? "'" : "");
+    return false;
+}
+
 /* The first argument must name a global variable of a real or integer type (not _Bool,
    an enum or a complex type), not const; each global takes one direction and, in every
    call, the same global for its solution or none. */
@@ -1033,6 +1120,8 @@ static void check_share(Cg *cg, Node *n, const struct share_fn *f)
         return;
     }
     if (f->with && !(data = share_data(f, n->args[2])))
+        return;
+    if (f->with && !share_solution_ok(cg, f, n->args[3], data))
         return;
     if (data == g) {
         diag_error(n->args[2]->loc, "%s: the solution's global must not be the bound '%s' "
