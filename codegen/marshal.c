@@ -127,6 +127,16 @@ static void emit_check(Cg *cg, RecFn *f)
                 "    return __wtc_r;\n}\n", ret, f->name);
 }
 
+/* The wrapper's declarator, "static long fib(int n)", for its prototype and definition. */
+static char *wrapper_head(Cg *cg, RecFn *f)
+{
+    /* a static one called only from recursive code (its calls there go to the clones)
+       is not used in the generated C, where it is in the user's: gcc must not say so */
+    return cg_fmt("%s%s%s %s(%s)", f->attrs ? f->attrs : "",
+                  f->is_static ? "__attribute__((unused)) static " : "",
+                  marshal_ret_type(cg, f), f->name, marshal_param_list(cg, f, false));
+}
+
 /* The declarations every later use of f needs: args struct, clone prototypes, descriptor. */
 void marshal_emit_forward(Cg *cg, RecFn *f)
 {
@@ -147,6 +157,9 @@ void marshal_emit_forward(Cg *cg, RecFn *f)
     if (f->has_par_clone)
         fprintf(o, "static %s __wtc_par_%s(%s);\n", ret, f->name, marshal_param_list(cg, f, true));
     fprintf(o, "static const wtc_fn __wtc_fn_%s;\n", f->name);
+    /* f's body names f other than in a direct call ('(f)(x)', 'p = f'): in its clones,
+       above the wrapper, that is the wrapper, which must be declared by then */
+    fprintf(o, "%s;\n", wrapper_head(cg, f));
     if (f->nbufs)
         emit_check(cg, f);
 }
@@ -325,11 +338,7 @@ void marshal_emit_wrapper(Cg *cg, RecFn *f)
     for (int i = 0; i < f->nparams; i++)
         str_printf(&init, "%s%s", i ? ", " : "", f->params[i].name);
     cg_emit_line(cg, f->def->span.start);
-    /* a static one called only from recursive code (its calls there go to the clones)
-       is not used in the generated C, where it is in the user's: gcc must not say so */
-    fprintf(o, "%s%s%s %s(%s)\n{\n    %s\n", f->attrs ? f->attrs : "",
-            f->is_static ? "__attribute__((unused)) static " : "", ret, f->name,
-            marshal_param_list(cg, f, false),
+    fprintf(o, "%s\n{\n    %s\n", wrapper_head(cg, f),
             marshal_args_decl(f, "__wtc_a", init.len ? init.s : "0"));
     if (f->is_void) {
         fprintf(o, "    wtc_call(&__wtc_fn_%s, &__wtc_a, 0);\n}\n", f->name);

@@ -279,8 +279,9 @@ typedef struct TranslationUnit {
 
 /* ---- front-end entry points ---------------------------------------------- */
 
-/* Parse a preprocessed buffer. 'path' is the user's file (line markers naming it are the
-   user's own text: only there are 'recursive' and 'par' keywords). Diagnostics go to
+/* Parse a preprocessed buffer. 'path' is the user's file: its text, outside the headers
+   that line markers enter (flag 1) and leave (flag 2), is the user's own even where a
+   #line renamed it; only there are 'recursive' and 'par' keywords. Diagnostics go to
    stderr through diag.h. Never returns NULL; check tu->nerrors. */
 TranslationUnit *parse_translation_unit(const char *path, const char *text, int len);
 
