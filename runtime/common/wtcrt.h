@@ -716,6 +716,8 @@ static inline void wtcrt_enter(wtcrt_rt *rt)
 }
 /* 1 for a program that includes <mpi.h> (it may call MPI itself: mpi/single.c). */
 int wtcrt_program_calls_mpi(void);
+/* At the process's start, before any thread: what the thread needs from the kernel. */
+void wtcrt_answer_prepare(void);
 /* Starts the thread for a region whose mode answers from leaves (once, when it can). */
 void wtcrt_answer_start(wtcrt_rt *rt, int from_start);
 /* Stops it (the job ends); the main thread is in the runtime. */

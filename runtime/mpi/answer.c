@@ -77,6 +77,30 @@ static void give(wtcrt_rt *rt)
     atomic_store_explicit(&rt->ans_busy, 0, memory_order_release);
 }
 
+/* WTC_ANSWER=0 in the environment: no answering thread (for measurements). */
+static int answer_wanted(void)
+{
+    const char *s = getenv("WTC_ANSWER");
+    return !s || strcmp(s, "0") != 0;
+}
+
+/* membarrier's registration for this process: 1 made, -1 refused (no private expedited
+   command), 0 not tried. With one thread in the process it takes microseconds; with
+   more (MPI's, the start thread) the kernel waits for every CPU to pass a scheduling
+   point: 9-16 ms on the test VM. Made by the main thread at the first region, that
+   wait came between a region's start and its first seed, and every other rank idled
+   through it (UTS steal -n 2: the seed 11-17 ms after the region's start, instead of
+   under 1 ms), so wtc_start registers before any thread exists. */
+static int mb_state;
+
+void wtcrt_answer_prepare(void)
+{
+#ifndef WTC_MPI_SMPI
+    if (answer_wanted())
+        mb_state = membarrier(MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED) == 0 ? 1 : -1;
+#endif
+}
+
 /* Probes for the mode's kind before giving up: MPICH's shared-memory transport takes
    one message of its queue into MPI's per look, so a STEAL behind its thief's RESULT
    was not seen by the first looks (the main thread's poll takes any kind, one by
@@ -111,6 +135,11 @@ static void *answer_main(void *arg)
 {
     wtcrt_rt *rt = arg;
     sigset_t all;
+    /* not made at the start (wtcrt_answer_prepare): the thread waits for it, not the
+       main thread; refused, the thread never takes the state, and the main thread
+       polls as without one */
+    if (mb_state == 0 && membarrier(MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED) != 0)
+        return NULL;
     /* a few looks at once: a ring may have come before the thread (a held region's
        thread starts after its seeds went out, mpi/single.c) */
     int seen = atomic_load(rt->ans_word), wait_us, tries = 3, last_user = 0;
@@ -156,13 +185,6 @@ static void *answer_main(void *arg)
     return NULL;
 }
 
-/* WTC_ANSWER=0 in the environment: no answering thread (for measurements). */
-static int answer_wanted(void)
-{
-    const char *s = getenv("WTC_ANSWER");
-    return !s || strcmp(s, "0") != 0;
-}
-
 /* from_start: called by the start thread once it has sent what a held region queued
    (mpi/single.c), so that rank 0's thread answers inside the leaf it may be in then;
    else by the main thread, which starts none while MPI is still starting. */
@@ -179,8 +201,7 @@ void wtcrt_answer_start(wtcrt_rt *rt, int from_start)
         return; /* MPI is still starting (mpi/single.c): at a later region */
     rt->ans_state = -1;
     if (!answer_wanted() || rt->prog->check || wtcrt_forked(rt) ||
-        wtcrt_program_calls_mpi() ||
-        membarrier(MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED) != 0)
+        wtcrt_program_calls_mpi() || mb_state < 0)
         return;
     rt->ans_word = wtcrt_bell_answer_word(rt, rt->rank);
     if (!rt->ans_word)

@@ -1331,6 +1331,7 @@ int wtc_start(int argc, char **argv, const wtc_program *prog)
        (mpi/single.c); rt->rank and rt->nranks are the launcher's until it has */
     int early;
     stack_room();
+    wtcrt_answer_prepare(); /* while main is the only thread */
     early = wtcrt_mpi_early(rt);
     rt->pid = getpid();
     if (!early)

@@ -58,4 +58,32 @@ if ok_run && [ -n "$n" ]; then
 else
     rt_fail "dynamic -n 3" "status $RT_RC, output '$(head -c 200 "$RT_STDOUT")', answers '$n'"
 fi
+# The registration with membarrier(2) that the thread's fence needs is made while main
+# is the only thread (wtcrt_answer_prepare): with threads (MPI's, the start thread) it
+# waits for every CPU to pass a scheduling point, 9-16 ms here, and made at a region's
+# start it kept the other ranks from their first work that long (UTS steal -n 2: rank
+# 1 idle 13-45 ms, then 1.2-1.4 ms). A preloaded shim counts the threads started before
+# each registration; every rank registers once, before any.
+shim=$RT_OUT/answer_mb.so
+if ! cc -shared -fPIC -O2 tests/unit/rt_answer_mb.c -o "$shim" -ldl >"$RT_STDERR" 2>&1; then
+    rt_fail "build rt_answer_mb.c" "$(head -c 300 "$RT_STDERR")"
+else
+    for how in early late; do
+        early=1
+        [ $how = late ] && early=0
+        RT_RC=0
+        WTC_START_EARLY=$early timeout "$RT_TIMEOUT" mpiexec -n 3 env LD_PRELOAD="$PWD/$shim" \
+            "$prog" 1 --wtc-mode=steal >"$RT_STDOUT" 2>"$RT_STDERR" || RT_RC=$?
+        regs=$(grep -c '^membarrier register after' "$RT_STDERR")
+        late=$(grep '^membarrier register after' "$RT_STDERR" | grep -vc 'after 0 threads$')
+        if ! ok_run; then
+            rt_fail "membarrier, steal -n 3 ($how start)" "status $RT_RC, output '$(head -c 200 "$RT_STDOUT")'"
+        elif [ "$regs" != 3 ] || [ "$late" != 0 ]; then
+            rt_fail "membarrier, steal -n 3 ($how start)" "want 3 registrations, each after 0 threads: $(grep '^membarrier' "$RT_STDERR" | tr '\n' ';')"
+        else
+            rt_pass "membarrier, steal -n 3 ($how start): each rank registered once, before any thread"
+        fi
+    done
+fi
+
 rt_summary
