@@ -1021,12 +1021,147 @@ static void par_stmt(ParCheck *pc, Node *n, bool is_last, int breakable, bool br
 }
 
 /* Check one par statement. */
+/* ---- a body that rewrites what the calls it spawns read ---------------------------- */
+
+static bool decl_in(Decl *const *v, int n, const Decl *d);
+
+/* Memory declared outside a par body that the calls spawned in it read through an in:
+   argument ('lent'), and the lent variables already warned about. */
+typedef struct LentCheck {
+    Cg *cg;
+    Node *par;
+    Decl *lent[32];
+    RecFn *by[32];       /* a function spawned with lent[k] */
+    int nlent;
+    Decl *warned[32];
+    int nwarned;
+    bool mentions;       /* lvalue_iterates: the walk met the index or a body variable */
+} LentCheck;
+
+static bool declared_in(const Node *body, const Decl *d)
+{
+    return d->span.start >= body->span.start && d->span.start < body->span.end;
+}
+
+/* The variable whose memory the expression n designates or points into: 'buf', 'buf[k]',
+   '&buf[k]', 'buf + k', 's.a[1]', 'p->x', '*p', '(char *)buf'; NULL for anything else.
+   *bare: n is the variable itself (casts aside). */
+static Decl *memory_root(Node *n, bool *bare)
+{
+    *bare = true;
+    while (n) {
+        if (n->kind == ND_CAST) {
+            n = n->lhs;
+        } else if (n->kind == ND_ADDR || n->kind == ND_INDEX || n->kind == ND_MEMBER ||
+                   n->kind == ND_DEREF || n->kind == ND_PTR_MEMBER) {
+            *bare = false;
+            n = n->lhs;
+        } else if (n->kind == ND_BINARY && n->op && (!strcmp(n->op, "+") || !strcmp(n->op, "-"))) {
+            Node *r = n->rhs;
+            bool r_ptr = r && r->kind == ND_IDENT && r->decl &&
+                         (type_is_pointer(r->decl->type) ||
+                          type_strip_typedefs(r->decl->type)->kind == TY_ARRAY);
+            *bare = false;
+            n = r_ptr ? r : n->lhs; /* 'k + p' or 'p + k' */
+        } else {
+            break;
+        }
+    }
+    if (!n || n->kind != ND_IDENT || !n->decl ||
+        (n->decl->kind != DK_VAR && n->decl->kind != DK_PARAM))
+        return NULL;
+    return n->decl;
+}
+
+static void lent_add(LentCheck *lc, Decl *d, RecFn *g)
+{
+    for (int k = 0; k < lc->nlent; k++)
+        if (lc->lent[k] == d)
+            return;
+    if (lc->nlent < (int)(sizeof lc->lent / sizeof lc->lent[0])) {
+        lc->lent[lc->nlent] = d;
+        lc->by[lc->nlent++] = g;
+    }
+}
+
+/* The spawns of the body: each in: pointer argument into memory declared outside it. */
+static void lent_collect(Node *n, void *data)
+{
+    LentCheck *lc = data;
+    RecFn *g = n->kind == ND_CALL ? cg_called_recfn(lc->cg, n) : NULL;
+    for (int k = 0; g && k < n->nargs && k < g->nparams; k++) {
+        bool bare;
+        Decl *d;
+        if (g->params[k].is_ptr && g->params[k].in &&
+            (d = memory_root(n->args[k], &bare)) && !declared_in(lc->par->body, d))
+            lent_add(lc, d, g);
+    }
+    cg_children(n, lent_collect, data);
+}
+
+/* Does the lvalue name the par's index or a variable of the body (then each iteration
+   may write its own element: 'tmp[i] = ...', 'buf[k] = ...' with k from i)? */
+static void lvalue_iterates(Node *n, void *data)
+{
+    LentCheck *lc = data;
+    if (n->kind == ND_IDENT && n->decl &&
+        (n->decl == lc->par->decl || declared_in(lc->par->body, n->decl)))
+        lc->mentions = true;
+    cg_children(n, lvalue_iterates, data);
+}
+
+/* The body's writes into lent memory that every iteration makes to the same place:
+   'buf[0] = i;  r[i] = first(buf, 1);'. The spawned calls run after the whole body (on
+   other processors, or here at the par's end), so each reads what the last iteration
+   wrote, where C's call reads what its own iteration wrote: 33 33 33 33 against C's
+   0 11 22 33 (a helper's bug hunt). */
+static void lent_writes(Node *n, void *data)
+{
+    LentCheck *lc = data;
+    Decl *d;
+    bool bare;
+    int k;
+    if (cg_is_write(n) && !(n->kind == ND_ASSIGN && cg_called_recfn(lc->cg, n->rhs)) &&
+        (d = memory_root(n->lhs, &bare)) && !(bare && type_is_pointer(d->type))) {
+        for (k = 0; k < lc->nlent && lc->lent[k] != d; k++)
+            ;
+        lc->mentions = false;
+        if (k < lc->nlent)
+            lvalue_iterates(n->lhs, lc);
+        if (k < lc->nlent && !lc->mentions && !decl_in(lc->warned, lc->nwarned, d) &&
+            lc->nwarned < (int)(sizeof lc->warned / sizeof lc->warned[0])) {
+            char hint[160];
+            if (type_is_pointer(d->type) || type_strip_typedefs(d->type)->kind == TY_ARRAY)
+                snprintf(hint, sizeof hint, "element, e.g. '%s[%s]'", d->name, lc->par->name);
+            else
+                snprintf(hint, sizeof hint, "copy, e.g. in an array indexed by '%s'",
+                         lc->par->name);
+            lc->warned[lc->nwarned++] = d;
+            diag_warning(n->loc, "every iteration of this par writes '%s', which the calls "
+                         "of '%s' it spawns read: spawned calls run after the whole body "
+                         "(on other processors, or here at the par's end), so each reads "
+                         "what the last iteration wrote, not what its own iteration wrote "
+                         "before its spawn (give each iteration its own %s, or a variable "
+                         "declared in the body)", d->name, lc->by[k]->name, hint);
+        }
+    }
+    cg_children(n, lent_writes, data);
+}
+
 static void check_par(Cg *cg, Node *par)
 {
     ParCheck pc = {cg, par, NULL, 0, 0, 0, 0};
     if (par->body)
         collect_labels(par->body, &pc);
     par_stmt(&pc, par->body, true, 0, false);
+    if (par->body && !one_iteration(par) && cg_par_has_spawn(cg, par)) {
+        LentCheck lc = {0};
+        lc.cg = cg;
+        lc.par = par;
+        lent_collect(par->body, &lc);
+        if (lc.nlent)
+            lent_writes(par->body, &lc);
+    }
 }
 
 /* Find the par statements of a function body; report wtc_depth outside cond:. */

@@ -82,4 +82,18 @@ has "helper_warn.wtc:21:45: warning: recursive function 'f' calls 'via', which u
 lacks "'fixed'" "warned about 'fixed', which nobody writes"
 lacks "'cops'" "warned about the const table 'cops'"
 count warning 3 "helper_warn: expected exactly three warnings"
+# a par body writing memory its spawned calls read through in: arguments, the same
+# place in every iteration: the calls run after the body and read the last iteration's
+# value (33 33 33 33 at -n 2 against C's 0 11 22 33); not an element of each iteration's
+# own, an index from a body variable, the pointer variable itself, one iteration, or a
+# variable of the body
+build lent_write_warn
+has "lent_write_warn.wtc:28:16: warning: every iteration of this par writes 'buf', which the calls of 'first' it spawns read" \
+    "no warning for 'buf' written at 28:16"
+has "lent_write_warn.wtc:33:11: warning: every iteration of this par writes 'x', which the calls of 'first' it spawns read" \
+    "no warning for 'x' (lent as &x) written at 33:11"
+has "lent_write_warn.wtc:37:16: warning: every iteration of this par writes 's', which the calls of 'sum' it spawns read" \
+    "no warning for 's.v[1]' (lent as &s.v[0]) written at 37:16"
+has "its own element, e.g. 'buf\[i\]'" "no hint 'buf[i]' for the array"
+count warning 3 "lent_write_warn: expected exactly three warnings"
 echo "cg_warn: ok"
