@@ -1115,19 +1115,39 @@ static void lvalue_iterates(Node *n, void *data)
    other processors, or here at the par's end), so each reads what the last iteration
    wrote, where C's call reads what its own iteration wrote: 33 33 33 33 against C's
    0 11 22 33 (a helper's bug hunt). */
+/* The C library's functions that write through their first argument. */
+static Node *libc_dest(Node *n)
+{
+    static const char *const writers[] = {"memcpy", "memmove", "memset", "strcpy",
+                                          "strncpy", "strcat", "strncat", "sprintf",
+                                          "snprintf"};
+    if (n->kind != ND_CALL || !n->lhs || n->lhs->kind != ND_IDENT || !n->lhs->name ||
+        n->nargs < 1)
+        return NULL;
+    for (size_t i = 0; i < sizeof writers / sizeof writers[0]; i++)
+        if (strcmp(n->lhs->name, writers[i]) == 0 ||
+            (strncmp(n->lhs->name, "__builtin_", 10) == 0 &&
+             strcmp(n->lhs->name + 10, writers[i]) == 0))
+            return n->args[0];
+    return NULL;
+}
+
 static void lent_writes(Node *n, void *data)
 {
     LentCheck *lc = data;
     Decl *d;
     bool bare;
     int k;
-    if (cg_is_write(n) && !(n->kind == ND_ASSIGN && cg_called_recfn(lc->cg, n->rhs)) &&
-        (d = memory_root(n->lhs, &bare)) && !(bare && type_is_pointer(d->type))) {
+    Node *dest = libc_dest(n);
+    if (!dest && cg_is_write(n) && !(n->kind == ND_ASSIGN && cg_called_recfn(lc->cg, n->rhs)))
+        dest = n->lhs;
+    if (dest && (d = memory_root(dest, &bare)) &&
+        !(bare && dest == n->lhs && type_is_pointer(d->type))) {
         for (k = 0; k < lc->nlent && lc->lent[k] != d; k++)
             ;
         lc->mentions = false;
         if (k < lc->nlent)
-            lvalue_iterates(n->lhs, lc);
+            lvalue_iterates(dest, lc);
         if (k < lc->nlent && !lc->mentions && !decl_in(lc->warned, lc->nwarned, d) &&
             lc->nwarned < (int)(sizeof lc->warned / sizeof lc->warned[0])) {
             char hint[160];

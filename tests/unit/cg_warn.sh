@@ -86,14 +86,16 @@ count warning 3 "helper_warn: expected exactly three warnings"
 # place in every iteration: the calls run after the body and read the last iteration's
 # value (33 33 33 33 at -n 2 against C's 0 11 22 33); not an element of each iteration's
 # own, an index from a body variable, the pointer variable itself, one iteration, or a
-# variable of the body
+# variable of the body; a C library function writing the memory (memcpy) counts too
 build lent_write_warn
-has "lent_write_warn.wtc:28:16: warning: every iteration of this par writes 'buf', which the calls of 'first' it spawns read" \
-    "no warning for 'buf' written at 28:16"
-has "lent_write_warn.wtc:33:11: warning: every iteration of this par writes 'x', which the calls of 'first' it spawns read" \
-    "no warning for 'x' (lent as &x) written at 33:11"
-has "lent_write_warn.wtc:37:16: warning: every iteration of this par writes 's', which the calls of 'sum' it spawns read" \
-    "no warning for 's.v[1]' (lent as &s.v[0]) written at 37:16"
+has "lent_write_warn.wtc:29:16: warning: every iteration of this par writes 'buf', which the calls of 'first' it spawns read" \
+    "no warning for 'buf' written at 29:16"
+has "lent_write_warn.wtc:34:11: warning: every iteration of this par writes 'x', which the calls of 'first' it spawns read" \
+    "no warning for 'x' (lent as &x) written at 34:11"
+has "lent_write_warn.wtc:38:16: warning: every iteration of this par writes 's', which the calls of 'sum' it spawns read" \
+    "no warning for 's.v[1]' (lent as &s.v[0]) written at 38:16"
 has "its own element, e.g. 'buf\[i\]'" "no hint 'buf[i]' for the array"
-count warning 3 "lent_write_warn: expected exactly three warnings"
+has "lent_write_warn.wtc:65:9: warning: every iteration of this par writes 'cp', which the calls of 'first' it spawns read" \
+    "no warning for 'cp' written by memcpy at 65:9"
+count warning 4 "lent_write_warn: expected exactly four warnings"
 echo "cg_warn: ok"
