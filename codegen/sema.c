@@ -827,12 +827,13 @@ static void par_expr(Node *n, void *data)
 enum { REST_ENDS, REST_FALLS, REST_MORE };
 
 /* A statement that does nothing: ';', '{ }', or a label on one ('skip: ;', where a
-   goto before the spawn point jumps to the end of the iteration). */
+   goto before the spawn point jumps to the end of the iteration; 'default: ;' or
+   'case K: ;' that a case with a spawn point falls through to at the end of a switch). */
 static bool no_action(const Node *n)
 {
     if (!n || n->kind == ND_NULL_STMT)
         return true;
-    if (n->kind == ND_LABEL)
+    if (n->kind == ND_LABEL || n->kind == ND_CASE || n->kind == ND_DEFAULT)
         return no_action(n->body);
     if (n->kind != ND_BLOCK)
         return false;
