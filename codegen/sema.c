@@ -903,11 +903,19 @@ static void par_spawn(ParCheck *pc, Node *stmt, Node *call, Node *lv, bool is_la
 /* An expression statement in a par body: a spawn point, or an expression. */
 static void par_expr_stmt(ParCheck *pc, Node *n, bool is_last)
 {
-    Node *call, *lv;
+    Node *call, *lv, *e = n->lhs;
+    Type *t = e && e->kind == ND_CAST ? type_strip_typedefs(e->type) : NULL;
+    RecFn *g;
     if (cg_spawn_of(pc->cg, n, &call, &lv))
         par_spawn(pc, n, call, lv, is_last);
-    else if (n->lhs)
-        par_expr(n->lhs, pc);
+    else if (t && t->kind == TY_VOID && (g = cg_called_recfn(pc->cg, e->lhs)) && !g->is_void) {
+        /* '(void)f(x);': the result is dropped, the call is what is wanted */
+        diag_error(e->lhs->loc, "'(void)%s(...)' in a par body is not a spawn point; write "
+                   "'%s(...);' without the cast (a spawn point's result may be dropped)",
+                   g->name, g->name);
+        cg_children(e->lhs, par_expr, pc);
+    } else if (e)
+        par_expr(e, pc);
 }
 
 /* A loop in a par body: its own break ends the loop, never the iteration. */
