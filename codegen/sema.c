@@ -876,11 +876,20 @@ static void par_spawn(ParCheck *pc, Node *stmt, Node *call, Node *lv, bool is_la
 {
     RecFn *g = cg_called_recfn(pc->cg, call);
     capture_check(pc->cg, pc->par, stmt, call, lv);
+    /* 'i = f(i);': C's loop would go on from the result, the par's drops it (the index
+       ends with its iteration) */
+    bool into_index = lv && lv->kind == ND_IDENT && lv->decl && lv->decl == pc->par->decl;
+    if (into_index)
+        diag_error(lv->loc, "the result of '%s' cannot go into the par index '%s': the "
+                   "index is the iteration's own, and the result would be dropped (in C it "
+                   "would change the loop); store it in an array indexed by '%s'", g->name,
+                   lv->name, lv->name);
     /* 'r = f(i);' into one variable from every iteration: C keeps the last iteration's
        value, a par the one whose call ends last (not under an if: iterations may store
        into different variables) */
-    if (lv && lv->kind == ND_IDENT && lv->decl && lv->decl->kind != DK_ENUMCONST &&
-        !pc->branches && !one_iteration(pc->par) && pc->par->body &&
+    if (!into_index && lv && lv->kind == ND_IDENT && lv->decl &&
+        lv->decl->kind != DK_ENUMCONST && !pc->branches && !one_iteration(pc->par) &&
+        pc->par->body &&
         !(lv->decl->span.start >= pc->par->body->span.start &&
           lv->decl->span.start < pc->par->body->span.end))
         diag_warning(lv->loc, "every iteration of this par stores the result of '%s' into "
