@@ -884,6 +884,19 @@ static void par_spawn(ParCheck *pc, Node *stmt, Node *call, Node *lv, bool is_la
                    "index is the iteration's own, and the result would be dropped (in C it "
                    "would change the loop); store it in an array indexed by '%s'", g->name,
                    lv->name, lv->name);
+    /* 'f(&i);' with an out: parameter: the same, through the pointer (the callee writes
+       a copy of the index where the call is deferred, the index itself where it runs at
+       once: the result depended on the processors) */
+    for (int i = 0; g && i < g->nparams && i < call->nargs; i++) {
+        Node *a = call->args[i];
+        if (g->params[i].out && a && a->kind == ND_ADDR && a->lhs && a->lhs->kind == ND_IDENT &&
+            a->lhs->decl && a->lhs->decl == pc->par->decl)
+            diag_error(a->loc, "'&%s' passes the par index to '%s', which lists '%s' in out:; "
+                       "the index is the iteration's own, and what the call writes there "
+                       "would be lost (in C it would change the loop); pass a copy "
+                       "('int k = %s;' before the call, then '&k')", a->lhs->name, g->name,
+                       g->params[i].name, a->lhs->name);
+    }
     /* 'r = f(i);' into one variable from every iteration: C keeps the last iteration's
        value, a par the one whose call ends last (not under an if: iterations may store
        into different variables) */
