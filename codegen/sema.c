@@ -1312,87 +1312,34 @@ static void find_region_pars(Node *n, void *data)
 /* ---- a name of cond: hidden at a par ---------------------------------------------- */
 
 /* The par of a recursive function evaluates its cond: where the par stands (clone.c,
-   render_par): a declaration in the body around the par that hides a parameter, global
-   or function the cond: names made the cond: read the local instead (an int local
-   turned the parallelism off without a word; a struct stopped gcc on the generated
-   code). The names declared so far in the blocks around the node being walked. */
-typedef struct CondScope {
+   render_par): a declaration in the body around the par that hides a parameter, global,
+   function or enum constant the cond: names made the cond: read the local instead (an
+   int local turned the parallelism off without a word; a struct stopped gcc on the
+   generated code). The parser notes such a name on the par (cond_hidden). */
+typedef struct CondHidden {
     const Cg *cg;
     RecFn *f;
-    const char **names;
-    int n, cap;
-} CondScope;
-
-static void cond_scope_add(CondScope *s, Node *decl)
-{
-    for (int i = 0; decl && decl->kind == ND_DECLARATION && i < decl->ndecls; i++) {
-        Decl *d = decl->decls[i];
-        if (!d || !d->name)
-            continue;
-        if (s->n == s->cap) {
-            s->cap = s->cap ? 2 * s->cap : 16;
-            const char **nv = ast_alloc(sizeof(char *) * (size_t)s->cap);
-            if (s->n)
-                memcpy(nv, s->names, sizeof(char *) * (size_t)s->n);
-            s->names = nv;
-        }
-        s->names[s->n++] = d->name;
-    }
-}
-
-typedef struct CondHidden {
-    const CondScope *s;
-    const char *name; /* the first name of cond: hidden, or NULL */
 } CondHidden;
 
 static void cond_hidden_walk(Node *n, void *data)
 {
     CondHidden *h = data;
-    if (h->name)
-        return;
-    if (n->kind == ND_IDENT && n->name && !cg_is_wtc_depth(n))
-        for (int i = h->s->n - 1; i >= 0; i--)
-            if (strcmp(h->s->names[i], n->name) == 0) {
-                h->name = n->name;
-                return;
-            }
-    cg_children(n, cond_hidden_walk, data);
-}
-
-static void cond_scope_walk(Node *n, void *data)
-{
-    CondScope *s = data;
-    int saved = s->n;
     if (n->kind == ND_PAR) {
-        CondHidden h = {s, NULL};
-        if (cg_par_has_spawn(s->cg, n))
-            cond_hidden_walk(s->f->cond->cond, &h);
-        if (h.name)
+        if (n->cond_hidden && cg_par_has_spawn(h->cg, n))
             diag_error(n->loc, "'%s', which the cond: of '%s' names, is hidden at this par "
                        "by a declaration of '%s' in the function's body; the par evaluates "
                        "cond: where it stands, so it would read that one: rename it",
-                       h.name, s->f->name, h.name);
+                       n->cond_hidden, h->f->name, n->cond_hidden);
         return; /* no par inside a par body */
     }
-    if (n->kind == ND_BLOCK) {
-        for (int i = 0; i < n->nargs; i++)
-            if (n->args[i]) {
-                cond_scope_walk(n->args[i], s);
-                cond_scope_add(s, n->args[i]);
-            }
-    } else {
-        if (n->kind == ND_FOR)
-            cond_scope_add(s, n->init);
-        cg_children(n, cond_scope_walk, s);
-    }
-    s->n = saved;
+    cg_children(n, cond_hidden_walk, data);
 }
 
 static void check_cond_hidden(const Cg *cg, RecFn *f)
 {
-    CondScope s = {cg, f, NULL, 0, 0};
+    CondHidden h = {cg, f};
     if (f->cond && f->cond->cond && f->fd->body)
-        cond_scope_walk(f->fd->body, &s);
+        cond_hidden_walk(f->fd->body, &h);
 }
 
 /* Check the whole translation unit; returns the number of errors found so far. */
