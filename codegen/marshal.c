@@ -158,7 +158,10 @@ void marshal_emit_forward(Cg *cg, RecFn *f)
         fprintf(o, "static %s __wtc_par_%s(%s);\n", ret, f->name, marshal_param_list(cg, f, true));
     fprintf(o, "static const wtc_fn __wtc_fn_%s;\n", f->name);
     /* f's body names f other than in a direct call ('(f)(x)', 'p = f'): in its clones,
-       above the wrapper, that is the wrapper, which must be declared by then */
+       above the wrapper, that is the wrapper, which must be declared by then; on the
+       definition's line, where gcc's "conflicting types" with a prototype of the user's
+       belongs (it named a line 4 below it, past the end of a short file) */
+    cg_emit_line(cg, f->def->span.start);
     fprintf(o, "%s;\n", wrapper_head(cg, f));
     if (f->nbufs)
         emit_check(cg, f);

@@ -827,12 +827,13 @@ static void par_expr(Node *n, void *data)
 enum { REST_ENDS, REST_FALLS, REST_MORE };
 
 /* A statement that does nothing: ';', '{ }', or a label on one ('skip: ;', where a
-   goto before the spawn point jumps to the end of the iteration). */
+   goto before the spawn point jumps to the end of the iteration; 'default: ;' or
+   'case K: ;' that a case with a spawn point falls through to at the end of a switch). */
 static bool no_action(const Node *n)
 {
     if (!n || n->kind == ND_NULL_STMT)
         return true;
-    if (n->kind == ND_LABEL)
+    if (n->kind == ND_LABEL || n->kind == ND_CASE || n->kind == ND_DEFAULT)
         return no_action(n->body);
     if (n->kind != ND_BLOCK)
         return false;
@@ -875,11 +876,33 @@ static void par_spawn(ParCheck *pc, Node *stmt, Node *call, Node *lv, bool is_la
 {
     RecFn *g = cg_called_recfn(pc->cg, call);
     capture_check(pc->cg, pc->par, stmt, call, lv);
+    /* 'i = f(i);': C's loop would go on from the result, the par's drops it (the index
+       ends with its iteration) */
+    bool into_index = lv && lv->kind == ND_IDENT && lv->decl && lv->decl == pc->par->decl;
+    if (into_index)
+        diag_error(lv->loc, "the result of '%s' cannot go into the par index '%s': the "
+                   "index is the iteration's own, and the result would be dropped (in C it "
+                   "would change the loop); store it in an array indexed by '%s'", g->name,
+                   lv->name, lv->name);
+    /* 'f(&i);' with an out: parameter: the same, through the pointer (the callee writes
+       a copy of the index where the call is deferred, the index itself where it runs at
+       once: the result depended on the processors) */
+    for (int i = 0; g && i < g->nparams && i < call->nargs; i++) {
+        Node *a = call->args[i];
+        if (g->params[i].out && a && a->kind == ND_ADDR && a->lhs && a->lhs->kind == ND_IDENT &&
+            a->lhs->decl && a->lhs->decl == pc->par->decl)
+            diag_error(a->loc, "'&%s' passes the par index to '%s', which lists '%s' in out:; "
+                       "the index is the iteration's own, and what the call writes there "
+                       "would be lost (in C it would change the loop); pass a copy "
+                       "('int k = %s;' before the call, then '&k')", a->lhs->name, g->name,
+                       g->params[i].name, a->lhs->name);
+    }
     /* 'r = f(i);' into one variable from every iteration: C keeps the last iteration's
        value, a par the one whose call ends last (not under an if: iterations may store
        into different variables) */
-    if (lv && lv->kind == ND_IDENT && lv->decl && lv->decl->kind != DK_ENUMCONST &&
-        !pc->branches && !one_iteration(pc->par) && pc->par->body &&
+    if (!into_index && lv && lv->kind == ND_IDENT && lv->decl &&
+        lv->decl->kind != DK_ENUMCONST && !pc->branches && !one_iteration(pc->par) &&
+        pc->par->body &&
         !(lv->decl->span.start >= pc->par->body->span.start &&
           lv->decl->span.start < pc->par->body->span.end))
         diag_warning(lv->loc, "every iteration of this par stores the result of '%s' into "
@@ -902,11 +925,19 @@ static void par_spawn(ParCheck *pc, Node *stmt, Node *call, Node *lv, bool is_la
 /* An expression statement in a par body: a spawn point, or an expression. */
 static void par_expr_stmt(ParCheck *pc, Node *n, bool is_last)
 {
-    Node *call, *lv;
+    Node *call, *lv, *e = n->lhs;
+    Type *t = e && e->kind == ND_CAST ? type_strip_typedefs(e->type) : NULL;
+    RecFn *g;
     if (cg_spawn_of(pc->cg, n, &call, &lv))
         par_spawn(pc, n, call, lv, is_last);
-    else if (n->lhs)
-        par_expr(n->lhs, pc);
+    else if (t && t->kind == TY_VOID && (g = cg_called_recfn(pc->cg, e->lhs)) && !g->is_void) {
+        /* '(void)f(x);': the result is dropped, the call is what is wanted */
+        diag_error(e->lhs->loc, "'(void)%s(...)' in a par body is not a spawn point; write "
+                   "'%s(...);' without the cast (a spawn point's result may be dropped)",
+                   g->name, g->name);
+        cg_children(e->lhs, par_expr, pc);
+    } else if (e)
+        par_expr(e, pc);
 }
 
 /* A loop in a par body: its own break ends the loop, never the iteration. */
@@ -1433,6 +1464,39 @@ static void find_region_pars(Node *n, void *data)
     cg_children(n, find_region_pars, data);
 }
 
+/* ---- a name of cond: hidden at a par ---------------------------------------------- */
+
+/* The par of a recursive function evaluates its cond: where the par stands (clone.c,
+   render_par): a declaration in the body around the par that hides a parameter, global,
+   function or enum constant the cond: names made the cond: read the local instead (an
+   int local turned the parallelism off without a word; a struct stopped gcc on the
+   generated code). The parser notes such a name on the par (cond_hidden). */
+typedef struct CondHidden {
+    const Cg *cg;
+    RecFn *f;
+} CondHidden;
+
+static void cond_hidden_walk(Node *n, void *data)
+{
+    CondHidden *h = data;
+    if (n->kind == ND_PAR) {
+        if (n->cond_hidden && cg_par_has_spawn(h->cg, n))
+            diag_error(n->loc, "'%s', which the cond: of '%s' names, is hidden at this par "
+                       "by a declaration of '%s' in the function's body; the par evaluates "
+                       "cond: where it stands, so it would read that one: rename it",
+                       n->cond_hidden, h->f->name, n->cond_hidden);
+        return; /* no par inside a par body */
+    }
+    cg_children(n, cond_hidden_walk, data);
+}
+
+static void check_cond_hidden(const Cg *cg, RecFn *f)
+{
+    CondHidden h = {cg, f};
+    if (f->cond && f->cond->cond && f->fd->body)
+        cond_hidden_walk(f->fd->body, &h);
+}
+
 /* Check the whole translation unit; returns the number of errors found so far. */
 int sema_check(Cg *cg)
 {
@@ -1443,6 +1507,7 @@ int sema_check(Cg *cg)
         check_signature(f);
         check_clauses(f);
         check_body(cg, f);
+        check_cond_hidden(cg, f);
     }
     for (int i = 0; i < tu->nitems; i++) {
         Node *n = tu->items[i];

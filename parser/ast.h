@@ -264,6 +264,10 @@ struct Node {
        depth = height of the subtree (the parser rejects trees deeper than a few
        thousand levels, so recursive walks of the AST cannot exhaust the C stack). */
     int depth;
+    /* ND_PAR: a name the cond: of the function around it uses that names another
+       declaration here (a local that hides a parameter, global, function or enum
+       constant: the par evaluates cond: where it stands), or NULL */
+    const char *cond_hidden;
 };
 
 /* The whole translation unit. */

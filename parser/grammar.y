@@ -98,6 +98,7 @@ static Specs **spec_stack;
 static int spec_depth, spec_cap;
 static bool depth_reported;
 static bool recursive_noted; /* the note on 'recursive' as a keyword was shown */
+static Node *g_cond; /* the cond: of the function whose body is being parsed, or NULL */
 static Loc g_last_loc; /* of the last token read */
 
 static Node *mk(NodeKind k, WtcLoc l);
@@ -941,7 +942,7 @@ fn_clauses
 clause
     : IN_KW ':' clause_items ';'    { $$ = mk_clause(CL_IN, @$); $$->items = $3; }
     | OUT_KW ':' clause_items ';'   { $$ = mk_clause(CL_OUT, @$); $$->items = $3; }
-    | COND_KW ':' expression ';'    { $$ = mk_clause(CL_COND, @$); $$->cond = $3; $$->cond_span = sp(@3); }
+    | COND_KW ':' expression ';'    { $$ = mk_clause(CL_COND, @$); $$->cond = $3; $$->cond_span = sp(@3); g_cond = $3; }
     | MODE_KW ':' any_ident ';'
             { $$ = mk_clause(CL_MODE, @$); $$->mode_word = $3; $$->mode_word_loc = @3.loc; }
     | MODE_KW ':' any_ident expression ';'
@@ -1757,6 +1758,7 @@ static FnCtx *begin_function(Specs *s, Dtor *d, WtcLoc l, WtcLoc dl)
     f->name_span = d->name_span;
     spec_pop();
 
+    g_cond = NULL; /* until this function's cond: clause is seen */
     FnCtx *fc = ast_alloc(sizeof *fc);
     fc->fd = f;
     fc->level = sym_push_scope(false);
@@ -1779,6 +1781,7 @@ static FnCtx *begin_function(Specs *s, Dtor *d, WtcLoc l, WtcLoc dl)
 
 static Node *end_function(FnCtx *fc, Clause *cl, WtcLoc clauses_loc, Node *body, WtcLoc l)
 {
+    g_cond = NULL;
     sym_pop_to(fc->level - 1);
     FuncDef *f = fc->fd;
     Node *n = mk(ND_FUNCDEF, l);
@@ -1827,6 +1830,27 @@ static ClauseItem *mk_item(WtcLoc l, const char *name, Node *count, WtcLoc count
     return it;
 }
 
+/* A name in cond: expression n that means something else here (sym_lookup finds
+   another declaration), or NULL. cond: is small; its depth is bounded as every tree. */
+static const char *cond_hidden_name(Node *n)
+{
+    const char *h = NULL;
+    if (!n)
+        return NULL;
+    Decl *here;
+    /* a block-scope 'extern int g;' or function prototype names the same file-scope
+       entity as the cond:'s g */
+    if (n->kind == ND_IDENT && n->name && n->decl && (here = sym_lookup(n->name)) != n->decl &&
+        !(here && (here->kind == DK_FUNC || here->storage == SC_EXTERN) && n->decl->is_global))
+        return n->name;
+    Node *kids[] = {n->lhs, n->rhs, n->cond, n->then, n->els, n->init, n->inc, n->body};
+    for (size_t i = 0; i < sizeof kids / sizeof kids[0] && !h; i++)
+        h = cond_hidden_name(kids[i]);
+    for (int i = 0; i < n->nargs && !h; i++)
+        h = cond_hidden_name(n->args[i]);
+    return h;
+}
+
 /* The header of a par statement: open the body's scope with the index declared. */
 static Node *par_begin(WtcLoc l, const char *name, WtcLoc name_loc, Node *lo, Node *hi,
                        WtcLoc eq_loc, WtcLoc to_loc, WtcLoc do_loc)
@@ -1840,6 +1864,8 @@ static Node *par_begin(WtcLoc l, const char *name, WtcLoc name_loc, Node *lo, No
     n->kw_to = sp(to_loc);
     n->kw_do = sp(do_loc);
     n->header = sp(l);
+    n->cond_hidden = cond_hidden_name(g_cond); /* before the index is declared: cond:
+                                                  is evaluated outside the loop */
     sym_push_scope(false);
     Decl *d = ast_alloc(sizeof *d);
     d->kind = DK_VAR;

@@ -52,6 +52,15 @@ printf '#include <stdio.h>\nint main(void) { int x = not_in_main; return x; }\n'
 "$WTCC" "$T/m.wtc" -o "$T/m" 2>> "$T/err"
 grep -q "In function .main.:" "$T/err" || fail "main's header does not say main"
 grep -q "__wtc" "$T/err" && fail "main's messages name $(grep -o '__wtc[a-z_]*' "$T/err" | sort -u)"
+# a prototype of the user's that conflicts with the definition: once, at the definition
+# (gcc said it twice, the second time at a line 4 below, past the end of this file)
+printf 'long h(int n);\n\nrecursive long h(long n)\n{\n    return n;\n}\nint main(void) { return (int)h(3); }\n' > "$T/p.wtc"
+"$WTCC" "$T/p.wtc" -o "$T/p" 2> "$T/perr"
+[ "$(grep -c "error: conflicting types" "$T/perr")" = 1 ] \
+    || fail "conflicting types shown $(grep -c "error: conflicting types" "$T/perr") times, expected once"
+grep -q "p.wtc:3:[0-9]*: error: conflicting types" "$T/perr" \
+    || fail "conflicting types not at the definition (line 3): $(grep 'conflicting' "$T/perr")"
+cat "$T/perr" >> "$T/err"
 if [ $failed = 1 ]; then
     echo "--- stderr:"
     cat "$T/err"
