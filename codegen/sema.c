@@ -1497,6 +1497,35 @@ static void check_cond_hidden(const Cg *cg, RecFn *f)
         cond_hidden_walk(f->fd->body, &h);
 }
 
+/* ---- a definition that takes the name of a function MPI calls ---------------------- */
+
+/* POSIX functions that MPI's library, its launcher's client and its transports call:
+   a program's own definition with external linkage replaces them for those too (the
+   executable's symbol comes first). A program defining 'long write(long)' stopped at
+   -n 2 with hydra's "write_line failed to write entire message" (a helper's bug hunt). */
+static const char *const mpi_uses[] = {
+    "accept", "bind", "close", "connect", "dup", "dup2", "epoll_wait", "fcntl", "getpid",
+    "gethostname", "ioctl", "listen", "mmap", "munmap", "nanosleep", "open", "pipe", "poll",
+    "read", "readv", "recv", "recvfrom", "recvmsg", "sched_yield", "select", "send",
+    "sendmsg", "sendto", "shm_open", "shm_unlink", "shmat", "shmdt", "shmget", "socket",
+    "unlink", "usleep", "write", "writev",
+};
+
+static void check_mpi_name(const Decl *d)
+{
+    if (!d || !d->name || !d->is_global || d->storage == SC_STATIC ||
+        d->storage == SC_EXTERN || !d->loc.user)
+        return;
+    for (size_t i = 0; i < sizeof mpi_uses / sizeof mpi_uses[0]; i++)
+        if (strcmp(d->name, mpi_uses[i]) == 0) {
+            diag_warning(d->loc, "'%s' is also a function of the C library that MPI calls "
+                         "(its library, its launcher's messages): defined here with external "
+                         "linkage, it replaces that function for MPI too, and the job fails "
+                         "or hangs; make it static or rename it", d->name);
+            return;
+        }
+}
+
 /* Check the whole translation unit; returns the number of errors found so far. */
 int sema_check(Cg *cg)
 {
@@ -1511,6 +1540,11 @@ int sema_check(Cg *cg)
     }
     for (int i = 0; i < tu->nitems; i++) {
         Node *n = tu->items[i];
+        if (n->kind == ND_FUNCDEF && n->func)
+            check_mpi_name(n->func->decl);
+        for (int k = 0; n->kind == ND_DECLARATION && k < n->ndecls; k++)
+            if (n->decls[k]->kind == DK_VAR && n->decls[k]->is_defined)
+                check_mpi_name(n->decls[k]);
         if (n->kind == ND_FUNCDEF && n->func && n->func->body && n->func->decl->loc.user) {
             find_pars(n->func->body, cg);
             check_goto_into_par(n->func->body);

@@ -98,4 +98,18 @@ has "its own element, e.g. 'buf\[i\]'" "no hint 'buf[i]' for the array"
 has "lent_write_warn.wtc:65:9: warning: every iteration of this par writes 'cp', which the calls of 'first' it spawns read" \
     "no warning for 'cp' written by memcpy at 65:9"
 count warning 4 "lent_write_warn: expected exactly four warnings"
+# a definition with external linkage named like a function MPI calls (write, send,
+# poll ...) replaces it for MPI too: 'long write(long)' hung the job at -n 2 ("write_line
+# failed to write entire message"); a warning each, for functions, variables and
+# recursive functions, none for a static one or a local
+build mpi_name_warn
+has "mpi_name_warn.wtc:7:6: warning: 'write' is also a function of the C library that MPI calls" \
+    "no warning for the function 'write' at 7:6"
+has "mpi_name_warn.wtc:17:5: warning: 'send' is also a function of the C library that MPI calls" \
+    "no warning for the variable 'send' at 17:5"
+has "mpi_name_warn.wtc:19:16: warning: 'poll' is also a function of the C library that MPI calls" \
+    "no warning for the recursive function 'poll' at 19:16"
+lacks "'read'" "warned about the static function 'read'"
+lacks "'close'" "warned about the local 'close'"
+count warning 3 "mpi_name_warn: expected exactly three warnings"
 echo "cg_warn: ok"
