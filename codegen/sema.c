@@ -634,27 +634,44 @@ static Node *lvalue_root(Node *n)
     return n;
 }
 
+/* The variable whose memory the expression n designates or points into: 'buf', 'buf[k]',
+   '&buf[k]', 'buf + k', 's.a[1]', 'p->x', '*p', '(char *)buf'; NULL for anything else.
+   *bare: n is the variable itself (casts aside). */
+static Decl *memory_root(Node *n, bool *bare)
+{
+    *bare = true;
+    while (n) {
+        if (n->kind == ND_CAST) {
+            n = n->lhs;
+        } else if (n->kind == ND_ADDR || n->kind == ND_INDEX || n->kind == ND_MEMBER ||
+                   n->kind == ND_DEREF || n->kind == ND_PTR_MEMBER) {
+            *bare = false;
+            n = n->lhs;
+        } else if (n->kind == ND_BINARY && n->op && (!strcmp(n->op, "+") || !strcmp(n->op, "-"))) {
+            Node *r = n->rhs;
+            bool r_ptr = r && r->kind == ND_IDENT && r->decl &&
+                         (type_is_pointer(r->decl->type) ||
+                          type_strip_typedefs(r->decl->type)->kind == TY_ARRAY);
+            *bare = false;
+            n = r_ptr ? r : n->lhs; /* 'k + p' or 'p + k' */
+        } else {
+            break;
+        }
+    }
+    if (!n || n->kind != ND_IDENT || !n->decl ||
+        (n->decl->kind != DK_VAR && n->decl->kind != DK_PARAM))
+        return NULL;
+    return n->decl;
+}
+
 /* A pointer parameter of f listed in in: but not in out: that the lvalue n writes
    through ('p[i]', '*p', 'p->m', '*(p + i)', 'p[i].m'), or NULL: a write to a variable
    itself ('p = q') or through anything else. */
 static RecParam *in_only_written(RecFn *f, Node *n)
 {
-    bool through = false;
-    while (n) {
-        if (n->kind == ND_INDEX || n->kind == ND_DEREF || n->kind == ND_PTR_MEMBER) {
-            through = true;
-            n = n->lhs;
-        } else if (n->kind == ND_MEMBER || n->kind == ND_CAST) {
-            n = n->lhs;
-        } else if (n->kind == ND_BINARY && n->op && (!strcmp(n->op, "+") || !strcmp(n->op, "-"))) {
-            RecParam *p = n->rhs && n->rhs->kind == ND_IDENT && n->rhs->decl
-                              ? param_of(f, n->rhs->decl) : NULL;
-            n = p && p->is_ptr ? n->rhs : n->lhs; /* 'i + p' or 'p + i' */
-        } else {
-            break;
-        }
-    }
-    RecParam *p = through && n && n->kind == ND_IDENT && n->decl ? param_of(f, n->decl) : NULL;
+    bool bare;
+    Decl *d = memory_root(n, &bare);
+    RecParam *p = d && !bare ? param_of(f, d) : NULL;
     return p && p->is_ptr && p->in && !p->out ? p : NULL;
 }
 
@@ -1072,36 +1089,6 @@ typedef struct LentCheck {
 static bool declared_in(const Node *body, const Decl *d)
 {
     return d->span.start >= body->span.start && d->span.start < body->span.end;
-}
-
-/* The variable whose memory the expression n designates or points into: 'buf', 'buf[k]',
-   '&buf[k]', 'buf + k', 's.a[1]', 'p->x', '*p', '(char *)buf'; NULL for anything else.
-   *bare: n is the variable itself (casts aside). */
-static Decl *memory_root(Node *n, bool *bare)
-{
-    *bare = true;
-    while (n) {
-        if (n->kind == ND_CAST) {
-            n = n->lhs;
-        } else if (n->kind == ND_ADDR || n->kind == ND_INDEX || n->kind == ND_MEMBER ||
-                   n->kind == ND_DEREF || n->kind == ND_PTR_MEMBER) {
-            *bare = false;
-            n = n->lhs;
-        } else if (n->kind == ND_BINARY && n->op && (!strcmp(n->op, "+") || !strcmp(n->op, "-"))) {
-            Node *r = n->rhs;
-            bool r_ptr = r && r->kind == ND_IDENT && r->decl &&
-                         (type_is_pointer(r->decl->type) ||
-                          type_strip_typedefs(r->decl->type)->kind == TY_ARRAY);
-            *bare = false;
-            n = r_ptr ? r : n->lhs; /* 'k + p' or 'p + k' */
-        } else {
-            break;
-        }
-    }
-    if (!n || n->kind != ND_IDENT || !n->decl ||
-        (n->decl->kind != DK_VAR && n->decl->kind != DK_PARAM))
-        return NULL;
-    return n->decl;
 }
 
 static void lent_add(LentCheck *lc, Decl *d, RecFn *g)

@@ -174,6 +174,14 @@ const char *wtcrt_profile_open(const char *path, char *text, size_t len,
 int wtcrt_profile_auto(const char *path, const wtc_program *prog, int P, const char *machine,
                        wtcrt_auto *a, char *err, size_t errsz);
 
+/* ---- one region at a time among a program's threads (common/claim.c) ------------- */
+
+/* Takes the claim and returns 1 when possible(arg) says a region may start here (the
+   caller then starts one and releases the claim at its end); 0, the claim left as it
+   was, when another thread holds it or possible(arg) says no. */
+int wtcrt_region_claim(int (*possible)(void *arg), void *arg);
+void wtcrt_region_unclaim(void);
+
 /* ---- results: C conversion between arithmetic kinds (ABI WTC_K_*) ----------------- */
 /* Stores the value at src (src_kind, src_size bytes, any alignment) into dest as C
    assignment would; WTC_K_OTHER on either side copies min(sizes) bytes. */

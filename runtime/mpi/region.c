@@ -1,7 +1,6 @@
 /* mpi/region.c - parallel regions (doc/runtime.md "Ranks and roles"): wtc_call and
    wtc_region_open on rank 0, REGION_BEGIN (by the core's broadcast route) / REGION_END,
    the other ranks' server loop. */
-#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include "wtcrt.h"
@@ -148,13 +147,6 @@ void wtcrt_bcast(wtcrt_rt *rt, int tag, wtcrt_msg *m)
     free(kids);
 }
 
-/* Set while a thread of rank 0 opens a region, until the region has ended
-   (wtcrt_region_end). A program's other threads calling recursive functions meanwhile
-   run them sequentially, as a call inside the region does: they tested in_region while
-   the first thread set it, and two regions at once hung or stopped the job ("par
-   frames closed out of order"; a helper's bug hunt, 4 pthreads calling fib). */
-static atomic_int region_claimed;
-
 /* Rank 0: decides the region's parameters and broadcasts REGION_BEGIN. */
 void wtcrt_region_begin(wtcrt_rt *rt, const wtc_fn *fn)
 {
@@ -227,36 +219,25 @@ void wtcrt_region_end(wtcrt_rt *rt)
     wtcrt_bounds_end(rt);
     rt->in_region = 0;
     wtcrt_answer_region(rt, 0);
-    atomic_store(&region_claimed, 0);
+    wtcrt_region_unclaim();
 }
 
 /* May a region start here? Only rank 0, outside a region, with other ranks, not in a
    child of fork() (its recursive calls run sequentially: MPI is the parent's), not once
    the job has ended (an atexit handler or a destructor after main returned: the other
    ranks are gone and MPI is finalized; it died with MPICH's "after finalizing"). */
-static int region_possible(wtcrt_rt *rt)
+static int region_possible(void *arg) /* (wtcrt_region_claim's test: common/claim.c) */
 {
+    wtcrt_rt *rt = arg;
     return rt->started && rt->rank == 0 && !rt->in_region && rt->nranks > 1 &&
            !rt->finished && !wtcrt_forked(rt);
-}
-
-/* May this thread start a region here? Then it holds the claim. */
-static int region_claim(wtcrt_rt *rt)
-{
-    int free_ = 0;
-    if (!atomic_compare_exchange_strong(&region_claimed, &free_, 1))
-        return 0;
-    if (region_possible(rt))
-        return 1;
-    atomic_store(&region_claimed, 0);
-    return 0;
 }
 
 void wtc_call(const wtc_fn *fn, void *args, void *ret)
 {
     wtcrt_rt *rt = &wtcrt_this_rank; /* entered from generated code (wtc_abi.h) */
     wtc_ctx c = { 0, 0, 1, 0 };
-    if (!region_claim(rt)) { /* MPI's start may go on: nothing here needs it */
+    if (!wtcrt_region_claim(region_possible, rt)) { /* MPI's start may go on */
         fn->run_seq(args, ret); /* outside the runtime all along (mpi/answer.c) */
         return;
     }
@@ -278,7 +259,7 @@ wtc_par *wtc_region_open(const wtc_fn *first, const wtc_site *site)
     (void)site; /* the predictor's advice uses it */
     wtc_ctx c = { -1, 0, 1, 0 }; /* the spawned calls get depth 0 */
     wtc_par *p;
-    if (!region_claim(rt))
+    if (!wtcrt_region_claim(region_possible, rt))
         return NULL;
     wtcrt_enter(rt);
     wtcrt_region_begin(rt, first);

@@ -20,7 +20,6 @@
 #include <fcntl.h>
 #include <math.h>
 #include <pthread.h>
-#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <stdint.h>
@@ -806,21 +805,12 @@ static wtc_par *frame_push(const wtc_site *site, int cond, int depth, int region
     return p;
 }
 
-/* Set while a thread records a region (region_begin to region_end): another thread's
-   call of a recursive function meanwhile runs sequentially, unrecorded, as the program
-   does (mpi/region.c, region_claimed); two threads both passed the in_region test. */
-static atomic_int region_claimed;
-
-/* May this thread record a region here? Then it holds the claim. */
-static int region_claim(void)
+/* May a region be recorded here (wtcrt_region_claim, common/claim.c: one region at a
+   time among the program's threads, as the runtime has)? */
+static int may_record(void *unused)
 {
-    int free_ = 0;
-    if (!atomic_compare_exchange_strong(&region_claimed, &free_, 1))
-        return 0;
-    if (!R.in_region && R.started)
-        return 1;
-    atomic_store(&region_claimed, 0);
-    return 0;
+    (void)unused;
+    return !R.in_region && R.started;
 }
 
 static void region_begin(const wtc_fn *root_fn, const void *args, int depth)
@@ -1294,7 +1284,7 @@ static void region_end(int root)
     R.tree.regions[g].masters = wtcrt_source_masters(R.prog, R.region_fn);
     R.in_region = 0;
     R.mark = stamp_now();
-    atomic_store(&region_claimed, 0);
+    wtcrt_region_unclaim();
 }
 
 /* wtc_share_max / wtc_share_min while recording: the program runs in one process, in
@@ -1326,7 +1316,7 @@ void wtc_share(void *g, const void *v, const void *p)
 void wtc_call(const wtc_fn *fn, void *args, void *ret)
 {
     int root;
-    if (!region_claim()) {
+    if (!wtcrt_region_claim(may_record, NULL)) {
         fn->run_seq(args, ret);
         return;
     }
@@ -1356,7 +1346,7 @@ wtc_par *wtc_par_next(wtc_ctx ctx)
 
 wtc_par *wtc_region_open(const wtc_fn *first, const wtc_site *site)
 {
-    if (!region_claim())
+    if (!wtcrt_region_claim(may_record, NULL))
         return NULL;
     region_begin(first, NULL, -1);
     return frame_push(site, 1, -1, 1);
