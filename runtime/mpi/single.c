@@ -10,11 +10,13 @@
    time. No malloc setting is changed, so nothing can be undone after MPI_Init; not
    calling it is the only way to get plain C's heap. With one rank the runtime needs no
    message anyway: every call runs the sequential clone. */
+#define _GNU_SOURCE /* process_vm_writev */
 #include <limits.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/uio.h>
 #include <time.h>
 #include <unistd.h>
 #include "wtcrt.h"
@@ -154,9 +156,10 @@ static void stdout_rebuffer(void)
     funlockfile(stdout);
 }
 
-/* What MPICH's MPI_Init need not prepare. For every job: hwloc's GPU discovery
-   (HWLOC_NO_GPUS below). For a job whose ranks all run on this node, when hydra says so
-   (MPI_LOCALNRANKS, the ranks it started on this node, equals PMI_SIZE, the job's):
+/* What MPICH's MPI_Init need not prepare. For every job: hwloc's GPU discovery and its
+   x86 component (HWLOC_EVERY_JOB below). For a job whose ranks all run on this node,
+   when hydra says so (MPI_LOCALNRANKS, the ranks it started on this node, equals
+   PMI_SIZE, the job's):
    * hwloc's list of the node's I/O devices (every PCI device's configuration, the
      network, block and GPU devices under /sys), made to find the network card nearest
      a rank: HWLOC_COMPONENTS=-linuxio,-pci (hwloc's documented switch). On the 2-core
@@ -164,7 +167,13 @@ static void stdout_rebuffer(void)
      it was 14 ms of the 45 ms that mpiexec -n 2 of an empty MPI program took.
    * UCX's network transports (TCP on every interface, InfiniBand where there is one):
      UCX_TLS=self,sm (UCX's documented choice of transports). An empty MPI program at
-     -n 2, medians of 15 interleaved: 49 -> 37 ms; -n 3 94 -> 90 ms.
+     -n 2, medians of 15 interleaved: 49 -> 37 ms; -n 3 94 -> 90 ms. Where UCX's
+     single-copy transport is there (cma_there), UCX_TLS=self,sysv,cma: "sm" also opens
+     the second FIFO transport (posix beside sysv: the same protocol, one is enough),
+     which took 2-4 ms of each rank's MPI_Init and MPI_Finalize. On 16 cores, a wtcc
+     program that ends at once, -n 16, medians of 7: 68.5 -> 46.6 ms with the x86
+     component off too; steal -n 16 of n-queens 15, UTS and fib, whole process,
+     medians of 7 interleaved: 0.256 -> 0.236, 0.184 -> 0.162, 0.254 -> 0.236 s.
    * With ch4:ucx, MPICH's own shared-memory layer: MPIR_CVAR_NOLOCAL=1 (MPICH's
      documented control variable) has local ranks talk through UCX's shared memory (the
      path Open MPI's UCX layer takes), set up without MPICH's start-up barriers. Those
@@ -174,18 +183,47 @@ static void stdout_rebuffer(void)
      ends at once, medians of 15: -n 2 38 -> 31 ms, -n 3 99 -> 49, -n 4 125 -> 59. The
      data path is level (bench/rt_latency, cilksort 16M, the 2.5 GB of bench/bigmsg).
      Not with ch4:ofi, whose local path without its shared memory could be TCP.
-   (doc/runtime.md "Start-up"). A user's own variable wins; each one set here is
-   removed again once MPI has started (start_env_restore), so the program's children
-   do not see it. Returns a mask of what it set. */
+   (doc/runtime.md "Start-up", bench/init_parts.sh). A user's own variable wins; each
+   one set here is removed again once MPI has started (start_env_restore), so the
+   program's children do not see it. Returns a mask of what it set. */
 enum { SET_HWLOC = 1, SET_UCX = 2, SET_NOLOCAL = 4 };
-/* hwloc's GPU and accelerator discovery components. Loaded as plugins where the
-   system's hwloc has them (Debian's and Ubuntu's libhwloc-plugins: opencl, gl), each
-   initialises its vendor's driver at MPI_Init to list the devices: on a 16-core GPU
-   node (Ubuntu 24.04, MPICH 4.0.2 from Debian, the driver visible) an MPI program that
-   only starts and ends took 0.31-0.33 s at -n 1 and 0.65 s at -n 16, and 0.03 s and
-   0.15 s without them (bench/README.md, "On 16 cores"). The runtime passes host memory
-   only, so no job needs MPICH to know the node's GPUs. */
-#define HWLOC_NO_GPUS "-cuda,-nvml,-opencl,-rsmi,-levelzero,-gl"
+/* hwloc's components no job needs.
+   * x86: reads each core's CPUID, moving the calling thread onto every core of the node
+     in turn, to add what Linux's /sys already gives hwloc's linux component. With 16
+     ranks starting at once on 16 cores it was 7 ms of each rank's 18 ms of hwloc
+     (bench/init_parts.sh, medians of 7), and it grows with the cores.
+   * The GPU and accelerator discovery components. Loaded as plugins where the system's
+     hwloc has them (Debian's and Ubuntu's libhwloc-plugins: opencl, gl), each
+     initialises its vendor's driver at MPI_Init to list the devices: on a 16-core GPU
+     node (Ubuntu 24.04, MPICH 4.0.2 from Debian, the driver visible) an MPI program that
+     only starts and ends took 0.31-0.33 s at -n 1 and 0.65 s at -n 16, and 0.03 s and
+     0.15 s without them (bench/README.md, "On 16 cores"). The runtime passes host
+     memory only, so no job needs MPICH to know the node's GPUs.
+   hwloc ignores a name it does not have (x86 on another processor). */
+#define HWLOC_EVERY_JOB "-x86,-cuda,-nvml,-opencl,-rsmi,-levelzero,-gl"
+
+/* Whether UCX's single-copy transport between processes (cma, process_vm_readv) is
+   there, by the two tests UCX makes before it offers it: the process may write its own
+   memory with process_vm_writev (a seccomp filter may refuse the call), and Yama's
+   ptrace_scope, where the kernel has Yama, is 0 or 1 (UCX makes 1 work with
+   prctl(PR_SET_PTRACER)). A transport named in UCX_TLS that is not there gets a
+   warning from every rank; "sm" takes whatever shared-memory transports there are. */
+static int cma_there(void)
+{
+    long src = 1, dst = 0;
+    struct iovec from = {&src, sizeof src}, to = {&dst, sizeof dst};
+    if (process_vm_writev(getpid(), &from, 1, &to, 1, 0) != (ssize_t)sizeof dst)
+        return 0;
+    FILE *f = fopen("/proc/sys/kernel/yama/ptrace_scope", "r");
+    if (!f)
+        return 1;
+    int scope = -1;
+    if (fscanf(f, "%d", &scope) != 1)
+        scope = -1;
+    fclose(f);
+    return scope == 0 || scope == 1;
+}
+
 static int start_env_setup(void)
 {
     int set = 0;
@@ -195,12 +233,13 @@ static int start_env_setup(void)
     int len = 0;
     int one_node = local && size && strcmp(local, size) == 0;
     if (!getenv("HWLOC_COMPONENTS") &&
-        setenv("HWLOC_COMPONENTS", one_node ? "-linuxio,-pci," HWLOC_NO_GPUS : HWLOC_NO_GPUS,
-               0) == 0)
+        setenv("HWLOC_COMPONENTS",
+               one_node ? "-linuxio,-pci," HWLOC_EVERY_JOB : HWLOC_EVERY_JOB, 0) == 0)
         set |= SET_HWLOC;
     if (!one_node)
         return set;
-    if (!getenv("UCX_TLS") && setenv("UCX_TLS", "self,sm", 0) == 0)
+    if (!getenv("UCX_TLS") &&
+        setenv("UCX_TLS", cma_there() ? "self,sysv,cma" : "self,sm", 0) == 0)
         set |= SET_UCX;
     /* MPI_Get_library_version may be called before MPI_Init (MPI 3.0 and later) */
     if (MPI_Get_library_version(version, &len) == MPI_SUCCESS &&

@@ -8,12 +8,13 @@
 # MPI_Comm_idup and an MPI_Ibarrier. The doorbell must still work: a computing rank asks
 # MPI (MPI_Iprobe) only when its mail flag is up, so rank 0 probes far less than without
 # it. No shared-memory segment of the job is left behind. With MPICH and every rank on
-# this host, MPI_Init runs with HWLOC_COMPONENTS=-linuxio,-pci,GPUS (no I/O device or GPU
-# discovery)
-# and UCX_TLS=self,sm (no network transports), and over ch4:ucx with MPIR_CVAR_NOLOCAL=1
+# this host, MPI_Init runs with HWLOC_COMPONENTS=-linuxio,-pci,-x86,GPUS (no I/O device,
+# CPUID or GPU discovery) and UCX_TLS=self,sysv,cma (no network transports, one FIFO
+# transport; self,sm where UCX has no cma: UCX warns of a transport named that is not
+# there, and none may warn), and over ch4:ucx with MPIR_CVAR_NOLOCAL=1
 # (local ranks talk through UCX's shared memory, no MPICH shared-memory start-up), all
-# removed after it; a user's own values are left as they are. hwloc's GPU components
-# are off in every job (a job hydra says spans nodes too), the rest only on one node. Rank 0 of a job hydra
+# removed after it; a user's own values are left as they are. hwloc's x86 and GPU
+# components are off in every job (a job hydra says spans nodes too), the rest only on one node. Rank 0 of a job hydra
 # started starts MPI in a thread while main begins (MPI_Init_thread there), the other
 # ranks in their main thread (MPI_Init); WTC_START_EARLY=0 starts it before main.
 . "$(dirname "$0")/rt_lib.inc"
@@ -26,9 +27,15 @@ mpicc -shared -fPIC -O2 tests/unit/rt_start_count.c -o "$shim" >"$RT_STDERR" 2>&
     || { rt_fail "build rt_start_count.c"; exit 1; }
 impl=$(sh tools/mpi-info.sh mpicc) || { rt_fail "tools/mpi-info.sh mpicc"; exit 1; }
 impl=${impl%% *}
+# UCX's cma is there where Yama's ptrace_scope, if any, is 0 or 1 (and the process may
+# call process_vm_writev: the shim refuses it with WTC_TEST_NO_CMA)
+case $(cat /proc/sys/kernel/yama/ptrace_scope 2>/dev/null) in
+'' | 0 | 1) tls=self,sysv,cma ;;
+*) tls=self,sm ;;
+esac
 if [ "$impl" = mpich ]; then
-    gpus=-cuda,-nvml,-opencl,-rsmi,-levelzero,-gl
-    io_off="-linuxio,-pci,$gpus (unset)" ucx_off="self,sm (unset)" gpus_off="$gpus (unset)"
+    gpus=-x86,-cuda,-nvml,-opencl,-rsmi,-levelzero,-gl
+    io_off="-linuxio,-pci,$gpus (unset)" ucx_off="$tls (unset)" gpus_off="$gpus (unset)"
 else
     io_off="(unset) (unset)" ucx_off="(unset) (unset)" gpus_off="(unset) (unset)"
 fi
@@ -83,6 +90,8 @@ for np in 2 3 5; do
         rt_fail "-n $np: HWLOC_COMPONENTS at MPI_Init and after: '$hw1' (want '$io_off')"
     elif [ "$ucx1" != "$ucx_off" ]; then
         rt_fail "-n $np: UCX_TLS at MPI_Init and after: '$ucx1' (want '$ucx_off')"
+    elif grep -q 'UCX.*WARN' "$RT_STDERR"; then
+        rt_fail "-n $np: UCX warned: $(grep -m1 'UCX.*WARN' "$RT_STDERR")"
     elif [ "$impl" = mpich ] && { [ "$h0" != "MPI_Init_thread thread" ] || [ "$hr" != "MPI_Init main" ]; }; then
         rt_fail "-n $np: MPI started on rank 0 by '$h0', on the others by '$hr' (want 'MPI_Init_thread thread', 'MPI_Init main')"
     elif [ "$nl1" != "$nl_want" ]; then
@@ -126,6 +135,17 @@ env_kept() {
 # GPU components are still off, UCX_TLS and MPIR_CVAR_NOLOCAL are left alone
 run 3 1 MPI_LOCALNRANKS=1
 env_kept "a job across nodes (MPI_LOCALNRANKS=1)" "$gpus_off" "(unset) (unset)" "(unset) (unset)"
+
+# no cma (process_vm_writev refused, as by a seccomp filter): UCX_TLS=self,sm, no warning
+if [ "$impl" = mpich ]; then
+    run 2 1 WTC_TEST_NO_CMA=1
+    if grep -q 'UCX.*WARN' "$RT_STDERR"; then
+        rt_fail "no cma: UCX warned: $(grep -m1 'UCX.*WARN' "$RT_STDERR")"
+    else
+        env_kept "no cma (process_vm_writev refused)" "-linuxio,-pci,$gpus (unset)" \
+            "self,sm (unset)" "$(nolocal_want)"
+    fi
+fi
 
 # the user's HWLOC_COMPONENTS, UCX_TLS and MPIR_CVAR_NOLOCAL are the user's
 HWLOC_COMPONENTS=-linuxio UCX_TLS=self,sm,tcp MPIR_CVAR_NOLOCAL=0 run 2 1

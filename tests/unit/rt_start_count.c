@@ -2,17 +2,32 @@
    as a shared object and preloaded): each rank prints at MPI_Finalize the collectives it
    called between MPI_Init and its first point-to-point send, how many MPI_Iprobe it
    called in all, HWLOC_COMPONENTS, UCX_TLS and MPIR_CVAR_NOLOCAL as MPI_Init saw them
-   and as they are at the end, and whether the library is MPICH over ch4:ucx. */
+   and as they are at the end, and whether the library is MPICH over ch4:ucx. With
+   WTC_TEST_NO_CMA set, process_vm_writev fails as under a seccomp filter that refuses
+   it: UCX then has no cma transport, and the runtime must not name it in UCX_TLS. */
+#define _GNU_SOURCE
+#include <errno.h>
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 static char start[256], hwloc_init[128], ucx_init[128], nolocal_init[128], how[64];
 static int sent;
 static long probes;
+
+ssize_t process_vm_writev(pid_t pid, const struct iovec *l, unsigned long nl,
+                          const struct iovec *r, unsigned long nr, unsigned long flags)
+{
+    if (getenv("WTC_TEST_NO_CMA")) {
+        errno = EPERM;
+        return -1;
+    }
+    return syscall(SYS_process_vm_writev, pid, l, nl, r, nr, flags);
+}
 
 static const char *env(const char *name)
 {
