@@ -201,6 +201,17 @@ enum { SET_HWLOC = 1, SET_UCX = 2, SET_NOLOCAL = 4 };
      memory only, so no job needs MPICH to know the node's GPUs.
    hwloc ignores a name it does not have (x86 on another processor). */
 #define HWLOC_EVERY_JOB "-x86,-cuda,-nvml,-opencl,-rsmi,-levelzero,-gl"
+/* No topology at all: hwloc's no_os component alone (the node's processors, nothing
+   about cores, caches or memory). MPICH 4 reads its topology for its own shared memory
+   (placement of its queues), for MPI_Comm_split_type's hardware types, MPI_Alloc_mem's
+   memory kinds and the network card nearest a rank. In a job on one node over ch4:ucx
+   with MPIR_CVAR_NOLOCAL=1 (set here) its shared memory is off and there is no card to
+   choose; a program that does not include <mpi.h> makes none of those calls, and the
+   runtime neither. Even with the x86 component off, hwloc's linux component read /sys
+   for 11-12 ms of each rank's MPI_Init at -n 16 on 16 cores (every rank reads every
+   core's files at once), 3 ms at -n 2: a program that ends at once took 53.8 -> 39.6
+   ms at -n 16 (bench/init_parts.sh, medians of 7). */
+#define HWLOC_NO_TOPOLOGY "no_os,stop"
 
 /* Whether UCX's single-copy transport between processes (cma, process_vm_readv) is
    there, by the two tests UCX makes before it offers it: the process may write its own
@@ -232,20 +243,23 @@ static int start_env_setup(void)
     char version[MPI_MAX_LIBRARY_VERSION_STRING];
     int len = 0;
     int one_node = local && size && strcmp(local, size) == 0;
+    if (one_node) {
+        if (!getenv("UCX_TLS") &&
+            setenv("UCX_TLS", cma_there() ? "self,sysv,cma" : "self,sm", 0) == 0)
+            set |= SET_UCX;
+        /* MPI_Get_library_version may be called before MPI_Init (MPI 3.0 and later) */
+        if (MPI_Get_library_version(version, &len) == MPI_SUCCESS &&
+            strstr(version, "Device:\tch4:ucx") && !getenv("MPIR_CVAR_NOLOCAL") &&
+            setenv("MPIR_CVAR_NOLOCAL", "1", 0) == 0)
+            set |= SET_NOLOCAL;
+    }
     if (!getenv("HWLOC_COMPONENTS") &&
         setenv("HWLOC_COMPONENTS",
-               one_node ? "-linuxio,-pci," HWLOC_EVERY_JOB : HWLOC_EVERY_JOB, 0) == 0)
+               (set & SET_NOLOCAL) && !calls_mpi() ? HWLOC_NO_TOPOLOGY
+               : one_node                          ? "-linuxio,-pci," HWLOC_EVERY_JOB
+                                                   : HWLOC_EVERY_JOB,
+               0) == 0)
         set |= SET_HWLOC;
-    if (!one_node)
-        return set;
-    if (!getenv("UCX_TLS") &&
-        setenv("UCX_TLS", cma_there() ? "self,sysv,cma" : "self,sm", 0) == 0)
-        set |= SET_UCX;
-    /* MPI_Get_library_version may be called before MPI_Init (MPI 3.0 and later) */
-    if (MPI_Get_library_version(version, &len) == MPI_SUCCESS &&
-        strstr(version, "Device:\tch4:ucx") && !getenv("MPIR_CVAR_NOLOCAL") &&
-        setenv("MPIR_CVAR_NOLOCAL", "1", 0) == 0)
-        set |= SET_NOLOCAL;
 #endif
     return set;
 }

@@ -11,12 +11,14 @@
 # this host, MPI_Init runs with HWLOC_COMPONENTS=-linuxio,-pci,-x86,GPUS (no I/O device,
 # CPUID or GPU discovery) and UCX_TLS=self,sysv,cma (no network transports, one FIFO
 # transport; self,sm where UCX has no cma: UCX warns of a transport named that is not
-# there, and none may warn), and over ch4:ucx with MPIR_CVAR_NOLOCAL=1
-# (local ranks talk through UCX's shared memory, no MPICH shared-memory start-up), all
-# removed after it; a user's own values are left as they are. hwloc's x86 and GPU
-# components are off in every job (a job hydra says spans nodes too), the rest only on one node. Rank 0 of a job hydra
-# started starts MPI in a thread while main begins (MPI_Init_thread there), the other
-# ranks in their main thread (MPI_Init); WTC_START_EARLY=0 starts it before main.
+# there, and none may warn), and over ch4:ucx with MPIR_CVAR_NOLOCAL=1 (local ranks
+# talk through UCX's shared memory, no MPICH shared-memory start-up) and, in a program
+# that does not include <mpi.h>, HWLOC_COMPONENTS=no_os,stop (no topology: nothing
+# reads it then), all removed after it; a user's own values are left as they are.
+# hwloc's x86 and GPU components are off in every job (a job hydra says spans nodes
+# too), the rest only on one node. Rank 0 of a job hydra started starts MPI in a thread
+# while main begins (MPI_Init_thread there), the other ranks in their main thread
+# (MPI_Init); WTC_START_EARLY=0 starts it before main.
 . "$(dirname "$0")/rt_lib.inc"
 
 prog=$RT_OUT/start
@@ -47,7 +49,7 @@ before=$(segs)
 run() {
     RT_RC=0
     WTC_DOORBELL=$2 timeout "$RT_TIMEOUT" mpiexec -n "$1" env LD_PRELOAD="$PWD/$shim" \
-        ${3:+"$3"} "$prog" --wtc-mode=steal >"$RT_STDOUT" 2>"$RT_STDERR" || RT_RC=$?
+        ${3:+"$3"} "${PROG:-$prog}" --wtc-mode=steal >"$RT_STDOUT" 2>"$RT_STDERR" || RT_RC=$?
 }
 # starts: the distinct start lists of all ranks; probes: rank 0's MPI_Iprobe count
 starts() { sed -n 's/^rank [0-9]* start: *//p' "$RT_STDERR" | sort -u; }
@@ -68,6 +70,15 @@ nolocal_want() {
         echo "(unset) (unset)"
     fi
 }
+# hwloc_want: what HWLOC_COMPONENTS must be at MPI_Init and after, in a program that
+# does not include <mpi.h>: no topology where MPICH's shared memory is off
+hwloc_want() {
+    if [ "$impl" = mpich ] && grep -q '^rank 0 ch4:ucx yes$' "$RT_STDERR"; then
+        echo "no_os,stop (unset)"
+    else
+        echo "$io_off"
+    fi
+}
 
 # The probe counts come from runs that start MPI before main (WTC_START_EARLY=0): with
 # the start in a thread, rank 0 runs fib's region while the others start (a region
@@ -80,14 +91,14 @@ for np in 2 3 5; do
     WTC_START_EARLY=0 run "$np" 1
     p1=$(probes)
     run "$np" 1
-    ok1=$RT_RC out1=$(cat "$RT_STDOUT") start1=$(starts) hw1=$(hwloc) ucx1=$(ucx)
+    ok1=$RT_RC out1=$(cat "$RT_STDOUT") start1=$(starts) hw1=$(hwloc) hw_want=$(hwloc_want) ucx1=$(ucx)
     nl1=$(nolocal) nl_want=$(nolocal_want) h0=$(how0) hr=$(howrest)
     if [ "$ok0$ok1" != 00 ] || [ "$out0" != 46368 ] || [ "$out1" != 46368 ]; then
         rt_fail "-n $np: status $ok0/$ok1, output '$out0'/'$out1' (want 46368)"
     elif [ "$start1" != "Comm_idup Iallgather Iallreduce" ]; then
         rt_fail "-n $np doorbell: start-up collectives '$start1'"
-    elif [ "$hw1" != "$io_off" ]; then
-        rt_fail "-n $np: HWLOC_COMPONENTS at MPI_Init and after: '$hw1' (want '$io_off')"
+    elif [ "$hw1" != "$hw_want" ]; then
+        rt_fail "-n $np: HWLOC_COMPONENTS at MPI_Init and after: '$hw1' (want '$hw_want')"
     elif [ "$ucx1" != "$ucx_off" ]; then
         rt_fail "-n $np: UCX_TLS at MPI_Init and after: '$ucx1' (want '$ucx_off')"
     elif grep -q 'UCX.*WARN' "$RT_STDERR"; then
@@ -142,9 +153,25 @@ if [ "$impl" = mpich ]; then
     if grep -q 'UCX.*WARN' "$RT_STDERR"; then
         rt_fail "no cma: UCX warned: $(grep -m1 'UCX.*WARN' "$RT_STDERR")"
     else
-        env_kept "no cma (process_vm_writev refused)" "-linuxio,-pci,$gpus (unset)" \
+        env_kept "no cma (process_vm_writev refused)" "$(hwloc_want)" \
             "self,sm (unset)" "$(nolocal_want)"
     fi
+fi
+
+# a program that includes <mpi.h> may ask MPICH about the hardware itself
+# (MPI_Comm_split_type): it gets the topology, without I/O devices, x86 and GPUs
+mprog=$RT_OUT/start_calls_mpi
+if bin/wtcc --no-predict tests/unit/rt_calls_mpi.wtc -o "$mprog" >"$RT_STDERR" 2>&1; then
+    PROG=$mprog run 2 1
+    hw=$(hwloc)
+    if [ "$RT_RC" = 0 ] && grep -q '^fib 75025, MPI_Wtime ok$' "$RT_STDOUT" &&
+        [ "$hw" = "$io_off" ]; then
+        rt_pass "a program that includes <mpi.h>: HWLOC_COMPONENTS '$hw'"
+    else
+        rt_fail "a program that includes <mpi.h>: status $RT_RC, HWLOC_COMPONENTS '$hw' (want '$io_off')"
+    fi
+else
+    rt_fail "build rt_calls_mpi.wtc"
 fi
 
 # the user's HWLOC_COMPONENTS, UCX_TLS and MPIR_CVAR_NOLOCAL are the user's
