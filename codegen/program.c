@@ -396,6 +396,12 @@ int cg_generate(TranslationUnit *tu, const CgOptions *opt, FILE *out)
     /* The user's main becomes __wtc_user_main everywhere: its definition, a prototype,
        a use of its address (the runtime's main, below, calls it). */
     fputs("#define main __wtc_user_main\n", out);
+    /* A program that includes <mpi.h> finds MPI started: its own MPI_Init and
+       MPI_Finalize go to the runtime's, which know (runtime/mpi/user_mpi.c) */
+    int mpi = includes_mpi_h(tu->text);
+    if (mpi)
+        fputs("#define MPI_Init wtc_mpi_init\n#define MPI_Init_thread wtc_mpi_init_thread\n"
+              "#define MPI_Finalize wtc_mpi_finalize\n", out);
     int pos = 0;
     for (int i = 0; i < tu->nitems; i++) {
         Node *n = tu->items[i];
@@ -418,6 +424,8 @@ int cg_generate(TranslationUnit *tu, const CgOptions *opt, FILE *out)
     }
     copy_text(&cg, pos, tu->len);
     fputs("\n#undef main\n", out);
+    if (mpi)
+        fputs("#undef MPI_Init\n#undef MPI_Init_thread\n#undef MPI_Finalize\n", out);
     program_emit_tables(&cg);
     if (ferror(out)) {
         diag_fatal_noloc("cannot write the generated C");

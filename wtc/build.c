@@ -91,7 +91,10 @@ static int undefined_symbols(const char *msgs)
     int kinds = 0;
     for (const char *at = strstr(msgs, key); at; at = strstr(at + 1, key)) {
         const char *sym = at + sizeof key - 1;
-        if (strncmp(sym, "wtc_", 4) == 0 || strncmp(sym, "__wtc_", 6) == 0 ||
+        /* wtc_mpi_init ...: the program's own MPI_Init ... renamed (codegen/program.c) */
+        if (strncmp(sym, "wtc_mpi_", 8) == 0)
+            kinds |= UNDEF_MPI;
+        else if (strncmp(sym, "wtc_", 4) == 0 || strncmp(sym, "__wtc_", 6) == 0 ||
             strncmp(sym, "wtcrt_", 6) == 0)
             kinds |= UNDEF_WTC;
         else if (strncmp(sym, "MPI_", 4) == 0 || strncmp(sym, "PMPI_", 5) == 0)

@@ -593,6 +593,11 @@ int wtcrt_set_state(wtcrt_rt *rt, int state);
 void wtcrt_die(wtcrt_rt *rt, const char *fmt, ...)
     __attribute__((format(printf, 2, 3), noreturn));
 int wtcrt_forked(wtcrt_rt *rt);
+/* the program's MPI_Init, MPI_Init_thread, MPI_Finalize, renamed by a macro of its
+   generated code (codegen/program.c), whose prototypes are <mpi.h>'s (mpi/user_mpi.c) */
+int wtc_mpi_init(int *argc, char ***argv);
+int wtc_mpi_init_thread(int *argc, char ***argv, int required, int *provided);
+int wtc_mpi_finalize(void);
 double wtcrt_yield_seconds(int host_ranks);
 void wtcrt_backoff(wtcrt_rt *rt, int *us);
 void wtcrt_backoff_rung(wtcrt_rt *rt, int *us);

@@ -87,6 +87,32 @@ for np in 0 1 2 3; do
     fi
 done
 
+# a program written as an MPI program: its own MPI_Init (or MPI_Init_thread) and
+# MPI_Finalize around the regions (runtime/mpi/user_mpi.c); MPICH stopped it at MPI_Init
+printf 'init ok, rank 0, sized\nfib 75025\nfinalize ok\nfib 6765\n' >"$RT_OUT/user_init.want"
+for variant in init thread; do
+    uprog=$RT_OUT/rt_user_$variant
+    call=MPI_Init$([ $variant = thread ] && echo _thread)
+    if ! bin/wtcc --no-predict $([ $variant = thread ] && echo -DTHREAD) \
+        tests/unit/rt_user_init.wtc -o "$uprog" >"$RT_STDERR" 2>&1; then
+        rt_fail "rt_user_init.wtc ($variant) does not build" "$(head -c 200 "$RT_STDERR")"
+        continue
+    fi
+    for np in 0 1 3; do
+        RT_RC=0
+        if [ $np = 0 ]; then
+            timeout "$RT_TIMEOUT" "$uprog" >"$RT_STDOUT" 2>"$RT_STDERR" || RT_RC=$?
+        else
+            rt_run $np "$uprog"
+        fi
+        if [ "$RT_RC" = 0 ] && cmp -s "$RT_OUT/user_init.want" "$RT_STDOUT"; then
+            rt_pass "the program's own $call and MPI_Finalize, $([ $np = 0 ] && echo 'no mpiexec' || echo "-n $np")"
+        else
+            rt_fail "the program's own $call and MPI_Finalize, -n $np" "status $RT_RC, stdout $(head -c 80 "$RT_STDOUT")"
+        fi
+    done
+done
+
 # hydra's variables without hydra (a launcher MPICH cannot talk to): MPI starts alone,
 # and the start says so and stops the program, status 2, as before main
 for early in 1 0; do

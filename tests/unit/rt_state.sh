@@ -31,7 +31,8 @@ runtime/mpi/par.c:wtc_par_close|ABI: generated code closes a par
 runtime/mpi/region.c:wtc_call|ABI: main calls a recursive function
 runtime/mpi/region.c:wtc_region_open|ABI: main opens a par region
 runtime/mpi/share.c:wtc_share|ABI: generated code shares a better bound (and its solution)
-runtime/mpi/share.c:wtc_share_poll|ABI: generated code takes in the bounds that came'
+runtime/mpi/share.c:wtc_share_poll|ABI: generated code takes in the bounds that came
+runtime/mpi/user_mpi.c:wtc_mpi_finalize|the program calls MPI_Finalize (renamed by a macro): has the runtime ended MPI?'
 
 # The C files to look at (generated and built files excluded).
 c_files() {
