@@ -9,18 +9,20 @@ prog=$RT_OUT/rt_stdout
 bin/wtcc --no-predict tests/unit/rt_stdout.wtc -o "$prog" || { echo "[FAIL] build"; exit 1; }
 
 N=20000
-# check LABEL WANT_RC LINES_AFTER: stdout is start, buffering full, line 0..N-1, the sum,
-# then LINES_AFTER more numbered lines, each exactly once and in order
+# check LABEL WANT_RC LINES_AFTER: stdout is start, line 0..N-1, the sum, buffering full
+# (asked after the region: MPI has started then), then LINES_AFTER more numbered lines,
+# each exactly once and in order
 check() {
     label=$1 want_rc=$2 after=$3
     got=$(awk -v n=$N -v after="$after" '
         BEGIN { i = 0 }
         NR == 1 { ok = $0 == "start"; next }
-        NR == 2 { if ($0 != "buffering full") { print "buffering: " $0; bad = 1 }; next }
         /^sum / { if ($2 != 5000050000 || i != n) bad = 1; sums++; next }
+        /^buffering / { if ($0 != "buffering full" || sums != 1) { print "buffering: " $0; bad = 1 }
+                        bufs++; next }
         { if ($0 != "line " i) { print "line " NR ": " $0; bad = 1; exit } i++ }
-        END { if (!bad && ok && sums == 1 && i == n + after) print "ok"
-              else if (!bad) print "lines " i ", sums " sums }' "$RT_STDOUT")
+        END { if (!bad && ok && sums == 1 && bufs == 1 && i == n + after) print "ok"
+              else if (!bad) print "lines " i ", sums " sums ", buffering lines " bufs }' "$RT_STDOUT")
     if [ "$RT_RC" != "$want_rc" ]; then
         rt_fail "$label" "exit status $RT_RC, want $want_rc"
     elif [ "$got" != ok ]; then
