@@ -65,6 +65,7 @@ typedef struct Cg {
     Decl **shared_data;  /* the global its solution is kept in (the _with forms), or NULL */
     int *shared_op;
     int nshared, capshared;
+    int calls_mpi; /* the program includes <mpi.h> (program.c, includes_mpi_h) */
 } Cg;
 
 /* A growable string (arena-backed, never freed). */

@@ -277,7 +277,7 @@ void program_emit_tables(Cg *cg)
             cg->nfns, g.n, cg->opt ? cg->opt->mode_override : 0,
             cg->opt ? cg->opt->masters_override : 0, cg->opt ? cg->opt->check : 0, cg->nshared);
     fprintf(o, "#ifdef WTC_LIBDIR\nconst char *const wtc_libdir = WTC_LIBDIR;\n#endif\n");
-    if (includes_mpi_h(cg->tu->text))
+    if (cg->calls_mpi)
         fprintf(o, "const int wtc_calls_mpi = 1;\n");
     fprintf(o, "int main(int argc, char **argv)\n{\n    return wtc_start(argc, argv, "
             "&__wtc_program);\n}\n");
@@ -398,8 +398,8 @@ int cg_generate(TranslationUnit *tu, const CgOptions *opt, FILE *out)
     fputs("#define main __wtc_user_main\n", out);
     /* A program that includes <mpi.h> finds MPI started: its own MPI_Init and
        MPI_Finalize go to the runtime's, which know (runtime/mpi/user_mpi.c) */
-    int mpi = includes_mpi_h(tu->text);
-    if (mpi)
+    cg.calls_mpi = includes_mpi_h(tu->text);
+    if (cg.calls_mpi)
         fputs("#define MPI_Init wtc_mpi_init\n#define MPI_Init_thread wtc_mpi_init_thread\n"
               "#define MPI_Finalize wtc_mpi_finalize\n", out);
     int pos = 0;
@@ -424,7 +424,7 @@ int cg_generate(TranslationUnit *tu, const CgOptions *opt, FILE *out)
     }
     copy_text(&cg, pos, tu->len);
     fputs("\n#undef main\n", out);
-    if (mpi)
+    if (cg.calls_mpi)
         fputs("#undef MPI_Init\n#undef MPI_Init_thread\n#undef MPI_Finalize\n", out);
     program_emit_tables(&cg);
     if (ferror(out)) {
