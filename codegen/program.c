@@ -231,9 +231,11 @@ static void emit_main_entry(Cg *cg)
 static int includes_mpi_h(const char *text)
 {
     for (const char *l = text; *l;) {
-        const char *nl = strchr(l, '\n'), *q = strchr(l, '"'), *e;
+        const char *nl = strchr(l, '\n'), *q, *e;
         size_t len = nl ? (size_t)(nl - l) : strlen(l);
-        if (l[0] == '#' && l[1] == ' ' && q && q < l + len &&
+        /* the quotes are looked for within the line only: a search to the next '"' of
+           the text went through all of a 10 MB initializer from each of its lines */
+        if (l[0] == '#' && l[1] == ' ' && (q = memchr(l, '"', len)) &&
             (e = memchr(q + 1, '"', len - (size_t)(q + 1 - l))) && e - (q + 1) >= 5 &&
             memcmp(e - 5, "mpi.h", 5) == 0 && (e - 5 == q + 1 || e[-6] == '/'))
             return 1;
