@@ -170,9 +170,12 @@ check-openmpi: all
 # Measure this machine once; predictors built by this wtcc then use it by default.
 # The per-rank overheads are fitted over p = 2, 4, ..., CALIBRATE_NP (3 or more values
 # of p: 8 ranks or more); a prediction beyond CALIBRATE_NP says it extrapolates.
+# calibrate/start.sh first times a job that ends at once at -n 2 and -n CALIBRATE_NP (the
+# job's launch, MPI's start and the end: t_launch, t_start, t_end; left out when it fails).
 CALIBRATE_NP ?= 4
 calibrate: all
-	timeout 600 mpiexec -n $(CALIBRATE_NP) bin/wtc-calibrate -o $(LIBDIR)/machines/host.conf
+	start=$$(sh calibrate/start.sh $(CALIBRATE_NP)); \
+	timeout 600 mpiexec -n $(CALIBRATE_NP) bin/wtc-calibrate -o $(LIBDIR)/machines/host.conf $$start
 
 # The compiler and runtimes under AddressSanitizer + UndefinedBehaviorSanitizer.
 # (gcc 12 under -fsanitize=undefined reports a false "null format string" for

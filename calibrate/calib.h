@@ -23,6 +23,13 @@ double calib_eager_limit(const double *sizes, const double *t, int n, double del
    o_r = 39 us at P = 128); else b = 0 and a is the median of c. Returns the flags. */
 int calib_fit_overhead(const double *p, const double *c, int n, double *a, double *b);
 
+/* A cost of the whole job at p ranks (its launch, its start, its end), c(p) = a + b p,
+   from the medians c[i] measured at p[i] (n >= 1, calibrate/start.sh: p = 2 and the
+   calibration's P): a line through two or more values of p, the slope only when it
+   comes out positive (else b = 0 and a is the median of c); a negative a is set to 0.
+   Returns the flags (CALIB_SLOPE, CALIB_FLOOR). */
+int calib_fit_job(const double *p, const double *c, int n, double *a, double *b);
+
 /* Whether the host is busy: the share of the wall time that a spinning rank got as CPU
    time (cpu / wall, each rank of the pair) below this. */
 #define CALIB_BUSY_SHARE 0.9

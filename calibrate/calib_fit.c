@@ -45,11 +45,14 @@ static double median64(const double *c, int n)
     return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
-int calib_fit_overhead(const double *p, const double *c, int n, double *a, double *b)
+/* c(p) = a + b p with the slope fitted from min_p or more values of p and only when it
+   comes out positive, else b = 0 and a the median; a negative a is set to 0. */
+static int fit_rising(const double *p, const double *c, int n, int min_p, double *a,
+                      double *b)
 {
     int flags = 0;
     *b = 0;
-    if (n >= 3 && calib_fit_line(p, c, n, a, b) == 0 && *b > 0)
+    if (n >= min_p && calib_fit_line(p, c, n, a, b) == 0 && *b > 0)
         flags |= CALIB_SLOPE;
     else {
         *b = 0;
@@ -60,6 +63,16 @@ int calib_fit_overhead(const double *p, const double *c, int n, double *a, doubl
         flags |= CALIB_FLOOR;
     }
     return flags;
+}
+
+int calib_fit_overhead(const double *p, const double *c, int n, double *a, double *b)
+{
+    return fit_rising(p, c, n, 3, a, b);
+}
+
+int calib_fit_job(const double *p, const double *c, int n, double *a, double *b)
+{
+    return fit_rising(p, c, n, 2, a, b);
 }
 
 double calib_master_time(double rtt, double L, double G, double o_s, double o_r)

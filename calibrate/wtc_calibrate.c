@@ -819,6 +819,71 @@ static void write_runtime(FILE *o, const fit *f)
                    "ranks_per_node = %d\n", f->rpn, f->rpn);
 }
 
+/* ---- the job's launch, start and end (--start, from calibrate/start.sh) ------------- */
+
+#define JOB_MAX 16
+static const char *const job_key[3] = { "t_launch", "t_start", "t_end" };
+static double job_p[JOB_MAX], job_c[3][JOB_MAX];
+static int njob;
+
+/* --start=P:L:S:E[,P:L:S:E...]: seconds at P ranks (calibrate/start.sh prints it).
+   Returns 0, or -1 when it is malformed. */
+static int parse_start(const char *s)
+{
+    njob = 0;
+    for (;;) {
+        char *e;
+        double v[4];
+        if (njob == JOB_MAX)
+            return -1;
+        for (int k = 0; k < 4; k++) {
+            errno = 0;
+            v[k] = strtod(s, &e);
+            if (e == s || errno || !isfinite(v[k]) || v[k] < 0 || v[k] > 100 ||
+                *e != (k < 3 ? ':' : *e == ',' ? ',' : 0))
+                return -1;
+            s = e + 1; /* past ':' or ',' (or the end: then left at once below) */
+        }
+        if (v[0] < 1 || v[0] != floor(v[0]) || v[0] > 1e7)
+            return -1;
+        job_p[njob] = v[0];
+        for (int k = 0; k < 3; k++)
+            job_c[k][njob] = v[k + 1];
+        njob++;
+        if (!*e)
+            return 0;
+    }
+}
+
+/* t_launch, t_start, t_end (doc/predictor.md section 5), each a + b P. */
+static void write_job(FILE *o)
+{
+    char ps[256] = "";
+    size_t n = 0;
+    if (!njob) {
+        fprintf(o, "# the job's launch, start and end: not measured (make calibrate measures them:\n"
+                   "# calibrate/start.sh, then wtc-calibrate --start=...); the predictions leave them out\n");
+        return;
+    }
+    for (int i = 0; i < njob && n < sizeof ps; i++)
+        n += (size_t)snprintf(ps + n, sizeof ps - n, "%s%.0f", i ? ", " : "", job_p[i]);
+    fprintf(o, "# the job (calibrate/start.sh: a program that ends at once, medians at p = %s):\n"
+               "# t_launch + t_launch_p * P from mpiexec's start to main, t_start + t_start_p * P\n"
+               "# from there until every rank has started MPI, t_end + t_end_p * P from the end\n"
+               "# of main to the end of mpiexec\n", ps);
+    for (int k = 0; k < 3; k++) {
+        double a, b;
+        int fl = calib_fit_job(job_p, job_c[k], njob, &a, &b);
+        fprintf(o, "%s = %.6g   # %s\n%s_p = %.6g   # %s\n", job_key[k], a,
+                fl & CALIB_FLOOR ? "floor: the line through the p measured gave less than 0"
+                                 : "measured",
+                job_key[k], b,
+                fl & CALIB_SLOPE ? "fitted over the p measured"
+                : njob < 2       ? "not fitted: needs 2 or more p"
+                                 : "not fitted: the slope came out negative (noise)");
+    }
+}
+
 typedef struct machine_text {
     const char *name;
     const fit *f;
@@ -832,6 +897,7 @@ static void machine_body(FILE *o, const void *ctx)
     write_head(o, m->f, m->P);
     write_costs(o, m->name, m->f, m->v, m->P);
     write_runtime(o, m->f);
+    write_job(o);
 }
 
 /* The machine file, written to a temporary file and renamed: never half a file (a
@@ -845,8 +911,10 @@ static int write_file(const char *path, const char *name, const fit *f, const ov
 
 static const char usage[] =
     "usage: mpiexec -n P wtc-calibrate -o FILE [--name=NAME] [--quick] [-v]\n"
+    "                                  [--start=P:L:S:E[,P:L:S:E...]]\n"
     "  measures this machine's extended LogGPS parameters (P >= 2) and writes a\n"
-    "  machine file for prog.predict --wtc-machine=FILE\n";
+    "  machine file for prog.predict --wtc-machine=FILE; --start: the job's launch,\n"
+    "  start and end in seconds at P ranks, as calibrate/start.sh prints them\n";
 
 /* Returns the output path, or NULL after printing (rank 0) why not. */
 static const char *parse_args(int argc, char **argv, int me, const char **name)
@@ -864,6 +932,8 @@ static const char *parse_args(int argc, char **argv, int me, const char **name)
         }
         else if (strcmp(argv[i], "-v") == 0)
             verbose = 1;
+        else if (strncmp(argv[i], "--start=", 8) == 0 && parse_start(argv[i] + 8) == 0)
+            ;
         else {
             if (me == 0)
                 fprintf(stderr, "wtc-calibrate: error: unexpected argument '%s'\n%s",

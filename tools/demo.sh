@@ -57,8 +57,10 @@ step "run on 3 processes in dynamic mode (1 master, 2 workers), with statistics"
     timeout 120 mpiexec -n 3 "./$NAME" --wtc-mode=dynamic --wtc-stats
 step "run on 2 processes in steal mode (idle ranks steal the oldest work), with statistics" \
     timeout 120 mpiexec -n 2 "./$NAME" --wtc-mode=steal --wtc-stats
+step_to start.arg "time a job that ends at once: its launch, MPI's start, its end (3 runs at -n 2)" \
+    sh "$ROOT/calibrate/start.sh" 2 3
 step "calibrate this host in a few seconds: message costs, waiting, cores" \
-    timeout 120 mpiexec -n 2 "$CALIBRATE" --quick --name=this-host -o host.conf
+    timeout 120 mpiexec -n 2 "$CALIBRATE" --quick --name=this-host -o host.conf $(cat start.arg)
 # this host: 1, 2, 4 ... up to its cores (more ranks than cores is not modelled well)
 CORES=$(nproc 2>/dev/null || echo 2)
 PROCS=1 p=1

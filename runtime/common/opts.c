@@ -224,3 +224,13 @@ int wtcrt_opts_parse(int *argc, char **argv, wtcrt_opts *o, char *err, size_t er
     }
     return 0;
 }
+
+/* Defined by the generated code of a program that includes <mpi.h> (wtc_abi.h): it may
+   call MPI itself, so MPI starts before main however small the job (mpi/single.c), and
+   the predictor models that start (sim/engine.c). */
+extern const int wtc_calls_mpi __attribute__((weak));
+
+int wtcrt_program_calls_mpi(void)
+{
+    return &wtc_calls_mpi && wtc_calls_mpi;
+}

@@ -302,6 +302,10 @@ typedef struct wtcrt_child {
 } wtcrt_child;                /* 32 bytes: a farm of 1M children touches 32 MB of them */
 #define WTCRT_DEST_MAX 0xffffffffu
 
+/* 1 for a program that includes <mpi.h> (it may call MPI itself: mpi/single.c; the
+   predictor models its start: sim/engine.c). common/opts.c. */
+int wtcrt_program_calls_mpi(void);
+
 /* ---- the MPI runtime's own state -------------------------------------------------- */
 #ifdef WTCRT_MPI
 #include <pthread.h>
@@ -727,8 +731,6 @@ static inline void wtcrt_enter(wtcrt_rt *rt)
     if (atomic_load_explicit(&rt->ans_busy, memory_order_acquire))
         wtcrt_enter_wait(rt);
 }
-/* 1 for a program that includes <mpi.h> (it may call MPI itself: mpi/single.c). */
-int wtcrt_program_calls_mpi(void);
 /* At the process's start, before any thread: what the thread needs from the kernel. */
 void wtcrt_answer_prepare(void);
 /* Starts the thread for a region whose mode answers from leaves (once, when it can). */

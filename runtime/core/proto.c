@@ -313,6 +313,13 @@ int wtcp_sleep_max_us(int bell_all)
     return bell_all ? 1000 : 100;
 }
 
+/* ---- the job's start ------------------------------------------------------------------ */
+
+int wtcp_start_kind(int calls_mpi, int nshared)
+{
+    return calls_mpi ? WTCP_START_FIRST : nshared ? WTCP_START_WAIT : WTCP_START_HOLD;
+}
+
 /* ---- the region start: rank 0's broadcasts ------------------------------------------ */
 
 int wtcp_bcast_parent(int r, int P)

@@ -308,6 +308,20 @@ static inline int wtcp_ring_due(double waited)
    SMPI: a sleeper sees a message only when it wakes). */
 int wtcp_sleep_max_us(int bell_all);
 
+/* ---- the job's start (doc/runtime.md "Start-up") ------------------------------------ */
+
+/* How a job of several ranks starts, by what the program does (the MPI runtime's
+   environment and options may start MPI before main too: WTC_START_EARLY=0, a trace). */
+enum {
+    WTCP_START_HOLD,  /* rank 0 runs main while MPI starts; a region opened before MPI
+                         is up runs at once, the messages it sends waiting until then */
+    WTCP_START_WAIT,  /* the same, but such a region waits for MPI: the program shares
+                         bounds, which go straight to the other ranks */
+    WTCP_START_FIRST  /* MPI starts before main: the program may call MPI itself (it
+                         includes <mpi.h>) */
+};
+int wtcp_start_kind(int calls_mpi, int nshared);
+
 /* ---- the region start: rank 0's broadcasts (doc/runtime.md "The region start") ---- */
 
 /* Rank 0's broadcasts (REGION_BEGIN, EXIT) go by a tree of recursive halving: the rank

@@ -49,18 +49,9 @@ static const char *const launch_vars[] = {
 
 #define NELEMS(a) (sizeof(a) / sizeof(a)[0])
 
-/* Defined by the generated code of a program that includes <mpi.h> (wtc_abi.h): it may
-   call MPI itself, so MPI starts before main however small the job. */
-extern const int wtc_calls_mpi __attribute__((weak));
-
 static int calls_mpi(void)
 {
-    return &wtc_calls_mpi && wtc_calls_mpi;
-}
-
-int wtcrt_program_calls_mpi(void)
-{
-    return calls_mpi();
+    return wtcrt_program_calls_mpi();
 }
 
 /* 1 when the environment says this process is the whole job (and the program makes no
@@ -350,7 +341,7 @@ int wtcrt_mpi_early(wtcrt_rt *rt)
     int inited = 0;
     long n;
     if ((s && strcmp(s, "0") == 0) || !r || strcmp(r, "0") != 0 ||
-        calls_mpi())
+        wtcp_start_kind(calls_mpi(), 0) == WTCP_START_FIRST)
         return 0;
     n = launcher_size(&var);
     if (n <= 1 || n > INT_MAX || strcmp(var, "PMI_SIZE") != 0)
@@ -401,7 +392,8 @@ struct wtcrt_held {
 int wtcrt_hold(wtcrt_rt *rt, wtcrt_msg *begin)
 {
     int held = 0;
-    if (!rt->start_pending || in_start_thread || wtcrt_forked(rt) || rt->prog->nshared)
+    if (!rt->start_pending || in_start_thread || wtcrt_forked(rt) ||
+        wtcp_start_kind(0, rt->prog->nshared) != WTCP_START_HOLD)
         return 0;
     pthread_mutex_lock(&rt->hold_mu);
     if (!atomic_load(&rt->start_over)) {

@@ -1092,6 +1092,49 @@ static void stats_send(wtcrt_rt *rt)
     wtcrt_send(rt, 0, WTCRT_STATS, m);
 }
 
+/* ---- WTC_START_PROBE: what the job's start and end cost (doc/predictor.md §5) ------
+
+   make calibrate runs a program that ends at once with WTC_START_PROBE set to the
+   CLOCK_REALTIME nanoseconds at which it called mpiexec; rank 0 then prints on stderr
+   "wtc-start: procs P launch L start S end E" (seconds): L from that moment to rank 0's
+   wtc_start (the launcher and the loading; "-" without a moment), S from there until
+   the start's last collective has completed (every rank has started MPI: the others can
+   take the region's work), E from the end of main (MPI started) to MPI_Finalize's
+   return; a job of one rank (no MPI) prints nothing. Nothing of it changes what the job
+   does. */
+static struct {
+    int on;
+    double entry, ready, end, launch; /* launch < 0: not known */
+} job_probe;
+
+static void probe_begin(void)
+{
+    const char *s = getenv("WTC_START_PROBE");
+    struct timespec ts;
+    char *e;
+    double at;
+    if (!s || !*s)
+        return;
+    job_probe.on = 1;
+    job_probe.entry = wtcrt_now();
+    job_probe.launch = -1;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    at = strtod(s, &e);
+    if (!*e && at > 1e18) /* nanoseconds since 1970: after 2001 */
+        job_probe.launch = (double)ts.tv_sec - at * 1e-9 + (double)ts.tv_nsec * 1e-9;
+}
+
+static void probe_report(const wtcrt_rt *rt)
+{
+    char launch[32] = "-";
+    if (!job_probe.on || rt->rank != 0 || rt->alone)
+        return;
+    if (job_probe.launch >= 0)
+        snprintf(launch, sizeof launch, "%.6f", job_probe.launch);
+    fprintf(stderr, "wtc-start: procs %d launch %s start %.6f end %.6f\n", rt->nranks,
+            launch, job_probe.ready - job_probe.entry, wtcrt_now() - job_probe.end);
+}
+
 /* ---- start and exit --------------------------------------------------------------- */
 
 /* Everything after user_main (rank 0) or EXIT (others): stats, MPI_Finalize. Returns
@@ -1101,6 +1144,7 @@ static int finish(wtcrt_rt *rt, int status)
     wtcrt_mpi_ready(rt);
     if (rt->finished)
         return status;
+    job_probe.end = wtcrt_now();
     if (rt->rank == 0 && rt->in_region) {
         /* main ended with its region's root call still open: a longjmp out of the
            recursion (or a signal handler's) left it, while the other ranks still work
@@ -1133,6 +1177,7 @@ static int finish(wtcrt_rt *rt, int status)
     wtcrt_flush_sends(rt);
     fflush(NULL); /* every rank's output is out before MPI_Finalize */
     wtcrt_mpi_end(rt);
+    probe_report(rt);
     wtcrt_bell_fini(rt);
     return status;
 }
@@ -1279,6 +1324,7 @@ static void states_sync(wtcrt_rt *rt)
         wtcrt_ibarrier(rt, &req);
         wtcrt_coll_wait(&req);
     }
+    job_probe.ready = wtcrt_now(); /* rank 0's start thread or main thread: read after */
 }
 
 /* Initialises states and the trace; the clock starts here. */
@@ -1330,6 +1376,7 @@ int wtc_start(int argc, char **argv, const wtc_program *prog)
     /* rank 0 of a job of several: MPI may start in a thread while main begins
        (mpi/single.c); rt->rank and rt->nranks are the launcher's until it has */
     int early;
+    probe_begin();
     stack_room();
     wtcrt_answer_prepare(); /* while main is the only thread */
     early = wtcrt_mpi_early(rt);

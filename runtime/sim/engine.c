@@ -353,11 +353,15 @@ static msg *send_bytes(sim *S, int from, int to, int kind, double bytes, double 
     m->bytes = bytes;
     m->copied = copied;
     m->sync = bytes > S->m->S;
+    /* before MPI is up rank 0's messages wait in order; the start thread sends them all
+       once it is (doc/runtime.md "A region held while MPI starts"), and the main thread
+       goes on without waiting for any */
+    m->held = from == 0 && r->t < S->hold;
     /* the receive buffer: a RESULT's holds only what was copied (the rest goes to its
        place, wtcrt_result_place) */
     m->reuse = reused(S, to, kind == M_RESULT ? copied : bytes);
-    m->sent = r->t;
-    m->shared = S->grp_open && kind == M_TASK && S->port_out &&
+    m->sent = m->held ? S->hold : r->t;
+    m->shared = !m->held && S->grp_open && kind == M_TASK && S->port_out &&
                 node_of(S, from) != node_of(S, to) && wire_gap(S, m) > 0;
     if (m->shared) {
         if (S->ngrp == S->capgrp) {
@@ -366,15 +370,15 @@ static msg *send_bytes(sim *S, int from, int to, int kind, double bytes, double 
         }
         S->grp[S->ngrp++] = i;
     }
-    m->arr = m->sync ? r->t + latency(S, from, to)
+    m->arr = m->sync ? m->sent + latency(S, from, to)
              : m->shared ? 0 /* eng_group_end */
-                         : wire(S, m, r->t, &left);
+                         : wire(S, m, m->sent, &left);
     m->next = -1;
     if (kind != M_BAR) {
         S->res->messages++;
         S->res->bytes += (long long)bytes;
     }
-    if (m->sync && (kind == M_TASK || kind == M_BEGIN)) /* the sender waits for it */
+    if (m->sync && !m->held && (kind == M_TASK || kind == M_BEGIN)) /* the sender waits */
         r->sync_pending++;
     S->r[to].inflight++;
     if (!m->shared || m->sync)
@@ -438,8 +442,8 @@ void eng_receive(sim *S, int rid, int i, double *wait)
         } else {
             arr = wire(S, m, r->t + latency(S, rid, m->src), &left);
         }
-        if (m->kind == M_TASK || m->kind == M_BEGIN) /* its sender learns it went
-                                                         when the data has left */
+        if ((m->kind == M_TASK || m->kind == M_BEGIN) && !m->held) /* its sender learns
+                                                         it went when the data has left */
             post(S, m->src, M_DONE, left);
         r->t = arr;
     }
@@ -1439,8 +1443,10 @@ static int leaf_answer(sim *S, int i)
     return 1;
 }
 
+/* 'hold': MPI is up that long after the region's start (0: before it); rank 0 runs the
+   region at once, its messages wait, and the other ranks, just started, are awake. */
 static int run_region(const sim_tree *t, int region, const sim_machine *m, sim_setting s,
-                      sim_result *res, sim_timeline *tl)
+                      sim_result *res, sim_timeline *tl, double hold)
 {
     sim S;
     int root = t->regions[region].root;
@@ -1449,6 +1455,9 @@ static int run_region(const sim_tree *t, int region, const sim_machine *m, sim_s
         return -1;
     }
     S.tl = tl;
+    S.hold = hold;
+    for (int i = 1; hold > 0 && i < S.P; i++)
+        S.r[i].asleep = 0;
     if (S.P == 1) { /* one processor: the sequential clones, no messages */
         eng_compute(&S, 0, t->seq[root]);
         sim_collect(&S, S.r[0].t);
@@ -1496,7 +1505,7 @@ static int run_region(const sim_tree *t, int region, const sim_machine *m, sim_s
 int sim_run_region(const sim_tree *t, int region, const sim_machine *m, sim_setting s,
                    sim_result *res)
 {
-    return run_region(t, region, m, s, res, NULL);
+    return run_region(t, region, m, s, res, NULL, 0);
 }
 
 /* The roles of the setting on the timeline's lanes (the table's role column). */
@@ -1527,18 +1536,45 @@ int sim_run_timeline(const sim_tree *t, const sim_machine *m, sim_setting s,
     r->nmasters = roles.M;
     if (tl)
         timeline_roles(tl, roles);
+    /* the job's own costs (doc/predictor.md section 4): none for one rank, which runs
+       without MPI. MPI's start runs beside main unless the program may call MPI itself;
+       then every rank is up 'start' after main began */
+    double P = roles.P, launch = 0, start = 0, end = 0, before = 0, wait = 0;
+    if (roles.P > 1) {
+        launch = m->t_launch + m->t_launch_p * P;
+        start = m->t_start + m->t_start_p * P;
+        end = m->t_end + m->t_end_p * P;
+    }
+    if (t->start_kind == WTCP_START_FIRST) {
+        before = start;
+        start = 0;
+    }
     for (int g = 0; g < t->nregions; g++) {
+        double at = t->regions[g].main_at / m->cpu_ratio, hold = 0;
+        if (g == 0 && start > at) { /* the region opens before MPI is up */
+            if (t->start_kind == WTCP_START_HOLD)
+                hold = start - at;
+            else /* it waits for MPI, every rank idle */
+                r->time += wait = start - at;
+        }
         if (tl) /* on the program's clock: after main's own time before the region */
-            tl->base = t->regions[g].main_at / m->cpu_ratio + r->time;
-        if (run_region(t, g, m, s, r, tl) < 0)
+            tl->base = at + r->time;
+        if (run_region(t, g, m, s, r, tl, hold) < 0)
             return -1;
     }
     if (tl)
         sim_timeline_close(tl, r->time + t->main_time / m->cpu_ratio);
     /* main's own time: computing on rank 0, idle elsewhere */
-    r->regions = r->time;
+    r->regions = r->time - wait;
     r->time += t->main_time / m->cpu_ratio;
     r->compute += t->main_time / m->cpu_ratio;
+    /* main ends only once MPI is up (it joins the start: wtcrt_mpi_ready) */
+    if (r->time < start) {
+        wait += start - r->time;
+        r->time = start;
+    }
+    r->job = launch + before + wait + end;
+    r->time += launch + before + end;
     r->idle = r->nworkers * r->time - r->compute - r->comm - r->wait_master -
               r->wait_children;
     if (r->idle < 0)

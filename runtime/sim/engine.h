@@ -44,6 +44,8 @@ typedef struct msg {
                         (eng_group_end); a synchronous one's data is there at data_arr,
                         has left its sender at data_left (if taken in time) */
     double sent, data_arr, data_left;
+    int held;        /* sent by rank 0 before MPI was up: the start thread sent it (its
+                        sender does not wait for it) */
     int next;        /* inbox / free-list link */
 } msg;
 
@@ -207,6 +209,8 @@ struct sim {
     int *grp;             /* the TASKs of the open send group (eng_group_begin) */
     int ngrp, capgrp, grp_open;
     double now;           /* the time of the last event popped */
+    double hold;          /* rank 0's messages wait until then: MPI's start (the first
+                             region of a job whose main opens it before MPI is up) */
     double lmin;          /* the smallest latency between two ranks */
     int bar_arrived;      /* ranks in the region end's barrier through the segment */
     int done, error;

@@ -30,6 +30,7 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include "wtcrt.h"
+#include "proto.h"
 #include "sim.h"
 
 /* One deferred spawn of a par frame. */
@@ -1658,6 +1659,7 @@ static int predict(sim_tree *t, const sim_sampling *smp, int rec_depth)
         fprintf(stderr, "wtc predict: %s\n", err);
         return -1;
     }
+    t->start_kind = wtcp_start_kind(wtcrt_program_calls_mpi(), R.prog->nshared);
     if (cut_trees(t, rec_depth, &cuts) < 0)
         return -1;
     if (R.opt.save_profile)

@@ -310,13 +310,13 @@ static void json_settings(FILE *out, int dcol, const row *v, int n, double t1,
     for (int i = 0; i < n; i++) {
         const sim_result *r = &v[i].r;
         fprintf(out, "%s{\"mode\": \"%s\", \"procs\": %d, \"masters\": %d, \"batch\": %d, "
-                     "\"predicted_s\": %.9g, \"regions_s\": %.9g, \"speedup\": %.6g, "
+                     "\"predicted_s\": %.9g, \"regions_s\": %.9g, \"job_s\": %.9g, \"speedup\": %.6g, "
                      "\"efficiency\": %.6g, \"master_util\": %.4g, \"compute\": %.4g, \"comm\": %.4g, "
                      "\"wait_master\": %.4g, \"wait_children\": %.4g, \"idle\": %.4g, "
                      "\"messages\": %lld, \"bytes\": %lld, \"remote_calls\": %lld, "
                      "\"grants\": %lld, \"local_after_refusal\": %lld, \"steals\": %lld%s}%s\n",
                 ind, mode_name(v[i].s.mode), v[i].s.procs, v[i].s.masters, v[i].s.batch, r->time,
-                r->regions, t1 / r->time, t1 / r->time / v[i].s.procs, master_util(r) / 100,
+                r->regions, r->job, t1 / r->time, t1 / r->time / v[i].s.procs, master_util(r) / 100,
                 share(r, r->compute) / 100, share(r, r->comm) / 100,
                 share(r, r->wait_master) / 100, share(r, r->wait_children) / 100,
                 share(r, r->idle) / 100, r->messages, r->bytes, r->remote_calls, r->grants,
@@ -463,6 +463,18 @@ static void print_head(FILE *out, const sim_tree *t, const sim_machine *m,
                      "side at %ld pars and %ld differed by over 20 %% (largest %.0f %%), so "
                      "every call ran\n",
                 smp->repl_checked, smp->repl_unequal, 100 * smp->repl_maxdiff);
+    if (m->t_launch + m->t_launch_p + m->t_start + m->t_start_p + m->t_end + m->t_end_p > 0)
+        fprintf(out, "the job (P >= 2): launch %.1f + %.2f P ms, MPI's start %.1f + %.2f P ms "
+                     "%s, end %.1f + %.2f P ms; in predicted_s\n",
+                1e3 * m->t_launch, 1e3 * m->t_launch_p, 1e3 * m->t_start, 1e3 * m->t_start_p,
+                t->start_kind == WTCP_START_FIRST ? "before main (the program includes <mpi.h>)"
+                : t->start_kind == WTCP_START_WAIT
+                    ? "beside main (its first region waits for it: shared bounds)"
+                    : "beside main and its first region",
+                1e3 * m->t_end, 1e3 * m->t_end_p);
+    else
+        fprintf(out, "the job's launch, MPI's start and its end are not in predicted_s (the "
+                     "machine file has no t_launch, t_start, t_end: make calibrate)\n");
     if (smp->shared[0])
         fprintf(out, "shared bounds: %s; recorded in the sequential order, whose pruning a "
                      "parallel run does not follow (it may search fewer nodes or more)\n",

@@ -67,6 +67,13 @@ typedef struct sim_machine {
                                   a STEAL or GRANT only at its next poll (no answering
                                   thread: SMPI, WTC_ANSWER=0); 0 (default): its answering
                                   thread does (mpi/answer.c) */
+    double t_launch, t_launch_p; /* optional: the job's own costs at P ranks, each
+                                  a + a_p P (0: not known, left out): from mpiexec's
+                                  start to main, from there until every rank has started
+                                  MPI (rank 0 runs main meanwhile: doc/runtime.md
+                                  "Start-up"), from main's end to mpiexec's end */
+    double t_start, t_start_p;
+    double t_end, t_end_p;
     char name[128];
     char source[512];          /* where it was read from (for the report) */
     unsigned follows;          /* the optional keys the file left out, which take their
@@ -153,6 +160,8 @@ typedef struct sim_tree {
     sim_region *regions;
     int nregions, capregions;
     double main_time;     /* host seconds of main outside regions */
+    int start_kind;       /* how the job starts (WTCP_START_*, runtime/core/proto.h):
+                             set from the program linked in before simulating */
     double *seq;          /* sequential time of each node's subtree (sim_tree_finish) */
     unsigned char *spawns;/* the subtree has a par with cond true (sim_tree_finish) */
     sim_site *sites;
@@ -214,6 +223,9 @@ typedef struct sim_result {
                                    steals (TASK answers) / NOWORK answers */
     long long steals;     /* steal: STEAL requests sent */
     long long events;     /* messages simulated (for the speed figure) */
+    double job;           /* of time, the job's own: its launch, MPI's start where main
+                             did not cover it, its end (machine file: t_launch, t_start,
+                             t_end; doc/predictor.md section 4) */
 } sim_result;
 
 /* Simulates every region of t (sim_tree_finish done) under one setting on machine m,

@@ -5,7 +5,10 @@
 C=bin/wtc-calibrate
 [ -x $C ] || { bad "$C missing: run make"; exit 1; }
 rm -f $OUT/cal.conf
-timeout 120 mpiexec -n 2 $C -o $OUT/cal.conf --quick --name=unit-test; rc=$?
+# --start: the job's costs as calibrate/start.sh prints them (tests/unit/rt_probe.sh runs
+# it): lines a + b P through p = 2 and 4
+timeout 120 mpiexec -n 2 $C -o $OUT/cal.conf --quick --name=unit-test \
+    --start=2:0.01:0.02:0.005,4:0.012:0.03:0.004; rc=$?
 [ $rc = 0 ] && [ -f $OUT/cal.conf ] && pass "calibrate on 2 ranks wrote a file" || bad "status $rc"
 ls $OUT/cal.conf.tmp.* >/dev/null 2>&1 && bad "temporary file left" || pass "no temporary file left"
 cat > $OUT/loadconf.c <<'XEOF'
@@ -91,6 +94,19 @@ if command -v taskset >/dev/null && taskset -c "${CORE:-0}" true 2>/dev/null; th
 else
     pass "taskset missing or not permitted: the busy-host case is skipped"
 fi
+# the job's costs: t_launch 0.008 + 0.001 P, t_start 0.01 + 0.005 P; t_end falls with P
+# (noise): its median, the slope 0 and why
+got=$(grep -E '^t_(launch|start|end)(_p)? = ' $OUT/cal.conf | sed 's/ *#.*//' | tr '\n' ' ')
+[ "$got" = "t_launch = 0.008 t_launch_p = 0.001 t_start = 0.01 t_start_p = 0.005 t_end = 0.0045 t_end_p = 0 " ] &&
+    grep -q '^t_end_p = 0 *# not fitted: the slope came out negative' $OUT/cal.conf &&
+    pass "--start: $got" || bad "--start gave: $got"
+rm -f $OUT/bs.conf
+for bad_start in 2:0.01:0.02 2:0.01:0.02:0.005, x:1:1:1 2:-1:0:0 0:1:1:1 2:1:1:1e9; do
+    timeout 60 mpiexec -n 2 $C --quick --start=$bad_start -o $OUT/bs.conf >/dev/null 2>$OUT/e.txt; rc=$?
+    [ $rc = 2 ] && [ ! -f $OUT/bs.conf ] && grep -q "unexpected argument '--start=" $OUT/e.txt ||
+        bad "--start=$bad_start: status $rc, $(head -1 $OUT/e.txt)"
+done
+pass "a malformed --start (6 kinds) is refused with status 2, no file written"
 timeout 60 mpiexec -n 2 $C -o >/dev/null 2>$OUT/e.txt; rc=$?
 [ $rc = 2 ] && pass "missing file name: status 2: $(head -1 $OUT/e.txt)" || bad "status $rc"
 timeout 60 mpiexec -n 2 $C --frobnicate -o x >/dev/null 2>$OUT/e.txt; rc=$?
