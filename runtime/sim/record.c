@@ -1644,6 +1644,22 @@ static int cut_trees(const sim_tree *t, int rec_depth, sim_tree **cuts)
     return 0;
 }
 
+/* A stream of its own on standard output (fd 1) for the report: the program's stdout
+   may be closed (fclose(stdout), a common check of its write errors), wide-oriented
+   (wprintf: fprintf to it fails without an error flag) or otherwise changed, and the
+   report must not depend on what the program did with it. NULL: said on stderr. */
+static FILE *report_open(void)
+{
+    int fd = dup(1);
+    FILE *out = fd >= 0 ? fdopen(fd, "w") : NULL;
+    if (!out) {
+        fprintf(stderr, "wtc predict: error: cannot write the report: %s\n", strerror(errno));
+        if (fd >= 0)
+            close(fd);
+    }
+    return out;
+}
+
 /* Simulates and reports the recording t (and saves it with --wtc-save-profile).
    Returns 0, or -1 when the report or a file asked for could not be made (said on
    stderr). */
@@ -1653,20 +1669,26 @@ static int predict(sim_tree *t, const sim_sampling *smp, int rec_depth)
     char err[1024];
     sim_tree *cuts;
     sim_best *best = NULL;
+    FILE *out;
     int rc;
     if (sim_machine_find(R.opt.machine, &m, err, sizeof err) < 0) {
         fprintf(stderr, "wtc predict: %s\n", err);
         return -1;
     }
-    if (cut_trees(t, rec_depth, &cuts) < 0)
+    if (!(out = report_open()))
         return -1;
+    if (cut_trees(t, rec_depth, &cuts) < 0) {
+        fclose(out);
+        return -1;
+    }
     if (R.opt.save_profile)
         best = xmalloc((size_t)R.opt.nprocs * sizeof *best);
-    rc = sim_report(stdout, t, &m, &R.opt, smp, R.prog->source, cuts, best);
-    if (fflush(stdout) != 0 || ferror(stdout)) {
+    rc = sim_report(out, t, &m, &R.opt, smp, R.prog->source, cuts, best);
+    if (fflush(out) != 0 || ferror(out)) {
         fprintf(stderr, "wtc predict: error: cannot write the report: %s\n", strerror(errno));
         rc = -1;
     }
+    fclose(out);
     if (R.opt.save_profile &&
         sim_profile_save(R.opt.save_profile, R.prog, t, smp, rec_depth, best, R.opt.nprocs,
                          &m, R.opt.machine, err, sizeof err) < 0) {
