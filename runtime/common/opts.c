@@ -115,11 +115,11 @@ static const char *opt_value(const char *arg, const char *name)
 }
 
 /* How an option's value is read (and what a bad one should have been). */
-enum { OPT_MODE, OPT_POSITIVE, OPT_DEPTH, OPT_FILE, OPT_FLAG };
+enum { OPT_MODE, OPT_POSITIVE, OPT_DEPTH, OPT_FILE, OPT_OUTFILE, OPT_FLAG };
 
 static const char *const opt_expected[] = {
     "expected simple, dynamic or steal", "expected a positive integer",
-    "expected an integer >= 0", "expected a file name", "",
+    "expected an integer >= 0", "expected a file name", "expected a file name", "",
 };
 
 /* The --wtc-* options of the program: --wtc-NAME=VALUE, or a flag with no value. */
@@ -131,7 +131,7 @@ static const struct wtcrt_opt {
     { "--wtc-mode", OPT_MODE, offsetof(wtcrt_opts, mode) },
     { "--wtc-masters", OPT_POSITIVE, offsetof(wtcrt_opts, masters) },
     { "--wtc-batch", OPT_POSITIVE, offsetof(wtcrt_opts, batch) },
-    { "--wtc-trace", OPT_FILE, offsetof(wtcrt_opts, trace) },
+    { "--wtc-trace", OPT_OUTFILE, offsetof(wtcrt_opts, trace) },
     { "--wtc-depth", OPT_DEPTH, offsetof(wtcrt_opts, depth) },
     { "--wtc-auto", OPT_FILE, offsetof(wtcrt_opts, autof) },
     { "--wtc-machine", OPT_FILE, offsetof(wtcrt_opts, machine) },
@@ -159,9 +159,10 @@ static int opt_store(const struct wtcrt_opt *x, const char *v, wtcrt_opts *o)
     case OPT_DEPTH:
         return (*(int *)f = wtcrt_parse_depth(v)) < 0 ? -1 : 0;
     case OPT_FILE:
+    case OPT_OUTFILE: /* written at the end, maybe after a chdir() of the program */
         if (!*v)
             return -1;
-        *(const char **)f = v;
+        *(const char **)f = x->kind == OPT_OUTFILE ? wtcrt_path_from_start(v) : v;
         return 0;
     default:
         *(int *)f = 1;

@@ -200,6 +200,19 @@ static int out_target(const char *path, char *real, size_t realsz)
     return OUT_DIRECT;
 }
 
+const char *wtcrt_path_from_start(const char *path)
+{
+    char cwd[PATH_MAX], *abs;
+    size_t n;
+    if (!path || path[0] == '/' || !getcwd(cwd, sizeof cwd))
+        return path;
+    n = strlen(cwd) + strlen(path) + 2;
+    if (!(abs = malloc(n)))
+        return path;
+    snprintf(abs, n, "%s/%s", cwd, path);
+    return abs;
+}
+
 int wtcrt_check_writable(const char *path)
 {
     char tmp[PATH_MAX + 64], real[PATH_MAX];

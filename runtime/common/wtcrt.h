@@ -243,6 +243,13 @@ typedef struct wtcrt_event {
     int ph;
 } wtcrt_event;
 
+/* An output file named by an option (--wtc-trace, the predictor's --wtc-plot and
+   --wtc-save-profile) as the directory the program started in sees it: the program may
+   chdir() before the file is written at its end. A relative path gets that directory
+   in front (the string lives as long as the program); an absolute one, or one when the
+   directory cannot be read, is path itself. */
+const char *wtcrt_path_from_start(const char *path);
+
 /* Can wtcrt_write_atomic write path (its temporary file created beside it, path not a
    directory)? Checked before the run for traces and plots, so that a bad path does not
    waste it. Returns 0, or -1 with errno set. */

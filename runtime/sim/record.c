@@ -143,6 +143,10 @@ static struct {
     int nprobe, capprobe;
     const wtc_site **site_of; /* the ABI's site of each tree site (same index) */
     const wtc_fn *region_fn;  /* the outermost function of the current region */
+    sim_machine machine;      /* --wtc-machine's, read before the program runs (which
+                                 may chdir(): a relative path would name another file) */
+    int start_dir;            /* the directory it started in (-1: unknown): a second
+                                 recording starts there again */
 } R;
 
 /* The time a leaf (or a segment of a call) took between clock reads t0 and t1, less
@@ -1245,6 +1249,11 @@ static void record_again(void)
     restore_stdout();
     fflush(NULL);
     setenv(SIM_REPL_ENV, buf, 1);
+    /* the program may have changed directory: its relative paths (its own chdir, its
+       input files, the options' files) are the start directory's */
+    if (R.start_dir >= 0 && fchdir(R.start_dir) != 0)
+        fprintf(stderr, "wtc predict: warning: cannot go back to the start directory (%s)\n",
+                strerror(errno));
     execv("/proc/self/exe", v);
     fprintf(stderr, "wtc predict: warning: cannot run again (%s): the replicas stay\n",
             strerror(errno));
@@ -1665,16 +1674,12 @@ static FILE *report_open(void)
    stderr). */
 static int predict(sim_tree *t, const sim_sampling *smp, int rec_depth)
 {
-    sim_machine m;
+    sim_machine m = R.machine;
     char err[1024];
     sim_tree *cuts;
     sim_best *best = NULL;
     FILE *out;
     int rc;
-    if (sim_machine_find(R.opt.machine, &m, err, sizeof err) < 0) {
-        fprintf(stderr, "wtc predict: %s\n", err);
-        return -1;
-    }
     if (!(out = report_open()))
         return -1;
     if (cut_trees(t, rec_depth, &cuts) < 0) {
@@ -1861,6 +1866,7 @@ static void record_init(const wtc_program *prog)
                  prog->shared[k].name);
     }
     R.saved_stdout = -1;
+    R.start_dir = open(".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     R.seed = getenv("WTC_PREDICT_SEED") ? strtoull(getenv("WTC_PREDICT_SEED"), NULL, 0) : 0x5eed;
     R.t_start = wtcrt_now();
     measure_timer_cost();
@@ -1869,13 +1875,13 @@ static void record_init(const wtc_program *prog)
     sim_tree_init(&R.tree);
 }
 
-/* What can fail is checked before the program runs: the machine file, WTC_DECISIONS,
-   and the files asked for (as the program checks its trace). 0, or -1 when said. */
+/* What can fail is checked before the program runs: the machine file (read here, into
+   R.machine), WTC_DECISIONS, and the files asked for (as the program checks its trace).
+   0, or -1 when said. */
 static int check_before_run(const char *argv0)
 {
     char err[1024];
-    sim_machine m;
-    if (sim_machine_find(R.opt.machine, &m, err, sizeof err) < 0) {
+    if (sim_machine_find(R.opt.machine, &R.machine, err, sizeof err) < 0) {
         fprintf(stderr, "%s: error: %s\n", argv0, err);
         return -1;
     }
