@@ -95,14 +95,14 @@ int wtcrt_source_masters(const wtc_program *prog, const wtc_fn *fn)
                                       : fn->masters > 0 ? fn->masters : 1;
 }
 
-/* A cut-off depth: a decimal int >= 0 (at most 100000), or -1. */
+/* A cut-off depth: a decimal int from 0 to WTCRT_MAX_DEPTH, or -1. */
 int wtcrt_parse_depth(const char *s)
 {
     int v;
     if (s && strcmp(s, "0") == 0)
         return 0;
     v = wtcrt_parse_positive(s);
-    return v > 100000 ? -1 : v;
+    return v > WTCRT_MAX_DEPTH ? -1 : v;
 }
 
 /* The value after "name=" in arg, or NULL when arg is not that option. */
@@ -114,12 +114,16 @@ static const char *opt_value(const char *arg, const char *name)
     return arg[n] == '=' ? arg + n + 1 : NULL;
 }
 
+#define OPT_STR_(x) #x
+#define OPT_STR(x) OPT_STR_(x)
+
 /* How an option's value is read (and what a bad one should have been). */
 enum { OPT_MODE, OPT_POSITIVE, OPT_DEPTH, OPT_FILE, OPT_OUTFILE, OPT_FLAG };
 
 static const char *const opt_expected[] = {
     "expected simple, dynamic or steal", "expected a positive integer",
-    "expected an integer >= 0", "expected a file name", "expected a file name", "",
+    "expected an integer from 0 to " OPT_STR(WTCRT_MAX_DEPTH), "expected a file name",
+    "expected a file name", "",
 };
 
 /* The --wtc-* options of the program: --wtc-NAME=VALUE, or a flag with no value. */

@@ -137,7 +137,9 @@ extern const char wtcrt_usage[];
 int wtcrt_opts_parse(int *argc, char **argv, wtcrt_opts *o, char *err, size_t errsz);
 /* Parses a positive decimal int; returns -1 on garbage, overflow or a value < 1. */
 int wtcrt_parse_positive(const char *s);
-/* Parses a cut-off depth (--wtc-depth): a decimal int >= 0, else -1. */
+/* Parses a cut-off depth (--wtc-depth): a decimal int from 0 to WTCRT_MAX_DEPTH, else
+   -1. */
+#define WTCRT_MAX_DEPTH 100000
 int wtcrt_parse_depth(const char *s);
 const char *wtcrt_mode_name(int mode);
 /* A region's mode and masters as the program was built (wtcc --mode, else the mode:

@@ -204,7 +204,8 @@ static int opt_vary(const opt_arg *a)
     return 0;
 }
 
-/* --wtc-depth=LIST: cut-off depths >= 0 (wtcrt_parse_depth), each simulated. */
+/* --wtc-depth=LIST: cut-off depths, 0 to WTCRT_MAX_DEPTH (wtcrt_parse_depth), each
+   simulated. */
 static int opt_depth(const opt_arg *a)
 {
     const char *s = a->v;
@@ -222,8 +223,8 @@ static int opt_depth(const opt_arg *a)
     }
     if (o->ndepth == 0 || o->depth[o->ndepth - 1] < 0 || s[0] == ',' ||
         s[strlen(s) - 1] == ',' || strstr(s, ",,"))
-        return fail(err, errsz, "--wtc-depth: bad list '%s' (depths >= 0 separated by "
-                    "commas)", s);
+        return fail(err, errsz, "--wtc-depth: bad list '%s' (depths from 0 to %d separated "
+                    "by commas)", s, WTCRT_MAX_DEPTH);
     return 0;
 }
 

@@ -176,7 +176,8 @@ autobad "with --wtc-mode" 2 "give none of them" --wtc-auto=$D/auto.prof --wtc-mo
 autobad "a damaged profile" 2 "damaged profile" --wtc-auto=$D/flip.prof
 autobad "another program's" 2 "another program" --wtc-auto=$D/fib.prof
 autobad "--wtc-machine alone" 2 "needs --wtc-auto" --wtc-machine=x
-autobad "--wtc-depth=-1" 2 "expected an integer >= 0" --wtc-depth=-1
+autobad "--wtc-depth=-1" 2 "expected an integer from 0 to 100000" --wtc-depth=-1
+autobad "--wtc-depth=100001" 2 "expected an integer from 0 to 100000" --wtc-depth=100001
 # a table edited by hand, its checksum made again (profile_resum.c): values that
 # prog.predict never writes are refused (mode 'bogus' ran as simple, a batch of -5 went
 # through, a depth of 99999999999 became 1215752191); the unedited file re-summed works
