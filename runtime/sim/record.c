@@ -147,7 +147,17 @@ static struct {
                                  may chdir(): a relative path would name another file) */
     int start_dir;            /* the directory it started in (-1: unknown): a second
                                  recording starts there again */
+    pid_t pid;                /* the predictor's process: a child of the program's fork()
+                                 neither reports nor records again (forked) */
 } R;
+
+/* Whether this process is a child that the program made by fork(): it ends as a plain
+   process, with its own status, and the report is the parent's alone (each child wrote
+   one, and its exit(7) ended with status 0: the parent's waitpid saw another program). */
+static int forked(void)
+{
+    return R.pid != 0 && getpid() != R.pid;
+}
 
 /* The time a leaf (or a segment of a call) took between clock reads t0 and t1, less
    the reads' own cost. */
@@ -1221,6 +1231,8 @@ static void record_again(void)
     int n = 0;
     char **v;
     struct stat st;
+    if (forked())
+        return;
     /* the second run reads the program's standard input again: a file from its start,
        a terminal or /dev/null as they are; a pipe's data is gone */
     if (fstat(0, &st) == 0 && (S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode) ||
@@ -1758,7 +1770,7 @@ int sim_exiting; /* sim.h: the predictor's own exit (an error): its status stays
 static void at_exit(int status, void *arg)
 {
     (void)arg;
-    if (!R.started || R.reported)
+    if (!R.started || R.reported || forked())
         return;
     if (finish() < 0) {
         fflush(NULL);
@@ -1807,6 +1819,8 @@ static void *main_thread(void *p)
 {
     main_call *c = p;
     c->rc = R.prog->user_main(c->argc, c->argv);
+    if (forked()) /* a child returned from main: the status is main's, as in C */
+        exit(c->rc);
     return NULL;
 }
 
@@ -1867,6 +1881,7 @@ static void record_init(const wtc_program *prog)
     }
     R.saved_stdout = -1;
     R.start_dir = open(".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    R.pid = getpid();
     R.seed = getenv("WTC_PREDICT_SEED") ? strtoull(getenv("WTC_PREDICT_SEED"), NULL, 0) : 0x5eed;
     R.t_start = wtcrt_now();
     measure_timer_cost();
@@ -1955,6 +1970,8 @@ int wtc_start(int argc, char **argv, const wtc_program *prog)
     R.started = 1;
     R.mark = stamp_now();
     rc = run_user_main(argc, argv);
+    if (forked())
+        return rc;
     /* the program's own status is meaningless when tasks were skipped, but a self-check
        that failed may have cut the run short */
     if (rc != 0 && R.opt.sample != SIM_SAMPLE_ALL && R.smp.executed < R.smp.leaves)
