@@ -8,6 +8,7 @@
 #ifndef WTCRT_H
 #define WTCRT_H
 
+#include <locale.h>
 #include <stddef.h>
 #include <stdio.h>
 #include "wtc_abi.h"
@@ -251,6 +252,14 @@ typedef struct wtcrt_event {
    in front (the string lives as long as the program); an absolute one, or one when the
    directory cannot be read, is path itself. */
 const char *wtcrt_path_from_start(const char *path);
+
+/* The C locale for the calling thread while the runtime writes its own output after the
+   program ran (the predictor's report, traces, plots, profiles, --wtc-stats): the
+   program may have called setlocale(LC_ALL, ""), and in a locale whose decimal point
+   is a comma the JSON, CSV and profiles were unreadable ("damaged profile"). Returns
+   what to give back to wtcrt_locale_end (which restores the program's). */
+locale_t wtcrt_locale_c(void);
+void wtcrt_locale_end(locale_t old);
 
 /* Can wtcrt_write_atomic write path (its temporary file created beside it, path not a
    directory)? Checked before the run for traces and plots, so that a bad path does not

@@ -1253,8 +1253,10 @@ static void record_again(void)
     v[0] = R.argv[0];
     v[1] = "--wtc-replicate=off";
     memcpy(v + 2, R.argv + 1, (size_t)n * sizeof *v); /* with the closing NULL */
+    locale_t loc = wtcrt_locale_c(); /* the second run reads it in the C locale */
     snprintf(buf, sizeof buf, "%ld %ld %.6g", R.smp.repl_checked, R.smp.repl_unequal,
              R.smp.repl_maxdiff);
+    wtcrt_locale_end(loc);
     fprintf(stderr, "wtc predict: note: siblings of equal sizes differed by up to %.0f %% "
                     "(%ld of %ld pars checked): recording again without replication\n",
             100 * R.smp.repl_maxdiff, R.smp.repl_unequal, R.smp.repl_checked);
@@ -1691,6 +1693,7 @@ static int predict(sim_tree *t, const sim_sampling *smp, int rec_depth)
     sim_tree *cuts;
     sim_best *best = NULL;
     FILE *out;
+    locale_t loc;
     int rc;
     if (!(out = report_open()))
         return -1;
@@ -1698,6 +1701,7 @@ static int predict(sim_tree *t, const sim_sampling *smp, int rec_depth)
         fclose(out);
         return -1;
     }
+    loc = wtcrt_locale_c(); /* numbers as the readers of the report and files parse them */
     if (R.opt.save_profile)
         best = xmalloc((size_t)R.opt.nprocs * sizeof *best);
     rc = sim_report(out, t, &m, &R.opt, smp, R.prog->source, cuts, best);
@@ -1712,6 +1716,7 @@ static int predict(sim_tree *t, const sim_sampling *smp, int rec_depth)
         fprintf(stderr, "wtc predict: %s\n", err);
         rc = -1;
     }
+    wtcrt_locale_end(loc);
     for (int i = 0; cuts && i < R.opt.ndepth; i++)
         sim_tree_free(&cuts[i]);
     free(cuts);
