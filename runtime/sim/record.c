@@ -126,7 +126,9 @@ static struct {
     long nleaves, capleaves;
     size_t captured, cap_limit;
     int outgrew;               /* this region's captures outgrew cap_limit (chunks) */
-    int saved_stdout;
+    int saved_stdout;   /* the real stdout while the program's goes to /dev/null */
+    struct stat saved_id; /* what it is (restore_stdout checks that it still is) */
+    int stdout_lost;    /* the program closed saved_stdout */
     char **argv;        /* the command line as given (a second recording runs it again) */
     int repl_asked;     /* --wtc-replicate given: its choice stands */
     unsigned long long seed;
@@ -1635,10 +1637,18 @@ static void stdout_to_devnull(void)
 
 static void restore_stdout(void)
 {
+    struct stat st;
     fflush(stdout);
     if (R.saved_stdout >= 0) {
-        dup2(R.saved_stdout, 1);
-        close(R.saved_stdout);
+        /* a program that closes every descriptor above 2 closed our copy (or opened a
+           file of its own under its number): the report has nowhere to go, say so */
+        if (fstat(R.saved_stdout, &st) != 0 || st.st_dev != R.saved_id.st_dev ||
+            st.st_ino != R.saved_id.st_ino) {
+            R.stdout_lost = 1;
+        } else {
+            dup2(R.saved_stdout, 1);
+            close(R.saved_stdout);
+        }
         R.saved_stdout = -1;
     }
 }
@@ -1673,8 +1683,16 @@ static int cut_trees(const sim_tree *t, int rec_depth, sim_tree **cuts)
    report must not depend on what the program did with it. NULL: said on stderr. */
 static FILE *report_open(void)
 {
-    int fd = dup(1);
-    FILE *out = fd >= 0 ? fdopen(fd, "w") : NULL;
+    int fd;
+    FILE *out;
+    if (R.stdout_lost) {
+        fprintf(stderr, "wtc predict: error: cannot write the report: the program closed "
+                        "the predictor's copy of standard output (a descriptor it did not "
+                        "open)\n");
+        return NULL;
+    }
+    fd = dup(1);
+    out = fd >= 0 ? fdopen(fd, "w") : NULL;
     if (!out) {
         fprintf(stderr, "wtc predict: error: cannot write the report: %s\n", strerror(errno));
         if (fd >= 0)
@@ -1926,7 +1944,7 @@ static void silence_stdout(void)
 {
     fflush(stdout);
     R.saved_stdout = dup(1);
-    if (R.saved_stdout >= 0)
+    if (R.saved_stdout >= 0 && fstat(R.saved_stdout, &R.saved_id) == 0)
         stdout_to_devnull();
 }
 
