@@ -1277,6 +1277,24 @@ static void record_again(void)
     free(v);
 }
 
+/* The command line as given, strings and all, for a second recording: the program may
+   change its arguments in place (strtok(argv[1], ",") cut "4,5" to "4" for the run
+   again). NULL when memory is short (then there is no second recording). */
+static char **copy_argv(int argc, char **argv)
+{
+    char **v = malloc((size_t)(argc + 1) * sizeof *v);
+    for (int i = 0; v && i < argc; i++)
+        if (!(v[i] = strdup(argv[i]))) {
+            while (i > 0)
+                free(v[--i]);
+            free(v);
+            v = NULL;
+        }
+    if (v)
+        v[argc] = NULL;
+    return v;
+}
+
 /* In a second recording (record_again): the first one's checks, for the report. */
 static void replicas_differed_before(void)
 {
@@ -1961,11 +1979,7 @@ int wtc_start(int argc, char **argv, const wtc_program *prog)
         return 2;
     }
     wtcrt_checking = prog->check;
-    R.argv = malloc((size_t)(argc + 1) * sizeof *R.argv);
-    if (R.argv) {
-        memcpy(R.argv, argv, (size_t)argc * sizeof *argv);
-        R.argv[argc] = NULL;
-    }
+    R.argv = copy_argv(argc, argv);
     for (int i = 1; i < argc && strcmp(argv[i], "--") != 0; i++)
         R.repl_asked |= strncmp(argv[i], "--wtc-replicate", 15) == 0;
     R.repl_asked |= !R.argv; /* cannot run again */

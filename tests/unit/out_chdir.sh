@@ -6,7 +6,9 @@
 # the predictor read its --wtc-machine again after the run, there: "no machine file",
 # status 2, the run wasted; a second recording (siblings of equal sizes differed) ran
 # the program again in the directory it had changed to, where its chdir(argv[1]) failed
-# and it returned at once: "0 parallel regions", status 0 (the sixth bug hunt).
+# and it returned at once: "0 parallel regions", status 0; and the second recording's
+# arguments were the strings the program had cut with strtok ("1,0" became "1", and
+# the program returned at once again) (the sixth bug hunt).
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 out=tests/out/out_chdir
@@ -34,9 +36,9 @@ rc=$?
     [ -s p.json ] && [ -s p.svg ] && [ -s p.prof ] && [ -z "$(ls away)" ] &&
     pass "predictor: its machine file read before the run, trace, plot, profile in the start directory" ||
     bad "predictor: status $rc, start dir: $(ls p.* 2>&1 | tr '\n' ' '), away: $(ls away), $(head -2 stderr)"
-timeout -k 5 120 ./prog.predict away spin --wtc-procs=1,2 --wtc-modes=simple > stdout 2> stderr
+timeout -k 5 120 ./prog.predict away 1,0 --wtc-procs=1,2 --wtc-modes=simple > stdout 2> stderr
 rc=$?
 [ $rc = 0 ] && grep -q 'recording again' stderr && grep -q '^recorded: 2 parallel regions' stdout &&
-    pass "predictor: a second recording starts in the start directory" ||
+    pass "predictor: a second recording starts in the start directory, with the arguments given" ||
     bad "predictor, recorded again: status $rc, $(grep '^recorded' stdout), $(head -2 stderr)"
 exit $fail
