@@ -219,4 +219,11 @@ timeout 60 $D/nqueens.predict --wtc-vary=L:1e-6,1e-5 --wtc-save-profile=$D/vary.
 [ $rc = 2 ] && [ ! -e $D/vary.prof ] && grep -q "cannot be combined with --wtc-vary" $D/e.txt \
     && pass "--wtc-save-profile with --wtc-vary refused, nothing written" \
     || bad "--wtc-save-profile with --wtc-vary: status $rc: $(cat $D/e.txt)"
+# a run that started no region (fib 99: its usage message, status 2) saves a profile of
+# no nodes, which reads back (it was refused as damaged: the sixth bug hunt)
+timeout 60 $D/fib.predict --wtc-procs=1,2 --wtc-save-profile=$D/none.prof 99 >/dev/null 2>&1
+timeout 60 $D/fib.predict --wtc-profile=$D/none.prof >$D/o.txt 2>$D/e.txt; rc=$?
+[ $rc = 0 ] && grep -q '^recorded: 0 parallel regions' $D/o.txt && grep -q '^best: ' $D/o.txt \
+    && pass "a profile of no region reads back" \
+    || bad "a profile of no region: status $rc: $(head -2 $D/e.txt)"
 exit $fail
