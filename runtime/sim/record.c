@@ -1847,6 +1847,8 @@ static int decisions_check(const char *prog)
     fclose(f);
     if (!existed)
         remove(path);
+    /* sim/report.c opens it after the run, which may chdir(): the start directory's */
+    setenv("WTC_DECISIONS", wtcrt_path_from_start(path), 1);
     return 0;
 }
 
