@@ -819,7 +819,10 @@ static void nested_par_error(Node *n)
 static void par_expr(Node *n, void *data)
 {
     ParCheck *pc = data;
-    RecFn *g = cg_called_recfn(pc->cg, n);
+    RecFn *g;
+    if (n->kind == ND_SIZEOF_EXPR || n->kind == ND_ALIGNOF_EXPR || n->kind == ND_GENERIC)
+        return; /* not evaluated (_Generic: its controlling expression): no call there */
+    g = cg_called_recfn(pc->cg, n);
     if (g && g->is_void) /* no result to store */
         diag_error(n->loc, "a call of recursive function '%s' is inside a larger expression; "
                    "in a par body write '%s(...);' as a statement of its own, the last of the "
