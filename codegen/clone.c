@@ -479,20 +479,36 @@ static bool seq_flatten(const Cg *cg, RecFn *f)
 
 /* ---- emitting ------------------------------------------------------------------- */
 
+/* Where a clone's own first statements go in body: after its local label declarations
+   (__label__ x;), which GNU C wants before anything else in a block ("expected
+   expression before '__label__'" where the par clone began with (void)__wtc_c;). */
+static int body_start(const Cg *cg, const Node *body)
+{
+    int at = body->span.start + 1;
+    for (int i = 0; i < body->nargs; i++) {
+        const Node *n = body->args[i];
+        if (n->kind != ND_DECLARATION || strncmp(cg->tu->text + n->span.start, "__label__", 9))
+            break;
+        at = n->span.end;
+    }
+    return at;
+}
+
 /* Emit one clone of f: its header, then the body with the flavor's edits. */
 static void emit_clone(Cg *cg, RecFn *f, enum Flavor flavor)
 {
     Render r = {cg, f, flavor, {0}, 0, NULL, NULL, false, f->name};
     Node *body = f->fd->body;
     bool par = flavor == R_PAR;
+    int at = body_start(cg, body);
     render(body, &r);
     if (par) /* the context may go unused: a body with direct calls to leaves only */
-        edits_add(&r.ed, body->span.start + 1, body->span.start + 1, " (void)__wtc_c;");
+        edits_add(&r.ed, at, at, " (void)__wtc_c;");
     if (checks_children(cg, f)) { /* wtcc --check: every call, any clone */
         Str init = {0};
         for (int i = 0; i < f->nparams; i++)
             str_printf(&init, "%s%s", i ? ", " : "", f->params[i].name);
-        edits_add(&r.ed, body->span.start + 1, body->span.start + 1,
+        edits_add(&r.ed, at, at,
                   cg_fmt(" %s(void)__wtc_self; __wtc_check_%s(&__wtc_self, 0);",
                          marshal_args_decl(f, "__wtc_self", init.s), f->name));
     }

@@ -297,6 +297,23 @@ static void check_signature(RecFn *f)
     }
 }
 
+/* A struct, union or enum defined inside the parameter list ('enum col { RED } c'): C
+   scopes it to the function, but the generated code names the parameter's type outside
+   it (the argument struct the runtime sends), where gcc said "field 'c' has incomplete
+   type" at the user's line, as if wtcc had accepted the program. */
+static void check_param_tags(const Cg *cg, RecFn *f)
+{
+    Type *ft = type_strip_typedefs(f->fd->decl->type);
+    for (Param *p = ft ? ft->params : NULL; p; p = p->next) {
+        const char *s = cg->tu->text + p->span.start;
+        if (memchr(s, '{', (size_t)(p->span.end - p->span.start)))
+            diag_error(p->loc, "parameter '%s' of recursive function '%s' defines its type "
+                       "inside the parameter list, where the code wtcc generates to send it "
+                       "cannot name it: define the struct, union or enum at file scope",
+                       p->name ? p->name : "?", f->name);
+    }
+}
+
 /* ---- clauses ------------------------------------------------------------------ */
 
 /* The first write at or below n, into *(Node **)data. */
@@ -819,7 +836,10 @@ static void nested_par_error(Node *n)
 static void par_expr(Node *n, void *data)
 {
     ParCheck *pc = data;
-    RecFn *g = cg_called_recfn(pc->cg, n);
+    RecFn *g;
+    if (n->kind == ND_SIZEOF_EXPR || n->kind == ND_ALIGNOF_EXPR || n->kind == ND_GENERIC)
+        return; /* not evaluated (_Generic: its controlling expression): no call there */
+    g = cg_called_recfn(pc->cg, n);
     if (g && g->is_void) /* no result to store */
         diag_error(n->loc, "a call of recursive function '%s' is inside a larger expression; "
                    "in a par body write '%s(...);' as a statement of its own, the last of the "
@@ -1521,6 +1541,7 @@ int sema_check(Cg *cg)
     for (int i = 0; i < cg->nfns; i++) {
         RecFn *f = cg->fns[i];
         check_signature(f);
+        check_param_tags(cg, f);
         check_clauses(f);
         check_body(cg, f);
         check_cond_hidden(cg, f);

@@ -756,6 +756,7 @@ parameter_list
 
 parameter_declaration
     : declaration_specifiers declarator             { $$ = mk_param(@$, $1, $2); }
+    | ds_notype implicit_declarator                 { $$ = mk_param(@$, $1, $2); }
     | declaration_specifiers abstract_declarator    { $$ = mk_param(@$, $1, $2); }
     | declaration_specifiers                        { $$ = mk_param(@$, $1, NULL); }
     ;

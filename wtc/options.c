@@ -186,7 +186,9 @@ static int set_input(const char *a, DrvOptions *o)
     if (!drv_has_suffix(a, ".wtc") || strlen(a) == 4 || drv_has_suffix(a, "/.wtc"))
         return misuse("input file '%s' does not end in .wtc (rename a C file to .wtc: "
                       "every C11 file is a Work-Time C file)", a);
-    o->input = a;
+    /* a name that starts with '-' (given after "--") reaches the tools as ./NAME: gcc
+       took "-x c -dash.wtc" for an option ("no input files") */
+    o->input = a[0] == '-' ? drv_format("./%s", a) : a;
     return -1;
 }
 

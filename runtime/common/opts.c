@@ -95,14 +95,14 @@ int wtcrt_source_masters(const wtc_program *prog, const wtc_fn *fn)
                                       : fn->masters > 0 ? fn->masters : 1;
 }
 
-/* A cut-off depth: a decimal int >= 0 (at most 100000), or -1. */
+/* A cut-off depth: a decimal int from 0 to WTCRT_MAX_DEPTH, or -1. */
 int wtcrt_parse_depth(const char *s)
 {
     int v;
     if (s && strcmp(s, "0") == 0)
         return 0;
     v = wtcrt_parse_positive(s);
-    return v > 100000 ? -1 : v;
+    return v > WTCRT_MAX_DEPTH ? -1 : v;
 }
 
 /* The value after "name=" in arg, or NULL when arg is not that option. */
@@ -114,12 +114,16 @@ static const char *opt_value(const char *arg, const char *name)
     return arg[n] == '=' ? arg + n + 1 : NULL;
 }
 
+#define OPT_STR_(x) #x
+#define OPT_STR(x) OPT_STR_(x)
+
 /* How an option's value is read (and what a bad one should have been). */
-enum { OPT_MODE, OPT_POSITIVE, OPT_DEPTH, OPT_FILE, OPT_FLAG };
+enum { OPT_MODE, OPT_POSITIVE, OPT_DEPTH, OPT_FILE, OPT_OUTFILE, OPT_FLAG };
 
 static const char *const opt_expected[] = {
     "expected simple, dynamic or steal", "expected a positive integer",
-    "expected an integer >= 0", "expected a file name", "",
+    "expected an integer from 0 to " OPT_STR(WTCRT_MAX_DEPTH), "expected a file name",
+    "expected a file name", "",
 };
 
 /* The --wtc-* options of the program: --wtc-NAME=VALUE, or a flag with no value. */
@@ -131,7 +135,7 @@ static const struct wtcrt_opt {
     { "--wtc-mode", OPT_MODE, offsetof(wtcrt_opts, mode) },
     { "--wtc-masters", OPT_POSITIVE, offsetof(wtcrt_opts, masters) },
     { "--wtc-batch", OPT_POSITIVE, offsetof(wtcrt_opts, batch) },
-    { "--wtc-trace", OPT_FILE, offsetof(wtcrt_opts, trace) },
+    { "--wtc-trace", OPT_OUTFILE, offsetof(wtcrt_opts, trace) },
     { "--wtc-depth", OPT_DEPTH, offsetof(wtcrt_opts, depth) },
     { "--wtc-auto", OPT_FILE, offsetof(wtcrt_opts, autof) },
     { "--wtc-machine", OPT_FILE, offsetof(wtcrt_opts, machine) },
@@ -159,9 +163,10 @@ static int opt_store(const struct wtcrt_opt *x, const char *v, wtcrt_opts *o)
     case OPT_DEPTH:
         return (*(int *)f = wtcrt_parse_depth(v)) < 0 ? -1 : 0;
     case OPT_FILE:
+    case OPT_OUTFILE: /* written at the end, maybe after a chdir() of the program */
         if (!*v)
             return -1;
-        *(const char **)f = v;
+        *(const char **)f = x->kind == OPT_OUTFILE ? wtcrt_path_from_start(v) : v;
         return 0;
     default:
         *(int *)f = 1;

@@ -200,6 +200,33 @@ static int out_target(const char *path, char *real, size_t realsz)
     return OUT_DIRECT;
 }
 
+locale_t wtcrt_locale_c(void)
+{
+    static locale_t c; /* made once; a race makes two, one of them kept */
+    if (!c)
+        c = newlocale(LC_ALL_MASK, "C", (locale_t)0);
+    return c ? uselocale(c) : (locale_t)0;
+}
+
+void wtcrt_locale_end(locale_t old)
+{
+    if (old)
+        uselocale(old);
+}
+
+const char *wtcrt_path_from_start(const char *path)
+{
+    char cwd[PATH_MAX], *abs;
+    size_t n;
+    if (!path || path[0] == '/' || !getcwd(cwd, sizeof cwd))
+        return path;
+    n = strlen(cwd) + strlen(path) + 2;
+    if (!(abs = malloc(n)))
+        return path;
+    snprintf(abs, n, "%s/%s", cwd, path);
+    return abs;
+}
+
 int wtcrt_check_writable(const char *path)
 {
     char tmp[PATH_MAX + 64], real[PATH_MAX];

@@ -8,6 +8,7 @@
 #ifndef WTCRT_H
 #define WTCRT_H
 
+#include <locale.h>
 #include <stddef.h>
 #include <stdio.h>
 #include "wtc_abi.h"
@@ -137,7 +138,9 @@ extern const char wtcrt_usage[];
 int wtcrt_opts_parse(int *argc, char **argv, wtcrt_opts *o, char *err, size_t errsz);
 /* Parses a positive decimal int; returns -1 on garbage, overflow or a value < 1. */
 int wtcrt_parse_positive(const char *s);
-/* Parses a cut-off depth (--wtc-depth): a decimal int >= 0, else -1. */
+/* Parses a cut-off depth (--wtc-depth): a decimal int from 0 to WTCRT_MAX_DEPTH, else
+   -1. */
+#define WTCRT_MAX_DEPTH 100000
 int wtcrt_parse_depth(const char *s);
 const char *wtcrt_mode_name(int mode);
 /* A region's mode and masters as the program was built (wtcc --mode, else the mode:
@@ -242,6 +245,21 @@ typedef struct wtcrt_event {
     int state;
     int ph;
 } wtcrt_event;
+
+/* An output file named by an option (--wtc-trace, the predictor's --wtc-plot and
+   --wtc-save-profile) as the directory the program started in sees it: the program may
+   chdir() before the file is written at its end. A relative path gets that directory
+   in front (the string lives as long as the program); an absolute one, or one when the
+   directory cannot be read, is path itself. */
+const char *wtcrt_path_from_start(const char *path);
+
+/* The C locale for the calling thread while the runtime writes its own output after the
+   program ran (the predictor's report, traces, plots, profiles, --wtc-stats): the
+   program may have called setlocale(LC_ALL, ""), and in a locale whose decimal point
+   is a comma the JSON, CSV and profiles were unreadable ("damaged profile"). Returns
+   what to give back to wtcrt_locale_end (which restores the program's). */
+locale_t wtcrt_locale_c(void);
+void wtcrt_locale_end(locale_t old);
 
 /* Can wtcrt_write_atomic write path (its temporary file created beside it, path not a
    directory)? Checked before the run for traces and plots, so that a bad path does not

@@ -1167,9 +1167,11 @@ static int finish(wtcrt_rt *rt, int status)
     states_end(rt);
     if (rt->opt.stats || rt->opt.trace) {
         if (rt->rank == 0) {
+            locale_t loc = wtcrt_locale_c(); /* the trace's numbers as JSON's */
             fflush(stdout);
             if (stats_gather(rt) < 0 && status == 0)
                 status = 2;
+            wtcrt_locale_end(loc);
         } else {
             stats_send(rt);
         }

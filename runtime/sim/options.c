@@ -204,7 +204,8 @@ static int opt_vary(const opt_arg *a)
     return 0;
 }
 
-/* --wtc-depth=LIST: cut-off depths >= 0 (wtcrt_parse_depth), each simulated. */
+/* --wtc-depth=LIST: cut-off depths, 0 to WTCRT_MAX_DEPTH (wtcrt_parse_depth), each
+   simulated. */
 static int opt_depth(const opt_arg *a)
 {
     const char *s = a->v;
@@ -222,8 +223,8 @@ static int opt_depth(const opt_arg *a)
     }
     if (o->ndepth == 0 || o->depth[o->ndepth - 1] < 0 || s[0] == ',' ||
         s[strlen(s) - 1] == ',' || strstr(s, ",,"))
-        return fail(err, errsz, "--wtc-depth: bad list '%s' (depths >= 0 separated by "
-                    "commas)", s);
+        return fail(err, errsz, "--wtc-depth: bad list '%s' (depths from 0 to %d separated "
+                    "by commas)", s, WTCRT_MAX_DEPTH);
     return 0;
 }
 
@@ -323,16 +324,24 @@ static int opt_error(const opt_arg *a)
     return 0;
 }
 
-/* --wtc-machine, --wtc-trace, --wtc-plot, --wtc-profile, --wtc-save-profile: kept as
-   given. */
+/* --wtc-machine, --wtc-profile: kept as given (both are read before the program runs). */
 static int opt_string(const opt_arg *a)
 {
     *(const char **)((char *)a->o + a->opt->field) = a->v;
     return 0;
 }
 
+/* --wtc-trace, --wtc-plot, --wtc-save-profile: written after the program ran, which may
+   have changed its directory, so as the start directory sees them. */
+static int opt_out_path(const opt_arg *a)
+{
+    *(const char **)((char *)a->o + a->opt->field) = wtcrt_path_from_start(a->v);
+    return 0;
+}
+
 #define LIST(f, max) opt_list, 0, offsetof(sim_opts, f), offsetof(sim_opts, n##f), max
 #define STRING(f) opt_string, 0, offsetof(sim_opts, f), 0, 0
+#define OUT_PATH(f) opt_out_path, 0, offsetof(sim_opts, f), 0, 0
 
 /* Every option of prog.predict, looked up by parse_one. */
 static const sim_option sim_options[] = {
@@ -345,11 +354,11 @@ static const sim_option sim_options[] = {
     { "--wtc-mode", opt_modes, 0, 0, 0, 0 },
     { "--wtc-vary", opt_vary, 0, 0, 0, 0 },
     { "--wtc-depth", opt_depth, 0, 0, 0, 0 },
-    { "--wtc-save-profile", STRING(save_profile) },
+    { "--wtc-save-profile", OUT_PATH(save_profile) },
     { "--wtc-profile", STRING(profile) },
     { "--wtc-machine", STRING(machine) },
-    { "--wtc-trace", STRING(trace) },
-    { "--wtc-plot", STRING(plot) },
+    { "--wtc-trace", OUT_PATH(trace) },
+    { "--wtc-plot", OUT_PATH(plot) },
     { "--wtc-format", opt_format, 0, 0, 0, 0 },
     { "--wtc-replicate", opt_replicate, 0, 0, 0, 0 },
     { "--wtc-sample", opt_sample, 0, 0, 0, 0 },
@@ -358,6 +367,7 @@ static const sim_option sim_options[] = {
 
 #undef LIST
 #undef STRING
+#undef OUT_PATH
 
 /* One option "--wtc-NAME=VALUE" (or a flag); seen_sample guards N|all vs PCT. */
 static int parse_one(const char *s, sim_opts *o, int *seen_sample, char *err, size_t errsz)

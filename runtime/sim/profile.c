@@ -215,14 +215,15 @@ static void read_sites(cur *c, sim_tree *t)
     }
 }
 
-/* main's own time and the node records; returns their number (>= 1 unless bad). */
+/* main's own time and the node records; returns their number (0: a program that ran no
+   region, whose profile was refused as damaged when read back). */
 static long read_nodes(cur *c, sim_tree *t)
 {
     long n;
     expect(c, "main_time");
     t->main_time = get_time(c);
     expect(c, "nodes");
-    if ((n = get_long(c)) < 1 || n > (1L << 30) || c->bad)
+    if ((n = get_long(c)) < 0 || n > (1L << 30) || c->bad)
         return c->bad = 1, 0;
     sim_tree_add_nodes(t, (int)n);
     for (long i = 0; i < n && !c->bad; i++) {

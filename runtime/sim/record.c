@@ -127,7 +127,9 @@ static struct {
     long nleaves, capleaves;
     size_t captured, cap_limit;
     int outgrew;               /* this region's captures outgrew cap_limit (chunks) */
-    int saved_stdout;
+    int saved_stdout;   /* the real stdout while the program's goes to /dev/null */
+    struct stat saved_id; /* what it is (restore_stdout checks that it still is) */
+    int stdout_lost;    /* the program closed saved_stdout */
     char **argv;        /* the command line as given (a second recording runs it again) */
     int repl_asked;     /* --wtc-replicate given: its choice stands */
     unsigned long long seed;
@@ -144,7 +146,21 @@ static struct {
     int nprobe, capprobe;
     const wtc_site **site_of; /* the ABI's site of each tree site (same index) */
     const wtc_fn *region_fn;  /* the outermost function of the current region */
+    sim_machine machine;      /* --wtc-machine's, read before the program runs (which
+                                 may chdir(): a relative path would name another file) */
+    int start_dir;            /* the directory it started in (-1: unknown): a second
+                                 recording starts there again */
+    pid_t pid;                /* the predictor's process: a child of the program's fork()
+                                 neither reports nor records again (forked) */
 } R;
+
+/* Whether this process is a child that the program made by fork(): it ends as a plain
+   process, with its own status, and the report is the parent's alone (each child wrote
+   one, and its exit(7) ended with status 0: the parent's waitpid saw another program). */
+static int forked(void)
+{
+    return R.pid != 0 && getpid() != R.pid;
+}
 
 /* The time a leaf (or a segment of a call) took between clock reads t0 and t1, less
    the reads' own cost. */
@@ -1218,6 +1234,8 @@ static void record_again(void)
     int n = 0;
     char **v;
     struct stat st;
+    if (forked())
+        return;
     /* the second run reads the program's standard input again: a file from its start,
        a terminal or /dev/null as they are; a pipe's data is gone */
     if (fstat(0, &st) == 0 && (S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode) ||
@@ -1238,19 +1256,44 @@ static void record_again(void)
     v[0] = R.argv[0];
     v[1] = "--wtc-replicate=off";
     memcpy(v + 2, R.argv + 1, (size_t)n * sizeof *v); /* with the closing NULL */
+    locale_t loc = wtcrt_locale_c(); /* the second run reads it in the C locale */
     snprintf(buf, sizeof buf, "%ld %ld %.6g", R.smp.repl_checked, R.smp.repl_unequal,
              R.smp.repl_maxdiff);
+    wtcrt_locale_end(loc);
     fprintf(stderr, "wtc predict: note: siblings of equal sizes differed by up to %.0f %% "
                     "(%ld of %ld pars checked): recording again without replication\n",
             100 * R.smp.repl_maxdiff, R.smp.repl_unequal, R.smp.repl_checked);
     restore_stdout();
     fflush(NULL);
     setenv(SIM_REPL_ENV, buf, 1);
+    /* the program may have changed directory: its relative paths (its own chdir, its
+       input files, the options' files) are the start directory's */
+    if (R.start_dir >= 0 && fchdir(R.start_dir) != 0)
+        fprintf(stderr, "wtc predict: warning: cannot go back to the start directory (%s)\n",
+                strerror(errno));
     execv("/proc/self/exe", v);
     fprintf(stderr, "wtc predict: warning: cannot run again (%s): the replicas stay\n",
             strerror(errno));
     unsetenv(SIM_REPL_ENV);
     free(v);
+}
+
+/* The command line as given, strings and all, for a second recording: the program may
+   change its arguments in place (strtok(argv[1], ",") cut "4,5" to "4" for the run
+   again). NULL when memory is short (then there is no second recording). */
+static char **copy_argv(int argc, char **argv)
+{
+    char **v = malloc((size_t)(argc + 1) * sizeof *v);
+    for (int i = 0; v && i < argc; i++)
+        if (!(v[i] = strdup(argv[i]))) {
+            while (i > 0)
+                free(v[--i]);
+            free(v);
+            v = NULL;
+        }
+    if (v)
+        v[argc] = NULL;
+    return v;
 }
 
 /* In a second recording (record_again): the first one's checks, for the report. */
@@ -1613,10 +1656,18 @@ static void stdout_to_devnull(void)
 
 static void restore_stdout(void)
 {
+    struct stat st;
     fflush(stdout);
     if (R.saved_stdout >= 0) {
-        dup2(R.saved_stdout, 1);
-        close(R.saved_stdout);
+        /* a program that closes every descriptor above 2 closed our copy (or opened a
+           file of its own under its number): the report has nowhere to go, say so */
+        if (fstat(R.saved_stdout, &st) != 0 || st.st_dev != R.saved_id.st_dev ||
+            st.st_ino != R.saved_id.st_ino) {
+            R.stdout_lost = 1;
+        } else {
+            dup2(R.saved_stdout, 1);
+            close(R.saved_stdout);
+        }
         R.saved_stdout = -1;
     }
 }
@@ -1645,36 +1696,65 @@ static int cut_trees(const sim_tree *t, int rec_depth, sim_tree **cuts)
     return 0;
 }
 
+/* A stream of its own on standard output (fd 1) for the report: the program's stdout
+   may be closed (fclose(stdout), a common check of its write errors), wide-oriented
+   (wprintf: fprintf to it fails without an error flag) or otherwise changed, and the
+   report must not depend on what the program did with it. NULL: said on stderr. */
+static FILE *report_open(void)
+{
+    int fd;
+    FILE *out;
+    if (R.stdout_lost) {
+        fprintf(stderr, "wtc predict: error: cannot write the report: the program closed "
+                        "the predictor's copy of standard output (a descriptor it did not "
+                        "open)\n");
+        return NULL;
+    }
+    fd = dup(1);
+    out = fd >= 0 ? fdopen(fd, "w") : NULL;
+    if (!out) {
+        fprintf(stderr, "wtc predict: error: cannot write the report: %s\n", strerror(errno));
+        if (fd >= 0)
+            close(fd);
+    }
+    return out;
+}
+
 /* Simulates and reports the recording t (and saves it with --wtc-save-profile).
    Returns 0, or -1 when the report or a file asked for could not be made (said on
    stderr). */
 static int predict(sim_tree *t, const sim_sampling *smp, int rec_depth)
 {
-    sim_machine m;
+    sim_machine m = R.machine;
     char err[1024];
     sim_tree *cuts;
     sim_best *best = NULL;
+    FILE *out;
+    locale_t loc;
     int rc;
-    if (sim_machine_find(R.opt.machine, &m, err, sizeof err) < 0) {
-        fprintf(stderr, "wtc predict: %s\n", err);
+    if (!(out = report_open()))
+        return -1;
+    t->start_kind = wtcp_start_kind(wtcrt_program_calls_mpi(), R.prog->nshared);
+    if (cut_trees(t, rec_depth, &cuts) < 0) {
+        fclose(out);
         return -1;
     }
-    t->start_kind = wtcp_start_kind(wtcrt_program_calls_mpi(), R.prog->nshared);
-    if (cut_trees(t, rec_depth, &cuts) < 0)
-        return -1;
+    loc = wtcrt_locale_c(); /* numbers as the readers of the report and files parse them */
     if (R.opt.save_profile)
         best = xmalloc((size_t)R.opt.nprocs * sizeof *best);
-    rc = sim_report(stdout, t, &m, &R.opt, smp, R.prog->source, cuts, best);
-    if (fflush(stdout) != 0 || ferror(stdout)) {
+    rc = sim_report(out, t, &m, &R.opt, smp, R.prog->source, cuts, best);
+    if (fflush(out) != 0 || ferror(out)) {
         fprintf(stderr, "wtc predict: error: cannot write the report: %s\n", strerror(errno));
         rc = -1;
     }
+    fclose(out);
     if (R.opt.save_profile &&
         sim_profile_save(R.opt.save_profile, R.prog, t, smp, rec_depth, best, R.opt.nprocs,
                          &m, R.opt.machine, err, sizeof err) < 0) {
         fprintf(stderr, "wtc predict: %s\n", err);
         rc = -1;
     }
+    wtcrt_locale_end(loc);
     for (int i = 0; cuts && i < R.opt.ndepth; i++)
         sim_tree_free(&cuts[i]);
     free(cuts);
@@ -1733,7 +1813,7 @@ int sim_exiting; /* sim.h: the predictor's own exit (an error): its status stays
 static void at_exit(int status, void *arg)
 {
     (void)arg;
-    if (!R.started || R.reported)
+    if (!R.started || R.reported || forked())
         return;
     if (finish() < 0) {
         fflush(NULL);
@@ -1769,6 +1849,8 @@ static int decisions_check(const char *prog)
     fclose(f);
     if (!existed)
         remove(path);
+    /* sim/report.c opens it after the run, which may chdir(): the start directory's */
+    setenv("WTC_DECISIONS", wtcrt_path_from_start(path), 1);
     return 0;
 }
 
@@ -1782,6 +1864,8 @@ static void *main_thread(void *p)
 {
     main_call *c = p;
     c->rc = R.prog->user_main(c->argc, c->argv);
+    if (forked()) /* a child returned from main: the status is main's, as in C */
+        exit(c->rc);
     return NULL;
 }
 
@@ -1841,6 +1925,8 @@ static void record_init(const wtc_program *prog)
                  prog->shared[k].name);
     }
     R.saved_stdout = -1;
+    R.start_dir = open(".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    R.pid = getpid();
     R.seed = getenv("WTC_PREDICT_SEED") ? strtoull(getenv("WTC_PREDICT_SEED"), NULL, 0) : 0x5eed;
     R.t_start = wtcrt_now();
     measure_timer_cost();
@@ -1849,13 +1935,13 @@ static void record_init(const wtc_program *prog)
     sim_tree_init(&R.tree);
 }
 
-/* What can fail is checked before the program runs: the machine file, WTC_DECISIONS,
-   and the files asked for (as the program checks its trace). 0, or -1 when said. */
+/* What can fail is checked before the program runs: the machine file (read here, into
+   R.machine), WTC_DECISIONS, and the files asked for (as the program checks its trace).
+   0, or -1 when said. */
 static int check_before_run(const char *argv0)
 {
     char err[1024];
-    sim_machine m;
-    if (sim_machine_find(R.opt.machine, &m, err, sizeof err) < 0) {
+    if (sim_machine_find(R.opt.machine, &R.machine, err, sizeof err) < 0) {
         fprintf(stderr, "%s: error: %s\n", argv0, err);
         return -1;
     }
@@ -1880,7 +1966,7 @@ static void silence_stdout(void)
 {
     fflush(stdout);
     R.saved_stdout = dup(1);
-    if (R.saved_stdout >= 0)
+    if (R.saved_stdout >= 0 && fstat(R.saved_stdout, &R.saved_id) == 0)
         stdout_to_devnull();
 }
 
@@ -1897,11 +1983,7 @@ int wtc_start(int argc, char **argv, const wtc_program *prog)
         return 2;
     }
     wtcrt_checking = prog->check;
-    R.argv = malloc((size_t)(argc + 1) * sizeof *R.argv);
-    if (R.argv) {
-        memcpy(R.argv, argv, (size_t)argc * sizeof *argv);
-        R.argv[argc] = NULL;
-    }
+    R.argv = copy_argv(argc, argv);
     for (int i = 1; i < argc && strcmp(argv[i], "--") != 0; i++)
         R.repl_asked |= strncmp(argv[i], "--wtc-replicate", 15) == 0;
     R.repl_asked |= !R.argv; /* cannot run again */
@@ -1929,6 +2011,8 @@ int wtc_start(int argc, char **argv, const wtc_program *prog)
     R.started = 1;
     R.mark = stamp_now();
     rc = run_user_main(argc, argv);
+    if (forked())
+        return rc;
     /* the program's own status is meaningless when tasks were skipped, but a self-check
        that failed may have cut the run short */
     if (rc != 0 && R.opt.sample != SIM_SAMPLE_ALL && R.smp.executed < R.smp.leaves)

@@ -51,5 +51,12 @@ expect 2 "does not exist" -- ok.wtc -o nodir/prog
 [ "$(ls -A "$T" | sort | tr '\n' ' ')" = "err ok.c ok.wtc out " ] ||
     fail "-o nodir/prog left files: $(ls -A "$T")"
 
+# a file whose name starts with '-', after "--": built (the C compiler took it for an
+# option, "no input files", status 1; the sixth bug hunt)
+cp "$T/ok.wtc" "$T/-dash.wtc"
+expect 0 "" -- -- -dash.wtc
+[ -x "$T/-dash" ] && [ -x "$T/-dash.predict" ] || fail "-- -dash.wtc: no -dash, -dash.predict"
+rm -f "$T/-dash.wtc" "$T/-dash" "$T/-dash.predict"
+
 [ $failed = 0 ] && echo "PASS: driver_cli"
 exit $failed

@@ -21,7 +21,7 @@ for np in 1 3; do
         > "$out/stdout" 2> "$out/stderr"
     rc=$?
     if [ $rc -ne 0 ] && [ $rc -ne 124 ] && [ "$(cat "$out/stdout")" = 2584 ] &&
-        grep -q "wtc: error: --wtc-trace=$out/gone/t.json: cannot write it" "$out/stderr"; then
+        grep -q "wtc: error: --wtc-trace=$PWD/$out/gone/t.json: cannot write it" "$out/stderr"; then
         pass "-n $np: trace directory gone during the run: status $rc, message"
     else
         bad "-n $np: trace directory gone during the run: status $rc, $(head -2 "$out/stderr")"

@@ -176,7 +176,8 @@ autobad "with --wtc-mode" 2 "give none of them" --wtc-auto=$D/auto.prof --wtc-mo
 autobad "a damaged profile" 2 "damaged profile" --wtc-auto=$D/flip.prof
 autobad "another program's" 2 "another program" --wtc-auto=$D/fib.prof
 autobad "--wtc-machine alone" 2 "needs --wtc-auto" --wtc-machine=x
-autobad "--wtc-depth=-1" 2 "expected an integer >= 0" --wtc-depth=-1
+autobad "--wtc-depth=-1" 2 "expected an integer from 0 to 100000" --wtc-depth=-1
+autobad "--wtc-depth=100001" 2 "expected an integer from 0 to 100000" --wtc-depth=100001
 # a table edited by hand, its checksum made again (profile_resum.c): values that
 # prog.predict never writes are refused (mode 'bogus' ran as simple, a batch of -5 went
 # through, a depth of 99999999999 became 1215752191); the unedited file re-summed works
@@ -218,4 +219,11 @@ timeout 60 $D/nqueens.predict --wtc-vary=L:1e-6,1e-5 --wtc-save-profile=$D/vary.
 [ $rc = 2 ] && [ ! -e $D/vary.prof ] && grep -q "cannot be combined with --wtc-vary" $D/e.txt \
     && pass "--wtc-save-profile with --wtc-vary refused, nothing written" \
     || bad "--wtc-save-profile with --wtc-vary: status $rc: $(cat $D/e.txt)"
+# a run that started no region (fib 99: its usage message, status 2) saves a profile of
+# no nodes, which reads back (it was refused as damaged: the sixth bug hunt)
+timeout 60 $D/fib.predict --wtc-procs=1,2 --wtc-save-profile=$D/none.prof 99 >/dev/null 2>&1
+timeout 60 $D/fib.predict --wtc-profile=$D/none.prof >$D/o.txt 2>$D/e.txt; rc=$?
+[ $rc = 0 ] && grep -q '^recorded: 0 parallel regions' $D/o.txt && grep -q '^best: ' $D/o.txt \
+    && pass "a profile of no region reads back" \
+    || bad "a profile of no region: status $rc: $(head -2 $D/e.txt)"
 exit $fail
