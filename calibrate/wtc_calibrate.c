@@ -16,9 +16,12 @@
  * t_m: a REQ/GRANT round trip with rank P-1 as a polling master, minus the network
  * part (2 L + G k) and the asking worker's own overheads. The file is written to a
  * temporary name and renamed, so it is never half-written. */
+#define _GNU_SOURCE /* fallocate */
 #include <errno.h>
 #include <mpi.h>
+#include <fcntl.h>
 #include <sched.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <math.h>
 #include <stdio.h>
@@ -297,6 +300,7 @@ typedef struct fit {
     double raw_L, raw_tm, raw_contention;
     double share_start, share_cont; /* cpu_share before measuring, and around contention */
     int rpn; /* ranks on rank 0's node when the job spans several nodes, else 0 */
+    double t_page_shared, t_page_free; /* the shared heap's pages against private ones */
     int poll_asks; /* a compute-path poll asks MPI (no doorbell covers every rank) */
 } fit;
 
@@ -604,6 +608,74 @@ static void drop_msg(wtcrt_rt *rt, wtcrt_msg *m)
    ranks sleep in a barrier: with every rank on this host the doorbell's mail flag makes
    it a load and a branch; across nodes (no doorbell) it asks MPI, two MPI_Iprobe. Per
    poll, median of 5 runs of 2^14. */
+/* ---- pages of the node's shared heap (doc/predictor.md section 4, "The job") -------- */
+
+#define PAGES_MB 64
+/* Touches n bytes of new memory, one write a page, then gives it back: private
+   (anonymous) memory, or a POSIX shm file as runtime/mpi/heap.c takes it (fallocate'd as
+   blocks are handed out, mapped shared). The seconds of each into t[0], t[1]. Returns
+   -1 when shared memory cannot be had (/dev/shm missing or full). */
+static int page_times(size_t n, int shared, double t[2])
+{
+    char name[64], *p;
+    int fd = -1;
+    double t0 = wtcrt_now();
+    if (shared) {
+        snprintf(name, sizeof name, "/wtc-calibrate.%ld", (long)getpid());
+        fd = shm_open(name, O_CREAT | O_EXCL | O_RDWR, 0600);
+        if (fd < 0)
+            return -1;
+        shm_unlink(name);
+        if (ftruncate(fd, (off_t)n) != 0 || fallocate(fd, 0, 0, (off_t)n) != 0) {
+            close(fd);
+            return -1;
+        }
+        p = mmap(NULL, n, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    } else {
+        p = mmap(NULL, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    }
+    if (p == MAP_FAILED) {
+        if (fd >= 0)
+            close(fd);
+        return -1;
+    }
+    for (size_t i = 0; i < n; i += 4096)
+        ((volatile char *)p)[i] = 1;
+    t[0] = wtcrt_now() - t0;
+    t0 = wtcrt_now();
+    munmap(p, n);
+    if (fd >= 0)
+        close(fd);
+    t[1] = wtcrt_now() - t0;
+    return 0;
+}
+
+/* t_page_shared, t_page_free: per page, the shared heap's touching and giving back less
+   private memory's, medians of 5 rounds of 64 MiB each way (0 where the difference is
+   negative or shared memory cannot be had). */
+static void measure_pages(fit *f)
+{
+    size_t n = (size_t)PAGES_MB << 20;
+    double pages = (double)(n / 4096), d[2][5];
+    for (int k = 0; k < 5; k++) {
+        double a[2], s[2];
+        if (page_times(n, 0, a) < 0 || page_times(n, 1, s) < 0)
+            return;
+        d[0][k] = (s[0] - a[0]) / pages;
+        d[1][k] = (s[1] - a[1]) / pages;
+    }
+    for (int j = 0; j < 2; j++) {
+        for (int i = 1; i < 5; i++) /* insertion sort for the median */
+            for (int k = i; k > 0 && d[j][k] < d[j][k - 1]; k--) {
+                double x = d[j][k];
+                d[j][k] = d[j][k - 1];
+                d[j][k - 1] = x;
+            }
+    }
+    f->t_page_shared = d[0][2] > 0 ? d[0][2] : 0;
+    f->t_page_free = d[1][2] > 0 ? d[1][2] : 0;
+}
+
 static double measure_poll(wtcrt_rt *rt)
 {
     enum { N = 1 << 14 };
@@ -814,6 +886,10 @@ static void write_runtime(FILE *o, const fit *f)
     fprintf(o, "# this host's cores; with more ranks than that the yield phase is short and\n"
                "# the ranks share the cores\n"
                "cores = %d\nw_yield_over = %.6g\n", f->cores, f->w_yield_over);
+    fprintf(o, "# a page that main touches first in the node's shared heap (2 or more ranks on\n"
+               "# a node): more than in private memory to touch, and to give back at the end\n"
+               "t_page_shared = %.6g   # measured (%d MiB, median of 5)\n"
+               "t_page_free = %.6g   # measured\n", f->t_page_shared, PAGES_MB, f->t_page_free);
     if (f->rpn > 0) /* L and G above are those of ranks 0 and 1, wherever they ran */
         fprintf(o, "# the job ran on several nodes, %d ranks on rank 0's\n"
                    "ranks_per_node = %d\n", f->rpn, f->rpn);
@@ -1073,6 +1149,7 @@ static void calibrate(wtcrt_rt *rt, int me, int P, const char *out, const char *
         measure_task_child(rt, f.t_child, &f.t_task_child, &f.t_task_child_fresh);
         f.t_poll = measure_poll(rt);
         f.poll_asks = !rt->bell_all_local;
+        measure_pages(&f);
         fit_overheads(&f, P, out, name);
     }
     sleepy_barrier(MPI_COMM_WORLD);

@@ -55,6 +55,7 @@ int sim_tree_cut_depth(const sim_tree *t, int D, sim_tree *out)
         map[i] = -1;
     sim_tree_init(out);
     out->main_time = t->main_time;
+    out->main_faults = t->main_faults;
     out->start_kind = t->start_kind;
     for (int g = 0; g < t->nregions; g++) { /* roots are nobody's children */
         int r = t->regions[g].root;

@@ -1539,11 +1539,20 @@ int sim_run_timeline(const sim_tree *t, const sim_machine *m, sim_setting s,
     /* the job's own costs (doc/predictor.md section 4): none for one rank, which runs
        without MPI. MPI's start runs beside main unless the program may call MPI itself;
        then every rank is up 'start' after main began */
-    double P = roles.P, launch = 0, start = 0, end = 0, before = 0, wait = 0;
+    double P = roles.P, launch = 0, start = 0, end = 0, before = 0, wait = 0, heap = 0;
     if (roles.P > 1) {
+        int local = m->ranks_per_node >= 1 && m->ranks_per_node < P ? (int)m->ranks_per_node
+                                                                     : roles.P;
         launch = m->t_launch + m->t_launch_p * P;
         start = m->t_start + m->t_start_p * P;
         end = m->t_end + m->t_end_p * P;
+        /* the pages main touches first lie in the node's shared heap (doc/runtime.md
+           "Big buffers stay where they are on one host"): slower to touch, and given
+           back at the job's end */
+        if (local >= 2 && !m->intra_copy) {
+            heap = (double)t->main_faults * m->t_page_shared;
+            end += (double)t->main_faults * m->t_page_free;
+        }
     }
     if (t->start_kind == WTCP_START_FIRST) {
         before = start;
@@ -1566,8 +1575,8 @@ int sim_run_timeline(const sim_tree *t, const sim_machine *m, sim_setting s,
         sim_timeline_close(tl, r->time + t->main_time / m->cpu_ratio);
     /* main's own time: computing on rank 0, idle elsewhere */
     r->regions = r->time - wait;
-    r->time += t->main_time / m->cpu_ratio;
-    r->compute += t->main_time / m->cpu_ratio;
+    r->time += t->main_time / m->cpu_ratio + heap;
+    r->compute += t->main_time / m->cpu_ratio + heap;
     /* main ends only once MPI is up (it joins the start: wtcrt_mpi_ready) */
     if (r->time < start) {
         wait += start - r->time;

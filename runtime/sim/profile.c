@@ -55,7 +55,8 @@ static void write_body(FILE *f, const sim_tree *t, const sim_sampling *s, int re
     fprintf(f, "recorded_depth %d\n", rec_depth);
     write_fields(f, "sampling", s, samp_line, sizeof samp_line / sizeof samp_line[0]);
     write_fields(f, "checks", s, checks_line, sizeof checks_line / sizeof checks_line[0]);
-    fprintf(f, "main_time %a\nnodes %d\n", t->main_time, t->nnodes);
+    fprintf(f, "main_time %a\nmain_faults %ld\nnodes %d\n", t->main_time, t->main_faults,
+            t->nnodes);
     for (int i = 0; i < t->nnodes; i++) {
         const sim_node *n = &t->nodes[i];
         fprintf(f, "%a %d %d %d %u %u %u %u\n", n->t_after, n->first_par, n->leaf, n->depth,
@@ -222,6 +223,9 @@ static long read_nodes(cur *c, sim_tree *t)
     long n;
     expect(c, "main_time");
     t->main_time = get_time(c);
+    expect(c, "main_faults");
+    if ((t->main_faults = get_long(c)) < 0)
+        c->bad = 1;
     expect(c, "nodes");
     if ((n = get_long(c)) < 0 || n > (1L << 30) || c->bad)
         return c->bad = 1, 0;

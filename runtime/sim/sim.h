@@ -74,6 +74,11 @@ typedef struct sim_machine {
                                   "Start-up"), from main's end to mpiexec's end */
     double t_start, t_start_p;
     double t_end, t_end_p;
+    double t_page_shared;      /* optional: a page main touches first costs this much more
+                                  in the node's shared heap than in private memory ... */
+    double t_page_free;        /* ... and this much to give back at the job's end (0: left
+                                  out); only where 2+ ranks share rank 0's node and big
+                                  buffers stay where they lie (intra_copy 0) */
     char name[128];
     char source[512];          /* where it was read from (for the report) */
     unsigned follows;          /* the optional keys the file left out, which take their
@@ -160,6 +165,9 @@ typedef struct sim_tree {
     sim_region *regions;
     int nregions, capregions;
     double main_time;     /* host seconds of main outside regions */
+    long main_faults;     /* minor page faults of main outside regions: pages it touched
+                             first, which lie in the node's shared heap at P >= 2
+                             (doc/predictor.md section 4, "The job") */
     int start_kind;       /* how the job starts (WTCP_START_*, runtime/core/proto.h):
                              set from the program linked in before simulating */
     double *seq;          /* sequential time of each node's subtree (sim_tree_finish) */

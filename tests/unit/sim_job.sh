@@ -8,7 +8,10 @@
 #               while MPI starts"), so +30 ms outside the regions and +50 ms inside;
 #   SETUP 0.2:  main covers the start: +30 ms, the regions unchanged;
 #   <mpi.h>:    MPI starts before main: +80 ms whatever SETUP;
-#   P = 1:      no MPI, nothing added.
+#   P = 1:      no MPI, nothing added;
+#   and main touching 40 MiB (10240 pages) with t_page_shared = t_page_free = 1 us a
+#   page: +20.5 ms at P = 2 on one node (main's pages lie in the node's shared heap),
+#   nothing with one rank a node or intra_copy = 1 (no shared heap).
 . tests/unit/sim_common.inc
 [ -x bin/wtcc ] || { bad "bin/wtcc missing: run make"; exit 1; }
 bin/wtcc tests/unit/sim_job.wtc -o $OUT/job >$OUT/job.build 2>&1 &&
@@ -16,10 +19,10 @@ bin/wtcc tests/unit/sim_job.wtc -o $OUT/job >$OUT/job.build 2>&1 &&
     { bad "build: $(cat $OUT/job.build)"; exit 1; }
 sim_conf $OUT/job_no.conf job-no cores=4
 sim_conf $OUT/job_yes.conf job-yes cores=4 t_launch=0.01 t_start=0.05 t_end=0.02
-# record PROG SETUP: a profile of PROG run with SETUP, every leaf timed
+# record PROG SETUP [MB]: a profile of PROG run with SETUP, every leaf timed
 record() {
     timeout 120 $OUT/$1.predict --wtc-procs=2 --wtc-sample=all --wtc-save-profile=$OUT/$1.$2.prof \
-        $2 >$OUT/$1.$2.out 2>&1 || { bad "recording $1 $2: $(tail -3 $OUT/$1.$2.out)"; exit 1; }
+        $2 ${3:-} >$OUT/$1.$2.out 2>&1 || { bad "recording $1 $2: $(tail -3 $OUT/$1.$2.out)"; exit 1; }
 }
 # pred PROG SETUP CONF P MODE COLUMN: one csv column of the replay (5 predicted_s, 16 regions_s)
 pred() {
@@ -47,6 +50,19 @@ diff_in job 0.2 2 steal 5 29.5 30.5 "steal P=2, 0.2 s of main first: predicted_s
 diff_in job 0.2 2 steal 16 -0.5 0.5 "steal P=2, 0.2 s of main first: regions_s unchanged"
 diff_in jobmpi 0.2 2 steal 5 79.5 80.5 "<mpi.h>: MPI starts before main, predicted_s +80 ms"
 diff_in job 0 1 steal 5 -0.01 0.01 "P=1 runs without MPI: nothing added"
+# the shared heap's pages: the job's costs of the files above kept, page costs added
+record job 0.3 40
+sim_conf $OUT/job_no.conf job-no cores=4 t_launch=0.01 t_start=0.05 t_end=0.02
+for v in "cores=4" "cores=4 ranks_per_node=1" "cores=4 intra_copy=1"; do
+    # shellcheck disable=SC2086
+    sim_conf $OUT/job_yes.conf job-yes t_launch=0.01 t_start=0.05 t_end=0.02 $v \
+        t_page_shared=1e-6 t_page_free=1e-6
+    case $v in *=1) lo=-0.01 hi=0.01 ;; *) lo=20.4 hi=21.5 ;; esac
+    diff_in job 0.3 2 steal 5 $lo $hi "40 MiB touched by main, $v: predicted_s"
+done
+diff_in job 0.3 1 steal 5 -0.01 0.01 "40 MiB touched by main, P=1: nothing added"
+sim_conf $OUT/job_no.conf job-no cores=4
+sim_conf $OUT/job_yes.conf job-yes cores=4 t_launch=0.01 t_start=0.05 t_end=0.02
 # the JSON's job_s and the report's line
 j=$(timeout 60 $OUT/jobmpi.predict --wtc-profile=$OUT/jobmpi.0.2.prof --wtc-machine=$OUT/job_yes.conf \
     --wtc-procs=2 --wtc-modes=steal --wtc-format=json 2>/dev/null | sed -n 's/.*"procs": 2,.*"job_s": \([^,]*\),.*/\1/p')

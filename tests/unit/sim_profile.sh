@@ -82,8 +82,8 @@ refused() { # label, file, pattern
     else bad "$1: status $rc: $(cat $D/e.txt)"; fi
 }
 refused "another program's profile" $D/fib.prof 'profile of another program (fib.wtc'
-sed '1s/ 4$/ 3/' $D/nq.prof >$D/vold.prof
-refused "an older version" $D/vold.prof 'format version 3, this runtime reads version 4'
+sed '1s/ 5$/ 4/' $D/nq.prof >$D/vold.prof
+refused "an older version" $D/vold.prof 'format version 4, this runtime reads version 5'
 head -c 5000 $D/nq.prof >$D/cut.prof
 refused "a truncated file" $D/cut.prof 'damaged profile (truncated'
 head -c $(($(wc -c <$D/nq.prof) - 3)) $D/nq.prof >$D/cut2.prof
