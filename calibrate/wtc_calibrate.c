@@ -993,11 +993,21 @@ static const char usage[] =
     "  start and end in seconds at P ranks, as calibrate/start.sh prints them\n";
 
 /* Returns the output path, or NULL after printing (rank 0) why not. */
+/* An argument that asks for the usage. */
+static int asks_help(const char *a)
+{
+    return strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0;
+}
+
 static const char *parse_args(int argc, char **argv, int me, const char **name)
 {
     const char *out = NULL;
     for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "-o") == 0 && i + 1 < argc)
+        if (strcmp(argv[i], "-o") == 0 && i + 1 >= argc) {
+            if (me == 0)
+                fprintf(stderr, "wtc-calibrate: error: -o needs a file name\n%s", usage);
+            return NULL;
+        } else if (strcmp(argv[i], "-o") == 0)
             out = argv[++i];
         else if (strncmp(argv[i], "--name=", 7) == 0 && argv[i][7])
             *name = argv[i] + 7;
@@ -1169,6 +1179,14 @@ int main(int argc, char **argv)
     rt->rank = me;
     rt->nranks = P;
     wtcrt_wait_init(rt);
+    for (int i = 1; i < argc; i++)
+        if (asks_help(argv[i])) { /* the usage on stdout, status 0, as gcc's --help */
+            if (me == 0)
+                fputs(usage, stdout);
+            wtcrt_bell_fini(rt);
+            MPI_Finalize();
+            return 0;
+        }
     out = parse_args(argc, argv, me, &name);
     if (!out || P < 2) {
         if (out && me == 0)

@@ -165,6 +165,13 @@ static int opt_modes(const opt_arg *a)
     return 0;
 }
 
+/* A comma-separated list with an empty item: a comma first, last, or twice in a row
+   (strtok would skip it, and 'L:1e-6,,2e-6' meant something the user did not see). */
+static int list_has_empty(const char *s)
+{
+    return !*s || s[0] == ',' || s[strlen(s) - 1] == ',' || strstr(s, ",,");
+}
+
 /* --wtc-vary=KEY:V1,V2,...: a machine key and its values, each checked as the machine
    file's parser checks it (sim_machine_set). */
 static int opt_vary(const opt_arg *a)
@@ -188,6 +195,9 @@ static int opt_vary(const opt_arg *a)
     for (int i = 0; i < o->nvary; i++)
         if (strcmp(o->vary[i].key, v->key) == 0)
             return fail(err, errsz, "--wtc-vary: key '%s' given twice", v->key);
+    if (list_has_empty(colon + 1))
+        return fail(err, errsz, "--wtc-vary: an empty value in '%s' (values separated by "
+                    "single commas)", s);
     if (!(buf = strdup(colon + 1)))
         return fail(err, errsz, "--wtc-vary: out of memory");
     v->n = 0;
@@ -221,8 +231,7 @@ static int opt_depth(const opt_arg *a)
         if ((o->depth[o->ndepth++] = wtcrt_parse_depth(tok)) < 0)
             break;
     }
-    if (o->ndepth == 0 || o->depth[o->ndepth - 1] < 0 || s[0] == ',' ||
-        s[strlen(s) - 1] == ',' || strstr(s, ",,"))
+    if (o->ndepth == 0 || o->depth[o->ndepth - 1] < 0 || list_has_empty(s))
         return fail(err, errsz, "--wtc-depth: bad list '%s' (depths from 0 to %d separated "
                     "by commas)", s, WTCRT_MAX_DEPTH);
     return 0;

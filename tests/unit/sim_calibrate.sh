@@ -115,7 +115,13 @@ for bad_start in 2:0.01:0.02 2:0.01:0.02:0.005, x:1:1:1 2:-1:0:0 0:1:1:1 2:1:1:1
 done
 pass "a malformed --start (6 kinds) is refused with status 2, no file written"
 timeout 60 mpiexec -n 2 $C -o >/dev/null 2>$OUT/e.txt; rc=$?
-[ $rc = 2 ] && pass "missing file name: status 2: $(head -1 $OUT/e.txt)" || bad "status $rc"
+[ $rc = 2 ] && grep -q '^wtc-calibrate: error: -o needs a file name' $OUT/e.txt &&
+    pass "missing file name: status 2: $(head -1 $OUT/e.txt)" || bad "-o alone: status $rc, $(head -1 $OUT/e.txt)"
+for h in --help -h; do
+    timeout 60 mpiexec -n 1 $C -o x $h >$OUT/h.txt 2>$OUT/e.txt; rc=$?
+    [ $rc = 0 ] && grep -q '^usage: mpiexec -n P wtc-calibrate -o FILE' $OUT/h.txt && [ ! -s $OUT/e.txt ] && [ ! -f x ] &&
+        pass "$h: the usage on stdout, status 0, nothing measured" || bad "$h: status $rc, $(head -1 $OUT/e.txt)"
+done
 timeout 60 mpiexec -n 2 $C --frobnicate -o x >/dev/null 2>$OUT/e.txt; rc=$?
 [ $rc = 2 ] && pass "unknown argument: status 2" || bad "status $rc"
 timeout 60 mpiexec -n 1 $C -o $OUT/one.conf >/dev/null 2>$OUT/e.txt; rc=$?

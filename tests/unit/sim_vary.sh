@@ -95,6 +95,9 @@ err "t_start, t_start_p, t_end, t_end_p, t_page_shared, t_page_free)" --wtc-vary
 err "unknown machine key 'name'" --wtc-vary=name:x
 err "key 'cpu_ratio' = 0 is outside 1e-06 to 1e+06" --wtc-vary=cpu_ratio:1,0
 err "bad number '-2' for key 'L'" --wtc-vary=L:1,-2
+err "an empty value in 'L:1e-6,,2e-6'" --wtc-vary=L:1e-6,,2e-6
+err "an empty value in 'L:1e-6,'" --wtc-vary=L:1e-6,
+err "an empty value in 'L:,1e-6'" --wtc-vary=L:,1e-6
 err "key 'L' given twice" --wtc-vary=L:1 --wtc-vary=L:2
 err "at most 2 keys" --wtc-vary=L:1 --wtc-vary=G:1e-9 --wtc-vary=S:1
 err "expected KEY:V1,V2" --wtc-vary=L
