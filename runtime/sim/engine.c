@@ -1559,7 +1559,9 @@ int sim_run_timeline(const sim_tree *t, const sim_machine *m, sim_setting s,
         start = 0;
     }
     for (int g = 0; g < t->nregions; g++) {
-        double at = t->regions[g].main_at / m->cpu_ratio, hold = 0;
+        /* main's pages are taken as touched before the first region (the input it
+           builds): they delay its start, and MPI's start runs beside them too */
+        double at = t->regions[g].main_at / m->cpu_ratio + heap, hold = 0;
         if (g == 0 && start > at) { /* the region opens before MPI is up */
             if (t->start_kind == WTCP_START_HOLD)
                 hold = start - at;
@@ -1572,7 +1574,7 @@ int sim_run_timeline(const sim_tree *t, const sim_machine *m, sim_setting s,
             return -1;
     }
     if (tl)
-        sim_timeline_close(tl, r->time + t->main_time / m->cpu_ratio);
+        sim_timeline_close(tl, r->time + t->main_time / m->cpu_ratio + heap);
     /* main's own time: computing on rank 0, idle elsewhere */
     r->regions = r->time - wait;
     r->time += t->main_time / m->cpu_ratio + heap;

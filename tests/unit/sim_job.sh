@@ -11,7 +11,8 @@
 #   P = 1:      no MPI, nothing added;
 #   and main touching 40 MiB (10240 pages) with t_page_shared = t_page_free = 1 us a
 #   page: +20.5 ms at P = 2 on one node (main's pages lie in the node's shared heap),
-#   nothing with one rank a node or intra_copy = 1 (no shared heap).
+#   nothing with one rank a node or intra_copy = 1 (no shared heap); main's pages,
+#   taken as touched before its first region, delay that region and cover MPI's start.
 . tests/unit/sim_common.inc
 [ -x bin/wtcc ] || { bad "bin/wtcc missing: run make"; exit 1; }
 bin/wtcc tests/unit/sim_job.wtc -o $OUT/job >$OUT/job.build 2>&1 &&
@@ -61,6 +62,14 @@ for v in "cores=4" "cores=4 ranks_per_node=1" "cores=4 intra_copy=1"; do
     diff_in job 0.3 2 steal 5 $lo $hi "40 MiB touched by main, $v: predicted_s"
 done
 diff_in job 0.3 1 steal 5 -0.01 0.01 "40 MiB touched by main, P=1: nothing added"
+# main's pages delay its first region: 40 MiB at 10 us a page (102 ms) cover MPI's
+# start of 50 ms, so the region is not held (it was: +20-50 ms, the pages' time counted
+# beside the start and again after it)
+record job 0.0 40
+sim_conf $OUT/job_no.conf job-no cores=4 t_page_shared=1e-5
+sim_conf $OUT/job_yes.conf job-yes cores=4 t_page_shared=1e-5 t_start=0.05
+diff_in job 0.0 2 steal 16 -0.5 0.5 "40 MiB in main at once, pages cover MPI's start: regions_s unchanged"
+diff_in job 0.0 2 steal 5 -0.5 0.5 "40 MiB in main at once, pages cover MPI's start: predicted_s unchanged"
 sim_conf $OUT/job_no.conf job-no cores=4
 sim_conf $OUT/job_yes.conf job-yes cores=4 t_launch=0.01 t_start=0.05 t_end=0.02
 # the JSON's job_s and the report's line
