@@ -1093,6 +1093,11 @@ static void worker_run(sim *S, int rid)
                 return;
         } else if (rid == 0) {
             int n = wtcp_end_to(0, S->P, S->kids);
+            if (r->t < S->hold) { /* a held region's end waits for MPI's start
+                                     (wtcrt_mpi_ready), whatever the mode */
+                eng_mark(S, 0, 1);
+                r->t = S->hold;
+            }
             for (int x = 0; x < n; x++)
                 eng_send(S, 0, S->kids[x], M_END, HDR);
             if (S->mode->end_barrier)

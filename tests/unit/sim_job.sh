@@ -20,10 +20,12 @@ bin/wtcc tests/unit/sim_job.wtc -o $OUT/job >$OUT/job.build 2>&1 &&
     { bad "build: $(cat $OUT/job.build)"; exit 1; }
 sim_conf $OUT/job_no.conf job-no cores=4
 sim_conf $OUT/job_yes.conf job-yes cores=4 t_launch=0.01 t_start=0.05 t_end=0.02
-# record PROG SETUP [MB]: a profile of PROG run with SETUP, every leaf timed
+# record PROG SETUP [MB [FIRST]]: a profile of PROG run with SETUP, every leaf timed
 record() {
-    timeout 120 $OUT/$1.predict --wtc-procs=2 --wtc-sample=all --wtc-save-profile=$OUT/$1.$2.prof \
-        $2 ${3:-} >$OUT/$1.$2.out 2>&1 || { bad "recording $1 $2: $(tail -3 $OUT/$1.$2.out)"; exit 1; }
+    p=$1 s=$2
+    shift 2
+    timeout 120 $OUT/$p.predict --wtc-procs=2 --wtc-sample=all --wtc-save-profile=$OUT/$p.$s.prof \
+        $s "$@" >$OUT/$p.$s.out 2>&1 || { bad "recording $p $s: $(tail -3 $OUT/$p.$s.out)"; exit 1; }
 }
 # pred PROG SETUP CONF P MODE COLUMN: one csv column of the replay (5 predicted_s, 16 regions_s)
 pred() {
@@ -45,6 +47,12 @@ record jobmpi 0.2
 for mode in steal simple; do
     diff_in job 0 2 $mode 5 78 82 "$mode P=2, region at once: predicted_s +30 ms + 50 ms held"
     diff_in job 0 2 $mode 16 48 52 "$mode P=2, region at once: regions_s +50 ms"
+done
+# a held first region of 1 ms ends only once MPI is up (wtcrt_mpi_ready), so the next
+# region starts after it too (simple mode ended it at 1 ms: +30 ms)
+record job 0.00 0 small
+for mode in simple steal; do
+    diff_in job 0.00 2 $mode 5 78 82 "$mode P=2, a 1 ms region at once, then one of 0.2 s: predicted_s +80 ms"
 done
 diff_in job 0 3 dynamic 5 78 82 "dynamic P=3 (1 master), region at once: predicted_s +80 ms"
 diff_in job 0.2 2 steal 5 29.5 30.5 "steal P=2, 0.2 s of main first: predicted_s +30 ms"
