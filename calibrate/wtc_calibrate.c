@@ -960,6 +960,26 @@ static void write_job(FILE *o)
     }
 }
 
+/* Whether the lines through the --start points stay where the predictor takes them
+   (runtime/sim/machine.c: t_X <= 100 s, t_X_p <= 1 s per rank); else says which does
+   not, on rank 0, and returns -1: a file it refuses is never written. */
+static int job_in_range(int me)
+{
+    for (int k = 0; k < 3; k++) {
+        double a, b;
+        calib_fit_job(job_p, job_c[k], njob, &a, &b);
+        if (a > 100 || b > 1) {
+            if (me == 0)
+                fprintf(stderr, "wtc-calibrate: error: --start: the line through the points "
+                                "gives %s = %g s, %s_p = %g s per rank; the predictor takes "
+                                "at most 100 s and 1 s per rank\n",
+                        job_key[k], a, job_key[k], b);
+            return -1;
+        }
+    }
+    return 0;
+}
+
 typedef struct machine_text {
     const char *name;
     const fit *f;
@@ -1018,9 +1038,10 @@ static const char *parse_args(int argc, char **argv, int me, const char **name)
         }
         else if (strcmp(argv[i], "-v") == 0)
             verbose = 1;
-        else if (strncmp(argv[i], "--start=", 8) == 0 && parse_start(argv[i] + 8) == 0)
-            ;
-        else {
+        else if (strncmp(argv[i], "--start=", 8) == 0 && parse_start(argv[i] + 8) == 0) {
+            if (job_in_range(me) < 0)
+                return NULL;
+        } else {
             if (me == 0)
                 fprintf(stderr, "wtc-calibrate: error: unexpected argument '%s'\n%s",
                         argv[i], usage);

@@ -114,6 +114,13 @@ for bad_start in 2:0.01:0.02 2:0.01:0.02:0.005, x:1:1:1 2:-1:0:0 0:1:1:1 2:1:1:1
         bad "--start=$bad_start: status $rc, $(head -1 $OUT/e.txt)"
 done
 pass "a malformed --start (6 kinds) is refused with status 2, no file written"
+# points each in range whose line is not (t_launch_p = 2.495 s per rank) are refused
+# before measuring: the file written had it, which the predictor refuses
+timeout 60 mpiexec -n 2 $C --quick --start=2:0.01:0.01:0.01,4:5:0.01:0.01 -o $OUT/bs.conf \
+    >/dev/null 2>$OUT/e.txt; rc=$?
+[ $rc = 2 ] && [ ! -f $OUT/bs.conf ] && grep -q "t_launch_p = 2.495 s per rank; the predictor takes at most" $OUT/e.txt \
+    && pass "--start whose line rises 2.495 s a rank is refused (status 2, no file)" \
+    || bad "--start rising 2.5 s a rank: status $rc, $(head -1 $OUT/e.txt)"
 timeout 60 mpiexec -n 2 $C -o >/dev/null 2>$OUT/e.txt; rc=$?
 [ $rc = 2 ] && grep -q '^wtc-calibrate: error: -o needs a file name' $OUT/e.txt &&
     pass "missing file name: status 2: $(head -1 $OUT/e.txt)" || bad "-o alone: status $rc, $(head -1 $OUT/e.txt)"
