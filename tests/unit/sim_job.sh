@@ -70,6 +70,14 @@ for v in "cores=4" "cores=4 ranks_per_node=1" "cores=4 intra_copy=1"; do
     diff_in job 0.3 2 steal 5 $lo $hi "40 MiB touched by main, $v: predicted_s"
 done
 diff_in job 0.3 1 steal 5 -0.01 0.01 "40 MiB touched by main, P=1: nothing added"
+# the report names the pages' cost only where it is added (the last file: intra_copy = 1)
+timeout 60 $OUT/job.predict --wtc-profile=$OUT/job.0.3.prof --wtc-machine=$OUT/job_yes.conf \
+    --wtc-procs=2 2>/dev/null | grep -q "shared heap" && bad "intra_copy = 1: the report names the heap's pages" ||
+    pass "intra_copy = 1: the report does not name the heap's pages"
+sim_conf $OUT/job_h.conf job-h cores=4 t_page_shared=1e-6 t_page_free=1e-6
+timeout 60 $OUT/job.predict --wtc-profile=$OUT/job.0.3.prof --wtc-machine=$OUT/job_h.conf \
+    --wtc-procs=2 2>/dev/null | grep -q "^the shared heap (P >= 2, ranks sharing a node): main touched [0-9]* pages first, 10\.[0-9] ms more in main and 10\.[0-9] ms more at the end" &&
+    pass "one node: the report names the heap's pages" || bad "one node: no report line on the heap's pages"
 # main's pages delay its first region: 40 MiB at 10 us a page (102 ms) cover MPI's
 # start of 50 ms, so the region is not held (it was: +20-50 ms, the pages' time counted
 # beside the start and again after it)
