@@ -913,6 +913,12 @@ static int parse_start(const char *s)
         if (njob == JOB_MAX)
             return -1;
         for (int k = 0; k < 4; k++) {
+            /* plain decimal numbers: strtod also takes leading spaces, hex and "inf" */
+            if (!(*s >= '0' && *s <= '9') && *s != '.')
+                return -1;
+            for (const char *q = s; *q && *q != ':' && *q != ','; q++)
+                if (!strchr("0123456789.eE+-", *q))
+                    return -1;
             errno = 0;
             v[k] = strtod(s, &e);
             if (e == s || errno || !isfinite(v[k]) || v[k] < 0 || v[k] > 100 ||
@@ -1038,7 +1044,15 @@ static const char *parse_args(int argc, char **argv, int me, const char **name)
         }
         else if (strcmp(argv[i], "-v") == 0)
             verbose = 1;
-        else if (strncmp(argv[i], "--start=", 8) == 0 && parse_start(argv[i] + 8) == 0) {
+        else if (strncmp(argv[i], "--start=", 8) == 0) {
+            if (parse_start(argv[i] + 8) < 0) {
+                if (me == 0)
+                    fprintf(stderr, "wtc-calibrate: error: '%s': expected P:L:S:E[,P:L:S:E...] "
+                                    "(at most %d points; P a whole number of ranks from 1, L, S, "
+                                    "E decimal seconds from 0 to 100), as calibrate/start.sh "
+                                    "prints it\n", argv[i], JOB_MAX);
+                return NULL;
+            }
             if (job_in_range(me) < 0)
                 return NULL;
         } else {

@@ -108,12 +108,14 @@ pf=$(sed -n 's/^t_page_free = \([^ #]*\) *# measured.*/\1/p' $OUT/cal.conf)
 awk -v a="${ps:-x}" -v b="${pf:-x}" 'BEGIN { exit !(a + 0 > 0 && a + 0 < 1e-4 && b + 0 >= 0 && b + 0 < 1e-4) }' \
     && pass "t_page_shared $ps s, t_page_free $pf s a page" || bad "page costs: '$ps' '$pf'"
 rm -f $OUT/bs.conf
-for bad_start in 2:0.01:0.02 2:0.01:0.02:0.005, x:1:1:1 2:-1:0:0 0:1:1:1 2:1:1:1e9; do
-    timeout 60 mpiexec -n 2 $C --quick --start=$bad_start -o $OUT/bs.conf >/dev/null 2>$OUT/e.txt; rc=$?
-    [ $rc = 2 ] && [ ! -f $OUT/bs.conf ] && grep -q "unexpected argument '--start=" $OUT/e.txt ||
+for bad_start in 2:0.01:0.02 2:0.01:0.02:0.005, x:1:1:1 2:-1:0:0 0:1:1:1 2:1:1:1e9 \
+    "2: 0.01:0.02:0.005" 2:0x1:0:0 2:inf:0:0 2:nan:0:0 "2:0.01:0.02:0.005 "; do
+    timeout 60 mpiexec -n 2 $C --quick "--start=$bad_start" -o $OUT/bs.conf >/dev/null 2>$OUT/e.txt; rc=$?
+    [ $rc = 2 ] && [ ! -f $OUT/bs.conf ] &&
+        grep -q "^wtc-calibrate: error: '--start=.*': expected P:L:S:E\[,P:L:S:E...\]" $OUT/e.txt ||
         bad "--start=$bad_start: status $rc, $(head -1 $OUT/e.txt)"
 done
-pass "a malformed --start (6 kinds) is refused with status 2, no file written"
+pass "a malformed --start (11 kinds: spaces, hex, inf and nan among them) is refused with status 2 and what it expects, no file written"
 # points each in range whose line is not (t_launch_p = 2.495 s per rank) are refused
 # before measuring: the file written had it, which the predictor refuses
 timeout 60 mpiexec -n 2 $C --quick --start=2:0.01:0.01:0.01,4:5:0.01:0.01 -o $OUT/bs.conf \
