@@ -901,6 +901,8 @@ static void write_runtime(FILE *o, const fit *f)
 static const char *const job_key[3] = { "t_launch", "t_start", "t_end" };
 static double job_p[JOB_MAX], job_c[3][JOB_MAX];
 static int njob;
+static double job_a[3], job_b[3]; /* the lines t_X + t_X_p P through the points ... */
+static int job_fl[3];             /* ... and what calib_fit_job could support */
 
 /* --start=P:L:S:E[,P:L:S:E...]: seconds at P ranks (calibrate/start.sh prints it).
    Returns 0, or -1 when it is malformed. */
@@ -921,7 +923,7 @@ static int parse_start(const char *s)
                     return -1;
             errno = 0;
             v[k] = strtod(s, &e);
-            if (e == s || errno || !isfinite(v[k]) || v[k] < 0 || v[k] > 100 ||
+            if (e == s || errno || v[k] < 0 || v[k] > 100 ||
                 *e != (k < 3 ? ':' : *e == ',' ? ',' : 0))
                 return -1;
             s = e + 1; /* past ':' or ',' (or the end: then left at once below) */
@@ -932,8 +934,11 @@ static int parse_start(const char *s)
         for (int k = 0; k < 3; k++)
             job_c[k][njob] = v[k + 1];
         njob++;
-        if (!*e)
+        if (!*e) {
+            for (int k = 0; k < 3; k++)
+                job_fl[k] = calib_fit_job(job_p, job_c[k], njob, &job_a[k], &job_b[k]);
             return 0;
+        }
     }
 }
 
@@ -954,13 +959,11 @@ static void write_job(FILE *o)
                "# from there until every rank has started MPI, t_end + t_end_p * P from the end\n"
                "# of main to the end of mpiexec\n", ps);
     for (int k = 0; k < 3; k++) {
-        double a, b;
-        int fl = calib_fit_job(job_p, job_c[k], njob, &a, &b);
-        fprintf(o, "%s = %.6g   # %s\n%s_p = %.6g   # %s\n", job_key[k], a,
-                fl & CALIB_FLOOR ? "floor: the line through the p measured gave less than 0"
-                                 : "measured",
-                job_key[k], b,
-                fl & CALIB_SLOPE ? "fitted over the p measured"
+        fprintf(o, "%s = %.6g   # %s\n%s_p = %.6g   # %s\n", job_key[k], job_a[k],
+                job_fl[k] & CALIB_FLOOR ? "floor: the line through the p measured gave less than 0"
+                                        : "measured",
+                job_key[k], job_b[k],
+                job_fl[k] & CALIB_SLOPE ? "fitted over the p measured"
                 : njob < 2       ? "not fitted: needs 2 or more p"
                                  : "not fitted: the slope came out negative (noise)");
     }
@@ -972,14 +975,12 @@ static void write_job(FILE *o)
 static int job_in_range(int me)
 {
     for (int k = 0; k < 3; k++) {
-        double a, b;
-        calib_fit_job(job_p, job_c[k], njob, &a, &b);
-        if (a > 100 || b > 1) {
+        if (job_a[k] > 100 || job_b[k] > 1) {
             if (me == 0)
                 fprintf(stderr, "wtc-calibrate: error: --start: the line through the points "
                                 "gives %s = %g s, %s_p = %g s per rank; the predictor takes "
                                 "at most 100 s and 1 s per rank\n",
-                        job_key[k], a, job_key[k], b);
+                        job_key[k], job_a[k], job_key[k], job_b[k]);
             return -1;
         }
     }

@@ -49,11 +49,6 @@ static const char *const launch_vars[] = {
 
 #define NELEMS(a) (sizeof(a) / sizeof(a)[0])
 
-static int calls_mpi(void)
-{
-    return wtcrt_program_calls_mpi();
-}
-
 /* 1 when the environment says this process is the whole job (and the program makes no
    MPI call of its own). Any doubt answers 0 (MPI starts, as before): a wrong 1 would run
    main on every rank of a bigger job. */
@@ -61,7 +56,7 @@ static int job_of_one(void)
 {
     const char *s = getenv("WTC_ALONE");
     int sized = 0;
-    if (calls_mpi())
+    if (wtcrt_program_calls_mpi())
         return 0;
 #ifdef WTC_MPI_SMPI
     /* smpirun sets no variable, and an SMPI program only runs under it */
@@ -246,7 +241,7 @@ static int start_env_setup(void)
     }
     if (!getenv("HWLOC_COMPONENTS") &&
         setenv("HWLOC_COMPONENTS",
-               (set & SET_NOLOCAL) && !calls_mpi() ? HWLOC_NO_TOPOLOGY
+               (set & SET_NOLOCAL) && !wtcrt_program_calls_mpi() ? HWLOC_NO_TOPOLOGY
                : one_node                          ? "-linuxio,-pci," HWLOC_EVERY_JOB
                                                    : HWLOC_EVERY_JOB,
                0) == 0)
@@ -341,7 +336,7 @@ int wtcrt_mpi_early(wtcrt_rt *rt)
     int inited = 0;
     long n;
     if ((s && strcmp(s, "0") == 0) || !r || strcmp(r, "0") != 0 ||
-        wtcp_start_kind(calls_mpi(), 0) == WTCP_START_FIRST)
+        wtcp_start_kind(wtcrt_program_calls_mpi(), 0) == WTCP_START_FIRST)
         return 0;
     n = launcher_size(&var);
     if (n <= 1 || n > INT_MAX || strcmp(var, "PMI_SIZE") != 0)

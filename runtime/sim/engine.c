@@ -1546,15 +1546,13 @@ int sim_run_timeline(const sim_tree *t, const sim_machine *m, sim_setting s,
        then every rank is up 'start' after main began */
     double P = roles.P, launch = 0, start = 0, end = 0, before = 0, wait = 0, heap = 0;
     if (roles.P > 1) {
-        int local = m->ranks_per_node >= 1 && m->ranks_per_node < P ? (int)m->ranks_per_node
-                                                                     : roles.P;
         launch = m->t_launch + m->t_launch_p * P;
         start = m->t_start + m->t_start_p * P;
         end = m->t_end + m->t_end_p * P;
         /* the pages main touches first lie in the node's shared heap (doc/runtime.md
            "Big buffers stay where they are on one host"): slower to touch, and given
            back at the job's end */
-        if (local >= 2 && !m->intra_copy) {
+        if (sim_shared_heap(m, roles.P)) {
             heap = (double)t->main_faults * m->t_page_shared;
             end += (double)t->main_faults * m->t_page_free;
         }

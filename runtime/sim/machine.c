@@ -554,3 +554,8 @@ double sim_o_recv(const sim_machine *m, int P, double k, int result, int reuse)
     return m->o_ra + m->o_rb * P +
            (result ? m->O_r_result : reuse ? sim_reuse_cost(m->O_r, m->O_r_reuse) : m->O_r) * k;
 }
+
+int sim_shared_heap(const sim_machine *m, int P)
+{
+    return P > 1 && !m->intra_copy && m->ranks_per_node != 1;
+}

@@ -411,6 +411,24 @@ static long minflt_now(void)
     return getrusage(RUSAGE_SELF, &u) == 0 ? u.ru_minflt : 0;
 }
 
+static stamp stamp_now(void);
+static double stamp_since(stamp s);
+
+/* main's own time runs again (the program's start, a region's end) ... */
+static void main_resume(void)
+{
+    R.mark = stamp_now();
+    R.mark_flt = minflt_now();
+}
+
+/* ... and stops (a region's start, the program's end): its seconds and first-touched
+   pages so far go to the tree */
+static void main_pause(void)
+{
+    R.tree.main_time += stamp_since(R.mark);
+    R.tree.main_faults += minflt_now() - R.mark_flt;
+}
+
 static stamp stamp_now(void)
 {
     stamp s;
@@ -842,8 +860,7 @@ static int may_record(void *unused)
 static void region_begin(const wtc_fn *root_fn, const void *args, int depth)
 {
     int node;
-    R.tree.main_time += stamp_since(R.mark);
-    R.tree.main_faults += minflt_now() - R.mark_flt;
+    main_pause();
     R.in_region = 1;
     R.region_fn = root_fn;
     node = sim_tree_add_nodes(&R.tree, 1);
@@ -1337,8 +1354,7 @@ static void region_end(int root)
     R.tree.regions[g].mode = wtcrt_source_mode(R.prog, R.region_fn);
     R.tree.regions[g].masters = wtcrt_source_masters(R.prog, R.region_fn);
     R.in_region = 0;
-    R.mark = stamp_now();
-    R.mark_flt = minflt_now();
+    main_resume();
     wtcrt_region_unclaim();
 }
 
@@ -1797,8 +1813,7 @@ static int finish(void)
     if (R.reported)
         return 0;
     R.reported = 1;
-    R.tree.main_time += stamp_since(R.mark);
-    R.tree.main_faults += minflt_now() - R.mark_flt;
+    main_pause();
     restore_stdout();
     if (R.in_region)
         fprintf(stderr, "wtc predict: the program exited inside a parallel region; "
@@ -2021,8 +2036,7 @@ int wtc_start(int argc, char **argv, const wtc_program *prog)
     silence_stdout();
     on_exit(at_exit, NULL);
     R.started = 1;
-    R.mark = stamp_now();
-    R.mark_flt = minflt_now();
+    main_resume();
     rc = run_user_main(argc, argv);
     if (forked())
         return rc;

@@ -475,7 +475,7 @@ static void print_head(FILE *out, const sim_tree *t, const sim_machine *m,
     else
         fprintf(out, "the job's launch, MPI's start and its end are not in predicted_s (the "
                      "machine file has no t_launch, t_start, t_end: make calibrate)\n");
-    if (m->t_page_shared + m->t_page_free > 0 && !m->intra_copy && m->ranks_per_node != 1)
+    if (m->t_page_shared + m->t_page_free > 0 && sim_shared_heap(m, 2))
         fprintf(out, "the shared heap (P >= 2, ranks sharing a node): main touched %ld pages "
                      "first, %.1f ms more in main and %.1f ms more at the end\n",
                 t->main_faults, 1e3 * (double)t->main_faults * m->t_page_shared,

@@ -88,6 +88,11 @@ typedef struct sim_machine {
                                   sets that key */
 } sim_machine;
 
+/* 1 when a job of P ranks on machine m has a shared heap on rank 0's node (2 or more
+   ranks there, big buffers left where they lie: intra_copy 0), whose pages cost
+   t_page_shared and t_page_free (doc/predictor.md section 4). */
+int sim_shared_heap(const sim_machine *m, int P);
+
 /* Parses machine-file text; 'file' names it in messages. Returns 0, or -1 with
    "file:line: ..." (or "file: missing key 'X'") in err. */
 int sim_machine_parse(const char *text, const char *file, sim_machine *m, char *err,
