@@ -23,6 +23,7 @@
 #include <sched.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/statvfs.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -612,11 +613,14 @@ static void drop_msg(wtcrt_rt *rt, wtcrt_msg *m)
 
 #define PAGES_MB 64
 /* Touches n bytes of new memory, one write a page, then gives it back: private
-   (anonymous) memory, or a POSIX shm file as runtime/mpi/heap.c takes it (fallocate'd as
-   blocks are handed out, mapped shared). The seconds of each into t[0], t[1]. Returns
-   -1 when shared memory cannot be had (/dev/shm missing or full). */
+   (anonymous) memory, or a POSIX shm file as runtime/mpi/heap.c takes it from main's
+   sequential code (its pages reserved by the heap's filler thread while they are
+   touched, wtcrt_shfill; by this thread where that thread cannot start), mapped shared.
+   The seconds of each into t[0], t[1]. Returns -1 when shared memory cannot be had
+   (/dev/shm missing or full). */
 static int page_times(size_t n, int shared, double t[2])
 {
+    struct statvfs v;
     char name[64], *p;
     int fd = -1;
     double t0 = wtcrt_now();
@@ -626,7 +630,9 @@ static int page_times(size_t n, int shared, double t[2])
         if (fd < 0)
             return -1;
         shm_unlink(name);
-        if (ftruncate(fd, (off_t)n) != 0 || fallocate(fd, 0, 0, (off_t)n) != 0) {
+        if (fstatvfs(fd, &v) != 0 || (double)v.f_bavail * (double)v.f_frsize < 4.0 * (double)n ||
+            ftruncate(fd, (off_t)n) != 0 ||
+            (!wtcrt_shfill(fd, 0, n) && fallocate(fd, 0, 0, (off_t)n) != 0)) {
             close(fd);
             return -1;
         }
@@ -642,6 +648,11 @@ static int page_times(size_t n, int shared, double t[2])
     for (size_t i = 0; i < n; i += 4096)
         ((volatile char *)p)[i] = 1;
     t[0] = wtcrt_now() - t0;
+    if (fd >= 0 && wtcrt_shfill_drain() != 0) {
+        munmap(p, n);
+        close(fd);
+        return -1;
+    }
     t0 = wtcrt_now();
     munmap(p, n);
     if (fd >= 0)

@@ -675,6 +675,14 @@ int wtcrt_task_memory_has(const void *p);
 size_t wtcrt_shheap_size(const void *p);
 int wtcrt_shheap_grow(void *p, size_t n);
 void wtcrt_shheap_shrink(void *p, size_t n);
+/* The filler (mpi/heap.c): main's thread runs sequential code (rank 0, from main's
+   start to its return), a region runs (every rank); new pages of [off, off+n) of a
+   shm file reserved by a thread, and the wait for it to let the file go (-1 when a
+   reservation failed). */
+void wtcrt_shheap_main(int on);
+void wtcrt_shheap_pause(int on);
+int wtcrt_shfill(int fd, off_t off, size_t n);
+int wtcrt_shfill_drain(void);
 
 int wtcrt_bell_init(wtcrt_rt *rt, int *synced);
 void wtcrt_bell_fini(wtcrt_rt *rt);

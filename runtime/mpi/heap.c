@@ -32,6 +32,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -176,9 +177,11 @@ static void sh_unlink(void)
    not copied as fork copies private memory: it must not hand out blocks of the parent's
    slice (both handed out the same block), so its new big blocks come from the C
    library, and it leaves the parent's blocks alone when it frees them. */
+static void fill_forked(void);
 static void sh_forked(void)
 {
     H.forked = 1;
+    fill_forked();
 }
 
 __attribute__((constructor)) static void sh_open(void)
@@ -299,16 +302,179 @@ int wtcrt_shheap_shares(int r, const void *p, size_t n)
     return H.peer[r] == PEER_YES;
 }
 
+/* ---- the filler: a new block's pages reserved on a spare core ------------------------
+
+   Reserving a page of the segment (fallocate: allocate and zero it, into the file) cost
+   1.2-1.5 us on the test VM, on top of the fault that maps it, which costs what a page
+   of private memory costs all told (2 us there); 256 MiB of private memory touched:
+   153-157 ms, of the segment: 210-320 ms. While main runs its sequential code every
+   other rank of the job waits, so a core is spare: a block main takes above the
+   high-water mark returns at once, and a thread of this process reserves its pages
+   ahead of main's first touches, in order, 2 MiB at a time (a page main touches first
+   is allocated by its fault, as before; the thread's fallocate skips it). The same
+   256 MiB so: 182-186 ms. Inside a region no core is spare: the thread pauses at its
+   next piece and the rest waits for the region's end (meanwhile pages come by their
+   faults); blocks taken inside a region are reserved at once, as before. What the
+   thread has still to reserve counts as taken in room()'s check, so a full /dev/shm
+   still makes malloc fall back to the C library; the reservation is asked only with
+   all of room()'s margin free (a quarter of /dev/shm, at least 256 MiB), so another
+   program would have to fill that much within those milliseconds for a page to be
+   missing (SIGBUS at its first touch). Off under WTC_HEAP_FILL=0 (measurements). */
+
+#define FILL_PIECE ((size_t)2 << 20)
+
+static struct {
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    pthread_t th;
+    int started, off; /* off: WTC_HEAP_FILL=0, or the thread could not start */
+    int fd;
+    off_t lo, hi;     /* [lo, hi) of file fd is still to reserve */
+    int busy;         /* the thread is inside a fallocate */
+    int paused;       /* a region runs (wtcrt_shheap_pause) */
+    int failed;       /* a reservation failed: the slice grows no more */
+} F = { .mu = PTHREAD_MUTEX_INITIALIZER, .cv = PTHREAD_COND_INITIALIZER, .fd = -1 };
+
+static __thread int fill_main; /* this thread runs main's sequential code */
+
+static void *fill_run(void *arg)
+{
+    (void)arg;
+    pthread_mutex_lock(&F.mu);
+    for (;;) {
+        off_t a;
+        size_t n;
+        int r;
+        while (F.paused || F.lo >= F.hi) {
+            pthread_cond_broadcast(&F.cv); /* wtcrt_shfill_drain waits for this */
+            pthread_cond_wait(&F.cv, &F.mu);
+        }
+        a = F.lo;
+        n = (size_t)(F.hi - F.lo) < FILL_PIECE ? (size_t)(F.hi - F.lo) : FILL_PIECE;
+        F.busy = 1;
+        pthread_mutex_unlock(&F.mu);
+        r = fallocate(F.fd, 0, a, (off_t)n);
+        pthread_mutex_lock(&F.mu);
+        F.busy = 0;
+        if (r != 0) {
+            F.failed = 1;
+            F.lo = F.hi;
+        } else if (F.lo == a) {
+            F.lo = a + (off_t)n;
+        }
+    }
+    return NULL;
+}
+
+/* Starts the thread once (F.mu held): 1 when it runs. Every signal blocked in it (the
+   program's handlers run on the program's threads). */
+static int fill_thread(void)
+{
+    sigset_t all, old;
+    pthread_attr_t at;
+    const char *e;
+    if (F.started || F.off)
+        return F.started;
+    e = getenv("WTC_HEAP_FILL");
+    if (e && strcmp(e, "0") == 0) {
+        F.off = 1;
+        return 0;
+    }
+    sigfillset(&all);
+    pthread_sigmask(SIG_SETMASK, &all, &old);
+    pthread_attr_init(&at);
+    pthread_attr_setstacksize(&at, 64 << 10);
+    F.started = pthread_create(&F.th, &at, fill_run, NULL) == 0;
+    if (F.started) /* its name, before the block returns: tests/unit/rt_shfill.sh */
+        pthread_setname_np(F.th, "wtc-heapfill");
+    pthread_attr_destroy(&at);
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    F.off = !F.started;
+    return F.started;
+}
+
+/* Bytes still to reserve (F.mu held). */
+static size_t fill_pending(void)
+{
+    return F.lo < F.hi ? (size_t)(F.hi - F.lo) : 0;
+}
+
+/* Hands [off, off+n) of file fd to the thread; 0 when it cannot take it (another file
+   still pending, or no thread): the caller reserves the pages itself. F.mu held. */
+static int fill_add(int fd, off_t off, size_t n)
+{
+    if (F.failed || !fill_thread() || (F.fd != fd && fill_pending()))
+        return 0;
+    if (F.fd != fd || !fill_pending())
+        F.lo = off;
+    F.fd = fd;
+    if (off + (off_t)n > F.hi)
+        F.hi = off + (off_t)n;
+    pthread_cond_broadcast(&F.cv);
+    return 1;
+}
+
+/* In a child of fork: no thread (the parent's is not copied), and a lock it may have
+   held at the fork is new. */
+static void fill_forked(void)
+{
+    pthread_mutex_init(&F.mu, NULL);
+    pthread_cond_init(&F.cv, NULL);
+    F.started = F.busy = 0;
+    F.off = 1;
+    F.lo = F.hi = 0;
+}
+
+void wtcrt_shheap_main(int on)
+{
+    fill_main = on;
+}
+
+void wtcrt_shheap_pause(int on)
+{
+    pthread_mutex_lock(&F.mu);
+    F.paused = on;
+    if (!on && fill_pending())
+        pthread_cond_broadcast(&F.cv);
+    pthread_mutex_unlock(&F.mu);
+}
+
+int wtcrt_shfill(int fd, off_t off, size_t n)
+{
+    int ok;
+    pthread_mutex_lock(&F.mu);
+    ok = fill_add(fd, off, n);
+    pthread_mutex_unlock(&F.mu);
+    return ok;
+}
+
+int wtcrt_shfill_drain(void)
+{
+    int failed;
+    pthread_mutex_lock(&F.mu);
+    F.lo = F.hi; /* what is left is not reserved: the caller lets the file go */
+    while (F.busy)
+        pthread_cond_wait(&F.cv, &F.mu);
+    failed = F.failed;
+    F.failed = 0;
+    pthread_mutex_unlock(&F.mu);
+    return failed ? -1 : 0;
+}
+
 /* ---- the allocator of this rank's slice (under H.mu) ------------------------------- */
 
 /* Reserves n more bytes of the slice (from H.hwm on) in /dev/shm: only while a
-   quarter of /dev/shm, and at least 256 MiB, stay free (MPI's own shared memory lives
-   there too, made while the program already allocates: a container's /dev/shm of 64
-   MiB gets no shared heap at all); once it cannot, the slice stops growing. */
+   quarter of /dev/shm, and at least 256 MiB, stay free besides what the filler has
+   still to reserve (MPI's own shared memory lives there too, made while the program
+   already allocates: a container's /dev/shm of 64 MiB gets no shared heap at all);
+   once it cannot, the slice stops growing. From main's sequential code the filler
+   reserves them (above); else this thread, now. */
 static int room(size_t n)
 {
     struct statvfs v;
     double keep;
+    off_t at = (off_t)((size_t)H.slot * SH_SLICE + H.hwm);
+    int ok, handed = 0;
     if (fstatvfs(H.fd, &v) != 0) {
         H.full = 1;
         return 0;
@@ -316,12 +482,17 @@ static int room(size_t n)
     keep = 0.25 * (double)v.f_blocks * (double)v.f_frsize;
     if (keep < 256.0 * 1024 * 1024)
         keep = 256.0 * 1024 * 1024;
-    if ((double)v.f_bavail * (double)v.f_frsize < (double)n + keep ||
-        fallocate(H.fd, 0, (off_t)((size_t)H.slot * SH_SLICE + H.hwm), (off_t)n) != 0) {
+    pthread_mutex_lock(&F.mu);
+    ok = !F.failed && (double)v.f_bavail * (double)v.f_frsize >=
+                          (double)n + keep + (double)fill_pending();
+    if (ok && fill_main && !F.paused)
+        handed = fill_add(H.fd, at, n);
+    pthread_mutex_unlock(&F.mu);
+    if (ok && !handed)
+        ok = fallocate(H.fd, 0, at, (off_t)n) == 0;
+    if (!ok)
         H.full = 1;
-        return 0;
-    }
-    return 1;
+    return ok;
 }
 
 /* The pages of a block that holds n bytes 'lead' bytes after its start. */

@@ -53,6 +53,7 @@ int wtcrt_master_of(wtcrt_rt *rt, int worker)
 static void region_setup(wtcrt_rt *rt, int mode, int masters, int batch)
 {
     rt->in_region = 1;
+    wtcrt_shheap_pause(1); /* no core is spare for the filler */
     rt->mode = mode;
     rt->ops = ops_of(rt, mode);
     if (rt->ops->mode->end_barrier) /* its control messages take the next tag parity
@@ -218,6 +219,7 @@ void wtcrt_region_end(wtcrt_rt *rt)
     }
     wtcrt_bounds_end(rt);
     rt->in_region = 0;
+    wtcrt_shheap_pause(0);
     wtcrt_answer_region(rt, 0);
     wtcrt_region_unclaim();
 }
@@ -315,6 +317,7 @@ int wtcrt_serve(wtcrt_rt *rt)
             rt->ops->worker(rt);
         wtcrt_bounds_end(rt);
         rt->in_region = 0;
+        wtcrt_shheap_pause(0);
         wtcrt_answer_region(rt, 0);
         fflush(stdout); /* what recursive code printed here, before main goes on */
     }

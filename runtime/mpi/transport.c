@@ -1424,7 +1424,9 @@ int wtc_start(int argc, char **argv, const wtc_program *prog)
         wtcrt_mpi_start_early(rt, states_sync);
     if (first) {
         wtcrt_leave(rt);
+        wtcrt_shheap_main(1);
         status = prog->user_main(argc, argv);
+        wtcrt_shheap_main(0);
         wtcrt_enter(rt);
     } else
         status = wtcrt_serve(rt);
