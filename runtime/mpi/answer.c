@@ -193,6 +193,8 @@ void wtcrt_answer_start(wtcrt_rt *rt, int from_start)
 #ifdef WTC_MPI_SMPI
     (void)rt;
     (void)from_start; /* SMPI's ranks are threads of one process, its time simulated */
+    (void)answer_wanted; /* (compiled all the same: no warning that they are unused) */
+    (void)answer_main;
 #else
     if (rt->ans_state || !rt->in_region || !rt->ops || !rt->ops->mode->leaf_answers ||
         rt->nranks < 2)

@@ -204,7 +204,9 @@ enum { SET_HWLOC = 1, SET_UCX = 2, SET_NOLOCAL = 4 };
    memory with process_vm_writev (a seccomp filter may refuse the call), and Yama's
    ptrace_scope, where the kernel has Yama, is 0 or 1 (UCX makes 1 work with
    prctl(PR_SET_PTRACER)). A transport named in UCX_TLS that is not there gets a
-   warning from every rank; "sm" takes whatever shared-memory transports there are. */
+   warning from every rank; "sm" takes whatever shared-memory transports there are.
+   (MPICH's UCX only: under Open MPI and SMPI nothing asks.) */
+#if defined(WTC_MPI_MPICH)
 static int cma_there(void)
 {
     long src = 1, dst = 0;
@@ -220,6 +222,7 @@ static int cma_there(void)
     fclose(f);
     return scope == 0 || scope == 1;
 }
+#endif
 
 static int start_env_setup(void)
 {
