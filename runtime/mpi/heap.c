@@ -405,11 +405,13 @@ static int fill_add(int fd, off_t off, size_t n)
 {
     if (F.failed || !fill_thread() || (F.fd != fd && fill_pending()))
         return 0;
-    if (F.fd != fd || !fill_pending())
-        F.lo = off;
-    F.fd = fd;
-    if (off + (off_t)n > F.hi)
+    if (F.fd != fd || !fill_pending()) { /* a new range (the heap's are contiguous: */
+        F.lo = off;                        /* each starts at the high-water mark) */
         F.hi = off + (off_t)n;
+    } else if (off + (off_t)n > F.hi) {
+        F.hi = off + (off_t)n;
+    }
+    F.fd = fd;
     pthread_cond_broadcast(&F.cv);
     return 1;
 }
