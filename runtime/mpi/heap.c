@@ -61,6 +61,8 @@ typedef struct sh_slot {
     long rank;          /* the MPI rank of the slice's owner */
     atomic_int opened;  /* slot 0's: local ranks that have mapped the segment */
     long pid;           /* the owner's process (the reaper waits for it) */
+    atomic_ulong filling; /* slot 0's: bytes the local ranks' fillers have still to
+                             reserve (each rank's room() counts them all) */
 } sh_slot;
 
 /* A block's header, SH_HDR bytes before its pointer. */
@@ -79,6 +81,7 @@ static struct {
     int on, fd, slot, nslots, nranks, rank;
     int full;             /* the slice cannot grow any more (/dev/shm's room) */
     int forked;           /* a child of fork: it hands out no block of the segment */
+    int counted;          /* slot 0's page is reserved here too: its count is read */
     atomic_int apart;     /* MPI's ranks are not the launcher's: nothing is shared */
     unsigned char *peer;  /* [MPI rank]: PEER_YES / PEER_NO once known (shares) */
     atomic_int settled;   /* every rank has mapped the segment or never will (MPI is
@@ -343,6 +346,7 @@ __attribute__((constructor)) static void sh_open(void)
     pthread_atfork(NULL, NULL, sh_forked);
     /* slot 0's page holds the count; the last local rank to come unlinks the name */
     if (fallocate(H.fd, 0, 0, (off_t)SH_PAGE) == 0) {
+        H.counted = 1;
         first = (sh_slot *)(void *)SH_BASE;
         if (atomic_fetch_add(&first->opened, 1) + 1 == n) {
             sh_unlink();
@@ -424,8 +428,9 @@ int wtcrt_shheap_shares(int r, const void *p, size_t n)
    256 MiB so: 182-186 ms. Inside a region no core is spare: the thread pauses at its
    next piece and the rest waits for the region's end (meanwhile pages come by their
    faults); blocks taken inside a region are reserved at once, as before. What the
-   thread has still to reserve counts as taken in room()'s check, so a full /dev/shm
-   still makes malloc fall back to the C library; the reservation is asked only with
+   thread has still to reserve counts as taken in every local rank's room() check
+   (fill_show), so a full /dev/shm still makes malloc fall back to the C library; the
+   reservation is asked only with
    all of room()'s margin free (a quarter of /dev/shm, at least 256 MiB), so another
    program would have to fill that much within those milliseconds for a page to be
    missing (SIGBUS at its first touch). Off under WTC_HEAP_FILL=0 (measurements). */
@@ -442,9 +447,12 @@ static struct {
     int busy;         /* the thread is inside a fallocate */
     int paused;       /* a region runs (wtcrt_shheap_pause) */
     int failed;       /* a reservation failed: the slice grows no more */
+    size_t shown;     /* what of it slot 0's count holds (fill_show) */
 } F = { .mu = PTHREAD_MUTEX_INITIALIZER, .cv = PTHREAD_COND_INITIALIZER, .fd = -1 };
 
 static __thread int fill_main; /* this thread runs main's sequential code */
+
+static void fill_show(void);
 
 static void *fill_run(void *arg)
 {
@@ -453,16 +461,17 @@ static void *fill_run(void *arg)
     for (;;) {
         off_t a;
         size_t n;
-        int r;
+        int r, fd;
         while (F.paused || F.lo >= F.hi) {
             pthread_cond_broadcast(&F.cv); /* wtcrt_shfill_drain waits for this */
             pthread_cond_wait(&F.cv, &F.mu);
         }
         a = F.lo;
         n = (size_t)(F.hi - F.lo) < FILL_PIECE ? (size_t)(F.hi - F.lo) : FILL_PIECE;
+        fd = F.fd;
         F.busy = 1;
         pthread_mutex_unlock(&F.mu);
-        r = fallocate(F.fd, 0, a, (off_t)n);
+        r = fallocate(fd, 0, a, (off_t)n);
         pthread_mutex_lock(&F.mu);
         F.busy = 0;
         if (r != 0) {
@@ -471,6 +480,7 @@ static void *fill_run(void *arg)
         } else if (F.lo == a) {
             F.lo = a + (off_t)n;
         }
+        fill_show();
     }
     return NULL;
 }
@@ -508,6 +518,20 @@ static size_t fill_pending(void)
     return F.lo < F.hi ? (size_t)(F.hi - F.lo) : 0;
 }
 
+/* Slot 0's count of bytes still to reserve follows this rank's (F.mu held): another
+   local rank's room() counts them too. Without it a rank taking a block inside a region
+   (the thread paused) saw rank 0's pending pages as free and took them: rank 0's
+   reservation then failed and main's first touch of its block was a SIGBUS. */
+static void fill_show(void)
+{
+    size_t now = H.counted && F.fd == H.fd ? fill_pending() : 0;
+    sh_slot *first = (sh_slot *)(void *)SH_BASE;
+    if (now != F.shown) {
+        atomic_fetch_add(&first->filling, (unsigned long)(now - F.shown));
+        F.shown = now;
+    }
+}
+
 /* Hands [off, off+n) of file fd to the thread; 0 when it cannot take it (another file
    still pending, or no thread): the caller reserves the pages itself. F.mu held. */
 static int fill_add(int fd, off_t off, size_t n)
@@ -521,6 +545,7 @@ static int fill_add(int fd, off_t off, size_t n)
         F.hi = off + (off_t)n;
     }
     F.fd = fd;
+    fill_show();
     pthread_cond_broadcast(&F.cv);
     return 1;
 }
@@ -564,6 +589,7 @@ int wtcrt_shfill_drain(void)
     int failed;
     pthread_mutex_lock(&F.mu);
     F.lo = F.hi; /* what is left is not reserved: the caller lets the file go */
+    fill_show();
     while (F.busy)
         pthread_cond_wait(&F.cv, &F.mu);
     failed = F.failed;
@@ -575,9 +601,10 @@ int wtcrt_shfill_drain(void)
 /* ---- the allocator of this rank's slice (under H.mu) ------------------------------- */
 
 /* Reserves n more bytes of the slice (from H.hwm on) in /dev/shm: only while a
-   quarter of /dev/shm, and at least 256 MiB, stay free besides what the filler has
-   still to reserve (MPI's own shared memory lives there too, made while the program
-   already allocates: a container's /dev/shm of 64 MiB gets no shared heap at all);
+   quarter of /dev/shm, and at least 256 MiB, stay free besides what the fillers of the
+   host's ranks have still to reserve (slot 0's count, fill_show; MPI's own shared
+   memory lives there too, made while the program already allocates: a container's
+   /dev/shm of 64 MiB gets no shared heap at all);
    once it cannot, the slice stops growing. From main's sequential code the filler
    reserves them (above); else this thread, now. */
 static int room(size_t n)
@@ -586,6 +613,7 @@ static int room(size_t n)
     double keep;
     off_t at = (off_t)((size_t)H.slot * SH_SLICE + H.hwm);
     int ok, handed = 0;
+    unsigned long pending;
     if (fstatvfs(H.fd, &v) != 0) {
         H.full = 1;
         return 0;
@@ -594,8 +622,9 @@ static int room(size_t n)
     if (keep < 256.0 * 1024 * 1024)
         keep = 256.0 * 1024 * 1024;
     pthread_mutex_lock(&F.mu);
+    pending = H.counted ? atomic_load(&((sh_slot *)(void *)SH_BASE)->filling) : fill_pending();
     ok = !F.failed && (double)v.f_bavail * (double)v.f_frsize >=
-                          (double)n + keep + (double)fill_pending();
+                          (double)n + keep + (double)pending;
     if (ok && fill_main && !F.paused)
         handed = fill_add(H.fd, at, n);
     pthread_mutex_unlock(&F.mu);

@@ -10,6 +10,8 @@
 #   a private /dev/shm of 400 MiB (where a mount namespace can be made): the 48 MiB
 #     blocks fit beside the 256 MiB margin (the filler runs), the 96 MiB one does not
 #     (it comes from the C library), right either way
+#   a private /dev/shm of 800 MiB: what rank 0's filler has still to reserve counts
+#     in another rank's room check too (rt_shfill_room.wtc)
 . "$(dirname "$0")/rt_lib.inc"
 
 prog=$RT_OUT/shfill
@@ -43,6 +45,16 @@ if unshare -m sh -c 'mount -t tmpfs -o size=1m tmpfs /dev/shm' 2>/dev/null; then
         timeout $RT_TIMEOUT mpiexec -n 2 '$prog'" >"$RT_STDOUT" 2>"$RT_STDERR" || RT_RC=$?
     rt_expect "/dev/shm of 400 MiB" 0 "filler 1
 $ok"
+    # 800 MiB (256 kept free): main's 400 MiB, still to reserve when a region starts,
+    # leave no room for rank 1's 480 MiB, which comes from the C library (it took rank
+    # 0's pages, whose first touch was a SIGBUS, when only rank 0 counted them)
+    rt_wtcc rt_shfill_room "$prog.room"
+    RT_RC=0
+    unshare -m sh -c "mount -t tmpfs -o size=800m tmpfs /dev/shm &&
+        timeout $RT_TIMEOUT mpiexec -n 2 '$prog.room' 400 480" >"$RT_STDOUT" 2>"$RT_STDERR" ||
+        RT_RC=$?
+    rt_expect "/dev/shm of 800 MiB: another rank's block in a region" 0 "other rank 1
+touched OK"
 else
     echo "(no mount namespace here: the small /dev/shm case is not run)"
 fi
