@@ -642,8 +642,10 @@ static int page_times(size_t n, int shared, double t[2])
         p = mmap(NULL, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     }
     if (p == MAP_FAILED) {
-        if (fd >= 0)
+        if (fd >= 0) {
+            wtcrt_shfill_drain(); /* the filler lets the file go first */
             close(fd);
+        }
         return -1;
     }
     for (size_t i = 0; i < n; i += 4096)
