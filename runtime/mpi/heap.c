@@ -215,7 +215,11 @@ static void sh_forked(void)
 #define SYS_pidfd_open 434
 #endif
 
-/* Closes every descriptor but the n of keep (sorted). */
+/* Closes every descriptor but the n of keep (sorted). Above the last kept one
+   close_range goes to the highest number, not to the soft RLIMIT_NOFILE: a descriptor
+   may lie above that limit (opened before a parent lowered it, or above 65536 where the
+   limit is larger) and still be a pipe that a shell reads the job's output from. Only
+   without close_range does the loop stop at the limit (at most 65536 calls). */
 static void close_but(const int *keep, int n)
 {
     struct rlimit rl;
@@ -225,7 +229,8 @@ static void close_but(const int *keep, int n)
         max = (int)rl.rlim_cur;
     for (int i = 0; i <= n; i++) {
         int hi = i < n ? keep[i] : max; /* close [lo, hi) */
-        if (hi > lo && syscall(SYS_close_range, (unsigned)lo, (unsigned)(hi - 1), 0) != 0)
+        unsigned last = i < n ? (unsigned)hi - 1 : ~0u;
+        if ((hi > lo || i == n) && syscall(SYS_close_range, (unsigned)lo, last, 0) != 0)
             for (int fd = lo; fd < hi; fd++)
                 close(fd);
         lo = hi + 1;

@@ -7,6 +7,7 @@
 #   -n 2, 3 and 5 in each mode: the reaper holds the segment and one pidfd a local rank,
 #     no other descriptor (mpiexec does not wait for it: no stdout, no PMI socket),
 #     does not map the segment, and is gone within 5 s after mpiexec returns
+#   a descriptor above the soft RLIMIT_NOFILE (stdout moved there): closed as well
 #   WTC_HEAP_REAPER=0, WTC_SHARED_HEAP=0 and -n 1: no reaper, the sum right
 . "$(dirname "$0")/rt_lib.inc"
 
@@ -39,6 +40,50 @@ sum OK"
         rt_pass "$label: the reaper held the segment and $1 pidfds, and ended after the job"
     fi
 done
+
+# A descriptor above the soft RLIMIT_NOFILE (the job's stdout, moved there before a
+# parent lowered the limit): the reaper closes it too, else a shell reading the job's
+# output waits for the reaper's exit. fdhigh moves stdout to the hard limit's last
+# descriptor (at most 4095), lowers the soft limit to that number and runs mpiexec.
+cat >"$RT_OUT/fdhigh.c" <<'EOF'
+#include <stdio.h>
+#include <sys/resource.h>
+#include <unistd.h>
+int main(int argc, char **argv)
+{
+    struct rlimit rl;
+    int fd;
+    if (argc < 2 || getrlimit(RLIMIT_NOFILE, &rl) != 0)
+        return 2;
+    fd = rl.rlim_max == RLIM_INFINITY || rl.rlim_max > 4096 ? 4095 : (int)rl.rlim_max - 1;
+    if (fd < 511) {
+        printf("skip\n");
+        return 0;
+    }
+    rl.rlim_cur = (rlim_t)fd; /* descriptor fd lies at the soft limit, not below it */
+    if (dup2(1, fd) != fd || setrlimit(RLIMIT_NOFILE, &rl) != 0)
+        return 2;
+    execvp(argv[1], argv + 1);
+    return 2;
+}
+EOF
+if ! cc -o "$RT_OUT/fdhigh" "$RT_OUT/fdhigh.c" 2>"$RT_STDERR"; then
+    rt_fail "a descriptor above the soft RLIMIT_NOFILE" "cannot build fdhigh.c"
+else
+    RT_RC=0
+    timeout "$RT_TIMEOUT" "$RT_OUT/fdhigh" mpiexec -n 2 "$prog" >"$RT_STDOUT" \
+        2>"$RT_STDERR" || RT_RC=$?
+    if [ "$RT_RC" = 0 ] && [ "$(cat "$RT_STDOUT")" = skip ]; then
+        rt_pass "a descriptor above the soft RLIMIT_NOFILE: skipped (hard limit below 512)"
+    elif [ "$RT_RC" != 0 ] || [ "$(sed 1d "$RT_STDOUT")" != "descriptors 3: the segment and 2 pidfds
+maps the segment 0
+sum OK" ]; then
+        rt_fail "a descriptor above the soft RLIMIT_NOFILE" \
+            "status $RT_RC, output '$(cat "$RT_STDOUT")'"
+    else
+        rt_pass "a descriptor above the soft RLIMIT_NOFILE: the reaper closed it too"
+    fi
+fi
 
 for v in WTC_HEAP_REAPER WTC_SHARED_HEAP; do
     RT_RC=0
