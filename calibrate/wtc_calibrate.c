@@ -604,11 +604,6 @@ static void drop_msg(wtcrt_rt *rt, wtcrt_msg *m)
     wtcrt_msg_free(rt, m);
 }
 
-/* The runtime's own poll on the compute path (wtcrt_poll: dynamic and steal mode poll
-   at every par and before each child) with nothing pending, on rank 0 while the other
-   ranks sleep in a barrier: with every rank on this host the doorbell's mail flag makes
-   it a load and a branch; across nodes (no doorbell) it asks MPI, two MPI_Iprobe. Per
-   poll, median of 5 runs of 2^14. */
 /* ---- pages of the node's shared heap (doc/predictor.md section 4, "The job") -------- */
 
 #define PAGES_MB 64
@@ -684,18 +679,15 @@ static void measure_pages(fit *f)
         d[0][k] = (s[0] - a[0]) / pages;
         d[1][k] = (s[1] - a[1]) / pages;
     }
-    for (int j = 0; j < 2; j++) {
-        for (int i = 1; i < 5; i++) /* insertion sort for the median */
-            for (int k = i; k > 0 && d[j][k] < d[j][k - 1]; k--) {
-                double x = d[j][k];
-                d[j][k] = d[j][k - 1];
-                d[j][k - 1] = x;
-            }
-    }
-    f->t_page_shared = d[0][2] > 0 ? d[0][2] : 0;
-    f->t_page_free = d[1][2] > 0 ? d[1][2] : 0;
+    f->t_page_shared = fmax(wtcrt_median(d[0], 5), 0);
+    f->t_page_free = fmax(wtcrt_median(d[1], 5), 0);
 }
 
+/* The runtime's own poll on the compute path (wtcrt_poll: dynamic and steal mode poll
+   at every par and before each child) with nothing pending, on rank 0 while the other
+   ranks sleep in a barrier: with every rank on this host the doorbell's mail flag makes
+   it a load and a branch; across nodes (no doorbell) it asks MPI, two MPI_Iprobe. Per
+   poll, median of 5 runs of 2^14. */
 static double measure_poll(wtcrt_rt *rt)
 {
     enum { N = 1 << 14 };
@@ -1039,13 +1031,13 @@ static const char usage[] =
     "  machine file for prog.predict --wtc-machine=FILE; --start: the job's launch,\n"
     "  start and end in seconds at P ranks, as calibrate/start.sh prints them\n";
 
-/* Returns the output path, or NULL after printing (rank 0) why not. */
 /* An argument that asks for the usage. */
 static int asks_help(const char *a)
 {
     return strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0;
 }
 
+/* Returns the output path, or NULL after printing (rank 0) why not. */
 static const char *parse_args(int argc, char **argv, int me, const char **name)
 {
     const char *out = NULL;

@@ -95,6 +95,12 @@ int wtcrt_source_masters(const wtc_program *prog, const wtc_fn *fn)
                                       : fn->masters > 0 ? fn->masters : 1;
 }
 
+int wtcrt_env_off(const char *name)
+{
+    const char *s = getenv(name);
+    return s && strcmp(s, "0") == 0;
+}
+
 /* A cut-off depth: a decimal int from 0 to WTCRT_MAX_DEPTH, or -1. */
 int wtcrt_parse_depth(const char *s)
 {

@@ -323,6 +323,9 @@ typedef struct wtcrt_child {
 /* 1 for a program that includes <mpi.h> (it may call MPI itself: mpi/single.c; the
    predictor models its start: sim/engine.c). common/opts.c. */
 int wtcrt_program_calls_mpi(void);
+/* 1 when the environment variable name is "0": a switch turned off (WTC_DOORBELL=0,
+   WTC_SHARED_HEAP=0, ...: doc/runtime.md, the measurement switches). common/opts.c. */
+int wtcrt_env_off(const char *name);
 
 /* ---- the MPI runtime's own state -------------------------------------------------- */
 #ifdef WTCRT_MPI

@@ -80,8 +80,7 @@ static void give(wtcrt_rt *rt)
 /* WTC_ANSWER=0 in the environment: no answering thread (for measurements). */
 static int answer_wanted(void)
 {
-    const char *s = getenv("WTC_ANSWER");
-    return !s || strcmp(s, "0") != 0;
+    return !wtcrt_env_off("WTC_ANSWER");
 }
 
 /* membarrier's registration for this process: 1 made, -1 refused (no private expedited

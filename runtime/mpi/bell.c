@@ -133,9 +133,8 @@ int wtcrt_bell_init(wtcrt_rt *rt, int *synced)
     MPI_Request req;
     int leader, me = 0, nlocal, ok;
     char name[96];
-    const char *s = getenv("WTC_DOORBELL");
     *synced = 0;
-    if ((s && strcmp(s, "0") == 0) || rt->nranks < 2)
+    if (wtcrt_env_off("WTC_DOORBELL") || rt->nranks < 2)
         return 0;
 #ifdef WTC_MPI_SMPI
     /* SimGrid's SMPI: every simulated rank is a thread of one process on one host

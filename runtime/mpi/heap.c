@@ -283,9 +283,8 @@ static __attribute__((noreturn)) void reaper_run(int n)
    child, so that nobody waits for it). */
 static void sh_reaper(int n)
 {
-    const char *e = getenv("WTC_HEAP_REAPER");
     pid_t c;
-    if (e && strcmp(e, "0") == 0)
+    if (wtcrt_env_off("WTC_HEAP_REAPER"))
         return;
     c = fork();
     if (c == 0) {
@@ -300,14 +299,13 @@ static void sh_reaper(int n)
 
 __attribute__((constructor)) static void sh_open(void)
 {
-    const char *off = getenv("WTC_SHARED_HEAP");
     int slot, n, rank, nranks;
     unsigned long long t;
     char *p = MAP_FAILED;
     sh_slot *me, *first;
     long ppid = (long)getppid();
     if (!__wrap_malloc || !__real_malloc || __tsan_init || __msan_init ||
-        (off && strcmp(off, "0") == 0))
+        wtcrt_env_off("WTC_SHARED_HEAP"))
         return; /* __real_malloc: only with --wrap=malloc (else nothing comes here) */
 #ifdef WTC_MPI_SMPI
     return; /* SMPI: every rank is a thread of one process */
@@ -496,11 +494,9 @@ static int fill_thread(void)
 {
     sigset_t all, old;
     pthread_attr_t at;
-    const char *e;
     if (F.started || F.off)
         return F.started;
-    e = getenv("WTC_HEAP_FILL");
-    if (e && strcmp(e, "0") == 0) {
+    if (wtcrt_env_off("WTC_HEAP_FILL")) {
         F.off = 1;
         return 0;
     }

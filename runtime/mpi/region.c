@@ -176,6 +176,16 @@ void wtcrt_region_begin(wtcrt_rt *rt, const wtc_fn *fn)
     region_setup(rt, par[0], par[1], par[2]);
 }
 
+/* Every rank, its part of the region done: what region_setup began ends (bounds, the
+   filler's pause, the answering thread's region). */
+static void region_leave(wtcrt_rt *rt)
+{
+    wtcrt_bounds_end(rt);
+    rt->in_region = 0;
+    wtcrt_shheap_pause(0);
+    wtcrt_answer_region(rt, 0);
+}
+
 /* Other ranks: applies REGION_BEGIN (parameters and the global snapshot). */
 static void region_enter(wtcrt_rt *rt, wtcrt_msg *m)
 {
@@ -217,10 +227,7 @@ void wtcrt_region_end(wtcrt_rt *rt)
             wtcrt_die(rt, "message of kind %d from rank %d left unhandled at the region's end",
                       rt->inbox->tag, rt->inbox->src);
     }
-    wtcrt_bounds_end(rt);
-    rt->in_region = 0;
-    wtcrt_shheap_pause(0);
-    wtcrt_answer_region(rt, 0);
+    region_leave(rt);
     wtcrt_region_unclaim();
 }
 
@@ -315,10 +322,7 @@ int wtcrt_serve(wtcrt_rt *rt)
             rt->ops->master(rt);
         else
             rt->ops->worker(rt);
-        wtcrt_bounds_end(rt);
-        rt->in_region = 0;
-        wtcrt_shheap_pause(0);
-        wtcrt_answer_region(rt, 0);
+        region_leave(rt);
         fflush(stdout); /* what recursive code printed here, before main goes on */
     }
 }

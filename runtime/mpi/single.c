@@ -335,10 +335,10 @@ static void (*start_then)(wtcrt_rt *rt);
 int wtcrt_mpi_early(wtcrt_rt *rt)
 {
 #if defined(WTC_MPI_MPICH)
-    const char *r = getenv("PMI_RANK"), *s = getenv("WTC_START_EARLY"), *var = "";
+    const char *r = getenv("PMI_RANK"), *var = "";
     int inited = 0;
     long n;
-    if ((s && strcmp(s, "0") == 0) || !r || strcmp(r, "0") != 0 ||
+    if (wtcrt_env_off("WTC_START_EARLY") || !r || strcmp(r, "0") != 0 ||
         wtcp_start_kind(wtcrt_program_calls_mpi(), 0) == WTCP_START_FIRST)
         return 0;
     n = launcher_size(&var);

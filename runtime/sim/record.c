@@ -404,31 +404,6 @@ static double preempt_checked(double w, double c0, double c1)
    own segments, leaves run in place, main's own time) is not counted: on a host with a
    load of 10, msort 4M's predicted P = 1 time moved between 0.4 and 1.4 s by the wall
    clock. */
-/* The process's minor page faults so far: a page touched for the first time. */
-static long minflt_now(void)
-{
-    struct rusage u;
-    return getrusage(RUSAGE_SELF, &u) == 0 ? u.ru_minflt : 0;
-}
-
-static stamp stamp_now(void);
-static double stamp_since(stamp s);
-
-/* main's own time runs again (the program's start, a region's end) ... */
-static void main_resume(void)
-{
-    R.mark = stamp_now();
-    R.mark_flt = minflt_now();
-}
-
-/* ... and stops (a region's start, the program's end): its seconds and first-touched
-   pages so far go to the tree */
-static void main_pause(void)
-{
-    R.tree.main_time += stamp_since(R.mark);
-    R.tree.main_faults += minflt_now() - R.mark_flt;
-}
-
 static stamp stamp_now(void)
 {
     stamp s;
@@ -464,6 +439,28 @@ static double stamp_since(stamp s)
         return w;
     watch_reads++;
     return preempt_checked(w, s.b + s.w, cpu_now());
+}
+
+/* The process's minor page faults so far: a page touched for the first time. */
+static long minflt_now(void)
+{
+    struct rusage u;
+    return getrusage(RUSAGE_SELF, &u) == 0 ? u.ru_minflt : 0;
+}
+
+/* main's own time runs again (the program's start, a region's end) ... */
+static void main_resume(void)
+{
+    R.mark = stamp_now();
+    R.mark_flt = minflt_now();
+}
+
+/* ... and stops (a region's start, the program's end): its seconds and first-touched
+   pages so far go to the tree */
+static void main_pause(void)
+{
+    R.tree.main_time += stamp_since(R.mark);
+    R.tree.main_faults += minflt_now() - R.mark_flt;
 }
 
 /* Runs a captured leaf as a remote callee would, on the captured copies; returns its
