@@ -6,9 +6,9 @@
 
 /* ---- modes ---------------------------------------------------------------------- */
 
-const wtcp_mode wtcp_simple = { WTC_MODE_SIMPLE, "simple", 0, 1, 0, 0, 0, 0, 0 };
-const wtcp_mode wtcp_dynamic = { WTC_MODE_DYNAMIC, "dynamic", 1, 0, 1, 1, 0, 1, 1 };
-const wtcp_mode wtcp_steal = { WTC_MODE_STEAL, "steal", 0, 0, 1, 1, 1, 1, 1 };
+const wtcp_mode wtcp_simple = { WTC_MODE_SIMPLE, "simple", 0, 1, 0, 0, 0, 0, 0, 0 };
+const wtcp_mode wtcp_dynamic = { WTC_MODE_DYNAMIC, "dynamic", 1, 0, 1, 1, 0, 1, 1, 0 };
+const wtcp_mode wtcp_steal = { WTC_MODE_STEAL, "steal", 0, 0, 1, 1, 1, 1, 1, 1 };
 
 static const wtcp_mode *const modes[] = { &wtcp_simple, &wtcp_dynamic, &wtcp_steal };
 #define NMODES ((int)(sizeof modes / sizeof modes[0]))
@@ -290,9 +290,10 @@ int wtcp_victim(unsigned long long *rng, int P, int self)
     return v >= self ? v + 1 : v;
 }
 
-unsigned long long wtcp_victim_seed(int rank)
+unsigned long long wtcp_victim_seed(int rank, unsigned draw)
 {
-    unsigned long long z = 0x9E3779B97F4A7C15ULL * (unsigned long long)(rank + 1);
+    unsigned long long z = 0x9E3779B97F4A7C15ULL * (unsigned long long)(rank + 1) ^
+                           0xD1B54A32D192ED03ULL * draw;
     z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
     z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
     z ^= z >> 31;

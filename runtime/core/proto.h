@@ -34,6 +34,9 @@ typedef struct wtcp_mode {
                            dynamic: the GRANT of its request) is answered while the rank
                            runs the program's code, a leaf too, not at its next poll
                            (doc/runtime.md "Answers from inside a leaf") */
+    int random_victims; /* a rank looking for work asks a victim chosen at random
+                           (steal: wtcp_victim), so runs of the same program differ in
+                           whom they ask; the simulator predicts several (sim_run) */
 } wtcp_mode;
 
 extern const wtcp_mode wtcp_simple, wtcp_dynamic, wtcp_steal;
@@ -280,8 +283,11 @@ static inline double wtcp_peek_rtt(double rtt)
 {
     return rtt > WTCP_PEEK_STEP ? rtt : WTCP_PEEK_STEP;
 }
-/* The seed of rank 'rank's victim sequence (differs between ranks, fixed per run). */
-unsigned long long wtcp_victim_seed(int rank);
+/* The seed of rank 'rank's victim sequence (differs between ranks). The runtime's is
+   'draw' 0, the same in every run; the simulator also predicts draws 1, 2, ..., other
+   sequences the thieves could have followed (the order of events differs from run to
+   run, and with it whom a thief asks when). */
+unsigned long long wtcp_victim_seed(int rank, unsigned draw);
 /* How long after its last STEAL a thief whose last 'fails' STEALs were answered NOWORK
    waits before the next one: 0 after a success, then 2^(fails-1) times the last
    answer's round trip 'rtt', at most 'cap' (a victim with nothing is not kept busy

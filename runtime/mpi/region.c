@@ -70,7 +70,7 @@ static void region_setup(wtcrt_rt *rt, int mode, int masters, int batch)
     wtcrt_pending_show(rt);
     wtcp_grain_start(&rt->grain, wtcrt_now());
     /* steal: each region asks the victims of its simulation (unseeded: always rank 0) */
-    rt->steal_rng = wtcp_victim_seed(rt->rank);
+    rt->steal_rng = wtcp_victim_seed(rt->rank, 0);
     rt->seeded_in = 0;
     if (!rt->ctl_sent && /* dynamic mode's counts (mpi/dynamic.c) */
         (!(rt->ctl_sent = calloc((size_t)rt->nranks, sizeof *rt->ctl_sent)) ||

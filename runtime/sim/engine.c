@@ -15,6 +15,11 @@
  * A master serves one message at a time (its receive and send overheads occupy it), so
  * it saturates as in reality. Waiting is accounted by reason: wait-children (RESULTs),
  * idle (everything else); no worker waits for a master (dynamic mode's requests stand). */
+#define _GNU_SOURCE /* sched_getaffinity, CPU_COUNT */
+#include <math.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1369,7 +1374,7 @@ static int sim_setup(sim *S, const sim_tree *t, const sim_machine *m, sim_settin
         S->r[i].head = S->r[i].tail = -1;
         S->r[i].asleep = i != 0;
         S->r[i].begun = i == 0;
-        S->r[i].rng = wtcp_victim_seed(i);
+        S->r[i].rng = wtcp_victim_seed(i, s.draw);
         wtcp_grain_start(&S->r[i].grain, 0);
     }
     if (S->W >= 2) /* computing ranks share the host (machine file: contention) */
@@ -1529,8 +1534,9 @@ int sim_run(const sim_tree *t, const sim_machine *m, sim_setting s, sim_result *
     return sim_run_timeline(t, m, s, r, NULL);
 }
 
-int sim_run_timeline(const sim_tree *t, const sim_machine *m, sim_setting s,
-                     sim_result *r, sim_timeline *tl)
+/* One simulated run of setting s, its thieves following victim sequence s.draw. */
+static int run_draw(const sim_tree *t, const sim_machine *m, sim_setting s, sim_result *r,
+                    sim_timeline *tl)
 {
     const wtcp_mode *mode;
     wtcp_roles roles;
@@ -1593,5 +1599,125 @@ int sim_run_timeline(const sim_tree *t, const sim_machine *m, sim_setting s,
               r->wait_children;
     if (r->idle < 0)
         r->idle = 0;
+    r->runs = 1;
+    r->time_min = r->time_max = r->time;
+    return 0;
+}
+
+static int sim_runs = SIM_RUNS;
+#define SIM_THREADS_MAX 64 /* threads simulating the draws of one setting */
+
+int sim_set_runs(int runs)
+{
+    int was = sim_runs;
+    sim_runs = runs;
+    return was;
+}
+
+/* How many victim sequences setting s is simulated with: one where its mode chooses
+   nothing at random, where a thief has one victim at most (two workers), or where a
+   decision log is open (it is compared with the runtime's own run: draw 0). */
+static int draws_of(sim_setting s)
+{
+    const wtcp_mode *mode;
+    wtcp_roles roles;
+    if (roles_of(s, &mode, &roles) < 0 || !mode->random_victims || roles.W < 3 ||
+        wtcp_log_file())
+        return 1;
+    return sim_runs;
+}
+
+/* The draws of one setting, shared by the threads that simulate them. */
+typedef struct draws {
+    const sim_tree *t;
+    const sim_machine *m;
+    sim_setting s;
+    sim_result *v;        /* per draw; time NAN: its simulation failed */
+    int n;
+    atomic_int next;      /* the next draw to take */
+} draws;
+
+static void *draws_work(void *arg)
+{
+    draws *d = arg;
+    int k;
+    while ((k = atomic_fetch_add(&d->next, 1)) < d->n) {
+        sim_setting s = d->s;
+        s.draw = (unsigned)k;
+        if (run_draw(d->t, d->m, s, &d->v[k], NULL) < 0)
+            d->v[k].time = NAN;
+    }
+    return NULL;
+}
+
+/* Simulates the n draws of d on this thread and, where the host has more CPUs, on as
+   many more threads as help (the simulation keeps all its state in its sim; the tree
+   and machine are only read). A thread that cannot be started leaves its draws to the
+   others. */
+static void draws_run(draws *d)
+{
+    cpu_set_t cpus;
+    int ncpu = sched_getaffinity(0, sizeof cpus, &cpus) == 0 ? CPU_COUNT(&cpus) : 1;
+    int nt = (ncpu < d->n ? ncpu : d->n) - 1, started = 0;
+    pthread_t th[SIM_THREADS_MAX];
+    if (nt > SIM_THREADS_MAX)
+        nt = SIM_THREADS_MAX;
+    for (int i = 0; i < nt; i++)
+        if (pthread_create(&th[started], NULL, draws_work, d) == 0)
+            started++;
+    draws_work(d);
+    for (int i = 0; i < started; i++)
+        pthread_join(th[i], NULL);
+}
+
+/* A mode whose thieves choose at random is simulated with several victim sequences
+   (sim_set_runs), side by side on the host's CPUs: the result is the run of the median
+   time (of an even number the faster of the middle two), with the fastest and slowest
+   beside it, and the messages of all runs in its count of events. Its timeline is that
+   run's, simulated again (the simulation is deterministic). */
+int sim_run_timeline(const sim_tree *t, const sim_machine *m, sim_setting s,
+                     sim_result *r, sim_timeline *tl)
+{
+    int n = draws_of(s), med;
+    sim_result *v;
+    long long events = 0;
+    double lo, hi;
+    if (n == 1)
+        return run_draw(t, m, s, r, tl);
+    v = eng_xrealloc(NULL, (size_t)n * sizeof *v);
+    draws d = { t, m, s, v, n, 0 };
+    draws_run(&d);
+    for (int k = 0; k < n; k++) {
+        if (isnan(v[k].time)) {
+            free(v);
+            memset(r, 0, sizeof *r);
+            return -1;
+        }
+        events += v[k].events;
+    }
+    /* the index of the median: the run with (n - 1) / 2 runs faster than it (ties by
+       draw) */
+    med = 0;
+    for (int k = 0; k < n; k++) {
+        int below = 0;
+        for (int j = 0; j < n; j++)
+            below += v[j].time < v[k].time || (v[j].time == v[k].time && j < k);
+        if (below == (n - 1) / 2)
+            med = k;
+    }
+    lo = hi = v[med].time;
+    for (int k = 0; k < n; k++) {
+        lo = v[k].time < lo ? v[k].time : lo;
+        hi = v[k].time > hi ? v[k].time : hi;
+    }
+    *r = v[med];
+    free(v);
+    s.draw = (unsigned)med;
+    if (tl && run_draw(t, m, s, r, tl) < 0)
+        return -1;
+    r->runs = n;
+    r->time_min = lo;
+    r->time_max = hi;
+    r->events = events;
     return 0;
 }

@@ -367,7 +367,7 @@ static void note_setting(notes *N)
             big = i;
     }
     const wtcp_mode *mode = wtcp_mode_get(t->regions[0].mode);
-    sim_setting d = { t->regions[0].mode, b->s.procs, 0, 0, 0 };
+    sim_setting d = { .mode = t->regions[0].mode, .procs = b->s.procs };
     if (!mode)
         return;
     if (mode->masters)

@@ -40,6 +40,9 @@ const char sim_usage[] =
     "  --wtc-sample=N|all     time N leaf tasks spread over the run, or every one\n"
     "  --wtc-replicate=on|off|N  run one of a par's equal-sized subtrees and copy it to\n"
     "                         its siblings, up to N copies of a call (on: 16)\n"
+    "  --wtc-runs=N           steal mode, whose thieves choose victims at random: simulate\n"
+    "                         N victim sequences per setting and report the median, with\n"
+    "                         their spread (default 7; 1: the runtime's sequence only)\n"
     "  --wtc-vary=KEY:V1,V2,...  what if machine key KEY (L, G, o_sa, cpu_ratio, t_m,\n"
     "                         ...) had each of these values: the best setting per value\n"
     "                         (csv, json: every setting); give it twice for a grid\n"
@@ -139,6 +142,7 @@ static void defaults(sim_opts *o)
     o->error_pct = 5;
     o->format = SIM_FMT_TABLE;
     o->replicate = SIM_REPLICATE_ON;
+    o->runs = SIM_RUNS;
 }
 
 /* A list of the core's mode names (wtcp_mode_named). */
@@ -286,6 +290,20 @@ static int opt_replicate(const opt_arg *a)
     return 0;
 }
 
+/* --wtc-runs=N: victim sequences per setting of steal mode, 1 to SIM_RUNS_MAX. */
+static int opt_runs(const opt_arg *a)
+{
+    char *end;
+    long x;
+    errno = 0;
+    x = strtol(a->v, &end, 10);
+    if (*end || errno || x < 1 || x > SIM_RUNS_MAX)
+        return fail(a->err, a->errsz, "--wtc-runs: expected a number of runs from 1 to %d, "
+                    "not '%s'", SIM_RUNS_MAX, a->v);
+    a->o->runs = (int)x;
+    return 0;
+}
+
 /* --wtc-sample and --wtc-error choose the same thing: only one of them, once. */
 static int sample_twice(const opt_arg *a)
 {
@@ -372,6 +390,7 @@ static const sim_option sim_options[] = {
     { "--wtc-replicate", opt_replicate, 0, 0, 0, 0 },
     { "--wtc-sample", opt_sample, 0, 0, 0, 0 },
     { "--wtc-error", opt_error, 0, 0, 0, 0 },
+    { "--wtc-runs", opt_runs, 0, 0, 0, 0 },
 };
 
 #undef LIST
@@ -397,7 +416,7 @@ static int parse_one(const char *s, sim_opts *o, int *seen_sample, char *err, si
         return a.opt->parse(&a);
     return fail(err, errsz, "unknown option %s (prog.predict accepts --wtc-procs, "
                 "--wtc-masters, --wtc-batch, --wtc-modes, --wtc-machine, --wtc-sample, "
-                "--wtc-error, --wtc-replicate, --wtc-vary, --wtc-format, --wtc-trace, "
+                "--wtc-error, --wtc-replicate, --wtc-runs, --wtc-vary, --wtc-format, --wtc-trace, "
                 "--wtc-stats, --wtc-plot, --wtc-depth, --wtc-profile, --wtc-save-profile, "
                 "--wtc-help)", name);
 }

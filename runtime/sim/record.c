@@ -2022,6 +2022,7 @@ int wtc_start(int argc, char **argv, const wtc_program *prog)
         fputs(sim_usage, stdout);
         return 0;
     }
+    sim_set_runs(R.opt.runs);
     if (check_before_run(argv[0]) < 0)
         return 2;
     if (R.opt.profile)

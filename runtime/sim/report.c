@@ -70,7 +70,7 @@ static void settings(const sim_opts *o, rows *R)
             for (int im = 0; im < nm; im++)
                 for (int ib = 0; ib < nb; ib++) {
                     /* 0: not given (steal: no cap), as the runtime takes it */
-                    sim_setting s = { id, P, 0, 0, 0 };
+                    sim_setting s = { .mode = id, .procs = P };
                     if (lists) {
                         s.masters = wtcp_masters(mode, P, o->masters[im], &red);
                         s.batch = o->batch[ib];
@@ -257,6 +257,45 @@ static void print_table(FILE *out, int dcol, const row *v, int n, double t1)
     }
 }
 
+/* (slowest - fastest) / median of a row's simulated runs (0: one run). */
+static double runs_spread(const sim_result *r)
+{
+    return r->runs > 1 && r->time > 0 ? (r->time_max - r->time_min) / r->time : 0;
+}
+
+/* Under the table: the rows simulated with several victim sequences, and how far apart
+   the fastest and slowest of each were, in lines of at most 88 columns. */
+static void print_runs(FILE *out, const row *v, int n)
+{
+    int any = 0, col = 0;
+    for (int i = 0; i < n; i++) {
+        char item[64];
+        int len;
+        if (v[i].r.runs <= 1 || isnan(v[i].r.time))
+            continue;
+        if (!any++) {
+            fprintf(out, "(%s: each row the median of %d simulated runs, their thieves asking "
+                         "other victims\n as runs of the program do; slowest against fastest:",
+                    mode_name(v[i].s.mode), v[i].r.runs);
+            col = 48;
+        }
+        len = snprintf(item, sizeof item, " P = %d", v[i].s.procs);
+        if (v[i].s.batch > 0)
+            len += snprintf(item + len, sizeof item - len, " batch %d", v[i].s.batch);
+        snprintf(item + len, sizeof item - len, " %.1f %%", 100 * runs_spread(&v[i].r));
+        if (col + (int)strlen(item) + 1 > 88) {
+            fprintf(out, ",\n");
+            col = 0;
+        } else if (any > 1) {
+            fputc(',', out);
+            col++;
+        }
+        col += fprintf(out, "%s", item);
+    }
+    if (any)
+        fprintf(out, ")\n");
+}
+
 /* The CSV; 'head' (the --wtc-vary keys' columns, "L,") starts the header line when not
    NULL, 'pre' (their values, "5e-05,") every row. */
 static void print_csv(FILE *out, int dcol, const row *v, int n, double t1, const char *head,
@@ -265,17 +304,17 @@ static void print_csv(FILE *out, int dcol, const row *v, int n, double t1, const
     char dc[32];
     if (head)
         fprintf(out, "%smode,procs,masters,batch,predicted_s,speedup,efficiency,master_util,"
-                     "compute,comm,wait_master,wait_children,idle,messages,bytes,regions_s%s\n",
+                     "compute,comm,wait_master,wait_children,idle,messages,bytes,regions_s,runs,spread%s\n",
                 head, dcol ? ",depth" : "");
     for (int i = 0; i < n; i++) {
         const sim_result *r = &v[i].r;
-        fprintf(out, "%s%s,%d,%d,%d,%.9g,%.6g,%.6g,%.4g,%.4g,%.4g,%.4g,%.4g,%.4g,%lld,%lld,%.9g%s\n",
+        fprintf(out, "%s%s,%d,%d,%d,%.9g,%.6g,%.6g,%.4g,%.4g,%.4g,%.4g,%.4g,%.4g,%lld,%lld,%.9g,%d,%.4g%s\n",
                 pre, mode_name(v[i].s.mode), v[i].s.procs, v[i].s.masters, v[i].s.batch, r->time,
                 t1 / r->time, t1 / r->time / v[i].s.procs, master_util(r) / 100,
                 share(r, r->compute) / 100, share(r, r->comm) / 100,
                 share(r, r->wait_master) / 100, share(r, r->wait_children) / 100,
-                share(r, r->idle) / 100, r->messages, r->bytes, r->regions,
-                depth_col(dcol, &v[i], ",%d", dc, sizeof dc));
+                share(r, r->idle) / 100, r->messages, r->bytes, r->regions, r->runs,
+                runs_spread(r), depth_col(dcol, &v[i], ",%d", dc, sizeof dc));
     }
 }
 
@@ -314,13 +353,15 @@ static void json_settings(FILE *out, int dcol, const row *v, int n, double t1,
                      "\"efficiency\": %.6g, \"master_util\": %.4g, \"compute\": %.4g, \"comm\": %.4g, "
                      "\"wait_master\": %.4g, \"wait_children\": %.4g, \"idle\": %.4g, "
                      "\"messages\": %lld, \"bytes\": %lld, \"remote_calls\": %lld, "
-                     "\"grants\": %lld, \"local_after_refusal\": %lld, \"steals\": %lld%s}%s\n",
+                     "\"grants\": %lld, \"local_after_refusal\": %lld, \"steals\": %lld, "
+                     "\"runs\": %d, \"fastest_s\": %.9g, \"slowest_s\": %.9g%s}%s\n",
                 ind, mode_name(v[i].s.mode), v[i].s.procs, v[i].s.masters, v[i].s.batch, r->time,
                 r->regions, r->job, t1 / r->time, t1 / r->time / v[i].s.procs, master_util(r) / 100,
                 share(r, r->compute) / 100, share(r, r->comm) / 100,
                 share(r, r->wait_master) / 100, share(r, r->wait_children) / 100,
                 share(r, r->idle) / 100, r->messages, r->bytes, r->remote_calls, r->grants,
-                r->refusals, r->steals, depth_col(dcol, &v[i], ", \"depth\": %d", dc, sizeof dc),
+                r->refusals, r->steals, r->runs, r->time_min, r->time_max,
+                depth_col(dcol, &v[i], ", \"depth\": %d", dc, sizeof dc),
                 i + 1 < n ? "," : "");
     }
 }
@@ -1052,7 +1093,7 @@ static void best_per_procs(const sim_opts *o, const rows *R, sim_best *b)
             if (R->v[i].s.procs == o->procs[ip] && !isnan(R->v[i].r.time) &&
                 (bi < 0 || R->v[i].r.time < R->v[bi].r.time))
                 bi = i;
-        b[ip].s = bi >= 0 ? R->v[bi].s : (sim_setting){ SIM_SIMPLE, o->procs[ip], 0, 0, 0 };
+        b[ip].s = bi >= 0 ? R->v[bi].s : (sim_setting){ .mode = SIM_SIMPLE, .procs = o->procs[ip] };
         b[ip].depth = bi >= 0 ? R->v[bi].depth : -1;
         b[ip].time = bi >= 0 ? R->v[bi].r.time : NAN;
     }
@@ -1064,6 +1105,7 @@ static void print_table_rows(FILE *out, const sim_machine *m, const rows *R, int
                              double t1, int maxP)
 {
     print_table(out, R->dcol, R->v, R->n, t1);
+    print_runs(out, R->v, R->n);
     if (R->notes[0])
         fprintf(out, "(masters reduced to P - 1, at least one worker, as the runtime "
                      "does: %s)\n", R->notes);

@@ -217,7 +217,19 @@ typedef struct sim_setting {
     int unseeded;         /* tests only (tests/unit/sim_engine.c): the mode's row without
                              its seeds (wtcp_unseeded), so that a small tree still reaches
                              the masters' grants; the runtime always seeds */
+    unsigned draw;        /* a mode whose thieves choose victims at random (steal): the
+                             victim sequence one run follows (wtcp_victim_seed; 0: the
+                             runtime's). Set by sim_run, 0 elsewhere */
 } sim_setting;
+
+/* How many victim sequences sim_run simulates for a setting of a mode whose thieves
+   choose at random, the result being the run of the median time. One run is one draw:
+   the same recording of n-queens 13 gave 0.0119-0.0139 s at P = 16 and 0.0039-0.0049 s
+   at P = 64 from draw to draw (doc/predictor.md section 3). Default SIM_RUNS
+   (--wtc-runs); returns the count before. */
+#define SIM_RUNS 7
+#define SIM_RUNS_MAX 1000
+int sim_set_runs(int runs);
 
 /* Where the time of the whole program went (seconds summed over the workers, or over
    the masters for busy). */
@@ -239,6 +251,9 @@ typedef struct sim_result {
     double job;           /* of time, the job's own: its launch, MPI's start where main
                              did not cover it, its end (machine file: t_launch, t_start,
                              t_end; doc/predictor.md section 4) */
+    int runs;             /* victim sequences simulated (sim_setting.runs; 1: one run,
+                             the mode chooses nothing at random or P < 3) */
+    double time_min, time_max; /* the fastest and slowest of them (time: the median) */
 } sim_result;
 
 /* Simulates every region of t (sim_tree_finish done) under one setting on machine m,
@@ -360,6 +375,7 @@ typedef struct sim_opts {
     const char *save_profile;  /* --wtc-save-profile=FILE */
     const char *profile;       /* --wtc-profile=FILE: predict from it, no run */
     int recording;             /* an option of the recording was given */
+    int runs;                  /* --wtc-runs: victim sequences per steal setting */
 } sim_opts;
 
 #define SIM_REPLICATE_ON 16

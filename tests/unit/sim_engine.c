@@ -74,7 +74,8 @@ static int unseeded_dynamic;
 static double run(const sim_tree *t, const sim_machine *m, int mode, int P, int M, int T,
                   sim_result *r)
 {
-    sim_setting s = { mode, P, M, T, mode == SIM_DYNAMIC && unseeded_dynamic };
+    sim_setting s = { .mode = mode, .procs = P, .masters = M, .batch = T,
+                      .unseeded = mode == SIM_DYNAMIC && unseeded_dynamic };
     if (sim_run(t, m, s, r) < 0)
         return -1;
     return r->time;
@@ -638,7 +639,7 @@ static void inline_counts(void)
         sim_tree t;
         sim_result r;
         sim_timeline tl;
-        sim_setting s = { c[i].mode, c[i].P, c[i].M, 0, 0 };
+        sim_setting s = { .mode = c[i].mode, .procs = c[i].P, .masters = c[i].M };
         char what[96];
         int root;
         sim_tree_init(&t);

@@ -41,8 +41,8 @@ grep -q '^best: .*, depth [123]: ' $D/from.txt && pass "the best setting names i
     || bad "best line: $(grep '^best' $D/from.txt)"
 timeout 60 $D/nqueens.predict $opts --wtc-profile=$D/nq.prof --wtc-format=csv >$D/a.csv 2>/dev/null
 timeout 60 $D/nqueens.predict $opts --wtc-profile=$D/nq.prof --wtc-format=csv >$D/b.csv 2>/dev/null
-head -1 $D/a.csv | grep -q ',regions_s,depth$' && cmp -s $D/a.csv $D/b.csv &&
-    [ "$(cut -d, -f17 $D/a.csv | sort -u | tr '\n' ' ')" = "1 2 3 depth " ] \
+head -1 $D/a.csv | grep -q ',regions_s,runs,spread,depth$' && cmp -s $D/a.csv $D/b.csv &&
+    [ "$(cut -d, -f19 $D/a.csv | sort -u | tr '\n' ' ')" = "1 2 3 depth " ] \
     && pass "CSV: a depth column, every depth, deterministic from a profile" \
     || bad "CSV: $(head -2 $D/a.csv)"
 # a depth deeper than the recording cannot be cut from it

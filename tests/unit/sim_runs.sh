@@ -1,0 +1,82 @@
+#!/bin/sh
+# Steal mode's victim sequences (doc/predictor.md section 3, "Random victims"): a steal
+# setting with three or more workers is simulated --wtc-runs times (default 7), each
+# with other victims, and its row is the run of the median time; CSV and JSON give the
+# count and the spread, the table a line under it. One run where nothing is random
+# (simple, dynamic, steal at P = 2) or where the decision log is open (draw 0, the
+# runtime's sequence). The draws run on threads and the result is the same every time.
+. tests/unit/sim_common.inc
+[ -x bin/wtcc ] || { bad "bin/wtcc missing: run make"; exit 1; }
+bin/wtcc samples/nqueens.wtc -o $OUT/runs_nq >$OUT/runs_nq.build 2>&1 \
+    || { bad "build: $(cat $OUT/runs_nq.build)"; exit 1; }
+timeout 120 $OUT/runs_nq.predict --wtc-procs=2 --wtc-modes=steal \
+    --wtc-save-profile=$OUT/runs_nq.prof 11 >$OUT/runs_rec.txt 2>&1 \
+    || { bad "recording: $(tail -3 $OUT/runs_rec.txt)"; exit 1; }
+pred() { # pred FORMAT [options]: the profile replayed at P = 2 and 16, simple and steal
+    f=$1
+    shift
+    timeout 120 $OUT/runs_nq.predict --wtc-profile=$OUT/runs_nq.prof --wtc-procs=2,16 \
+        --wtc-modes=simple,steal --wtc-machine=ethernet-10g-mpich --wtc-format="$f" "$@" \
+        2>$OUT/runs_err.txt
+}
+col() { # col NAME: the column of that name in the CSV on stdin, as "mode P value" lines
+    awk -F, -v n="$1" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == n) c = i; next }
+                       { print $1, $2, $c }'
+}
+
+pred csv >$OUT/runs_a.csv
+pred csv >$OUT/runs_b.csv
+runs=$(col runs <$OUT/runs_a.csv | tr '\n' ' ')
+[ "$runs" = "simple 2 1 simple 16 1 steal 2 1 steal 16 7 " ] \
+    && pass "runs: 7 for steal at P = 16, 1 where nothing is random ($runs)" \
+    || bad "runs column: '$runs' ($(cat $OUT/runs_err.txt | head -3))"
+spread=$(col spread <$OUT/runs_a.csv | awk '$1 == "steal" && $2 == 16 { print $3 }')
+zero=$(col spread <$OUT/runs_a.csv | awk '!($1 == "steal" && $2 == 16) { s += $3 } END { print s + 0 }')
+awk "BEGIN { exit !(${spread:-0} > 0 && $zero == 0) }" \
+    && pass "spread: $spread at steal P = 16 (the draws differ), 0 elsewhere" \
+    || bad "spread: '$spread' at steal P = 16, $zero elsewhere"
+cmp -s $OUT/runs_a.csv $OUT/runs_b.csv \
+    && pass "the same report twice from a profile (draws on threads)" \
+    || bad "two reports differ: $(diff $OUT/runs_a.csv $OUT/runs_b.csv | head -4)"
+
+# the median lies between the fastest and the slowest, and so does draw 0 (--wtc-runs=1)
+pred json >$OUT/runs.json
+one=$(pred csv --wtc-runs=1 | col predicted_s | awk '$1 == "steal" && $2 == 16 { print $3 }')
+python3 - "$OUT/runs.json" "${one:-0}" <<'EOF' && pass "fastest <= median <= slowest, draw 0 ($one s) among them" || bad "JSON: $(head -c 300 $OUT/runs.json)"
+import json, sys
+d = json.load(open(sys.argv[1]))
+s = [x for x in d["settings"] if x["mode"] == "steal" and x["procs"] == 16][0]
+one = float(sys.argv[2])
+ok = s["runs"] == 7 and s["fastest_s"] <= s["predicted_s"] <= s["slowest_s"] \
+     and s["fastest_s"] < s["slowest_s"] and s["fastest_s"] <= one <= s["slowest_s"]
+sys.exit(0 if ok else 1)
+EOF
+three=$(pred csv --wtc-runs=3 | col runs | awk '$1 == "steal" && $2 == 16 { print $3 }')
+[ "$three" = 3 ] && pass "--wtc-runs=3: 3 runs" || bad "--wtc-runs=3: runs '$three'"
+
+# the decision log is the runtime's sequence: one run, draw 0
+dec=$(WTC_DECISIONS=$OUT/runs_dec.txt timeout 120 $OUT/runs_nq.predict \
+      --wtc-profile=$OUT/runs_nq.prof --wtc-procs=16 --wtc-modes=steal \
+      --wtc-machine=ethernet-10g-mpich --wtc-format=csv 2>/dev/null | col predicted_s |
+      awk '{ print $3 }')
+[ -n "$dec" ] && [ "$dec" = "$one" ] && [ -s $OUT/runs_dec.txt ] \
+    && pass "with WTC_DECISIONS: one run, the runtime's sequence ($dec s)" \
+    || bad "WTC_DECISIONS: '$dec' s against draw 0 '$one' s"
+
+# the table says it under the rows
+pred table >$OUT/runs_table.txt
+grep -q '^(steal: each row the median of 7 simulated runs' $OUT/runs_table.txt &&
+    grep -q 'slowest against fastest: P = 16 [0-9.]* %)$' $OUT/runs_table.txt \
+    && pass "the table's line: $(grep -A1 '^(steal: each row' $OUT/runs_table.txt | tail -1)" \
+    || bad "table: $(sed -n '/^mode/,/^best/p' $OUT/runs_table.txt)"
+
+# bad values: a clear error and status 2
+for v in 0 x 1001 ''; do
+    timeout 20 $OUT/runs_nq.predict --wtc-profile=$OUT/runs_nq.prof --wtc-runs=$v \
+        >/dev/null 2>$OUT/runs_bad.txt
+    rc=$?
+    [ $rc = 2 ] && grep -q -- '--wtc-runs' $OUT/runs_bad.txt \
+        && pass "--wtc-runs=$v refused: $(head -1 $OUT/runs_bad.txt)" \
+        || bad "--wtc-runs=$v: status $rc, $(head -1 $OUT/runs_bad.txt)"
+done
+exit $fail
