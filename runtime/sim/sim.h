@@ -224,7 +224,7 @@ typedef struct sim_setting {
 
 /* How many victim sequences sim_run simulates for a setting of a mode whose thieves
    choose at random, the result being the run of the median time. One run is one draw:
-   the same recording of n-queens 13 gave 0.0119-0.0139 s at P = 16 and 0.0039-0.0049 s
+   the same recording of n-queens 13 gave 0.0111-0.0121 s at P = 16 and 0.0040-0.0047 s
    at P = 64 from draw to draw (doc/predictor.md section 3). Default SIM_RUNS
    (--wtc-runs); returns the count before. */
 #define SIM_RUNS 7
