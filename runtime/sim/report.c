@@ -486,6 +486,14 @@ static void print_head(FILE *out, const sim_tree *t, const sim_machine *m,
 {
     fprintf(out, "wtc predict: %s on machine %s (%s), cpu_ratio %g\n",
             program ? program : "program", m->name, m->source, m->cpu_ratio);
+    /* where the ranks are: a cluster's file without ranks_per_node describes one node,
+       whose messages touch no link (bench/smpi/smpi-1gbe.conf did until 2026-11-30) */
+    if (m->ranks_per_node >= 1)
+        fprintf(out, "placement: %g rank%s per node, in rank order\n", m->ranks_per_node,
+                m->ranks_per_node == 1 ? "" : "s");
+    else
+        fprintf(out, "placement: every rank on one node (the machine file has no "
+                     "ranks_per_node)\n");
     fprintf(out, "recorded: %d parallel region%s, %d calls, %ld leaf tasks; main's own "
                  "time %.6f s; sequential time %.6f s\n",
             t->nregions, t->nregions == 1 ? "" : "s", t->nnodes, smp->leaves,
