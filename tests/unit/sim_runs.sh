@@ -4,7 +4,8 @@
 # with other victims, and its row is the run of the median time; CSV and JSON give the
 # count and the spread, the table a line under it. One run where nothing is random
 # (simple, dynamic, steal at P = 2) or where the decision log is open (draw 0, the
-# runtime's sequence). The draws run on threads and the result is the same every time.
+# runtime's sequence). The draws run on threads and the result is the same every time;
+# --wtc-trace shows the median's run.
 . tests/unit/sim_common.inc
 [ -x bin/wtcc ] || { bad "bin/wtcc missing: run make"; exit 1; }
 bin/wtcc samples/nqueens.wtc -o $OUT/runs_nq >$OUT/runs_nq.build 2>&1 \
@@ -62,6 +63,18 @@ dec=$(WTC_DECISIONS=$OUT/runs_dec.txt timeout 120 $OUT/runs_nq.predict \
 [ -n "$dec" ] && [ "$dec" = "$one" ] && [ -s $OUT/runs_dec.txt ] \
     && pass "with WTC_DECISIONS: one run, the runtime's sequence ($dec s)" \
     || bad "WTC_DECISIONS: '$dec' s against draw 0 '$one' s"
+
+# --wtc-trace shows the median's run: its last event is the row's predicted time
+timeout 120 $OUT/runs_nq.predict --wtc-profile=$OUT/runs_nq.prof --wtc-procs=16 \
+    --wtc-modes=steal --wtc-machine=ethernet-10g-mpich --wtc-trace=$OUT/runs_trace.json \
+    --wtc-format=csv >$OUT/runs_t.csv 2>/dev/null
+med=$(col predicted_s <$OUT/runs_t.csv | awk '{ print $3 }')
+python3 - "$OUT/runs_trace.json" "${med:-0}" <<'EOF2' && pass "the trace is the median run's (ends at $med s)" || bad "trace end against predicted $med s"
+import json, sys
+ev = json.load(open(sys.argv[1]))["traceEvents"]
+end = max(e.get("ts", 0) for e in ev) * 1e-6
+sys.exit(0 if abs(end - float(sys.argv[2])) <= 1e-6 * max(1.0, end) + 1e-9 else 1)
+EOF2
 
 # the table says it under the rows
 pred table >$OUT/runs_table.txt
