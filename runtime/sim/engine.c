@@ -1607,11 +1607,9 @@ static int run_draw(const sim_tree *t, const sim_machine *m, sim_setting s, sim_
 static int sim_runs = SIM_RUNS;
 #define SIM_THREADS_MAX 64 /* threads simulating the draws of one setting */
 
-int sim_set_runs(int runs)
+void sim_set_runs(int runs)
 {
-    int was = sim_runs;
     sim_runs = runs;
-    return was;
 }
 
 /* How many victim sequences setting s is simulated with: one where its mode chooses

@@ -1,6 +1,7 @@
 /* sim/options.c - prog.predict's --wtc-* options (SPEC 5) and where the machine file
  * comes from. */
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -268,10 +269,18 @@ static int opt_format(const opt_arg *a)
     return 0;
 }
 
+/* Whether s is a whole decimal number from lo to hi (into *x). */
+static int whole_in(const char *s, long lo, long hi, long *x)
+{
+    char *end;
+    errno = 0;
+    *x = strtol(s, &end, 10);
+    return !*end && !errno && *x >= lo && *x <= hi;
+}
+
 /* --wtc-replicate=on|off|N: the largest replication factor of a subtree. */
 static int opt_replicate(const opt_arg *a)
 {
-    char *end;
     long x;
     if (strcmp(a->v, "on") == 0) {
         a->o->replicate = SIM_REPLICATE_ON;
@@ -281,9 +290,7 @@ static int opt_replicate(const opt_arg *a)
         a->o->replicate = 0;
         return 0;
     }
-    errno = 0;
-    x = strtol(a->v, &end, 10);
-    if (*end || errno || x < 2 || x > (1 << 20))
+    if (!whole_in(a->v, 2, 1 << 20, &x))
         return fail(a->err, a->errsz, "--wtc-replicate: expected on, off or a replication "
                     "limit from 2 to %d, not '%s'", 1 << 20, a->v);
     a->o->replicate = (int)x;
@@ -293,11 +300,8 @@ static int opt_replicate(const opt_arg *a)
 /* --wtc-runs=N: victim sequences per setting of steal mode, 1 to SIM_RUNS_MAX. */
 static int opt_runs(const opt_arg *a)
 {
-    char *end;
     long x;
-    errno = 0;
-    x = strtol(a->v, &end, 10);
-    if (*end || errno || x < 1 || x > SIM_RUNS_MAX)
+    if (!whole_in(a->v, 1, SIM_RUNS_MAX, &x))
         return fail(a->err, a->errsz, "--wtc-runs: expected a number of runs from 1 to %d, "
                     "not '%s'", SIM_RUNS_MAX, a->v);
     a->o->runs = (int)x;
@@ -316,7 +320,6 @@ static int sample_twice(const opt_arg *a)
 /* --wtc-sample=N|all: how many leaf tasks to time (only one of it and --wtc-error). */
 static int opt_sample(const opt_arg *a)
 {
-    char *end;
     long x;
     if (sample_twice(a))
         return -1;
@@ -324,9 +327,7 @@ static int opt_sample(const opt_arg *a)
         a->o->sample = SIM_SAMPLE_ALL;
         return 0;
     }
-    errno = 0;
-    x = strtol(a->v, &end, 10);
-    if (*end || errno || x < 1)
+    if (!whole_in(a->v, 1, LONG_MAX, &x))
         return fail(a->err, a->errsz, "--wtc-sample: expected a positive number of "
                     "tasks or 'all', not '%s'", a->v);
     a->o->sample = SIM_SAMPLE_N;

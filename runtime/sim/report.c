@@ -275,9 +275,8 @@ static void print_runs(FILE *out, const row *v, int n)
             continue;
         if (!any++) {
             fprintf(out, "(%s: each row the median of %d simulated runs, their thieves asking "
-                         "other victims\n as runs of the program do; slowest against fastest:",
-                    mode_name(v[i].s.mode), v[i].r.runs);
-            col = 48;
+                         "other victims\n", mode_name(v[i].s.mode), v[i].r.runs);
+            col = fprintf(out, " as runs of the program do; slowest against fastest:");
         }
         len = snprintf(item, sizeof item, " P = %d", v[i].s.procs);
         if (v[i].s.batch > 0)

@@ -226,10 +226,10 @@ typedef struct sim_setting {
    choose at random, the result being the run of the median time. One run is one draw:
    the same recording of n-queens 13 gave 0.0111-0.0121 s at P = 16 and 0.0040-0.0047 s
    at P = 64 from draw to draw (doc/predictor.md section 3). Default SIM_RUNS
-   (--wtc-runs); returns the count before. */
+   (--wtc-runs). */
 #define SIM_RUNS 7
 #define SIM_RUNS_MAX 1000
-int sim_set_runs(int runs);
+void sim_set_runs(int runs);
 
 /* Where the time of the whole program went (seconds summed over the workers, or over
    the masters for busy). */
