@@ -16,11 +16,19 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/uio.h>
 #include <time.h>
 #include <unistd.h>
 #include "wtcrt.h"
 #include "wtc_mpi_impl.h"
+#if defined(WTC_MPI_MPICH) && defined(__has_include)
+#if __has_include(<ucm/api/ucm.h>) /* UCX's headers: Debian's libmpich-dev needs them */
+#include <dlfcn.h>
+#include <ucm/api/ucm.h>
+#define WTCRT_UCM 1
+#endif
+#endif
 
 #ifndef WTCRT_MPIEXEC
 #define WTCRT_MPIEXEC "mpiexec" /* the Makefile names the launcher of this runtime's MPI */
@@ -224,14 +232,23 @@ static int cma_there(void)
 }
 #endif
 
+#if defined(WTC_MPI_MPICH)
+/* Hydra started every rank of the job on this node: MPI_LOCALNRANKS equals PMI_SIZE. */
+static int one_node_job(void)
+{
+    const char *local = getenv("MPI_LOCALNRANKS"), *size = getenv("PMI_SIZE");
+    return local && size && strcmp(local, size) == 0;
+}
+
+#endif
+
 static int start_env_setup(void)
 {
     int set = 0;
 #if defined(WTC_MPI_MPICH)
-    const char *local = getenv("MPI_LOCALNRANKS"), *size = getenv("PMI_SIZE");
     char version[MPI_MAX_LIBRARY_VERSION_STRING];
     int len = 0;
-    int one_node = local && size && strcmp(local, size) == 0;
+    int one_node = one_node_job();
     if (one_node) {
         if (!getenv("UCX_TLS") &&
             setenv("UCX_TLS", cma_there() ? "self,sysv,cma" : "self,sm", 0) == 0)
@@ -326,12 +343,64 @@ void wtcrt_mpi_start(wtcrt_rt *rt, int *argc, char ***argv)
 static __thread int in_start_thread; /* this thread is the start thread */
 static void (*start_then)(wtcrt_rt *rt);
 
+#if defined(WTC_MPI_MPICH)
+/* Whether MPI_Init, made by the start thread while main runs, leaves the program break
+   alone. Over ch4:ucx it need not: UCX hooks mmap, munmap, brk, sbrk and others when
+   its library loads, before main, and MPI_Init tests the hooks again by moving the
+   break up a page and back down (sbrk(+4096), sbrk(-4096)) for its caches of RDMA
+   registrations and of memory types (GPU memory). A malloc of main that grew the heap
+   between the two lost its top page to the second: glibc's abort "break adjusted to
+   free malloc space" in one CI run of tests/unit/rt_shheap.sh, a hang in one of
+   tests/unit/rt_counts.sh; a 20-line program making the two calls in a loop beside
+   malloc and free crashes at once. The test is made only while UCX's memory events are
+   on. On one node (UCX_TLS self,sysv,cma or sm: start_env_setup) with host memory only
+   nothing reads them, so rank 0 turns them off here, with UCX's own API
+   (ucm_set_global_opts; the variable UCX_MEM_EVENTS is read when UCX loads, before
+   main), before any thread exists: 1. A user's UCX_MEM_EVENTS is kept: off, 1; on, 0.
+   0 too across nodes (RDMA networks need the events), over another device (ch4:ofi's
+   libfabric hooks the same calls), and where UCX's API is not there: MPI then starts
+   before main. */
+static int start_break_safe(void)
+{
+    const char *ev = getenv("UCX_MEM_EVENTS");
+    char version[MPI_MAX_LIBRARY_VERSION_STRING];
+    int len = 0;
+    /* MPI_Get_library_version may be called before MPI_Init (MPI 3.0 and later) */
+    if (MPI_Get_library_version(version, &len) != MPI_SUCCESS)
+        return 0;
+    if (!strstr(version, "Device:\tch4:ucx"))
+        return 0; /* ch3 has no such hooks, ch4:ofi has libfabric's */
+    if (!one_node_job())
+        return 0;
+    if (ev)
+        return !strcasecmp(ev, "n") || !strcasecmp(ev, "no") || !strcasecmp(ev, "off") ||
+               !strcmp(ev, "0");
+#ifdef WTCRT_UCM
+    {
+        ucm_global_config_t *opts = dlsym(RTLD_DEFAULT, "ucm_global_opts"), off;
+        void (*set)(const ucm_global_config_t *);
+        *(void **)&set = dlsym(RTLD_DEFAULT, "ucm_set_global_opts");
+        if (!opts || !set)
+            return 0;
+        off = *opts;
+        off.enable_events = 0;
+        set(&off);
+        return 1;
+    }
+#else
+    return 0;
+#endif
+}
+#endif
+
 /* The job's size when this process is rank 0 of a job of several that hydra started
    (PMI_RANK 0, PMI_SIZE above 1) and MPI has not started: rt->rank and rt->nranks are
    set from them for the checks of the options, and MPI may start in a thread
    (wtcrt_mpi_start_early). 0 otherwise, with WTC_START_EARLY=0, and for a program that
    includes <mpi.h> (wtc_calls_mpi: it may call MPI in main): MPI starts before main.
-   Only MPICH: the variables are its launcher's. */
+   Only MPICH: the variables are its launcher's; and only where the start thread's
+   MPI_Init leaves the program break alone (start_break_safe, checked last: it turns
+   UCX's memory events off). */
 int wtcrt_mpi_early(wtcrt_rt *rt)
 {
 #if defined(WTC_MPI_MPICH)
@@ -345,7 +414,7 @@ int wtcrt_mpi_early(wtcrt_rt *rt)
     if (n <= 1 || n > INT_MAX || strcmp(var, "PMI_SIZE") != 0)
         return 0;
     MPI_Initialized(&inited);
-    if (inited)
+    if (inited || !start_break_safe())
         return 0;
     rt->rank = 0;
     rt->nranks = rt->start_size = (int)n;

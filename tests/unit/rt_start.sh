@@ -16,9 +16,11 @@
 # that does not include <mpi.h>, HWLOC_COMPONENTS=no_os,stop (no topology: nothing
 # reads it then), all removed after it; a user's own values are left as they are.
 # hwloc's x86 and GPU components are off in every job (a job hydra says spans nodes
-# too), the rest only on one node. Rank 0 of a job hydra started starts MPI in a thread
-# while main begins (MPI_Init_thread there), the other ranks in their main thread
-# (MPI_Init); WTC_START_EARLY=0 starts it before main.
+# too), the rest only on one node. Rank 0 of a job hydra started on one node starts MPI
+# in a thread while main begins (MPI_Init_thread there), the other ranks in their main
+# thread (MPI_Init); over ch4:ucx rank 0 first turns UCX's memory events off (else
+# MPI_Init moves the program break while main allocates). WTC_START_EARLY=0, a job
+# across nodes and UCX_MEM_EVENTS=yes from the user start it before main.
 . "$(dirname "$0")/rt_lib.inc"
 
 prog=$RT_OUT/start
@@ -58,6 +60,10 @@ probes() { awk '$1 == "rank" && $2 == "0" && $3 == "probes" { print $4 }' "$RT_S
 hwloc() { sed -n 's/^rank [0-9]* hwloc //p' "$RT_STDERR" | sort -u; }
 ucx() { sed -n 's/^rank [0-9]* ucx //p' "$RT_STDERR" | sort -u; }
 nolocal() { sed -n 's/^rank [0-9]* nolocal //p' "$RT_STDERR" | sort -u; }
+# memev0 / memevrest: whether UCX's memory events were on at MPI_Init on rank 0 / the
+# other ranks (1, 0; - where the shim had no UCX headers)
+memev0() { sed -n 's/^rank 0 memev //p' "$RT_STDERR"; }
+memevrest() { sed -n 's/^rank [1-9][0-9]* memev //p' "$RT_STDERR" | sort -u; }
 # how0 / howrest: how rank 0 / the other ranks started MPI ("CALL main|thread")
 how0() { sed -n 's/^rank 0 how //p' "$RT_STDERR"; }
 howrest() { sed -n 's/^rank [1-9][0-9]* how //p' "$RT_STDERR" | sort -u; }
@@ -93,6 +99,7 @@ for np in 2 3 5; do
     run "$np" 1
     ok1=$RT_RC out1=$(cat "$RT_STDOUT") start1=$(starts) hw1=$(hwloc) hw_want=$(hwloc_want) ucx1=$(ucx)
     nl1=$(nolocal) nl_want=$(nolocal_want) h0=$(how0) hr=$(howrest)
+    me0=$(memev0) mer=$(memevrest)
     if [ "$ok0$ok1" != 00 ] || [ "$out0" != 46368 ] || [ "$out1" != 46368 ]; then
         rt_fail "-n $np: status $ok0/$ok1, output '$out0'/'$out1' (want 46368)"
     elif [ "$start1" != "Comm_idup Iallgather Iallreduce" ]; then
@@ -105,6 +112,9 @@ for np in 2 3 5; do
         rt_fail "-n $np: UCX warned: $(grep -m1 'UCX.*WARN' "$RT_STDERR")"
     elif [ "$impl" = mpich ] && { [ "$h0" != "MPI_Init_thread thread" ] || [ "$hr" != "MPI_Init main" ]; }; then
         rt_fail "-n $np: MPI started on rank 0 by '$h0', on the others by '$hr' (want 'MPI_Init_thread thread', 'MPI_Init main')"
+    elif [ "$impl" = mpich ] && [ "$me0" != - ] && grep -q '^rank 0 ch4:ucx yes$' "$RT_STDERR" &&
+        { [ "$me0" != 0 ] || [ "$mer" != 1 ]; }; then
+        rt_fail "-n $np: UCX's memory events at MPI_Init: rank 0 '$me0', the others '$mer' (want 0, 1)"
     elif [ "$nl1" != "$nl_want" ]; then
         rt_fail "-n $np: MPIR_CVAR_NOLOCAL at MPI_Init and after: '$nl1' (want '$nl_want')"
     elif [ "$start0" != "Comm_idup Ibarrier" ]; then
@@ -146,6 +156,30 @@ env_kept() {
 # GPU components are still off, UCX_TLS and MPIR_CVAR_NOLOCAL are left alone
 run 3 1 MPI_LOCALNRANKS=1
 env_kept "a job across nodes (MPI_LOCALNRANKS=1)" "$gpus_off" "(unset) (unset)" "(unset) (unset)"
+# and rank 0 starts MPI before main, UCX's memory events on (RDMA networks need them)
+if [ "$impl" = mpich ]; then
+    if [ "$(how0)" = "MPI_Init main" ] && [ "$(memev0)" != 0 ]; then
+        rt_pass "a job across nodes: rank 0 starts MPI before main, UCX's memory events '$(memev0)'"
+    else
+        rt_fail "a job across nodes: rank 0 started MPI by '$(how0)', UCX's memory events '$(memev0)' (want 'MPI_Init main', not 0)"
+    fi
+fi
+
+# the user's UCX_MEM_EVENTS: on, rank 0 starts MPI before main (MPI_Init would move the
+# program break while main allocates); off, in its start thread
+if [ "$impl" = mpich ] && grep -q '^rank 0 ch4:ucx yes$' "$RT_STDERR"; then
+    for ev in yes no; do
+        run 3 1 UCX_MEM_EVENTS=$ev
+        want_how="MPI_Init_thread thread" want_ev=0
+        [ $ev = yes ] && want_how="MPI_Init main" want_ev=1
+        if [ "$RT_RC" = 0 ] && [ "$(cat "$RT_STDOUT")" = 46368 ] && [ "$(how0)" = "$want_how" ] &&
+            { [ "$(memev0)" = "$want_ev" ] || [ "$(memev0)" = - ]; }; then
+            rt_pass "UCX_MEM_EVENTS=$ev: rank 0 starts MPI by '$want_how', UCX's memory events '$(memev0)'"
+        else
+            rt_fail "UCX_MEM_EVENTS=$ev: status $RT_RC, rank 0 started MPI by '$(how0)', UCX's memory events '$(memev0)' (want '$want_how', $want_ev)"
+        fi
+    done
+fi
 
 # no cma (process_vm_writev refused, as by a seccomp filter): UCX_TLS=self,sm, no warning
 if [ "$impl" = mpich ]; then

@@ -2,10 +2,12 @@
    as a shared object and preloaded): each rank prints at MPI_Finalize the collectives it
    called between MPI_Init and its first point-to-point send, how many MPI_Iprobe it
    called in all, HWLOC_COMPONENTS, UCX_TLS and MPIR_CVAR_NOLOCAL as MPI_Init saw them
-   and as they are at the end, and whether the library is MPICH over ch4:ucx. With
+   and as they are at the end, whether UCX's memory events were on at MPI_Init (1, 0, or
+   - without UCX's headers), and whether the library is MPICH over ch4:ucx. With
    WTC_TEST_NO_CMA set, process_vm_writev fails as under a seccomp filter that refuses
    it: UCX then has no cma transport, and the runtime must not name it in UCX_TLS. */
 #define _GNU_SOURCE
+#include <dlfcn.h>
 #include <errno.h>
 #include <mpi.h>
 #include <stdio.h>
@@ -14,8 +16,15 @@
 #include <sys/syscall.h>
 #include <sys/uio.h>
 #include <unistd.h>
+#if defined(__has_include)
+#if __has_include(<ucm/api/ucm.h>)
+#include <ucm/api/ucm.h>
+#define HAVE_UCM 1
+#endif
+#endif
 
 static char start[256], hwloc_init[128], ucx_init[128], nolocal_init[128], how[64];
+static const char *memev = "-";
 static int sent;
 static long probes;
 
@@ -41,6 +50,11 @@ static void record(const char *call)
     snprintf(hwloc_init, sizeof hwloc_init, "%s", env("HWLOC_COMPONENTS"));
     snprintf(ucx_init, sizeof ucx_init, "%s", env("UCX_TLS"));
     snprintf(nolocal_init, sizeof nolocal_init, "%s", env("MPIR_CVAR_NOLOCAL"));
+#ifdef HAVE_UCM
+    const ucm_global_config_t *opts = dlsym(RTLD_DEFAULT, "ucm_global_opts");
+    if (opts)
+        memev = opts->enable_events ? "1" : "0";
+#endif
     snprintf(how, sizeof how, "%s %s", call,
              syscall(SYS_gettid) == getpid() ? "main" : "thread");
 }
@@ -147,10 +161,11 @@ int MPI_Finalize(void)
     PMPI_Comm_rank(MPI_COMM_WORLD, &r);
     MPI_Get_library_version(version, &len);
     fprintf(stderr, "rank %d start:%s\nrank %d probes %ld\nrank %d hwloc %s %s\n"
-            "rank %d ucx %s %s\nrank %d nolocal %s %s\nrank %d ch4:ucx %s\nrank %d how %s\n",
+            "rank %d ucx %s %s\nrank %d nolocal %s %s\nrank %d memev %s\nrank %d ch4:ucx %s\n"
+            "rank %d how %s\n",
             r, start, r,
             probes, r, hwloc_init, env("HWLOC_COMPONENTS"), r, ucx_init, env("UCX_TLS"), r,
-            nolocal_init, env("MPIR_CVAR_NOLOCAL"), r,
+            nolocal_init, env("MPIR_CVAR_NOLOCAL"), r, memev, r,
             strstr(version, "Device:\tch4:ucx") ? "yes" : "no", r, how);
     return PMPI_Finalize();
 }
