@@ -316,9 +316,11 @@ int wtcp_sleep_max_us(int bell_all)
 
 /* ---- the job's start ------------------------------------------------------------------ */
 
-int wtcp_start_kind(int calls_mpi, int nshared)
+int wtcp_start_kind(int calls_mpi, int nshared, int one_node)
 {
-    return calls_mpi ? WTCP_START_FIRST : nshared ? WTCP_START_WAIT : WTCP_START_HOLD;
+    if (calls_mpi || !one_node)
+        return WTCP_START_FIRST;
+    return nshared ? WTCP_START_WAIT : WTCP_START_HOLD;
 }
 
 /* ---- the region start: rank 0's broadcasts ------------------------------------------ */

@@ -316,17 +316,20 @@ int wtcp_sleep_max_us(int bell_all);
 
 /* ---- the job's start (doc/runtime.md "Start-up") ------------------------------------ */
 
-/* How a job of several ranks starts, by what the program does (the MPI runtime's
-   environment and options may start MPI before main too: WTC_START_EARLY=0, a trace). */
+/* How a job of several ranks starts, by what the program does and whether every rank
+   runs on rank 0's node (one_node): across nodes MPI starts before main (MPI_Init in a
+   thread beside main is safe only where rank 0 can keep MPI's memory hooks out of it:
+   doc/runtime.md "Start-up"). The MPI runtime's environment and options may start MPI
+   before main too: WTC_START_EARLY=0, a trace, a device other than ch4:ucx. */
 enum {
     WTCP_START_HOLD,  /* rank 0 runs main while MPI starts; a region opened before MPI
                          is up runs at once, the messages it sends waiting until then */
     WTCP_START_WAIT,  /* the same, but such a region waits for MPI: the program shares
                          bounds, which go straight to the other ranks */
     WTCP_START_FIRST  /* MPI starts before main: the program may call MPI itself (it
-                         includes <mpi.h>) */
+                         includes <mpi.h>), or the ranks span nodes */
 };
-int wtcp_start_kind(int calls_mpi, int nshared);
+int wtcp_start_kind(int calls_mpi, int nshared, int one_node);
 
 /* ---- the region start: rank 0's broadcasts (doc/runtime.md "The region start") ---- */
 

@@ -357,9 +357,10 @@ static void (*start_then)(wtcrt_rt *rt);
    nothing reads them, so rank 0 turns them off here, with UCX's own API
    (ucm_set_global_opts; the variable UCX_MEM_EVENTS is read when UCX loads, before
    main), before any thread exists: 1. A user's UCX_MEM_EVENTS is kept: off, 1; on, 0.
-   0 too across nodes (RDMA networks need the events), over another device (ch4:ofi's
-   libfabric hooks the same calls), and where UCX's API is not there: MPI then starts
-   before main. */
+   0 too over another device (ch4:ofi's libfabric hooks the same calls) and where UCX's
+   API is not there: MPI then starts before main. Asked only for a job on one node
+   (wtcp_start_kind: across nodes MPI starts before main; RDMA networks need the
+   events). */
 static int start_break_safe(void)
 {
     const char *ev = getenv("UCX_MEM_EVENTS");
@@ -370,8 +371,6 @@ static int start_break_safe(void)
         return 0;
     if (!strstr(version, "Device:\tch4:ucx"))
         return 0; /* ch3 has no such hooks, ch4:ofi has libfabric's */
-    if (!one_node_job())
-        return 0;
     if (ev)
         return !strcasecmp(ev, "n") || !strcasecmp(ev, "no") || !strcasecmp(ev, "off") ||
                !strcmp(ev, "0");
@@ -408,7 +407,7 @@ int wtcrt_mpi_early(wtcrt_rt *rt)
     int inited = 0;
     long n;
     if (wtcrt_env_off("WTC_START_EARLY") || !r || strcmp(r, "0") != 0 ||
-        wtcp_start_kind(wtcrt_program_calls_mpi(), 0) == WTCP_START_FIRST)
+        wtcp_start_kind(wtcrt_program_calls_mpi(), 0, one_node_job()) == WTCP_START_FIRST)
         return 0;
     n = launcher_size(&var);
     if (n <= 1 || n > INT_MAX || strcmp(var, "PMI_SIZE") != 0)
@@ -460,7 +459,8 @@ int wtcrt_hold(wtcrt_rt *rt, wtcrt_msg *begin)
 {
     int held = 0;
     if (!rt->start_pending || in_start_thread || wtcrt_forked(rt) ||
-        wtcp_start_kind(0, rt->prog->nshared) != WTCP_START_HOLD)
+        wtcp_start_kind(0, rt->prog->nshared, 1) != WTCP_START_HOLD) /* (pending: the job
+                                                                         is on one node) */
         return 0;
     pthread_mutex_lock(&rt->hold_mu);
     if (!atomic_load(&rt->start_over)) {

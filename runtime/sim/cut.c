@@ -56,7 +56,8 @@ int sim_tree_cut_depth(const sim_tree *t, int D, sim_tree *out)
     sim_tree_init(out);
     out->main_time = t->main_time;
     out->main_faults = t->main_faults;
-    out->start_kind = t->start_kind;
+    out->calls_mpi = t->calls_mpi;
+    out->nshared = t->nshared;
     for (int g = 0; g < t->nregions; g++) { /* roots are nobody's children */
         int r = t->regions[g].root;
         map[r] = sim_tree_add_nodes(out, 1);

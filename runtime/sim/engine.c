@@ -1311,8 +1311,7 @@ static void machine_setup(sim *S)
 {
     const sim_machine *m = S->m;
     int over = 0;
-    S->rpn = m->ranks_per_node >= 1 && m->ranks_per_node < S->P ? (int)m->ranks_per_node
-                                                                  : S->P;
+    S->rpn = sim_ranks_per_node(m, S->P);
     S->nnodes = (S->P + S->rpn - 1) / S->rpn;
     S->one_bell = S->nnodes == 1 && !m->no_doorbell;
     /* the latencies that occur: L between nodes, L_intra within a node of 2+ ranks */
@@ -1551,6 +1550,8 @@ static int run_draw(const sim_tree *t, const sim_machine *m, sim_setting s, sim_
        without MPI. MPI's start runs beside main unless the program may call MPI itself;
        then every rank is up 'start' after main began */
     double P = roles.P, launch = 0, start = 0, end = 0, before = 0, wait = 0, heap = 0;
+    int kind = wtcp_start_kind(t->calls_mpi, t->nshared,
+                               sim_ranks_per_node(m, roles.P) >= roles.P);
     if (roles.P > 1) {
         launch = m->t_launch + m->t_launch_p * P;
         start = m->t_start + m->t_start_p * P;
@@ -1563,7 +1564,7 @@ static int run_draw(const sim_tree *t, const sim_machine *m, sim_setting s, sim_
             end += (double)t->main_faults * m->t_page_free;
         }
     }
-    if (t->start_kind == WTCP_START_FIRST) {
+    if (kind == WTCP_START_FIRST) {
         before = start;
         start = 0;
     }
@@ -1572,7 +1573,7 @@ static int run_draw(const sim_tree *t, const sim_machine *m, sim_setting s, sim_
            builds): they delay its start, and MPI's start runs beside them too */
         double at = t->regions[g].main_at / m->cpu_ratio + heap, hold = 0;
         if (g == 0 && start > at) { /* the region opens before MPI is up */
-            if (t->start_kind == WTCP_START_HOLD)
+            if (kind == WTCP_START_HOLD)
                 hold = start - at;
             else /* it waits for MPI, every rank idle */
                 r->time += wait = start - at;

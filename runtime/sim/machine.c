@@ -559,3 +559,8 @@ int sim_shared_heap(const sim_machine *m, int P)
 {
     return P > 1 && !m->intra_copy && m->ranks_per_node != 1;
 }
+
+int sim_ranks_per_node(const sim_machine *m, int P)
+{
+    return m->ranks_per_node >= 1 && m->ranks_per_node < P ? (int)m->ranks_per_node : P;
+}

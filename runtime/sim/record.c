@@ -1758,7 +1758,8 @@ static int predict(sim_tree *t, const sim_sampling *smp, int rec_depth)
     int rc;
     if (!(out = report_open()))
         return -1;
-    t->start_kind = wtcp_start_kind(wtcrt_program_calls_mpi(), R.prog->nshared);
+    t->calls_mpi = wtcrt_program_calls_mpi();
+    t->nshared = R.prog->nshared;
     if (cut_trees(t, rec_depth, &cuts) < 0) {
         fclose(out);
         return -1;

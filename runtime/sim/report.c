@@ -511,16 +511,22 @@ static void print_head(FILE *out, const sim_tree *t, const sim_machine *m,
                      "side at %ld pars and %ld differed by over 20 %% (largest %.0f %%), so "
                      "every call ran\n",
                 smp->repl_checked, smp->repl_unequal, 100 * smp->repl_maxdiff);
-    if (m->t_launch + m->t_launch_p + m->t_start + m->t_start_p + m->t_end + m->t_end_p > 0)
+    if (m->t_launch + m->t_launch_p + m->t_start + m->t_start_p + m->t_end + m->t_end_p > 0) {
+        /* how it starts on one node; across nodes MPI starts before main */
+        int kind = wtcp_start_kind(t->calls_mpi, t->nshared, 1);
+        char nodes[96] = "";
+        if (kind != WTCP_START_FIRST && m->ranks_per_node >= 1)
+            snprintf(nodes, sizeof nodes, " (before main at P > %.0f: the ranks span nodes)",
+                     m->ranks_per_node);
         fprintf(out, "the job (P >= 2): launch %.1f + %.2f P ms, MPI's start %.1f + %.2f P ms "
-                     "%s, end %.1f + %.2f P ms; in predicted_s\n",
+                     "%s%s, end %.1f + %.2f P ms; in predicted_s\n",
                 1e3 * m->t_launch, 1e3 * m->t_launch_p, 1e3 * m->t_start, 1e3 * m->t_start_p,
-                t->start_kind == WTCP_START_FIRST ? "before main (the program includes <mpi.h>)"
-                : t->start_kind == WTCP_START_WAIT
+                kind == WTCP_START_FIRST ? "before main (the program includes <mpi.h>)"
+                : kind == WTCP_START_WAIT
                     ? "beside main (its first region waits for it: shared bounds)"
                     : "beside main and its first region",
-                1e3 * m->t_end, 1e3 * m->t_end_p);
-    else
+                nodes, 1e3 * m->t_end, 1e3 * m->t_end_p);
+    } else
         fprintf(out, "the job's launch, MPI's start and its end are not in predicted_s (the "
                      "machine file has no t_launch, t_start, t_end: make calibrate)\n");
     if (m->t_page_shared + m->t_page_free > 0 && sim_shared_heap(m, 2))

@@ -92,6 +92,9 @@ typedef struct sim_machine {
    ranks there, big buffers left where they lie: intra_copy 0), whose pages cost
    t_page_shared and t_page_free (doc/predictor.md section 4). */
 int sim_shared_heap(const sim_machine *m, int P);
+/* The ranks of a node at P ranks: ranks_per_node, or P where it is absent or at least P
+   (every rank on one node). */
+int sim_ranks_per_node(const sim_machine *m, int P);
 
 /* Parses machine-file text; 'file' names it in messages. Returns 0, or -1 with
    "file:line: ..." (or "file: missing key 'X'") in err. */
@@ -173,8 +176,9 @@ typedef struct sim_tree {
     long main_faults;     /* minor page faults of main outside regions: pages it touched
                              first, which lie in the node's shared heap at P >= 2
                              (doc/predictor.md section 4, "The job") */
-    int start_kind;       /* how the job starts (WTCP_START_*, runtime/core/proto.h):
-                             set from the program linked in before simulating */
+    int calls_mpi, nshared; /* the program includes <mpi.h>, shares bounds: how its job
+                             starts (wtcp_start_kind, with the machine's nodes); set from
+                             the program linked in before simulating */
     double *seq;          /* sequential time of each node's subtree (sim_tree_finish) */
     unsigned char *spawns;/* the subtree has a par with cond true (sim_tree_finish) */
     sim_site *sites;

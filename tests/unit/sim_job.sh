@@ -8,6 +8,7 @@
 #               while MPI starts"), so +30 ms outside the regions and +50 ms inside;
 #   SETUP 0.2:  main covers the start: +30 ms, the regions unchanged;
 #   <mpi.h>:    MPI starts before main: +80 ms whatever SETUP;
+#   two nodes:  (ranks_per_node = 1) MPI starts before main too: +80 ms, regions unchanged;
 #   P = 1:      no MPI, nothing added;
 #   and main touching 40 MiB (10240 pages) with t_page_shared = t_page_free = 1 us a
 #   page: +20.5 ms at P = 2 on one node (main's pages lie in the node's shared heap),
@@ -58,11 +59,26 @@ diff_in job 0 3 dynamic 5 78 82 "dynamic P=3 (1 master), region at once: predict
 diff_in job 0.2 2 steal 5 29.5 30.5 "steal P=2, 0.2 s of main first: predicted_s +30 ms"
 diff_in job 0.2 2 steal 16 -0.5 0.5 "steal P=2, 0.2 s of main first: regions_s unchanged"
 diff_in jobmpi 0.2 2 steal 5 79.5 80.5 "<mpi.h>: MPI starts before main, predicted_s +80 ms"
+# ranks on several nodes: MPI starts before main (doc/runtime.md "Start-up"), so the
+# region that opens at once is not held: +80 ms in all, the regions unchanged
+sim_conf $OUT/job_no.conf job-no cores=4 ranks_per_node=1
+sim_conf $OUT/job_yes.conf job-yes cores=4 ranks_per_node=1 t_launch=0.01 t_start=0.05 t_end=0.02
+for mode in steal simple; do
+    diff_in job 0 2 $mode 5 79.5 80.5 "$mode P=2 on two nodes, region at once: MPI starts before main, predicted_s +80 ms"
+    diff_in job 0 2 $mode 16 -0.5 0.5 "$mode P=2 on two nodes, region at once: regions_s unchanged"
+done
+timeout 60 $OUT/job.predict --wtc-profile=$OUT/job.0.prof --wtc-machine=$OUT/job_yes.conf \
+    --wtc-procs=2 >$OUT/job_nodes.txt 2>&1
+grep -q "^the job (P >= 2): launch 10.0 + 0.00 P ms, MPI's start 50.0 + 0.00 P ms beside main and its first region (before main at P > 1: the ranks span nodes), end 20.0 + 0.00 P ms; in predicted_s" $OUT/job_nodes.txt \
+    && pass "the report says MPI starts before main across nodes" || bad "report, two nodes: $(grep -i 'the job' $OUT/job_nodes.txt)"
+sim_conf $OUT/job_no.conf job-no cores=4
+sim_conf $OUT/job_yes.conf job-yes cores=4 t_launch=0.01 t_start=0.05 t_end=0.02
 diff_in job 0 1 steal 5 -0.01 0.01 "P=1 runs without MPI: nothing added"
 # the shared heap's pages: the job's costs of the files above kept, page costs added
 record job 0.3 40
-sim_conf $OUT/job_no.conf job-no cores=4 t_launch=0.01 t_start=0.05 t_end=0.02
 for v in "cores=4" "cores=4 ranks_per_node=1" "cores=4 intra_copy=1"; do
+    # shellcheck disable=SC2086
+    sim_conf $OUT/job_no.conf job-no t_launch=0.01 t_start=0.05 t_end=0.02 $v
     # shellcheck disable=SC2086
     sim_conf $OUT/job_yes.conf job-yes t_launch=0.01 t_start=0.05 t_end=0.02 $v \
         t_page_shared=1e-6 t_page_free=1e-6
