@@ -650,6 +650,9 @@ void wtcrt_bounds_end(wtcrt_rt *rt);
 /* mpi/single.c: MPI start and end; a job of one rank runs without MPI */
 void wtcrt_mpi_start(wtcrt_rt *rt, int *argc, char ***argv);
 int wtcrt_mpi_early(wtcrt_rt *rt);
+/* An error stops the job: a thread ends this rank should the way out hang
+   (mpi/single.c). */
+void wtcrt_abort_watch(wtcrt_rt *rt, int status);
 void wtcrt_mpi_start_early(wtcrt_rt *rt, void (*then)(wtcrt_rt *rt));
 void wtcrt_mpi_ready(wtcrt_rt *rt);
 /* Rank 0's main thread while it runs a region whose MPI is still starting (wtcrt_hold):

@@ -30,6 +30,7 @@ wtcrt_rt wtcrt_this_rank;
 void wtcrt_die(wtcrt_rt *rt, const char *fmt, ...)
 {
     va_list ap;
+    wtcrt_abort_watch(rt, 2); /* before anything that waits: the start thread's join */
     wtcrt_mpi_ready(rt); /* rt->rank is MPI's */
     fflush(stdout); /* what the program printed comes before the error */
     fprintf(stderr, "wtc: rank %d: fatal: ", rt->rank);

@@ -5,7 +5,8 @@
 # call's file:line (where there is one), the function and the argument, before any
 # memory is corrupted; the correct program runs in both builds. Then every sample and
 # every tests/run program built with --check prints its expected output (no false
-# alarm) at -n 1 and 3.
+# alarm) at -n 1 and 3. And where the way out hangs (MPI_Abort that never returns),
+# the job still ends, and fails.
 . "$(dirname "$0")/rt_lib.inc"
 
 src=tests/unit/rt_counts.wtc
@@ -48,6 +49,27 @@ for np in 1 2 3; do
     expect counts heap-only $np runs
     expect counts_chk heap-only $np caught "rt_counts.wtc:75: .*heap block of 40008 bytes"
 done
+# the way out hangs (MPI_Abort preloaded to wait for ever): the rank's watchdog ends it
+# WTC_ABORT_WAIT_S seconds after the error, saying so, and the launcher stops the job
+# with a failure: hydra returns the rank's 2, the 9 of the SIGKILL it stopped the others
+# with, or the 1 of a rank whose MPI lost rank 0 first, whichever it saw last (all three
+# seen); never the timeout's 124
+shim=$RT_OUT/abort_hang.so
+if mpicc -shared -fPIC -O2 tests/unit/rt_abort_hang.c -o "$shim" >"$RT_STDERR" 2>&1; then
+    RT_RC=0
+    t0=$(date +%s)
+    WTC_ABORT_WAIT_S=2 timeout "$RT_TIMEOUT" mpiexec -n 3 env LD_PRELOAD="$PWD/$shim" \
+        "$RT_OUT/counts" child 10000 >"$RT_STDOUT" 2>"$RT_STDERR" || RT_RC=$?
+    t=$(($(date +%s) - t0))
+    if [ "$RT_RC" != 0 ] && [ "$RT_RC" != 124 ] && [ "$t" -lt 60 ] &&
+        grep -q "fatal: .*call of fill: argument 'a'" "$RT_STDERR" &&
+        grep -q "^wtc: rank 0: the job did not stop within 2 s of the error above; this rank exits (status 2)$" "$RT_STDERR"
+    then rt_pass "MPI_Abort hangs: the watchdog ends the job in $t s, status $RT_RC"
+    else rt_fail "MPI_Abort hangs" "status $RT_RC after $t s"; fi
+else
+    rt_fail "build rt_abort_hang.c"
+fi
+
 # the predictor of a --check build checks too
 RT_RC=0
 timeout "$RT_TIMEOUT" "$RT_OUT/counts_chk.predict" heap-only 10000 --wtc-procs=1,2 \
