@@ -358,11 +358,11 @@ static void (*start_then)(wtcrt_rt *rt);
    on. On one node (UCX_TLS self,sysv,cma or sm: start_env_setup) with host memory only
    nothing reads them, so rank 0 turns them off here, with UCX's own API
    (ucm_set_global_opts; the variable UCX_MEM_EVENTS is read when UCX loads, before
-   main), before any thread exists: 1. A user's UCX_MEM_EVENTS is kept: off, 1; on, 0.
-   0 too over another device (ch4:ofi's libfabric hooks the same calls) and where UCX's
-   API is not there: MPI then starts before main. Asked only for a job on one node
-   (wtcp_start_kind: across nodes MPI starts before main; RDMA networks need the
-   events). */
+   main), before any thread exists, and returns 1. A user's UCX_MEM_EVENTS is kept:
+   off, 1; on, 0. 0 too over another device (ch4:ofi's libfabric hooks the same calls)
+   and where UCX's API is not there: MPI then starts before main. Asked only for a job
+   on one node (wtcp_start_kind: across nodes MPI starts before main; RDMA networks need
+   the events). */
 static int start_break_safe(void)
 {
     const char *ev = getenv("UCX_MEM_EVENTS");
@@ -460,9 +460,9 @@ struct wtcrt_held {
 int wtcrt_hold(wtcrt_rt *rt, wtcrt_msg *begin)
 {
     int held = 0;
+    /* (a start pending: the job is on one node) */
     if (!rt->start_pending || in_start_thread || wtcrt_forked(rt) ||
-        wtcp_start_kind(0, rt->prog->nshared, 1) != WTCP_START_HOLD) /* (pending: the job
-                                                                         is on one node) */
+        wtcp_start_kind(0, rt->prog->nshared, 1) != WTCP_START_HOLD)
         return 0;
     pthread_mutex_lock(&rt->hold_mu);
     if (!atomic_load(&rt->start_over)) {
@@ -633,8 +633,8 @@ void wtcrt_mpi_end(wtcrt_rt *rt)
    watchdog thread ends this rank itself WTCRT_ABORT_WAIT_S seconds later: a line that
    says so, then _exit(status), which the launcher takes as a failed rank and stops the
    others (hydra returns status, 9 for the ranks it killed, or 1 for one whose MPI lost
-   this rank first). WTC_ABORT_WAIT_S overrides the wait (whole seconds, at least 1). Not under
-   SMPI, whose ranks are threads of one process in simulated time. */
+   this rank first). WTC_ABORT_WAIT_S overrides the wait (whole seconds, at least 1).
+   Not under SMPI, whose ranks are threads of one process in simulated time. */
 #define WTCRT_ABORT_WAIT_S 30
 
 static char watch_note[160];

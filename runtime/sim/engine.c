@@ -1547,8 +1547,9 @@ static int run_draw(const sim_tree *t, const sim_machine *m, sim_setting s, sim_
     if (tl)
         timeline_roles(tl, roles);
     /* the job's own costs (doc/predictor.md section 4): none for one rank, which runs
-       without MPI. MPI's start runs beside main unless the program may call MPI itself;
-       then every rank is up 'start' after main began */
+       without MPI. MPI's start runs beside main unless the program may call MPI itself
+       or the ranks span nodes (wtcp_start_kind); then every rank is up 'start' after
+       main began */
     double P = roles.P, launch = 0, start = 0, end = 0, before = 0, wait = 0, heap = 0;
     int kind = wtcp_start_kind(t->calls_mpi, t->nshared,
                                sim_ranks_per_node(m, roles.P) >= roles.P);
