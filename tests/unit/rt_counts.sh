@@ -31,6 +31,8 @@ expect() {
     elif [ -n "$text" ] && ! grep -q "fatal: .*$text" "$RT_STDERR"; then
         rt_fail "$label" "the error does not say '$text'"
     elif grep -q "$c: " "$RT_STDOUT"; then rt_fail "$label" "the program went on"
+    elif grep -q "the job did not stop within" "$RT_STDERR"; then
+        rt_fail "$label" "the way out hung: the watchdog ended the rank"
     else rt_pass "$label"; fi
 }
 
