@@ -617,6 +617,9 @@ void wtcrt_poll_tag(wtcrt_rt *rt, int tag, void (*handle)(wtcrt_rt *rt, wtcrt_ms
 int wtcrt_set_state(wtcrt_rt *rt, int state);
 void wtcrt_die(wtcrt_rt *rt, const char *fmt, ...)
     __attribute__((format(printf, 2, 3), noreturn));
+/* An error stops the job: a thread ends this rank should the way out hang
+   (mpi/transport.c). */
+void wtcrt_abort_watch(wtcrt_rt *rt, int status);
 int wtcrt_forked(wtcrt_rt *rt);
 /* the program's MPI_Init, MPI_Init_thread, MPI_Finalize, renamed by a macro of its
    generated code (codegen/program.c), whose prototypes are <mpi.h>'s (mpi/user_mpi.c) */
@@ -650,9 +653,6 @@ void wtcrt_bounds_end(wtcrt_rt *rt);
 /* mpi/single.c: MPI start and end; a job of one rank runs without MPI */
 void wtcrt_mpi_start(wtcrt_rt *rt, int *argc, char ***argv);
 int wtcrt_mpi_early(wtcrt_rt *rt);
-/* An error stops the job: a thread ends this rank should the way out hang
-   (mpi/single.c). */
-void wtcrt_abort_watch(wtcrt_rt *rt, int status);
 void wtcrt_mpi_start_early(wtcrt_rt *rt, void (*then)(wtcrt_rt *rt));
 void wtcrt_mpi_ready(wtcrt_rt *rt);
 /* Rank 0's main thread while it runs a region whose MPI is still starting (wtcrt_hold):

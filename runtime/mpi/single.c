@@ -13,8 +13,6 @@
 #define _GNU_SOURCE /* process_vm_writev */
 #include <limits.h>
 #include <pthread.h>
-#include <signal.h>
-#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -242,22 +240,27 @@ static int one_node_job(void)
     return local && size && strcmp(local, size) == 0;
 }
 
+/* This MPICH's device is ch4:ucx (MPI_Get_library_version may be called before
+   MPI_Init: MPI 3.0 and later). */
+static int over_ucx(void)
+{
+    char version[MPI_MAX_LIBRARY_VERSION_STRING];
+    int len = 0;
+    return MPI_Get_library_version(version, &len) == MPI_SUCCESS &&
+           strstr(version, "Device:\tch4:ucx") != NULL;
+}
 #endif
 
 static int start_env_setup(void)
 {
     int set = 0;
 #if defined(WTC_MPI_MPICH)
-    char version[MPI_MAX_LIBRARY_VERSION_STRING];
-    int len = 0;
     int one_node = one_node_job();
     if (one_node) {
         if (!getenv("UCX_TLS") &&
             setenv("UCX_TLS", cma_there() ? "self,sysv,cma" : "self,sm", 0) == 0)
             set |= SET_UCX;
-        /* MPI_Get_library_version may be called before MPI_Init (MPI 3.0 and later) */
-        if (MPI_Get_library_version(version, &len) == MPI_SUCCESS &&
-            strstr(version, "Device:\tch4:ucx") && !getenv("MPIR_CVAR_NOLOCAL") &&
+        if (over_ucx() && !getenv("MPIR_CVAR_NOLOCAL") &&
             setenv("MPIR_CVAR_NOLOCAL", "1", 0) == 0)
             set |= SET_NOLOCAL;
     }
@@ -366,12 +369,7 @@ static void (*start_then)(wtcrt_rt *rt);
 static int start_break_safe(void)
 {
     const char *ev = getenv("UCX_MEM_EVENTS");
-    char version[MPI_MAX_LIBRARY_VERSION_STRING];
-    int len = 0;
-    /* MPI_Get_library_version may be called before MPI_Init (MPI 3.0 and later) */
-    if (MPI_Get_library_version(version, &len) != MPI_SUCCESS)
-        return 0;
-    if (!strstr(version, "Device:\tch4:ucx"))
+    if (!over_ucx())
         return 0; /* ch3 has no such hooks, ch4:ofi has libfabric's */
     if (ev)
         return !strcasecmp(ev, "n") || !strcasecmp(ev, "no") || !strcasecmp(ev, "off") ||
@@ -622,68 +620,6 @@ void wtcrt_mpi_end(wtcrt_rt *rt)
         return;
     MPI_Comm_free(&rt->comm);
     MPI_Finalize();
-}
-
-/* ---- an error that stops the job cannot hang it -------------------------------------
-
-   A rank that stops the job waits for others on its way out: the start thread's join
-   (wtcrt_mpi_ready), the answering thread's, MPI_Abort and the launcher. Should any of
-   them never return (one CI run of tests/unit/rt_counts.sh at 2026-11-30 hung after the
-   error until the test's timeout, with no stack taken; doc/runtime.md "Start-up"), a
-   watchdog thread ends this rank itself WTCRT_ABORT_WAIT_S seconds later: a line that
-   says so, then _exit(status), which the launcher takes as a failed rank and stops the
-   others (hydra returns status, 9 for the ranks it killed, or 1 for one whose MPI lost
-   this rank first). WTC_ABORT_WAIT_S overrides the wait (whole seconds, at least 1).
-   Not under SMPI, whose ranks are threads of one process in simulated time. */
-#define WTCRT_ABORT_WAIT_S 30
-
-static char watch_note[160];
-static int watch_status, watch_wait = WTCRT_ABORT_WAIT_S;
-
-static void *watch_main(void *arg)
-{
-    struct timespec t = { watch_wait, 0 };
-    sigset_t all;
-    (void)arg;
-    sigfillset(&all);
-    pthread_sigmask(SIG_BLOCK, &all, NULL);
-    while (nanosleep(&t, &t) != 0)
-        ;
-    if (write(STDERR_FILENO, watch_note, strlen(watch_note)) < 0) {
-        /* nothing more to do: the exit below is what matters */
-    }
-    _exit(watch_status);
-}
-
-void wtcrt_abort_watch(wtcrt_rt *rt, int status)
-{
-#ifdef WTC_MPI_SMPI
-    (void)rt;
-    (void)status;
-    (void)watch_main;
-#else
-    static atomic_int started;
-    pthread_attr_t attr;
-    pthread_t th;
-    const char *s = getenv("WTC_ABORT_WAIT_S");
-    char *end;
-    if (rt->alone || atomic_exchange(&started, 1))
-        return; /* one rank alone exits at once; one watchdog is enough */
-    if (s) {
-        long v = strtol(s, &end, 10);
-        if (*s && !*end && v >= 1 && v <= 86400)
-            watch_wait = (int)v;
-    }
-    watch_status = status;
-    snprintf(watch_note, sizeof watch_note,
-             "wtc: rank %d: the job did not stop within %d s of the error above; this rank "
-             "exits (status %d)\n", rt->rank, watch_wait, status);
-    if (pthread_attr_init(&attr) != 0)
-        return;
-    pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
-    pthread_create(&th, &attr, watch_main, NULL);
-    pthread_attr_destroy(&attr);
-#endif
 }
 
 /* Stops every rank of the job with 'status' (MPI_Abort); alone, it returns and the

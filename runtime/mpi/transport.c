@@ -3,9 +3,12 @@
 #include <errno.h>
 #include <limits.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <pthread.h>
 #include <sched.h>
 #include <signal.h>
 #include <time.h>
@@ -596,6 +599,64 @@ static int env_checked(wtcrt_rt *rt, const char *name, int whole, double lo, dou
         fprintf(stderr, "wtc: warning: %s=%s ignored (want a %s, at least %g)\n", name,
                 getenv(name), whole ? "whole number" : "number", lo);
     return r;
+}
+
+/* ---- an error that stops the job cannot hang it -------------------------------------
+
+   A rank that stops the job waits for others on its way out: the start thread's join
+   (wtcrt_mpi_ready), the answering thread's, MPI_Abort and the launcher. Should any of
+   them never return (one CI run of tests/unit/rt_counts.sh at 2026-11-30 hung after the
+   error until the test's timeout, with no stack taken; doc/runtime.md "Start-up"), a
+   watchdog thread ends this rank itself WTCRT_ABORT_WAIT_S seconds later: a line that
+   says so, then _exit(status), which the launcher takes as a failed rank and stops the
+   others (hydra returns status, 9 for the ranks it killed, or 1 for one whose MPI lost
+   this rank first). WTC_ABORT_WAIT_S overrides the wait (whole seconds, at least 1).
+   Not under SMPI, whose ranks are threads of one process in simulated time. */
+#define WTCRT_ABORT_WAIT_S 30
+
+static char watch_note[160];
+static int watch_status, watch_wait = WTCRT_ABORT_WAIT_S;
+
+static void *watch_main(void *arg)
+{
+    struct timespec t = { watch_wait, 0 };
+    sigset_t all;
+    (void)arg;
+    sigfillset(&all);
+    pthread_sigmask(SIG_BLOCK, &all, NULL);
+    while (nanosleep(&t, &t) != 0)
+        ;
+    if (write(STDERR_FILENO, watch_note, strlen(watch_note)) < 0) {
+        /* nothing more to do: the exit below is what matters */
+    }
+    _exit(watch_status);
+}
+
+void wtcrt_abort_watch(wtcrt_rt *rt, int status)
+{
+#ifdef WTC_MPI_SMPI
+    (void)rt;
+    (void)status;
+    (void)watch_main;
+#else
+    static atomic_int started;
+    pthread_attr_t attr;
+    pthread_t th;
+    double v;
+    if (rt->alone || atomic_exchange(&started, 1))
+        return; /* one rank alone exits at once; one watchdog is enough */
+    if (env_value("WTC_ABORT_WAIT_S", 1, 1, &v) > 0)
+        watch_wait = (int)v;
+    watch_status = status;
+    snprintf(watch_note, sizeof watch_note,
+             "wtc: rank %d: the job did not stop within %d s of the error above; this rank "
+             "exits (status %d)\n", rt->rank, watch_wait, status);
+    if (pthread_attr_init(&attr) != 0)
+        return;
+    pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+    pthread_create(&th, &attr, watch_main, NULL);
+    pthread_attr_destroy(&attr);
+#endif
 }
 
 /* The yield phase in seconds: long when every local rank has a core of its own (an
