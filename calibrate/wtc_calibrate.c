@@ -902,6 +902,9 @@ static void write_runtime(FILE *o, const fit *f)
                "# a node): more than in private memory to touch, and to give back at the end\n"
                "t_page_shared = %.6g   # measured (%d MiB, median of 5)\n"
                "t_page_free = %.6g   # measured\n", f->t_page_shared, PAGES_MB, f->t_page_free);
+    fprintf(o, "# speed_spread, how much faster or slower a rank may run from one run of a job\n"
+               "# to the next, is NOT measured: left out, the predictor's default applies\n"
+               "# (doc/predictor.md 3, \"Runs of the program\")\n");
     if (f->rpn > 0) /* L and G above are those of ranks 0 and 1, wherever they ran */
         fprintf(o, "# the job ran on several nodes, %d ranks on rank 0's\n"
                    "ranks_per_node = %d\n", f->rpn, f->rpn);

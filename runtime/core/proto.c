@@ -6,9 +6,9 @@
 
 /* ---- modes ---------------------------------------------------------------------- */
 
-const wtcp_mode wtcp_simple = { WTC_MODE_SIMPLE, "simple", 0, 1, 0, 0, 0, 0, 0, 0 };
-const wtcp_mode wtcp_dynamic = { WTC_MODE_DYNAMIC, "dynamic", 1, 0, 1, 1, 0, 1, 1, 0 };
-const wtcp_mode wtcp_steal = { WTC_MODE_STEAL, "steal", 0, 0, 1, 1, 1, 1, 1, 1 };
+const wtcp_mode wtcp_simple = { WTC_MODE_SIMPLE, "simple", 0, 1, 0, 0, 0, 0, 0, 0, 0 };
+const wtcp_mode wtcp_dynamic = { WTC_MODE_DYNAMIC, "dynamic", 1, 0, 1, 1, 0, 1, 1, 0, 1 };
+const wtcp_mode wtcp_steal = { WTC_MODE_STEAL, "steal", 0, 0, 1, 1, 1, 1, 1, 1, 1 };
 
 static const wtcp_mode *const modes[] = { &wtcp_simple, &wtcp_dynamic, &wtcp_steal };
 #define NMODES ((int)(sizeof modes / sizeof modes[0]))

@@ -37,6 +37,11 @@ typedef struct wtcp_mode {
     int random_victims; /* a rank looking for work asks a victim chosen at random
                            (steal: wtcp_victim), so runs of the same program differ in
                            whom they ask; the simulator predicts several (sim_run) */
+    int timed;          /* where a child runs depends on when messages arrive (dynamic,
+                           steal: a request, a steal, a grant), so runs of the same
+                           program differ with how fast each rank happens to run; the
+                           simulator predicts several (sim_run, machine key
+                           speed_spread). Simple mode's ranges are fixed before it runs */
 } wtcp_mode;
 
 extern const wtcp_mode wtcp_simple, wtcp_dynamic, wtcp_steal;

@@ -646,7 +646,7 @@ void eng_taken(rank *r, int e)
    not the program's code, where the answering thread could take over. */
 static void compute_rt(sim *S, int rid, double host_seconds)
 {
-    double d = host_seconds * S->inv_cpu;
+    double d = host_seconds * S->inv_cpu * S->r[rid].speed;
     eng_mark(S, rid, 0);
     S->r[rid].t = cpu(S, rid, S->r[rid].t, d, 0);
     S->r[rid].compute += d;
@@ -1350,6 +1350,23 @@ static int roles_of(sim_setting s, const wtcp_mode **mode, wtcp_roles *roles)
     return 0;
 }
 
+/* How fast rank i computes in this run, as a factor of the recorded times: 1 in draw 0
+   (the runtime's own victim sequence, which the decision log compares) and in a mode
+   whose decisions do not follow the timing; in the other draws of a timed mode each
+   rank its own factor, uniform within 1 +- the machine's speed_spread, for the whole
+   run. A draw of the ranks' speeds is what makes two runs of the program differ, and
+   the median over draws (sim_run_timeline) what keeps a prediction from flipping
+   between two outcomes on timings recorded a fraction of a per cent apart. */
+static double rank_speed(const sim *S, int i)
+{
+    unsigned long long x;
+    if (!S->s.draw || !S->mode->timed || S->m->speed_spread <= 0)
+        return 1;
+    /* another stream than the victims' (wtcp_victim_seed(i, draw)) */
+    x = wtcp_victim_seed(i + S->P, S->s.draw ^ 0x5eedu) * 0x2545F4914F6CDD1DULL;
+    return 1 + S->m->speed_spread * (2 * ((double)(x >> 11) / 9007199254740992.0) - 1);
+}
+
 static int sim_setup(sim *S, const sim_tree *t, const sim_machine *m, sim_setting s,
                      sim_result *res)
 {
@@ -1374,6 +1391,7 @@ static int sim_setup(sim *S, const sim_tree *t, const sim_machine *m, sim_settin
         S->r[i].asleep = i != 0;
         S->r[i].begun = i == 0;
         S->r[i].rng = wtcp_victim_seed(i, s.draw);
+        S->r[i].speed = rank_speed(S, i);
         wtcp_grain_start(&S->r[i].grain, 0);
     }
     if (S->W >= 2) /* computing ranks share the host (machine file: contention) */
@@ -1533,7 +1551,8 @@ int sim_run(const sim_tree *t, const sim_machine *m, sim_setting s, sim_result *
     return sim_run_timeline(t, m, s, r, NULL);
 }
 
-/* One simulated run of setting s, its thieves following victim sequence s.draw. */
+/* One simulated run of setting s, draw s.draw: its thieves' victim sequence and its
+   ranks' speeds (rank_speed). */
 static int run_draw(const sim_tree *t, const sim_machine *m, sim_setting s, sim_result *r,
                     sim_timeline *tl)
 {
@@ -1614,17 +1633,21 @@ void sim_set_runs(int runs)
     sim_runs = runs;
 }
 
-/* How many victim sequences setting s is simulated with: one where its mode chooses
-   nothing at random, where a thief has one victim at most (two workers), or where a
-   decision log is open (it is compared with the runtime's own run: draw 0). */
-static int draws_of(sim_setting s)
+/* How many runs setting s is simulated with (draws: victim sequences, ranks' speeds):
+   several where its thieves choose victims at random among two or more, or where its
+   decisions follow the timing (wtcp_mode.timed) of two or more workers on a machine
+   whose ranks' speeds differ (speed_spread); one otherwise, and where a decision log is
+   open (it is compared with the runtime's own run: draw 0). */
+static int draws_of(sim_setting s, const sim_machine *m)
 {
     const wtcp_mode *mode;
     wtcp_roles roles;
-    if (roles_of(s, &mode, &roles) < 0 || !mode->random_victims || roles.W < 3 ||
-        wtcp_log_file())
+    if (roles_of(s, &mode, &roles) < 0 || wtcp_log_file())
         return 1;
-    return sim_runs;
+    if ((mode->random_victims && roles.W >= 3) ||
+        (mode->timed && roles.W >= 2 && m->speed_spread > 0))
+        return sim_runs;
+    return 1;
 }
 
 /* The draws of one setting, shared by the threads that simulate them. */
@@ -1670,15 +1693,15 @@ static void draws_run(draws *d)
         pthread_join(th[i], NULL);
 }
 
-/* A mode whose thieves choose at random is simulated with several victim sequences
-   (sim_set_runs), side by side on the host's CPUs: the result is the run of the median
+/* A setting of several draws (draws_of: victim sequences, ranks' speeds; sim_set_runs)
+   is simulated once per draw, side by side on the host's CPUs: the result is the run of the median
    time (of an even number the faster of the middle two), with the fastest and slowest
    beside it, and the messages of all runs in its count of events. Its timeline is that
    run's, simulated again (the simulation is deterministic). */
 int sim_run_timeline(const sim_tree *t, const sim_machine *m, sim_setting s,
                      sim_result *r, sim_timeline *tl)
 {
-    int n = draws_of(s), med;
+    int n = draws_of(s, m), med;
     sim_result *v;
     long long events = 0;
     double lo, hi;

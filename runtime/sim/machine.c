@@ -243,7 +243,7 @@ const char *sim_machine_preset(const char *name)
 enum { K_NAME, K_L, K_G, K_OSA, K_OSB, K_OS, K_ORA, K_ORB, K_OR, K_S, K_TM, K_CPU,
        K_WY, K_WW, K_TC, K_CONT, K_CORES, K_WYO, K_RPN, K_LI, K_GI, K_PROCS, K_TP, K_ORR,
        K_OSU, K_GU, K_ORU, K_TTC, K_TTCF, K_IC, K_LW, K_NDB, K_JL, K_JLP, K_JS, K_JSP,
-       K_JE, K_JEP, K_PS, K_PF, K_N };
+       K_JE, K_JEP, K_PS, K_PF, K_SPD, K_N };
 #define K_REQUIRED K_CORES /* the keys from K_CORES on are optional */
 static const struct {
     const char *name;
@@ -291,6 +291,7 @@ static const struct {
     { "t_end_p", 0, 1, 0, "s per rank" },
     { "t_page_shared", 0, 1e-3, 0, "s per page" },
     { "t_page_free", 0, 1e-3, 0, "s per page" },
+    { "speed_spread", 0, 0.5, 0, "(a fraction)" },
 };
 
 static double *key_slot(sim_machine *m, int k)
@@ -304,7 +305,7 @@ static double *key_slot(sim_machine *m, int k)
                            &m->t_task_child_fresh, &m->intra_copy, &m->leaf_wait,
                            &m->no_doorbell, &m->t_launch, &m->t_launch_p, &m->t_start,
                            &m->t_start_p, &m->t_end, &m->t_end_p, &m->t_page_shared,
-                           &m->t_page_free };
+                           &m->t_page_free, &m->speed_spread };
     return slots[k];
 }
 
@@ -443,9 +444,11 @@ int sim_machine_parse(const char *text, const char *file, sim_machine *m, char *
         if (!seen[k])
             return fail(err, errsz, "%s: missing key '%s'", file, keys[k].name);
     m->follows = 0;
+    if (!seen[K_SPD])
+        m->speed_spread = SIM_SPEED_SPREAD;
     for (int k = 1; k < K_N; k++)
         if (!seen[k] && source_of(k) > 0) {
-            m->follows |= 1u << k;
+            m->follows |= 1ull << k;
             *key_slot(m, k) = *key_slot(m, source_of(k));
         }
     snprintf(m->source, sizeof m->source, "%s", file);
@@ -520,9 +523,9 @@ int sim_machine_set(sim_machine *m, const char *key, const char *val, char *err,
         return fail(err, errsz, "%s", value_error(val, k));
     if (m) {
         *key_slot(m, k) = v;
-        m->follows &= ~(1u << k); /* set now: its own value from here on */
+        m->follows &= ~(1ull << k); /* set now: its own value from here on */
         for (int d = 1; d < K_N; d++) /* keys the file left to follow this one */
-            if (source_of(d) == k && (m->follows & (1u << d)))
+            if (source_of(d) == k && (m->follows & (1ull << d)))
                 *key_slot(m, d) = v;
     }
     return 0;

@@ -41,9 +41,11 @@ const char sim_usage[] =
     "  --wtc-sample=N|all     time N leaf tasks spread over the run, or every one\n"
     "  --wtc-replicate=on|off|N  run one of a par's equal-sized subtrees and copy it to\n"
     "                         its siblings, up to N copies of a call (on: 16)\n"
-    "  --wtc-runs=N           steal mode, whose thieves choose victims at random: simulate\n"
-    "                         N victim sequences per setting and report the median, with\n"
-    "                         their spread (default 7; 1: the runtime's sequence only)\n"
+    "  --wtc-runs=N           dynamic and steal mode, whose runs differ (thieves choose\n"
+    "                         victims at random, ranks run faster or slower: machine key\n"
+    "                         speed_spread): simulate N runs per setting and report the\n"
+    "                         median, with their spread (default 7; 1: one run, the\n"
+    "                         runtime's victims at the recorded speeds)\n"
     "  --wtc-vary=KEY:V1,V2,...  what if machine key KEY (L, G, o_sa, cpu_ratio, t_m,\n"
     "                         ...) had each of these values: the best setting per value\n"
     "                         (csv, json: every setting); give it twice for a grid\n"
@@ -297,7 +299,7 @@ static int opt_replicate(const opt_arg *a)
     return 0;
 }
 
-/* --wtc-runs=N: victim sequences per setting of steal mode, 1 to SIM_RUNS_MAX. */
+/* --wtc-runs=N: runs (draws) per setting of dynamic and steal mode, 1 to SIM_RUNS_MAX. */
 static int opt_runs(const opt_arg *a)
 {
     long x;

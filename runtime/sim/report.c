@@ -263,36 +263,73 @@ static double runs_spread(const sim_result *r)
     return r->runs > 1 && r->time > 0 ? (r->time_max - r->time_min) / r->time : 0;
 }
 
-/* Under the table: the rows simulated with several victim sequences, and how far apart
-   the fastest and slowest of each were, in lines of at most 88 columns. */
-static void print_runs(FILE *out, const row *v, int n)
+/* Prints text in lines of at most 'width' columns, breaking at spaces; the character
+   '\1' is a space that does not break (inside "P = 16 M = 2 1.5 %"). Lines after the
+   first start with a space. */
+static void print_wrapped(FILE *out, const char *text, int width)
 {
-    int any = 0, col = 0;
-    for (int i = 0; i < n; i++) {
-        char item[64];
-        int len;
-        if (v[i].r.runs <= 1 || isnan(v[i].r.time))
-            continue;
-        if (!any++) {
-            fprintf(out, "(%s: each row the median of %d simulated runs, their thieves asking "
-                         "other victims\n", mode_name(v[i].s.mode), v[i].r.runs);
-            col = fprintf(out, " as runs of the program do; slowest against fastest:");
-        }
-        len = snprintf(item, sizeof item, " P = %d", v[i].s.procs);
-        if (v[i].s.batch > 0)
-            len += snprintf(item + len, sizeof item - len, " batch %d", v[i].s.batch);
-        snprintf(item + len, sizeof item - len, " %.1f %%", 100 * runs_spread(&v[i].r));
-        if (col + (int)strlen(item) + 1 > 88) {
-            fprintf(out, ",\n");
-            col = 0;
-        } else if (any > 1) {
-            fputc(',', out);
+    int col = 0;
+    while (*text) {
+        size_t w = strcspn(text, " ");
+        if (col > 1 && col + 1 + (int)w > width) {
+            fputs("\n ", out);
+            col = 1;
+        } else if (col > 0) {
+            fputc(' ', out);
             col++;
         }
-        col += fprintf(out, "%s", item);
+        for (size_t i = 0; i < w; i++)
+            fputc(text[i] == '\1' ? ' ' : text[i], out);
+        col += (int)w;
+        text += w;
+        while (*text == ' ')
+            text++;
     }
-    if (any)
-        fprintf(out, ")\n");
+    fputc('\n', out);
+}
+
+/* Under the table, a paragraph for each mode with rows simulated several times (draws of
+   victim sequences and of the ranks' speeds, sim_run): why, and how far apart the
+   fastest and slowest runs of each row were. */
+static void print_runs(FILE *out, const sim_machine *m, const row *v, int n)
+{
+    for (int mode = 1; mode <= SIM_NMODES; mode++) {
+        const wtcp_mode *md = wtcp_mode_get(mode);
+        char *text = NULL;
+        size_t size = 0;
+        FILE *f = NULL;
+        for (int i = 0; i < n; i++) {
+            if (v[i].s.mode != mode || v[i].r.runs <= 1 || isnan(v[i].r.time))
+                continue;
+            if (!f) {
+                int speeds = md->timed && m->speed_spread > 0;
+                if (!(f = open_memstream(&text, &size)))
+                    return;
+                fprintf(f, "(%s: each row the median of %d simulated runs, as runs of the "
+                           "program differ:%s%s", mode_name(mode), v[i].r.runs,
+                        md->random_victims ? " thieves ask other victims" : "",
+                        md->random_victims && speeds ? "," : "");
+                if (speeds)
+                    fprintf(f, " each rank runs up to %.3g %% faster or slower",
+                            100 * m->speed_spread);
+                fputs("; slowest against fastest: ", f);
+            } else {
+                fputs(", ", f);
+            }
+            fprintf(f, "P\1=\1%d", v[i].s.procs);
+            if (mode == SIM_DYNAMIC)
+                fprintf(f, "\1M\1=\1%d", v[i].r.nmasters);
+            if (v[i].s.batch > 0)
+                fprintf(f, "\1batch\1%d", v[i].s.batch);
+            fprintf(f, "\1%.1f\1%%", 100 * runs_spread(&v[i].r));
+        }
+        if (!f)
+            continue;
+        fputc(')', f);
+        fclose(f);
+        print_wrapped(out, text, 88);
+        free(text);
+    }
 }
 
 /* The CSV; 'head' (the --wtc-vary keys' columns, "L,") starts the header line when not
@@ -1118,7 +1155,7 @@ static void print_table_rows(FILE *out, const sim_machine *m, const rows *R, int
                              double t1, int maxP)
 {
     print_table(out, R->dcol, R->v, R->n, t1);
-    print_runs(out, R->v, R->n);
+    print_runs(out, m, R->v, R->n);
     if (R->notes[0])
         fprintf(out, "(masters reduced to P - 1, at least one worker, as the runtime "
                      "does: %s)\n", R->notes);

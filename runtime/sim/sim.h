@@ -79,14 +79,26 @@ typedef struct sim_machine {
     double t_page_free;        /* ... and this much to give back at the job's end (0: left
                                   out); only where 2+ ranks share rank 0's node and big
                                   buffers stay where they lie (intra_copy 0) */
+    double speed_spread;       /* optional: ranks run up to this fraction faster or slower
+                                  than the recording, each its own speed for a whole run,
+                                  different from run to run (default SIM_SPEED_SPREAD; 0:
+                                  every run at the recorded speed). The modes whose
+                                  decisions follow the timing (wtcp_mode.timed) are
+                                  simulated several times with such speeds (sim_run) */
     char name[128];
     char source[512];          /* where it was read from (for the report) */
-    unsigned follows;          /* the optional keys the file left out, which take their
+    unsigned long long follows; /* the optional keys the file left out, which take their
                                   source key's value (w_yield_over: w_yield, L_intra: L,
                                   G_intra: G, O_r_result: O_r, O_s_reuse: O_s,
                                   G_reuse: G, O_r_reuse: O_r), also when --wtc-vary
                                   sets that key */
 } sim_machine;
+
+/* speed_spread where a machine file leaves it out: a few per cent, what the ranks of a
+   job show from run to run. With 1 % two recordings of fib 36 whose leaves differed by
+   0.4 % in all still gave a dynamic P = 8 row 17 % apart; with 3 % no row of the two was
+   more than 5.4 % apart (doc/predictor.md section 3, "The ranks' speeds"). */
+#define SIM_SPEED_SPREAD 0.03
 
 /* 1 when a job of P ranks on machine m has a shared heap on rank 0's node (2 or more
    ranks there, big buffers left where they lie: intra_copy 0), whose pages cost
@@ -221,16 +233,18 @@ typedef struct sim_setting {
     int unseeded;         /* tests only (tests/unit/sim_engine.c): the mode's row without
                              its seeds (wtcp_unseeded), so that a small tree still reaches
                              the masters' grants; the runtime always seeds */
-    unsigned draw;        /* a mode whose thieves choose victims at random (steal): the
-                             victim sequence one run follows (wtcp_victim_seed; 0: the
-                             runtime's). Set by sim_run, 0 elsewhere */
+    unsigned draw;        /* which of the runs sim_run simulates: the victim sequence of a
+                             mode whose thieves choose at random (wtcp_victim_seed; 0: the
+                             runtime's) and the ranks' speeds in a timed mode (0: the
+                             recorded ones). Set by sim_run, 0 elsewhere */
 } sim_setting;
 
-/* How many victim sequences sim_run simulates for a setting of a mode whose thieves
-   choose at random, the result being the run of the median time. One run is one draw:
-   the same recording of n-queens 13 gave 0.0111-0.0121 s at P = 16 and 0.0040-0.0047 s
-   at P = 64 from draw to draw (doc/predictor.md section 3). Default SIM_RUNS
-   (--wtc-runs). */
+/* How many runs sim_run simulates for a setting of a mode whose thieves choose at
+   random or whose decisions follow the timing (draws of victim sequences and of the
+   ranks' speeds, machine key speed_spread), the result being the run of the median
+   time. One run is one draw: the same recording of n-queens 13 gave 0.0111-0.0121 s
+   at P = 16 and 0.0040-0.0047 s at P = 64 from draw to draw (doc/predictor.md section
+   3). Default SIM_RUNS (--wtc-runs). */
 #define SIM_RUNS 7
 #define SIM_RUNS_MAX 1000
 void sim_set_runs(int runs);

@@ -109,6 +109,12 @@ ps=$(sed -n 's/^t_page_shared = \([^ #]*\) *# measured.*/\1/p' $OUT/cal.conf)
 pf=$(sed -n 's/^t_page_free = \([^ #]*\) *# measured.*/\1/p' $OUT/cal.conf)
 awk -v a="${ps:-x}" -v b="${pf:-x}" 'BEGIN { exit !(a != "x" && a + 0 >= 0 && a + 0 < 1e-4 && b != "x" && b + 0 >= 0 && b + 0 < 1e-4) }' \
     && pass "t_page_shared $ps s, t_page_free $pf s a page" || bad "page costs: '$ps' '$pf'"
+# the ranks' speed from run to run is not measured: the file says so and leaves the key
+# out, so the predictor's default applies
+grep -q '^# speed_spread, ' $OUT/cal.conf && grep -q '^# to the next, is NOT measured' $OUT/cal.conf &&
+    ! grep -q '^speed_spread' $OUT/cal.conf \
+    && pass "speed_spread: not measured, said in the file, the key left out" \
+    || bad "speed_spread in the calibration: $(grep -n speed_spread $OUT/cal.conf)"
 rm -f $OUT/bs.conf
 for bad_start in 2:0.01:0.02 2:0.01:0.02:0.005, x:1:1:1 2:-1:0:0 0:1:1:1 2:1:1:1e9 \
     "2: 0.01:0.02:0.005" 2:0x1:0:0 2:inf:0:0 2:nan:0:0 "2:0.01:0.02:0.005 "; do

@@ -1,11 +1,14 @@
 #!/bin/sh
-# Steal mode's victim sequences (doc/predictor.md section 3, "Random victims"): a steal
-# setting with three or more workers is simulated --wtc-runs times (default 7), each
-# with other victims, and its row is the run of the median time; CSV and JSON give the
-# count and the spread, the table a line under it. One run where nothing is random
-# (simple, dynamic, steal at P = 2) or where the decision log is open (draw 0, the
-# runtime's sequence). The draws run on threads and the result is the same every time;
-# --wtc-trace shows the median's run.
+# Runs of the program differ (doc/predictor.md section 3, "Runs of the program"): a
+# setting of a mode whose decisions follow the timing (dynamic, steal) with two or more
+# workers is simulated --wtc-runs times (default 7), each rank in each run (draw) at
+# its own speed within the machine's speed_spread (default 3 %), and a steal setting
+# with three or more workers also with other victims; its row is the run of the median
+# time; CSV and JSON give the count and the spread, the table a paragraph under it.
+# One run where nothing is drawn (simple; speed_spread = 0 and at most one victim) or
+# where the decision log is open (draw 0: the runtime's sequence, the recorded speeds).
+# The draws run on threads and the result is the same every time; --wtc-trace shows
+# the median's run.
 . tests/unit/sim_common.inc
 [ -x bin/wtcc ] || { bad "bin/wtcc missing: run make"; exit 1; }
 bin/wtcc samples/nqueens.wtc -o $OUT/runs_nq >$OUT/runs_nq.build 2>&1 \
@@ -28,14 +31,37 @@ col() { # col NAME: the column of that name in the CSV on stdin, as "mode P valu
 pred csv >$OUT/runs_a.csv
 pred csv >$OUT/runs_b.csv
 runs=$(col runs <$OUT/runs_a.csv | tr '\n' ' ')
-[ "$runs" = "simple 2 1 simple 16 1 steal 2 1 steal 16 7 " ] \
-    && pass "runs: 7 for steal at P = 16, 1 where nothing is random ($runs)" \
+[ "$runs" = "simple 2 1 simple 16 1 steal 2 7 steal 16 7 " ] \
+    && pass "runs: 7 for steal at P = 2 (speeds) and 16 (victims, speeds), 1 for simple ($runs)" \
     || bad "runs column: '$runs' ($(cat $OUT/runs_err.txt | head -3))"
-spread=$(col spread <$OUT/runs_a.csv | awk '$1 == "steal" && $2 == 16 { print $3 }')
-zero=$(col spread <$OUT/runs_a.csv | awk '!($1 == "steal" && $2 == 16) { s += $3 } END { print s + 0 }')
-awk "BEGIN { exit !(${spread:-0} > 0 && $zero == 0) }" \
-    && pass "spread: $spread at steal P = 16 (the draws differ), 0 elsewhere" \
-    || bad "spread: '$spread' at steal P = 16, $zero elsewhere"
+spread=$(col spread <$OUT/runs_a.csv | awk '$1 == "steal" { printf "%s ", $3 }')
+zero=$(col spread <$OUT/runs_a.csv | awk '$1 == "simple" { s += $3 } END { print s + 0 }')
+awk -v s="$spread" -v z="$zero" 'BEGIN { split(s, v, " "); exit !(v[1] > 0 && v[2] > 0 && z == 0) }' \
+    && pass "spread: $spread at steal P = 2 and 16 (the draws differ), 0 in simple mode" \
+    || bad "spread: '$spread' at steal P = 2 and 16, $zero in simple mode"
+
+# the ranks' speeds are the machine's: speed_spread = 0 draws victims only, as before
+# (steal P = 2 and dynamic one run); dynamic mode is drawn with the default
+sed '/^speed_spread/d' lib/wtc/machines/ethernet-10g-mpich.conf >$OUT/runs_same.conf
+echo 'speed_spread = 0' >>$OUT/runs_same.conf
+dyn() { # dyn MACHINE [options]: dynamic P = 16, 1 master: "runs predicted_s spread"
+    m=$1
+    shift
+    timeout 120 $OUT/runs_nq.predict --wtc-profile=$OUT/runs_nq.prof --wtc-procs=16 \
+        --wtc-modes=dynamic --wtc-masters=1 --wtc-machine=$m --wtc-format=csv "$@" \
+        2>>$OUT/runs_err.txt | awk -F, 'NR == 2 { print $17, $5, $18 }'
+}
+same=$(pred csv --wtc-machine=$OUT/runs_same.conf | col runs | tr '\n' ' ')
+[ "$same" = "simple 2 1 simple 16 1 steal 2 1 steal 16 7 " ] \
+    && pass "speed_spread = 0: $same" || bad "speed_spread = 0: runs '$same'"
+d7=$(dyn ethernet-10g-mpich)
+d1=$(dyn $OUT/runs_same.conf)
+d0=$(dyn ethernet-10g-mpich --wtc-runs=1)
+set -- $d7 $d1 $d0
+[ "${1:-}" = 7 ] && [ "${4:-}" = 1 ] && [ "${7:-}" = 1 ] && [ "${5:-}" = "${8:-}" ] &&
+    awk -v s="${3:-0}" 'BEGIN { exit !(s > 0) }' \
+    && pass "dynamic P = 16: 7 runs, spread $3; one run with speed_spread = 0, the same as draw 0 ($5 s)" \
+    || bad "dynamic P = 16: default '$d7', speed_spread = 0 '$d1', --wtc-runs=1 '$d0'"
 cmp -s $OUT/runs_a.csv $OUT/runs_b.csv \
     && pass "the same report twice from a profile (draws on threads)" \
     || bad "two reports differ: $(diff $OUT/runs_a.csv $OUT/runs_b.csv | head -4)"
@@ -79,8 +105,11 @@ EOF2
 # the table says it under the rows
 pred table >$OUT/runs_table.txt
 grep -q '^(steal: each row the median of 7 simulated runs' $OUT/runs_table.txt &&
-    grep -q 'slowest against fastest: P = 16 [0-9.]* %)$' $OUT/runs_table.txt \
-    && pass "the table's line: $(grep -A1 '^(steal: each row' $OUT/runs_table.txt | tail -1)" \
+    grep -q 'P = 2 [0-9.]* %, P = 16 [0-9.]* %)$' $OUT/runs_table.txt &&
+    grep -q 'each rank runs up to 3 % faster or slower' $OUT/runs_table.txt &&
+    ! grep -q '^(simple' $OUT/runs_table.txt &&
+    sed -n '/^(steal: each row/,/)$/p' $OUT/runs_table.txt | awk 'length > 88 { exit 1 }' \
+    && pass "the table's paragraph: $(sed -n '/^(steal: each row/,/)$/p' $OUT/runs_table.txt | tr '\n' ' ')" \
     || bad "table: $(sed -n '/^mode/,/^best/p' $OUT/runs_table.txt)"
 
 # bad values: a clear error and status 2
