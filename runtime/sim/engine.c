@@ -1350,21 +1350,31 @@ static int roles_of(sim_setting s, const wtcp_mode **mode, wtcp_roles *roles)
     return 0;
 }
 
-/* How fast rank i computes in this run, as a factor of the recorded times: 1 in draw 0
-   (the runtime's own victim sequence, which the decision log compares) and in a mode
-   whose decisions do not follow the timing; in the other draws of a timed mode each
-   rank its own factor, uniform within 1 +- the machine's speed_spread, for the whole
-   run. A draw of the ranks' speeds is what makes two runs of the program differ, and
-   the median over draws (sim_run_timeline) what keeps a prediction from flipping
-   between two outcomes on timings recorded a fraction of a per cent apart. */
-static double rank_speed(const sim *S, int i)
+/* How fast each rank computes in this run (rank.speed: the factor its recorded times
+   take): 1 in draw 0 (the runtime's own victim sequence, which the decision log
+   compares) and in a mode whose decisions do not follow the timing; in the other draws
+   of a timed mode each rank its own speed for the whole run, uniform within 1 +- the
+   machine's speed_spread, scaled so that the ranks' mean speed stays 1: a draw moves
+   work between ranks, never adds any, so no run beats the recorded work spread evenly
+   (a speed-up above the cores, tests/unit/sim_cores.sh). A draw of the ranks' speeds
+   is what makes two runs of the program differ, and the median over draws
+   (sim_run_timeline) what keeps a prediction from flipping between two outcomes on
+   timings recorded a fraction of a per cent apart. */
+static void rank_speeds(sim *S)
 {
-    unsigned long long x;
+    double sum = 0;
     if (!S->s.draw || !S->mode->timed || S->m->speed_spread <= 0)
-        return 1;
-    /* another stream than the victims' (wtcp_victim_seed(i, draw)) */
-    x = wtcp_victim_seed(i + S->P, S->s.draw ^ 0x5eedu) * 0x2545F4914F6CDD1DULL;
-    return 1 + S->m->speed_spread * (2 * ((double)(x >> 11) / 9007199254740992.0) - 1);
+        return;
+    for (int i = 0; i < S->P; i++) {
+        /* another stream than the victims' (wtcp_victim_seed(i, draw)) */
+        unsigned long long x =
+            wtcp_victim_seed(i + S->P, S->s.draw ^ 0x5eedu) * 0x2545F4914F6CDD1DULL;
+        S->r[i].speed = 1 + S->m->speed_spread * (2 * ((double)(x >> 11) / 0x1p53) - 1);
+        if (i < S->W) /* the workers' mean (ranks 0 .. W-1); a master's is its own */
+            sum += S->r[i].speed;
+    }
+    for (int i = 0; i < S->P; i++) /* a speed s computes in 1/s of the recorded time */
+        S->r[i].speed = (i < S->W ? sum / S->W : 1) / S->r[i].speed;
 }
 
 static int sim_setup(sim *S, const sim_tree *t, const sim_machine *m, sim_setting s,
@@ -1391,11 +1401,12 @@ static int sim_setup(sim *S, const sim_tree *t, const sim_machine *m, sim_settin
         S->r[i].asleep = i != 0;
         S->r[i].begun = i == 0;
         S->r[i].rng = wtcp_victim_seed(i, s.draw);
-        S->r[i].speed = rank_speed(S, i);
+        S->r[i].speed = 1;
         wtcp_grain_start(&S->r[i].grain, 0);
     }
     if (S->W >= 2) /* computing ranks share the host (machine file: contention) */
         S->inv_cpu *= 1 + m->contention;
+    rank_speeds(S);
     S->kids = eng_xrealloc(NULL, (size_t)(S->P > 32 ? S->P : 32) * sizeof *S->kids);
     machine_setup(S);
     return S->ops->setup ? S->ops->setup(S) : 0;
@@ -1551,13 +1562,37 @@ int sim_run(const sim_tree *t, const sim_machine *m, sim_setting s, sim_result *
     return sim_run_timeline(t, m, s, r, NULL);
 }
 
+/* The machine a draw's run sees: m itself in draw 0 and where the mode's decisions do
+   not follow the timing; in the other draws of a timed mode (rank_speeds) m with its
+   messages' costs (latency, gaps, overheads, the wake-up of a sleeper) all by one
+   factor uniform within 1 +- speed_spread: how long a message takes moves from run to
+   run as a rank's speed does. */
+static const sim_machine *draw_machine(const sim_machine *m, sim_setting s, sim_machine *dm)
+{
+    const wtcp_mode *mode = wtcp_mode_get(s.mode);
+    unsigned long long x;
+    double f;
+    if (!s.draw || !mode || !mode->timed || m->speed_spread <= 0)
+        return m;
+    x = wtcp_victim_seed(-1, s.draw ^ 0xc0au) * 0x2545F4914F6CDD1DULL;
+    f = 1 + m->speed_spread * (2 * ((double)(x >> 11) / 0x1p53) - 1);
+    *dm = *m;
+    double *v[] = { &dm->L, &dm->G, &dm->o_sa, &dm->o_sb, &dm->O_s, &dm->o_ra, &dm->o_rb,
+                    &dm->O_r, &dm->L_intra, &dm->G_intra, &dm->O_r_result, &dm->O_s_reuse,
+                    &dm->G_reuse, &dm->O_r_reuse, &dm->w_wake };
+    for (size_t i = 0; i < sizeof v / sizeof v[0]; i++)
+        *v[i] *= f;
+    return dm;
+}
+
 /* One simulated run of setting s, draw s.draw: its thieves' victim sequence and its
-   ranks' speeds (rank_speed). */
+   ranks' speeds (rank_speeds). */
 static int run_draw(const sim_tree *t, const sim_machine *m, sim_setting s, sim_result *r,
                     sim_timeline *tl)
 {
     const wtcp_mode *mode;
     wtcp_roles roles;
+    sim_machine dm;
     memset(r, 0, sizeof *r);
     if (roles_of(s, &mode, &roles) < 0 || (tl && tl->P != roles.P))
         return -1;
@@ -1600,7 +1635,7 @@ static int run_draw(const sim_tree *t, const sim_machine *m, sim_setting s, sim_
         }
         if (tl) /* on the program's clock: after main's own time before the region */
             tl->base = at + r->time;
-        if (run_region(t, g, m, s, r, tl, hold) < 0)
+        if (run_region(t, g, draw_machine(m, s, &dm), s, r, tl, hold) < 0)
             return -1;
     }
     if (tl)

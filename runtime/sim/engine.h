@@ -108,8 +108,9 @@ typedef struct rank {
     wtcp_seeds seeds;     /* ranks seeded and not yet answered (wtcp_may_give) */
     int seeded_in;   /* a seed came (its STEALs say so) */
     unsigned long long rng;
-    double speed;    /* its computing takes this times the recorded time (1, or a draw's
-                        speed within the machine's speed_spread: rank_speed) */
+    double speed;    /* its computing takes this times the recorded time (1, or the
+                        inverse of a draw's speed within the machine's speed_spread:
+                        rank_speeds) */
     /* the region's end barrier (modes with end_barrier): entered, rounds done, the
        rounds whose message has come (bit k), when it entered */
     int bar_in, bar_k;

@@ -81,10 +81,11 @@ typedef struct sim_machine {
                                   buffers stay where they lie (intra_copy 0) */
     double speed_spread;       /* optional: ranks run up to this fraction faster or slower
                                   than the recording, each its own speed for a whole run,
-                                  different from run to run (default SIM_SPEED_SPREAD; 0:
-                                  every run at the recorded speed). The modes whose
-                                  decisions follow the timing (wtcp_mode.timed) are
-                                  simulated several times with such speeds (sim_run) */
+                                  and messages take as much longer or shorter, different
+                                  from run to run (default SIM_SPEED_SPREAD; 0: every run
+                                  as recorded). The modes whose decisions follow the
+                                  timing (wtcp_mode.timed) are simulated several times
+                                  with such draws (sim_run) */
     char name[128];
     char source[512];          /* where it was read from (for the report) */
     unsigned long long follows; /* the optional keys the file left out, which take their
@@ -96,8 +97,9 @@ typedef struct sim_machine {
 
 /* speed_spread where a machine file leaves it out: a few per cent, what the ranks of a
    job show from run to run. With 1 % two recordings of fib 36 whose leaves differed by
-   0.4 % in all still gave a dynamic P = 8 row 17 % apart; with 3 % no row of the two was
-   more than 5.4 % apart (doc/predictor.md section 3, "The ranks' speeds"). */
+   0.4 % in all still gave a dynamic P = 8 row 16 % apart; with 3 % no row of three
+   recordings was more than 4.6 % apart (doc/predictor.md section 3, "The ranks'
+   speeds"). */
 #define SIM_SPEED_SPREAD 0.03
 
 /* 1 when a job of P ranks on machine m has a shared heap on rank 0's node (2 or more

@@ -1295,6 +1295,58 @@ static void leaf_timelines(void)
     sim_tree_free(&t);
 }
 
+/* The draws of a timed mode (doc/predictor.md section 3, "The ranks' speeds"): 64 leaves
+   of 1000 on 4 workers, speed_spread 20 %. Every draw moves work between the workers and
+   adds none, so even the fastest run takes at least the work spread evenly (16000), where
+   ranks all drawn faster would take less; draw 0 (--wtc-runs=1) is the run
+   without draws; simple mode and speed_spread = 0 draw nothing (steal: victims only). */
+static void speed_draws(void)
+{
+    sim_machine m = toy();
+    sim_tree t;
+    sim_result r, r0;
+    sim_tree_init(&t);
+    int root = sim_tree_add_nodes(&t, 1);
+    int c = sim_tree_add_nodes(&t, 64);
+    for (int i = 0; i < 64; i++) {
+        t.nodes[c + i].t_after = 1000;
+        t.nodes[c + i].leaf = 1;
+    }
+    sim_tree_add_par(&t, root, 0, c, 64, 1);
+    sim_tree_add_region(&t, root, 0);
+    sim_tree_finish(&t);
+    m.speed_spread = 0.2;
+    for (int mode = SIM_DYNAMIC; mode <= SIM_STEAL; mode++) {
+        const char *name = mode == SIM_DYNAMIC ? "dynamic P=5 M=1" : "steal P=4";
+        int P = mode == SIM_DYNAMIC ? 5 : 4;
+        char what[128];
+        run(&t, &m, mode, P, 1, 0, &r);
+        snprintf(what, sizeof what, "draws: %s, 7 runs", name);
+        check(what, r.runs, 7);
+        snprintf(what, sizeof what, "draws: %s, the fastest at least the work spread evenly "
+                 "(%.1f)", name, r.time_min);
+        check(what, r.time_min >= 16000, 1);
+        snprintf(what, sizeof what, "draws: %s, the runs differ (%.1f .. %.1f)", name,
+                 r.time_min, r.time_max);
+        check(what, r.time_max > r.time_min && r.time_min <= r.time && r.time <= r.time_max,
+              1);
+        sim_set_runs(1); /* draw 0 */
+        run(&t, &m, mode, P, 1, 0, &r);
+        m.speed_spread = 0;
+        run(&t, &m, mode, P, 1, 0, &r0);
+        snprintf(what, sizeof what, "draws: %s, draw 0 is the run without draws", name);
+        check(what, r.time, r0.time);
+        sim_set_runs(SIM_RUNS);
+        run(&t, &m, mode, P, 1, 0, &r0);
+        snprintf(what, sizeof what, "draws: %s, speed_spread 0: runs", name);
+        check(what, r0.runs, mode == SIM_STEAL ? 7 : 1);
+        m.speed_spread = 0.2;
+    }
+    run(&t, &m, SIM_SIMPLE, 4, 0, 0, &r);
+    check("draws: simple P=4, one run", r.runs, 1);
+    sim_tree_free(&t);
+}
+
 int main(int argc, char **argv)
 {
     hand_timelines();
@@ -1314,6 +1366,7 @@ int main(int argc, char **argv)
     steal_pause_timeline();
     steal_free_refused();
     end_timelines();
+    speed_draws();
     conservation();
     if (!(argc > 1 && strcmp(argv[1], "--no-farm") == 0))
         farm_saturation();
