@@ -122,8 +122,8 @@ static int env_int(const char *a, const char *b, int *v)
     return 1;
 }
 
-/* The start time of process pid (field 22 of /proc/pid/stat), 0 if unknown. */
-static unsigned long long start_time(long pid)
+/* Field 'k' (4: the parent's pid, 22: the start time) of /proc/pid/stat, 0 if unknown. */
+static unsigned long long stat_field(long pid, int k)
 {
     char path[64], buf[1024], *p;
     unsigned long long t = 0;
@@ -133,13 +133,69 @@ static unsigned long long start_time(long pid)
         return 0;
     if (fgets(buf, sizeof buf, f) && (p = strrchr(buf, ')'))) {
         int field = 2;
-        for (p++; *p && field < 22; p++)
+        for (p++; *p && field < k; p++)
             if (*p == ' ')
                 field++;
         t = strtoull(p, NULL, 10);
     }
     fclose(f);
     return t;
+}
+
+/* The start time of process pid, 0 if unknown. */
+static unsigned long long start_time(long pid)
+{
+    return stat_field(pid, 22);
+}
+
+/* Whether process pid runs with a rank's environment (PMI_RANK or Open MPI's rank set:
+   the launcher sets it for what it starts, not for itself); 0 when it cannot be read. */
+static int has_rank_env(long pid)
+{
+    char path[64], buf[4096];
+    size_t n, keep = 0;
+    int found = 0, skip = 0; /* skip: inside an entry too long to be a rank's */
+    FILE *f;
+    snprintf(path, sizeof path, "/proc/%ld/environ", pid);
+    if (!(f = fopen(path, "r")))
+        return 0;
+    /* NUL-separated entries, read in blocks; an entry cut at a block's end is kept */
+    while (!found && (n = fread(buf + keep, 1, sizeof buf - 1 - keep, f)) > 0) {
+        size_t len = keep + n, start = 0;
+        for (size_t i = 0; i < len && !found; i++)
+            if (buf[i] == 0) {
+                found = !skip && (strncmp(buf + start, "PMI_RANK=", 9) == 0 ||
+                                  strncmp(buf + start, "OMPI_COMM_WORLD_RANK=", 21) == 0);
+                skip = 0;
+                start = i + 1;
+            }
+        keep = len - start;
+        if (keep >= 64) { /* the rest of this entry is not a rank's */
+            keep = 0;
+            skip = 1;
+        }
+        memmove(buf, buf + len - keep, keep);
+    }
+    fclose(f);
+    return found;
+}
+
+/* The launcher's process that started this rank (hydra's proxy, Open MPI's daemon): the
+   parent, or further up where the rank runs under a program the launcher started
+   (mpiexec -n 2 perf record ./prog, strace -f, gdb, sh -c), which has the rank's
+   environment; at most 8 steps. The segment is named after it, so that every local rank
+   finds the same one: named after the parent, a rank under perf had a segment of its
+   own, and its big buffers travelled by copy. */
+static long launcher_pid(void)
+{
+    long pid = (long)getppid();
+    for (int step = 0; step < 8 && pid > 1 && has_rank_env(pid); step++) {
+        long up = (long)stat_field(pid, 4);
+        if (up <= 1)
+            break;
+        pid = up;
+    }
+    return pid;
 }
 
 /* Segments whose job died before any rank unlinked the name (mpiexec stops the other
@@ -303,7 +359,7 @@ __attribute__((constructor)) static void sh_open(void)
     unsigned long long t;
     char *p = MAP_FAILED;
     sh_slot *me, *first;
-    long ppid = (long)getppid();
+    long ppid = launcher_pid();
     if (!__wrap_malloc || !__real_malloc || __tsan_init || __msan_init ||
         wtcrt_env_off("WTC_SHARED_HEAP"))
         return; /* __real_malloc: only with --wrap=malloc (else nothing comes here) */

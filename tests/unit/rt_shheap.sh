@@ -14,6 +14,7 @@
 #     copies, as between hosts: the test would pass with the heap silently off otherwise),
 #     and --wtc-stats says how much stayed where it lies
 #   a wtcc --check build (its heap records) in steal mode
+#   ranks under a program that forks them (timeout, twice): they share all the same
 #   rt_shheap_churn.wtc: every leaf allocates, grows and frees blocks (big ones in the
 #     shared heap) while its parents' buffers are used by address, in three modes
 #   two hosts as hydra sees them (two launcher processes, two segments) in three modes:
@@ -83,6 +84,24 @@ case_ "steal -n 3, batch 2" 3 --wtc-mode=steal --wtc-batch=2 &&
 
 rt_run 3 "$prog.chk" 1000000 --wtc-mode=steal
 rt_expect "--check build, steal -n 3" 0 "$want"
+
+# ranks under a program the launcher started, which forks them (mpiexec -n 3 perf record
+# ./prog, strace -f, timeout): the segment is the launcher's all the same, so they share
+# (named after the parent, each such rank had its own and every big buffer was copied)
+for wrap in "timeout 100" "timeout 100 timeout 90"; do
+    RT_RC=0
+    # shellcheck disable=SC2086
+    timeout "$RT_TIMEOUT" mpiexec -n 3 $wrap "$prog" 1000000 --wtc-stats --wtc-mode=steal \
+        >"$RT_STDOUT" 2>"$RT_STDERR" || RT_RC=$?
+    b=$(sent)
+    if [ "$RT_RC" != 0 ] || [ "$(cat "$RT_STDOUT")" != "$want" ]; then
+        rt_fail "under '$wrap', steal -n 3" "status $RT_RC, output '$(head -c 200 "$RT_STDOUT")'"
+    elif [ "$b" -ge 1000000 ] || ! grep -q '^heap: rank 1 left' "$RT_STDERR"; then
+        rt_fail "under '$wrap', steal -n 3" "sent $b bytes (want < 1 MB: the buffers by address), $(grep -c '^heap:' "$RT_STDERR") heap lines"
+    else
+        rt_pass "under '$wrap', steal -n 3: sent $b bytes, the buffers by address"
+    fi
+done
 
 # churn: blocks allocated, grown and freed in every leaf, on every rank, while big
 # buffers of the parents are in use by address
