@@ -1354,12 +1354,13 @@ static int roles_of(sim_setting s, const wtcp_mode **mode, wtcp_roles *roles)
    take): 1 in draw 0 (the runtime's own victim sequence, which the decision log
    compares) and in a mode whose decisions do not follow the timing; in the other draws
    of a timed mode each rank its own speed for the whole run, uniform within 1 +- the
-   machine's speed_spread, scaled so that the ranks' mean speed stays 1: a draw moves
-   work between ranks, never adds any, so no run beats the recorded work spread evenly
-   (a speed-up above the cores, tests/unit/sim_cores.sh). A draw of the ranks' speeds
-   is what makes two runs of the program differ, and the median over draws
-   (sim_run_timeline) what keeps a prediction from flipping between two outcomes on
-   timings recorded a fraction of a per cent apart. */
+   machine's speed_spread, scaled so that the workers' mean speed stays 1 (a master
+   keeps its own): a draw moves work between ranks, never adds any, so no run beats the
+   recorded work spread evenly (speed_draws in tests/unit/sim_engine.c). A draw of the
+   ranks' speeds and of the messages' costs (draw_machine) is what makes two runs of the
+   program differ, and the median over draws (sim_run_timeline) what keeps a
+   prediction from flipping between two outcomes on timings recorded a fraction of a
+   per cent apart. */
 static void rank_speeds(sim *S)
 {
     double sum = 0;
@@ -1593,6 +1594,7 @@ static int run_draw(const sim_tree *t, const sim_machine *m, sim_setting s, sim_
     const wtcp_mode *mode;
     wtcp_roles roles;
     sim_machine dm;
+    const sim_machine *dmp = draw_machine(m, s, &dm); /* the regions' (not the job's) */
     memset(r, 0, sizeof *r);
     if (roles_of(s, &mode, &roles) < 0 || (tl && tl->P != roles.P))
         return -1;
@@ -1635,7 +1637,7 @@ static int run_draw(const sim_tree *t, const sim_machine *m, sim_setting s, sim_
         }
         if (tl) /* on the program's clock: after main's own time before the region */
             tl->base = at + r->time;
-        if (run_region(t, g, draw_machine(m, s, &dm), s, r, tl, hold) < 0)
+        if (run_region(t, g, dmp, s, r, tl, hold) < 0)
             return -1;
     }
     if (tl)
@@ -1729,9 +1731,9 @@ static void draws_run(draws *d)
 }
 
 /* A setting of several draws (draws_of: victim sequences, ranks' speeds; sim_set_runs)
-   is simulated once per draw, side by side on the host's CPUs: the result is the run of the median
-   time (of an even number the faster of the middle two), with the fastest and slowest
-   beside it, and the messages of all runs in its count of events. Its timeline is that
+   is simulated once per draw, side by side on the host's CPUs: the result is the run of
+   the median time (of an even number the faster of the middle two), with the fastest
+   and slowest beside it, and the messages of all runs in its count of events. Its timeline is that
    run's, simulated again (the simulation is deterministic). */
 int sim_run_timeline(const sim_tree *t, const sim_machine *m, sim_setting s,
                      sim_result *r, sim_timeline *tl)
