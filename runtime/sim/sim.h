@@ -249,6 +249,12 @@ typedef struct sim_setting {
    3). Default SIM_RUNS (--wtc-runs). */
 #define SIM_RUNS 7
 #define SIM_RUNS_MAX 1000
+/* The first draws simulated, and how close (a fraction of their median) their slowest
+   and fastest must be for the rest to be left out: a setting whose first draws agree
+   that well does not turn on its timings, and its median would move by less than
+   that (sim_run_timeline). */
+#define SIM_RUNS_FIRST 3
+#define SIM_RUNS_AGREE 0.01
 void sim_set_runs(int runs);
 
 /* Where the time of the whole program went (seconds summed over the workers, or over
@@ -271,8 +277,8 @@ typedef struct sim_result {
     double job;           /* of time, the job's own: its launch, MPI's start where main
                              did not cover it, its end (machine file: t_launch, t_start,
                              t_end; doc/predictor.md section 4) */
-    int runs;             /* victim sequences simulated (sim_setting.runs; 1: one run,
-                             the mode chooses nothing at random or P < 3) */
+    int runs;             /* draws simulated (sim_run: 1 where nothing is drawn, else
+                             SIM_RUNS_FIRST when those agreed, else all of them) */
     double time_min, time_max; /* the fastest and slowest of them (time: the median) */
 } sim_result;
 
@@ -395,7 +401,7 @@ typedef struct sim_opts {
     const char *save_profile;  /* --wtc-save-profile=FILE */
     const char *profile;       /* --wtc-profile=FILE: predict from it, no run */
     int recording;             /* an option of the recording was given */
-    int runs;                  /* --wtc-runs: victim sequences per steal setting */
+    int runs;                  /* --wtc-runs: draws per dynamic or steal setting */
 } sim_opts;
 
 #define SIM_REPLICATE_ON 16

@@ -1299,7 +1299,8 @@ static void leaf_timelines(void)
    of 1000 on 4 workers, speed_spread 20 %. Every draw moves work between the workers and
    adds none, so even the fastest run takes at least the work spread evenly (16000), where
    ranks all drawn faster would take less; draw 0 (--wtc-runs=1) is the run
-   without draws; simple mode and speed_spread = 0 draw nothing (steal: victims only). */
+   without draws; simple mode and speed_spread = 0 draw nothing (steal: victims only);
+   draws that agree from the first ones on stop there. */
 static void speed_draws(void)
 {
     sim_machine m = toy();
@@ -1344,6 +1345,14 @@ static void speed_draws(void)
     }
     run(&t, &m, SIM_SIMPLE, 4, 0, 0, &r);
     check("draws: simple P=4, one run", r.runs, 1);
+    /* speeds 0.01 % apart: the first SIM_RUNS_FIRST draws agree within SIM_RUNS_AGREE,
+       the rest are left out */
+    m.speed_spread = 1e-4;
+    run(&t, &m, SIM_DYNAMIC, 5, 1, 0, &r);
+    check("draws: dynamic P=5 M=1, speed_spread 0.01 %: the first runs agree, no more",
+          r.runs, SIM_RUNS_FIRST);
+    check("draws: ... and they lie within SIM_RUNS_AGREE",
+          r.time_max - r.time_min <= SIM_RUNS_AGREE * r.time, 1);
     sim_tree_free(&t);
 }
 
