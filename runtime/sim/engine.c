@@ -1350,6 +1350,21 @@ static int roles_of(sim_setting s, const wtcp_mode **mode, wtcp_roles *roles)
     return 0;
 }
 
+/* Whether run s of a setting of this mode draws the ranks' speeds and the messages'
+   costs (rank_speeds, draw_machine): not draw 0, and only a timed mode on a machine
+   whose speed_spread is not 0. */
+static int draws_speeds(const wtcp_mode *mode, sim_setting s, const sim_machine *m)
+{
+    return s.draw && mode->timed && m->speed_spread > 0;
+}
+
+/* A factor uniform within 1 +- m's speed_spread, one for each (key, seed). */
+static double drawn_factor(const sim_machine *m, int key, unsigned seed)
+{
+    unsigned long long x = wtcp_victim_seed(key, seed) * 0x2545F4914F6CDD1DULL;
+    return 1 + m->speed_spread * (2 * ((double)(x >> 11) / 0x1p53) - 1);
+}
+
 /* How fast each rank computes in this run (rank.speed: the factor its recorded times
    take): 1 in draw 0 (the runtime's own victim sequence, which the decision log
    compares) and in a mode whose decisions do not follow the timing; in the other draws
@@ -1364,13 +1379,11 @@ static int roles_of(sim_setting s, const wtcp_mode **mode, wtcp_roles *roles)
 static void rank_speeds(sim *S)
 {
     double sum = 0;
-    if (!S->s.draw || !S->mode->timed || S->m->speed_spread <= 0)
+    if (!draws_speeds(S->mode, S->s, S->m))
         return;
     for (int i = 0; i < S->P; i++) {
         /* another stream than the victims' (wtcp_victim_seed(i, draw)) */
-        unsigned long long x =
-            wtcp_victim_seed(i + S->P, S->s.draw ^ 0x5eedu) * 0x2545F4914F6CDD1DULL;
-        S->r[i].speed = 1 + S->m->speed_spread * (2 * ((double)(x >> 11) / 0x1p53) - 1);
+        S->r[i].speed = drawn_factor(S->m, i + S->P, S->s.draw ^ 0x5eedu);
         if (i < S->W) /* the workers' mean (ranks 0 .. W-1); a master's is its own */
             sum += S->r[i].speed;
     }
@@ -1568,15 +1581,13 @@ int sim_run(const sim_tree *t, const sim_machine *m, sim_setting s, sim_result *
    messages' costs (latency, gaps, overheads, the wake-up of a sleeper) all by one
    factor uniform within 1 +- speed_spread: how long a message takes moves from run to
    run as a rank's speed does. */
-static const sim_machine *draw_machine(const sim_machine *m, sim_setting s, sim_machine *dm)
+static const sim_machine *draw_machine(const sim_machine *m, const wtcp_mode *mode,
+                                       sim_setting s, sim_machine *dm)
 {
-    const wtcp_mode *mode = wtcp_mode_get(s.mode);
-    unsigned long long x;
     double f;
-    if (!s.draw || !mode || !mode->timed || m->speed_spread <= 0)
+    if (!draws_speeds(mode, s, m))
         return m;
-    x = wtcp_victim_seed(-1, s.draw ^ 0xc0au) * 0x2545F4914F6CDD1DULL;
-    f = 1 + m->speed_spread * (2 * ((double)(x >> 11) / 0x1p53) - 1);
+    f = drawn_factor(m, -1, s.draw ^ 0xc0au);
     *dm = *m;
     double *v[] = { &dm->L, &dm->G, &dm->o_sa, &dm->o_sb, &dm->O_s, &dm->o_ra, &dm->o_rb,
                     &dm->O_r, &dm->L_intra, &dm->G_intra, &dm->O_r_result, &dm->O_s_reuse,
@@ -1594,10 +1605,11 @@ static int run_draw(const sim_tree *t, const sim_machine *m, sim_setting s, sim_
     const wtcp_mode *mode;
     wtcp_roles roles;
     sim_machine dm;
-    const sim_machine *dmp = draw_machine(m, s, &dm); /* the regions' (not the job's) */
+    const sim_machine *dmp; /* the regions' machine (draw_machine), not the job's */
     memset(r, 0, sizeof *r);
     if (roles_of(s, &mode, &roles) < 0 || (tl && tl->P != roles.P))
         return -1;
+    dmp = draw_machine(m, mode, s, &dm);
     r->nworkers = roles.W;
     r->nmasters = roles.M;
     if (tl)

@@ -298,14 +298,12 @@ static void print_runs(FILE *out, const sim_machine *m, const row *v, int n)
         char *text = NULL;
         size_t size = 0;
         FILE *f = NULL;
-        int most = 0, fewer = 0; /* the most runs of a row; a row stopped after the first */
+        int most = 0, fewest = 0; /* the most and fewest runs of a drawn row */
         for (int i = 0; i < n; i++)
-            if (v[i].s.mode == mode && v[i].r.runs > 1 && !isnan(v[i].r.time))
+            if (v[i].s.mode == mode && v[i].r.runs > 1 && !isnan(v[i].r.time)) {
                 most = v[i].r.runs > most ? v[i].r.runs : most;
-        for (int i = 0; i < n; i++)
-            if (v[i].s.mode == mode && v[i].r.runs > 1 && v[i].r.runs < most &&
-                !isnan(v[i].r.time))
-                fewer = v[i].r.runs;
+                fewest = !fewest || v[i].r.runs < fewest ? v[i].r.runs : fewest;
+            }
         for (int i = 0; i < n; i++) {
             if (v[i].s.mode != mode || v[i].r.runs <= 1 || isnan(v[i].r.time))
                 continue;
@@ -315,9 +313,9 @@ static void print_runs(FILE *out, const sim_machine *m, const row *v, int n)
                     return;
                 fprintf(f, "(%s: each row the median of %d simulated runs", mode_name(mode),
                         most);
-                if (fewer)
+                if (fewest < most) /* rows stopped after the first draws */
                     fprintf(f, " (%d where the first %d came within %.3g %% of each other)",
-                            fewer, fewer, 100 * SIM_RUNS_AGREE);
+                            fewest, fewest, 100 * SIM_RUNS_AGREE);
                 fprintf(f, ", as runs of the program differ:%s%s",
                         md->random_victims ? " thieves ask other victims" : "",
                         md->random_victims && speeds ? "," : "");
