@@ -9,7 +9,8 @@
 # (wtcrt_ibarrier), dynamic mode's end under smpi/async-small-thresh takes what has
 # come before it tests that barrier, its predictor (host cc) links and runs, and the
 # calibrator built for SMPI measures the platform's latency and bandwidth; shared bounds
-# (tests/unit/share.wtc) hold in the three modes at P = 5. That part is
+# (tests/unit/share.wtc) hold in the three modes at P = 5, and the fast bins of the C
+# library are off under SMPI (mpi/single.c smpi_heap). That part is
 # skipped with a message when SimGrid is absent (bench/smpi/run.sh installs it).
 # Run from the repository root after 'make'. WTCC=path overrides bin/wtcc.
 . "$PWD/tests/unit/driver_lib.inc"
@@ -141,6 +142,46 @@ EOF_C
     elif [ "$(awk '$2 + 0 >= 1 { n++ } END { print n + 0 }' out)" != 4 ]; then
         fail "wtcrt_ibarrier under SMPI: a rank left before rank 1 entered at 1 s:" \
             "$(sort out | tr '\n' ' ')"
+    fi
+    # the SMPI flavour turns the C library's fast bins off (mpi/single.c smpi_heap):
+    # with them, a rank's request of 1 KiB or more coalesced every small block the
+    # simulator had freed, and SMPI charged that rank 2-4 ms of computing. Freed small
+    # blocks beyond the thread cache go to the fast bins natively (24 or so of 32 here),
+    # to none under SMPI.
+    cat >heap.wtc <<'EOF_C'
+#include <stdio.h>
+#include <stdlib.h>
+/* glibc's <malloc.h>, which smpicc's malloc macros break */
+struct mallinfo2 { size_t arena, ordblks, smblks, hblks, hblkhd, usmblks, fsmblks,
+                   uordblks, fordblks, keepcost; };
+struct mallinfo2 mallinfo2(void);
+int main(void)
+{
+    void *p[64];
+    struct mallinfo2 mi;
+    for (int i = 0; i < 64; i++)
+        p[i] = malloc(24);
+    for (int i = 0; i < 64; i += 2) /* every other one: no block joins its neighbour */
+        free(p[i]);
+    mi = mallinfo2();
+    printf("fast %zu\n", mi.smblks);
+    for (int i = 1; i < 64; i += 2)
+        free(p[i]);
+    return 0;
+}
+EOF_C
+    if ! timeout 300 "$WTCC" --cc=smpicc --no-predict heap.wtc -o heap 2>err; then
+        fail "wtcc --cc=smpicc heap.wtc failed: $(cat err)"
+    elif ! timeout 300 "$WTCC" --no-predict heap.wtc -o heapn 2>err; then
+        fail "wtcc heap.wtc failed: $(cat err)"
+    elif ! timeout 60 smpirun -np 2 -platform "$ROOT/bench/smpi/cluster.xml" ./heap \
+        >out 2>err; then
+        fail "smpirun of heap.wtc failed: $(tail -3 err)"
+    elif [ "$(cat out)" != "fast 0" ]; then
+        fail "the SMPI flavour left the fast bins on: $(cat out), expected 'fast 0'"
+    elif ! timeout 60 ./heapn >out 2>err ||
+        ! awk '$1 == "fast" && $2 + 0 > 0 { ok = 1 } END { exit !ok }' out; then
+        fail "natively heap.wtc should see small blocks in the fast bins: $(cat out)"
     fi
     # the calibrator under smpirun measures the platform: 50 us and 1 Gb/s (8 ns/B)
     # host to host in cluster.xml
