@@ -51,6 +51,7 @@ RT_INC = -Iruntime -Iruntime/common -Iruntime/core
 RT_HDR = runtime/wtc_abi.h $(wildcard runtime/*/*.h)
 RT_SIM_OBJ = $(patsubst %.c,$(B)/sim/%.o,$(RT_COMMON_SRC) $(RT_SIM_SRC))
 CALIB_SRC = $(wildcard calibrate/*.c)
+CALIB_HDR = $(wildcard calibrate/*.h)
 
 # ---- one MPI runtime per MPI implementation (doc/wtcc.md "One runtime per MPI") ----
 # lib/wtc/<impl>/libwtcrt_mpi.a, <impl> as runtime/mpi/wtc_mpi_impl.h names it (mpich,
@@ -148,11 +149,11 @@ $(LIBDIR)/machines/.stamp: $(wildcard machines/*.conf)
 	touch $@
 
 # links the MPI runtime: calibration measures its waiting and its cost per child
-bin/wtc-calibrate: $(CALIB_SRC) $(LIBDIR)/$(MPI_DEFAULT)/libwtcrt_mpi.a $(RT_HDR)
+bin/wtc-calibrate: $(CALIB_SRC) $(CALIB_HDR) $(LIBDIR)/$(MPI_DEFAULT)/libwtcrt_mpi.a $(RT_HDR)
 	@mkdir -p bin
 	$(MPI_WRAPPER_$(MPI_DEFAULT)) $(CFLAGS_ALL) -DWTCRT_MPI $(RT_INC) -Iruntime/mpi -o $@ $(CALIB_SRC) $(LIBDIR)/$(MPI_DEFAULT)/libwtcrt_mpi.a -lm
 
-$(LIBDIR)/smpi/wtc-calibrate: $(CALIB_SRC) $(LIBDIR)/smpi/libwtcrt_mpi.a $(RT_HDR)
+$(LIBDIR)/smpi/wtc-calibrate: $(CALIB_SRC) $(CALIB_HDR) $(LIBDIR)/smpi/libwtcrt_mpi.a $(RT_HDR)
 	$(MPI_WRAPPER_smpi) $(CFLAGS_ALL) -DWTCRT_MPI $(RT_INC) -Iruntime/mpi -o $@ $(CALIB_SRC) $(LIBDIR)/smpi/libwtcrt_mpi.a -lm
 
 demo: all

@@ -33,6 +33,11 @@ int calib_fit_job(const double *p, const double *c, int n, double *a, double *b)
 /* Whether the host is busy: the share of the wall time that a spinning rank got as CPU
    time (cpu / wall, each rank of the pair) below this. */
 #define CALIB_BUSY_SHARE 0.9
+/* Other processes on rank 0's host using more cores than this on average while the
+   calibration runs make it warn (wtc_calibrate.c host_use): a build and small SMPI runs
+   beside a calibration under smpirun moved G by 25 %, where the CPU share check sees
+   simulated time; a shell loop beside it counts 0.91-1.01, an idle 2-core VM 0.00. */
+#define CALIB_BUSY_OTHERS 0.25
 
 /* A master's time to answer one request (t_m): the REQ/GRANT round trip minus the
    network part (2 L + G k, k = 100 bytes) and the asking worker's own send and receive

@@ -23,6 +23,8 @@
 #include <sched.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
 #include <sys/statvfs.h>
 #include <math.h>
 #include <stdio.h>
@@ -303,7 +305,99 @@ typedef struct fit {
     int rpn; /* ranks on rank 0's node when the job spans several nodes, else 0 */
     double t_page_shared, t_page_free; /* the shared heap's pages against private ones */
     int poll_asks; /* a compute-path poll asks MPI (no doorbell covers every rank) */
+    double others; /* cores other processes used on rank 0's host meanwhile; -1 unknown */
 } fit;
+
+/* ---- what other processes took while this ran (host_use) ----------------------------
+   The CPU share check (busy_check) sees a rank that loses its core, not one whose core
+   is slowed by work beside it, and under SMPI it sees simulated time only. So rank 0
+   also counts what the rest of its host ran: the busy time of all its cores
+   (/proc/stat) less the CPU time of this job's processes there (each process once: under
+   SMPI every rank is one process), over the wall time; the real clocks and process ids,
+   by system call, which SMPI does not take over. */
+typedef struct host_use {
+    double busy, wall; /* rank 0: the host's busy CPU seconds, the wall clock */
+    double own;        /* every rank: its process's CPU seconds */
+} host_use;
+
+/* The host's busy CPU seconds since boot (user, nice, system, irq, softirq of every
+   core), or -1. */
+static double host_busy_seconds(void)
+{
+    unsigned long long v[7] = { 0 };
+    long hz = sysconf(_SC_CLK_TCK);
+    FILE *f = fopen("/proc/stat", "r");
+    int n;
+    if (!f)
+        return -1;
+    n = fscanf(f, "cpu %llu %llu %llu %llu %llu %llu %llu", &v[0], &v[1], &v[2], &v[3], &v[4],
+               &v[5], &v[6]);
+    fclose(f);
+    if (n != 7 || hz <= 0)
+        return -1;
+    return (double)(v[0] + v[1] + v[2] + v[5] + v[6]) / (double)hz; /* not idle, iowait */
+}
+
+static double real_now(void)
+{
+    struct timespec ts;
+    if (syscall(SYS_clock_gettime, CLOCK_MONOTONIC, &ts) != 0)
+        return -1;
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static double process_cpu_seconds(void)
+{
+    struct rusage ru;
+    if (getrusage(RUSAGE_SELF, &ru) != 0)
+        return -1;
+    return (double)ru.ru_utime.tv_sec + 1e-6 * (double)ru.ru_utime.tv_usec +
+           (double)ru.ru_stime.tv_sec + 1e-6 * (double)ru.ru_stime.tv_usec;
+}
+
+static void host_use_start(int me, host_use *u)
+{
+    u->own = process_cpu_seconds();
+    u->busy = me == 0 ? host_busy_seconds() : -1;
+    u->wall = me == 0 ? real_now() : -1;
+}
+
+/* Collective: every rank's process time since host_use_start goes to rank 0 (with its
+   host and process id); the other ranks are done. */
+static void host_use_gather(int me, int P, const host_use *u, double *ranks_cpu)
+{
+    char host[256] = "";
+    double mine[3], *all = me == 0 ? malloc((size_t)P * sizeof mine) : NULL;
+    unsigned long h = 5381;
+    gethostname(host, sizeof host - 1);
+    for (const char *c = host; *c; c++)
+        h = h * 33 + (unsigned char)*c;
+    mine[0] = (double)(h & 0xffffffffUL);
+    mine[1] = (double)syscall(SYS_getpid);
+    mine[2] = u->own >= 0 ? process_cpu_seconds() - u->own : -1;
+    MPI_Gather(mine, 3, MPI_DOUBLE, all, 3, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+    if (me != 0)
+        return;
+    *ranks_cpu = 0;
+    for (int r = 0; r < P && all; r++) {
+        int seen = all[3 * r] != all[0] || all[3 * r + 2] < 0; /* another host: not here */
+        for (int q = 0; q < r && !seen; q++)
+            seen = all[3 * q] == all[3 * r] && all[3 * q + 1] == all[3 * r + 1];
+        if (!seen && r > 0)
+            *ranks_cpu += all[3 * r + 2];
+    }
+    free(all);
+}
+
+/* Rank 0, at the end: the cores other processes used on average (>= 0), or -1. */
+static double host_use_others(const host_use *u, double ranks_cpu)
+{
+    double busy = host_busy_seconds(), wall = real_now(), own = process_cpu_seconds(), v;
+    if (u->busy < 0 || busy < 0 || u->wall < 0 || wall <= u->wall || u->own < 0 || own < 0)
+        return -1;
+    v = (busy - u->busy - (own - u->own) - ranks_cpu) / (wall - u->wall);
+    return v > 0 ? v : 0;
+}
 
 /* The job's placement: how many ranks share rank 0's node, and on how many nodes the
    job runs (the predictor's ranks_per_node; one node: 0, every rank on it). */
@@ -845,6 +939,12 @@ static void write_head(FILE *o, const fit *f, int P)
         fprintf(o, "# WARNING: the host was busy: a computing rank got %.0f %% of the wall time "
                    "as CPU time\n# (before measuring) and %.0f %% (around 'contention'); "
                    "recalibrate when it is idle\n", 100 * f->share_start, 100 * f->share_cont);
+    if (f->others < 0)
+        fprintf(o, "# other processes on this host: not known (no /proc/stat)\n");
+    else
+        fprintf(o, "# other processes on this host used %.2f cores on average while this ran"
+                   "%s\n", f->others, f->others > CALIB_BUSY_OTHERS
+                   ? "\n# WARNING: the host was busy: recalibrate when it is idle" : "");
 }
 
 /* The LogGPS costs: latency, bytes, the send and receive overheads, the master. */
@@ -1086,6 +1186,10 @@ static const char *parse_args(int argc, char **argv, int me, const char **name)
 /* A loud warning on stderr when the host was busy (the file says it too). */
 static void warn_busy(const fit *f)
 {
+    if (f->others > CALIB_BUSY_OTHERS)
+        fprintf(stderr, "wtc-calibrate: WARNING: other processes on this host used %.2f "
+                        "cores on average while it was measured: the times may be theirs "
+                        "too; recalibrate when the host is idle\n", f->others);
     if (f->share_start >= CALIB_BUSY_SHARE && f->share_cont >= CALIB_BUSY_SHARE)
         return;
     fprintf(stderr, "wtc-calibrate: WARNING: the host is busy: a computing rank got only "
@@ -1189,7 +1293,10 @@ static void calibrate(wtcrt_rt *rt, int me, int P, const char *out, const char *
 {
     fit f;
     char *buf;
+    host_use use;
+    double ranks_cpu = 0; /* the job's other processes on rank 0's host */
     memset(&f, 0, sizeof f);
+    host_use_start(me, &use);
     f.rpn = ranks_per_node();
     buf = calloc(1, 1 << 22);
     busy_check(me);
@@ -1205,12 +1312,15 @@ static void calibrate(wtcrt_rt *rt, int me, int P, const char *out, const char *
     measure_slowdown(me, &f);
     if (me < 2)
         measure_waiting(rt, me, &f);
+    /* the other ranks sleep from here on, in the last barrier */
+    host_use_gather(me, P, &use, &ranks_cpu);
     if (me == 0) {
         f.t_child = measure_child(rt);
         measure_task_child(rt, f.t_child, &f.t_task_child, &f.t_task_child_fresh);
         f.t_poll = measure_poll(rt);
         f.poll_asks = !rt->bell_all_local;
         measure_pages(&f);
+        f.others = host_use_others(&use, ranks_cpu);
         fit_overheads(&f, P, out, name);
     }
     sleepy_barrier(MPI_COMM_WORLD);

@@ -94,6 +94,23 @@ if command -v taskset >/dev/null && taskset -c "${CORE:-0}" true 2>/dev/null; th
 else
     pass "taskset missing or not permitted: the busy-host case is skipped"
 fi
+# other processes on the host (host_use): the file says how many cores they used; a
+# process spinning beside the calibration (its ranks keep their share of the cores on
+# a bigger host, so only this check sees it) makes it warn, in the file and loudly
+grep -q '^# other processes on this host used [0-9.]* cores on average' $OUT/cal.conf \
+    && pass "the file counts the other processes: $(grep '^# other processes' $OUT/cal.conf)" \
+    || bad "no count of other processes in the file: $(grep '^# other' $OUT/cal.conf)"
+timeout 300 sh -c 'while :; do :; done' &
+spin=$!
+timeout 300 mpiexec -n 2 $C -o $OUT/others.conf --quick >/dev/null 2>$OUT/others.err; rc=$?
+kill $spin 2>/dev/null
+wait $spin 2>/dev/null
+used=$(sed -n 's/^# other processes on this host used \([0-9.]*\) cores.*/\1/p' $OUT/others.conf)
+[ $rc = 0 ] && grep -q 'WARNING: other processes on this host used' $OUT/others.err \
+    && grep -q '^# WARNING: the host was busy: recalibrate when it is idle' $OUT/others.conf \
+    && awk -v u="${used:-x}" 'BEGIN { exit !(u + 0 > 0.25) }' \
+    && pass "a process spinning beside it: ${used} cores, warned" \
+    || bad "a process spinning beside it: status $rc, '${used}' cores: $(cat $OUT/others.err)"
 # the job's costs: t_launch 0.008 + 0.001 P, t_start 0.01 + 0.005 P; t_end falls with P
 # (noise): its median, the slope 0 and why
 got=$(grep -E '^t_(launch|start|end)(_p)? = ' $OUT/cal.conf | sed 's/ *#.*//' | tr '\n' ' ')
