@@ -69,7 +69,7 @@ else
         $SMPI_CFG "$CAL" -o "$MACH" >"$OUT/calibrate.log" 2>&1 ||
         { echo "smpi: calibrating the simulated cluster failed (see $OUT/calibrate.log)" >&2
           exit 2; }
-    grep '^wtc-calibrate: wrote' "$OUT/calibrate.log"
+    grep -E '^wtc-calibrate: (wrote|WARNING)' "$OUT/calibrate.log"
 fi
 echo "machine file: $MACH"
 
