@@ -104,6 +104,17 @@ err "expected KEY:V1,V2" --wtc-vary=L
 err "key 'L' = 2 is outside 0 to 1 s" --wtc-vary=L:2
 err "draws the time against one --wtc-vary key, and 2 are given" --wtc-vary=L:1 --wtc-vary=G:1e-9 --wtc-plot=$OUT/v.svg
 err "cannot be combined with --wtc-vary" --wtc-vary=L:1 --wtc-procs=2 --wtc-modes=simple --wtc-trace=$OUT/v.json
+# a busier master (t_m, doc/predictor.md section 3): dynamic mode with one master at
+# P = 16 slows as t_m grows past its o_r + o_s (24 us on the 2004 preset at P = 16,
+# 35 us at 128; t_m there 148 us), and a t_m below them changes nothing: the
+# simulated master pays the larger of the two a request
+csv=$(timeout 120 $P.predict $PIN --wtc-vary=t_m:1e-6,1e-5,1e-3,1e-2 --wtc-modes=dynamic \
+      --wtc-procs=16 --wtc-masters=1 --wtc-runs=1 --wtc-format=csv 11 2>/dev/null)
+echo "$csv" | awk -F, 'NR > 1 { t[NR] = $6; n++ }
+                       END { exit !(n == 4 && t[2] == t[3] && t[3] < t[4] && t[4] < t[5]) }' \
+    && pass "t_m: below o_r + o_s nothing, above it a slower master: $(echo "$csv" |
+            awk -F, 'NR > 1 { printf "%s %s  ", $1, $6 }')" \
+    || bad "t_m: $csv"
 # --wtc-plot with one key: the time against the value, a line per mode, log x over the
 # wide range, the least time marked; rendered by a real SVG renderer when there is one
 rm -f $OUT/vary.svg
