@@ -315,9 +315,9 @@ static void world(wtcrt_rt *rt)
    one (malloc_consolidate), and the simulator frees many: the rank whose malloc came
    next was charged 2-4 ms for the simulator's garbage (at P = 128 once a run, a rank
    that then got its first TASK late: fib 36 simple took 2.7-3.7 ms of simulated time,
-   1.96-1.99 ms with the fast bins off). A cluster's rank has a heap of its own. So the SMPI flavour turns the fast bins off for the whole
-   process, once per rank, before MPI starts (the thread cache still serves small
-   blocks); doc/predictor.md section 8.1. */
+   1.96-1.99 ms with the fast bins off). A cluster's rank has a heap of its own. So the
+   SMPI flavour turns the fast bins off for the whole process, once per rank, before
+   MPI starts (the thread cache still serves small blocks); doc/predictor.md 8.1. */
 int mallopt(int param, int value); /* glibc's <malloc.h>: smpicc's malloc macros break it */
 #define WTC_M_MXFAST 1                 /* its M_MXFAST */
 static void smpi_heap(void)

@@ -1578,9 +1578,9 @@ int sim_run(const sim_tree *t, const sim_machine *m, sim_setting s, sim_result *
 
 /* The machine a draw's run sees: m itself in draw 0 and where the mode's decisions do
    not follow the timing; in the other draws of a timed mode (rank_speeds) m with its
-   messages' costs (latency, gaps, overheads, the wake-up of a sleeper) all by one
-   factor uniform within 1 +- speed_spread: how long a message takes moves from run to
-   run as a rank's speed does. */
+   messages' costs (latency, gaps, overheads, the wake-up of a sleeper, a master's time
+   to answer a request) all by one factor uniform within 1 +- speed_spread: how long a
+   message takes moves from run to run as a rank's speed does. */
 static const sim_machine *draw_machine(const sim_machine *m, const wtcp_mode *mode,
                                        sim_setting s, sim_machine *dm)
 {
@@ -1591,7 +1591,7 @@ static const sim_machine *draw_machine(const sim_machine *m, const wtcp_mode *mo
     *dm = *m;
     double *v[] = { &dm->L, &dm->G, &dm->o_sa, &dm->o_sb, &dm->O_s, &dm->o_ra, &dm->o_rb,
                     &dm->O_r, &dm->L_intra, &dm->G_intra, &dm->O_r_result, &dm->O_s_reuse,
-                    &dm->G_reuse, &dm->O_r_reuse, &dm->w_wake };
+                    &dm->G_reuse, &dm->O_r_reuse, &dm->w_wake, &dm->t_m };
     for (size_t i = 0; i < sizeof v / sizeof v[0]; i++)
         *v[i] *= f;
     return dm;
