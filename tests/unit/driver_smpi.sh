@@ -196,6 +196,24 @@ EOF_C
         fail "wtc-calibrate under smpirun: L, G not the platform's 50 us, 8 ns/B:" \
             "$(grep -E '^(L|G) ' cal.conf | tr '\n' ' ')"
     fi
+    # under SMPI the calibrator counts other processes with the real clocks and process
+    # ids (calibrate/wtc_calibrate.c host_use): a shell loop spinning beside it is about
+    # one core (1.01 here; half of one on a host of one core), and every simulated rank,
+    # being one process, counts once (counted per rank, the loop came out at 0.21)
+    if [ -x "$cal" ]; then
+        timeout 300 sh -c 'while :; do :; done' &
+        spin=$!
+        timeout 300 smpirun -np 2 -platform "$ROOT/bench/smpi/cluster.xml" "$cal" \
+            -o others.conf --quick >out 2>err
+        st=$?
+        kill $spin 2>/dev/null
+        wait $spin 2>/dev/null
+        used=$(sed -n 's/^# other processes on this host used \([0-9.]*\) cores.*/\1/p' others.conf)
+        [ $st = 0 ] && grep -q 'WARNING: other processes on this host used' err &&
+            awk -v u="${used:-x}" 'BEGIN { exit !(u + 0 > 0.35 && u + 0 < 1.5) }' ||
+            fail "wtc-calibrate under smpirun beside a spinning loop: status $st," \
+                "'${used}' cores: $(grep WARNING err)"
+    fi
     timeout 120 ./fib.predict --wtc-procs=1,4 --wtc-modes=simple \
         --wtc-machine="$ROOT/bench/smpi/smpi-1gbe.conf" 27 >pred 2>err ||
         fail "the predictor of an SMPI build failed: $(cat err)"
