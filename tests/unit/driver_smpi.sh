@@ -8,7 +8,8 @@
 # P = 8 and 16 too, the runtime's barrier holds every rank until the last one came
 # (wtcrt_ibarrier), dynamic mode's end under smpi/async-small-thresh takes what has
 # come before it tests that barrier, its predictor (host cc) links and runs, and the
-# calibrator built for SMPI measures the platform's latency and bandwidth; shared bounds
+# calibrator built for SMPI measures the platform's latency and bandwidth and counts a
+# loop spinning beside it as about one core; shared bounds
 # (tests/unit/share.wtc) hold in the three modes at P = 5, and the fast bins of the C
 # library are off under SMPI (mpi/single.c smpi_heap). That part is
 # skipped with a message when SimGrid is absent (bench/smpi/run.sh installs it).
