@@ -23,7 +23,6 @@
 #include <sched.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
-#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/statvfs.h>
 #include <math.h>
@@ -338,53 +337,49 @@ static double host_busy_seconds(void)
     return (double)(v[0] + v[1] + v[2] + v[5] + v[6]) / (double)hz; /* not idle, iowait */
 }
 
-static double real_now(void)
+/* A clock read by system call: SMPI's macros take clock_gettime over, not this. */
+static double real_clock(clockid_t id)
 {
     struct timespec ts;
-    if (syscall(SYS_clock_gettime, CLOCK_MONOTONIC, &ts) != 0)
+    if (syscall(SYS_clock_gettime, id, &ts) != 0)
         return -1;
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-static double process_cpu_seconds(void)
-{
-    struct rusage ru;
-    if (getrusage(RUSAGE_SELF, &ru) != 0)
-        return -1;
-    return (double)ru.ru_utime.tv_sec + 1e-6 * (double)ru.ru_utime.tv_usec +
-           (double)ru.ru_stime.tv_sec + 1e-6 * (double)ru.ru_stime.tv_usec;
-}
-
 static void host_use_start(int me, host_use *u)
 {
-    u->own = process_cpu_seconds();
+    u->own = real_clock(CLOCK_PROCESS_CPUTIME_ID);
     u->busy = me == 0 ? host_busy_seconds() : -1;
-    u->wall = me == 0 ? real_now() : -1;
+    u->wall = me == 0 ? real_clock(CLOCK_MONOTONIC) : -1;
 }
 
-/* Collective: every rank's process time since host_use_start goes to rank 0 (with its
-   host and process id); the other ranks are done. */
-static void host_use_gather(int me, int P, const host_use *u, double *ranks_cpu)
+/* Collective: the process time since host_use_start of every rank on rank 0's node
+   (MPI's shared-memory split, as ranks_per_node) goes to rank 0 with its process id,
+   and rank 0 adds up each other process once into *ranks_cpu. */
+static void host_use_gather(int me, const host_use *u, double *ranks_cpu)
 {
-    char host[256] = "";
-    double mine[3], *all = me == 0 ? malloc((size_t)P * sizeof mine) : NULL;
-    unsigned long h = 5381;
-    gethostname(host, sizeof host - 1);
-    for (const char *c = host; *c; c++)
-        h = h * 33 + (unsigned char)*c;
-    mine[0] = (double)(h & 0xffffffffUL);
-    mine[1] = (double)syscall(SYS_getpid);
-    mine[2] = u->own >= 0 ? process_cpu_seconds() - u->own : -1;
-    MPI_Gather(mine, 3, MPI_DOUBLE, all, 3, MPI_DOUBLE, 0, MPI_COMM_WORLD);
-    if (me != 0)
+    MPI_Comm node;
+    int n, here;
+    double mine[2], *all;
+    MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
+    MPI_Comm_size(node, &n);
+    MPI_Comm_rank(node, &here);
+    all = here == 0 ? malloc((size_t)n * sizeof mine) : NULL; /* every node's root */
+    mine[0] = (double)syscall(SYS_getpid);
+    mine[1] = u->own >= 0 ? real_clock(CLOCK_PROCESS_CPUTIME_ID) - u->own : -1;
+    MPI_Gather(mine, 2, MPI_DOUBLE, all, 2, MPI_DOUBLE, 0, node); /* rank 0: node's 0 */
+    MPI_Comm_free(&node);
+    if (me != 0) {
+        free(all);
         return;
+    }
     *ranks_cpu = 0;
-    for (int r = 0; r < P && all; r++) {
-        int seen = all[3 * r] != all[0] || all[3 * r + 2] < 0; /* another host: not here */
+    for (int r = 1; r < n && all; r++) {
+        int seen = all[2 * r + 1] < 0;
         for (int q = 0; q < r && !seen; q++)
-            seen = all[3 * q] == all[3 * r] && all[3 * q + 1] == all[3 * r + 1];
-        if (!seen && r > 0)
-            *ranks_cpu += all[3 * r + 2];
+            seen = all[2 * q] == all[2 * r];
+        if (!seen)
+            *ranks_cpu += all[2 * r + 1];
     }
     free(all);
 }
@@ -392,7 +387,8 @@ static void host_use_gather(int me, int P, const host_use *u, double *ranks_cpu)
 /* Rank 0, at the end: the cores other processes used on average (>= 0), or -1. */
 static double host_use_others(const host_use *u, double ranks_cpu)
 {
-    double busy = host_busy_seconds(), wall = real_now(), own = process_cpu_seconds(), v;
+    double busy = host_busy_seconds(), wall = real_clock(CLOCK_MONOTONIC), v;
+    double own = real_clock(CLOCK_PROCESS_CPUTIME_ID);
     if (u->busy < 0 || busy < 0 || u->wall < 0 || wall <= u->wall || u->own < 0 || own < 0)
         return -1;
     v = (busy - u->busy - (own - u->own) - ranks_cpu) / (wall - u->wall);
@@ -1313,7 +1309,7 @@ static void calibrate(wtcrt_rt *rt, int me, int P, const char *out, const char *
     if (me < 2)
         measure_waiting(rt, me, &f);
     /* the other ranks sleep from here on, in the last barrier */
-    host_use_gather(me, P, &use, &ranks_cpu);
+    host_use_gather(me, &use, &ranks_cpu);
     if (me == 0) {
         f.t_child = measure_child(rt);
         measure_task_child(rt, f.t_child, &f.t_task_child, &f.t_task_child_fresh);

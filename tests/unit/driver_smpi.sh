@@ -199,8 +199,8 @@ EOF_C
     fi
     # under SMPI the calibrator counts other processes with the real clocks and process
     # ids (calibrate/wtc_calibrate.c host_use): a shell loop spinning beside it is about
-    # one core (1.01 here; half of one on a host of one core), and every simulated rank,
-    # being one process, counts once (counted per rank, the loop came out at 0.21)
+    # one core (1.01 here; half of one on a host of one core): the simulated ranks are one
+    # process, counted once (once per rank, the loop came out at 0.21)
     if [ -x "$cal" ]; then
         timeout 300 sh -c 'while :; do :; done' &
         spin=$!
