@@ -27,7 +27,8 @@ static const samp_field samp_line[] = {
 };
 static const samp_field checks_line[] = {
     SF('d', pass1), SF('d', pass2), SF('l', outliers), SF('l', repl_checked),
-    SF('l', repl_unequal), SF('d', repl_maxdiff), SF('l', same_args),
+    SF('l', repl_unequal), SF('d', repl_maxdiff), SF('l', same_args), SF('i', passes),
+    SF('d', pass_kept),
 };
 
 /* "kw v1 v2 ...\n": the fields of s listed in v[0..n-1]. */

@@ -611,7 +611,14 @@ static void print_head(FILE *out, const sim_tree *t, const sim_machine *m,
                      "interrupted by another process: %s CPU time was used)\n", smp->preempted,
                 smp->preempted == 1 ? "" : "s", smp->preempted == 1 ? "was" : "were",
                 smp->preempted == 1 ? "its" : "their");
-    if (smp->pass1 > 0)
+    if (smp->pass1 > 0 && smp->passes > 2)
+        fprintf(out, "  (the %ld leaf tasks run from their captures were timed up to %d times: "
+                     "%.6f s and %.6f s in all in the first two passes, spread %.1f %%; each "
+                     "kept its fastest, %.6f s in all)\n",
+                smp->executed - smp->in_place - smp->dear, smp->passes, smp->pass1,
+                smp->pass2, 100 * fabs(smp->pass2 - smp->pass1) / fmin(smp->pass1, smp->pass2),
+                smp->pass_kept);
+    else if (smp->pass1 > 0)
         fprintf(out, "  (the %ld leaf tasks run from their captures were timed twice: %.6f s and "
                      "%.6f s in all, spread %.1f %%; %ld pairs over 10 %% and 20 us apart kept the smaller)\n",
                 smp->executed - smp->in_place - smp->dear, smp->pass1, smp->pass2,

@@ -434,8 +434,10 @@ typedef struct sim_sampling {
     long in_place;             /* leaves run in place because they write out: buffers */
     long dear;                 /* ... because copying their inputs costs too much */
     long preempted;            /* timings by CPU time: another process ran */
-    double pass1, pass2;       /* the sampled leaves' totals in their two timings */
+    double pass1, pass2;       /* the sampled leaves' totals in their first two timings */
     long outliers;             /* ... leaves whose two timings were over 10 % apart */
+    int passes;                /* the most timings of one leaf (record.c retime) */
+    double pass_kept;          /* the sampled leaves' total of the times kept */
     int replicate;             /* the --wtc-replicate limit (0: off) */
     long repl_subtrees, repl_calls, repl_leaves; /* replicas and what they hold */
     long repl_checked, repl_unequal; /* pars whose child 1 was run to check child 0 */

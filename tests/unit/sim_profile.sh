@@ -82,8 +82,9 @@ refused() { # label, file, pattern
     else bad "$1: status $rc: $(cat $D/e.txt)"; fi
 }
 refused "another program's profile" $D/fib.prof 'profile of another program (fib.wtc'
-sed '1s/ 5$/ 4/' $D/nq.prof >$D/vold.prof
-refused "an older version" $D/vold.prof 'format version 4, this runtime reads version 5'
+v=$(sed -n '1s/^wtc-profile \([0-9]*\)$/\1/p' $D/nq.prof)
+sed "1s/ $v\$/ $((v - 1))/" $D/nq.prof >$D/vold.prof
+refused "an older version" $D/vold.prof "format version $((v - 1)), this runtime reads version $v"
 head -c 5000 $D/nq.prof >$D/cut.prof
 refused "a truncated file" $D/cut.prof 'damaged profile (truncated'
 head -c $(($(wc -c <$D/nq.prof) - 3)) $D/nq.prof >$D/cut2.prof
