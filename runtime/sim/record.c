@@ -85,8 +85,9 @@ typedef struct call_rec {
 
 /* What the recorder knows about a node beyond sim_node (replication, sim_replica.c
    in this file): its function, its size (TASK + RESULT bytes), and whether its own
-   times after its first par are tainted (measured on data that replicas did not
-   compute) or it is a replica (filled at the end of the region). */
+   times are tainted (measured on data that replicas did not compute: 1 after its first
+   par, 2 all of them, fix_tainted) or it is a replica (filled at the end of the
+   region). */
 typedef struct node_info {
     const wtc_fn *fn;
     double size;
@@ -555,8 +556,9 @@ static void run_leaf(long i, double *t, unsigned char *have, double *x, long *nx
    its usual time in most processes but 10-40 % longer for stretches of 5-10 ms, several
    in a row, with fast gaps of 1-3 ms between them, and some processes spent most of
    their life so (bench/README.md "Slow stretches of the host"). Two passes over the
-   sampled leaves of fib 36 take 12 ms: both fell in one stretch in 2 recordings of 15,
-   and the sequential time came out 20-40 % long. So the passes go on, up to
+   sampled leaves of a program of eight fib calls (0.154 s) take 12 ms: both fell in one
+   stretch in 1 to 3 recordings of every 15-20, and its sequential time came out 5-40 %
+   long. So the passes go on, up to
    SIM_RETIME_PASSES in all, while they cost at most SIM_RETIME_SHARE of the chunk's
    estimated leaf time (a sample of 4 % gets all, one of every leaf none), and each leaf
    keeps its fastest timing: a slowdown only adds time, and one pass in a fast gap is
@@ -1000,20 +1002,23 @@ static int size_classes(const long *idx, long n, int c, size_class *out, int max
 /* A tainted call's own times after its first par were measured on data that the
    replicas did not compute (e.g. a merge of halves one of which was never sorted), so
    they are re-estimated from the untainted executed calls of the same function (same
-   number of pars) by a power law in the size, t = t1 (s/s1)^a. The reference class is
+   number of pars) by a power law in the size, t = t1 (s/s1)^a. A call or leaf run by a
+   par of such a call (taint 2: cilksort's parallel merges, whose halves came from
+   copies) was measured on that data whole: all its own times are re-estimated so, a
+   leaf's from the untainted leaves of its function. The reference class is
    the largest one with at least FIT_MIN_COUNT calls (a single large call pays the
    first touch of its memory, which the real run pays once for many; a smaller class
    fits in a cache the tainted calls overflow); the exponent is the least-squares slope
    in log-log through it and every smaller such class (robust to one noisy class; a = 1
    when no class is 4 times smaller, clamped to [0, 2]). */
-/* The untainted executed calls of function fn with np pars (not leaves, not replicas)
-   into idx; returns how many. */
-static long untainted_peers(const wtc_fn *fn, int np, long *idx)
+/* The untainted executed calls of function fn with np pars (leaves when leaf, else
+   calls that are not; not replicas) into idx; returns how many. */
+static long untainted_peers(const wtc_fn *fn, int np, int leaf, long *idx)
 {
     long nv = 0;
     for (int i = R.region_first; i < R.tree.nnodes; i++) {
         node_info *ii = info(i);
-        if (ii->fn == fn && !ii->taint && !ii->replica && !R.tree.nodes[i].leaf &&
+        if (ii->fn == fn && !ii->taint && !ii->replica && R.tree.nodes[i].leaf == leaf &&
             npars(i) == np)
             idx[nv++] = i;
     }
@@ -1073,15 +1078,17 @@ static void fix_tainted(void)
     for (int x = R.region_first; x < R.tree.nnodes; x++) {
         node_info *ix = info(x);
         int np;
-        if (!ix->taint || ix->replica || !ix->fn || R.tree.nodes[x].leaf)
+        int leaf = R.tree.nodes[x].leaf;
+        if (!ix->taint || ix->replica || !ix->fn || (leaf && ix->taint < 2))
             continue;
         np = npars(x);
-        if ((nv = untainted_peers(ix->fn, np, idx)) == 0)
+        if ((nv = untainted_peers(ix->fn, np, leaf, idx)) == 0)
             continue;
         for (int c = 0; c <= np; c++) {
             double *slot;
             int nc, r;
-            if (c == 1) /* the first par's t_before runs before any child: valid */
+            if (c == 1 && ix->taint < 2) /* the first par's t_before runs before any
+                                            child, on the call's own inputs: valid */
                 continue;
             slot = component(x, c);
             if (!slot || (nc = size_classes(idx, nv, c, cl, 64, tmp1, tmp2)) == 0)
@@ -1670,6 +1677,9 @@ void wtc_par_close(wtc_par *p)
     int cnode = caller->node, first, rep;
     long weight = caller->weight;
     long witness = caller->witness; /* caller moves if R.calls grows */
+    /* a call tainted before this par (a par of it replicated children) feeds this
+       par's children with copies: each of them is measured on such data, whole */
+    int fed = info(cnode)->taint != 0;
     double t_before = stamp_since(caller->seg);
     /* the spawns are the runtime's work, not the caller's: the simulator adds them
        where the real runtime spawns (sim_par.t_spawn) */
@@ -1684,6 +1694,8 @@ void wtc_par_close(wtc_par *p)
     R.tree.pars[np].depth = p->depth;
     rep = replicable(p, weight, witness);
     for (int i = 0; i < p->nch; i++) {
+        if (fed) /* its inputs come from outputs replicas did not compute */
+            info(first + i)->taint = 2;
         if (rep && !witness && (i == 1 || i == p->nch - 1)) {
             /* the witnesses: child 1 runs too (copying inside it unchecked), and in a
                wider par the last child, since two neighbours can agree by chance where
@@ -1701,7 +1713,8 @@ void wtc_par_close(wtc_par *p)
                   (witness ? SIM_REPLICATE_MIN_S / SIM_WITNESS_SCALE : SIM_REPLICATE_MIN_S);
             if (rep) /* the caller and every call above it read data replicas did not compute */
                 for (int k = 0; k < R.ncalls; k++)
-                    info(R.calls[k].node)->taint = 1;
+                    if (!info(R.calls[k].node)->taint)
+                        info(R.calls[k].node)->taint = 1;
         } else {
             run_child(p, i, first + i, weight, witness);
         }

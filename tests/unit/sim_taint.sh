@@ -1,0 +1,25 @@
+#!/bin/sh
+# Calls fed by replicas (doc/predictor.md 2.1, "Tainted calls"): bench/balance/cilksort.wtc
+# sorts four quarters in one par and merges them with parallel merges (pmerge, a
+# recursive function) in the pars after it. Where the quarters are replicas, the merges
+# run on copies of one sorted run, which merge several times faster than two different
+# runs (identical inputs: every branch predicted); they are re-estimated from the
+# merges that ran on real data. Before, the replicated recording's sequential time was
+# 8-9 % below --wtc-replicate=off's (0.291 against 0.318 s); now within 6 % (fastest of
+# 3 on each side).
+. tests/unit/sim_common.inc
+[ -x bin/wtcc ] || { bad "bin/wtcc missing: run make"; exit 1; }
+bin/wtcc ${SIM_CFLAGS:-} bench/balance/cilksort.wtc -o $OUT/taint >$OUT/taint.build 2>&1 \
+    || { bad "build: $(cat $OUT/taint.build)"; exit 1; }
+# 4 M: each quarter of the root takes ~0.07 s, above the 0.05 s below which nothing is
+# copied
+predict() { timeout 120 $OUT/taint.predict 4000000 --wtc-procs=1 --wtc-modes=simple "$@" 2>/dev/null; }
+for try in 1 2 3; do
+    predict >$OUT/taint.out
+    grep -q '^replicated: [0-9]* subtrees' $OUT/taint.out && break
+done
+grep -q '^replicated: [0-9]* subtrees' $OUT/taint.out \
+    && pass "replicated: $(grep '^replicated' $OUT/taint.out | cut -c13-70)... (recording $try)" \
+    || bad "nothing replicated in 3 recordings (so nothing checked): $(grep -i 'replicat\|differed' $OUT/taint.out | head -2)"
+seq_vs_off taint 3 6
+exit $fail
