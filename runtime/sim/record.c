@@ -559,12 +559,17 @@ static void run_leaf(long i, double *t, unsigned char *have, double *x, long *nx
    sampled leaves of a program of eight fib calls (0.154 s) take 12 ms: both fell in one
    stretch in 1 to 3 recordings of every 15-20, and its sequential time came out 5-40 %
    long. So the passes go on, up to
-   SIM_RETIME_PASSES in all, while they cost at most SIM_RETIME_SHARE of the chunk's
-   estimated leaf time (a sample of 4 % gets all, one of every leaf none), and each leaf
-   keeps its fastest timing: a slowdown only adds time, and one pass in a fast gap is
-   enough for the leaves it timed. */
+   SIM_RETIME_PASSES in all, while all of them together take at most SIM_RETIME_SPAN
+   seconds and the ones after the second at most SIM_RETIME_SHARE of the chunk's
+   estimated leaf time (a sample of 2.4 % gets six passes, one of 4 % four, one of every
+   leaf two), and each leaf keeps its fastest timing: a slowdown only adds time, and one
+   pass in a fast gap is enough for the leaves it timed. Long passes already cover many
+   such stretches, as the program's own run does, and keep the mean of two (n-queens 15:
+   passes of 0.63 s; four of them, under a quarter's budget alone, had doubled the time
+   of its prediction). */
 #define SIM_RETIME_PASSES 6
-#define SIM_RETIME_SHARE 0.25
+#define SIM_RETIME_SHARE 0.1
+#define SIM_RETIME_SPAN 0.25
 
 /* One more timing of every executed leaf of the chunk, in the same order (the cache sees
    the same sequence as in the first pass), each from the shared bounds of its first
@@ -585,7 +590,7 @@ static double retime_pass(double *t2, const unsigned char *have, long L)
 
 /* Times every executed leaf of the chunk again: a second pass, after which each leaf
    keeps the mean of its two timings, or the smaller when they are over SIM_RETIME_APART
-   apart; then, while 'budget' seconds allow (SIM_RETIME_PASSES above), more passes,
+   apart; then, while SIM_RETIME_SPAN and 'budget' seconds allow (above), more passes,
    after which each leaf keeps its fastest timing of all. The first two passes' totals
    and the kept times' go into the report as the spread of the timing. */
 static void retime(double *t, const unsigned char *have, long L, double budget)
@@ -612,8 +617,11 @@ static void retime(double *t, const unsigned char *have, long L, double budget)
         }
     }
     R.smp.pass2 += pass;
-    /* the next pass would bring the passes after the second to (passes - 1) * pass */
-    for (; passes < SIM_RETIME_PASSES && pass > 0 && (passes - 1) * pass <= budget; passes++) {
+    /* the next pass would bring the passes to (passes + 1) * pass in all, those after
+       the second to (passes - 1) * pass */
+    for (; passes < SIM_RETIME_PASSES && pass > 0 && (passes + 1) * pass <= SIM_RETIME_SPAN &&
+           (passes - 1) * pass <= budget;
+         passes++) {
         retime_pass(t2, have, L);
         for (long i = 0; i < L; i++)
             if (have[i] && R.leaf_cap[i])
