@@ -330,6 +330,13 @@ static void read_tree(cur *c, sim_tree *t)
             c->bad = 1;
 }
 
+void sim_profile_tree_free(sim_tree *t)
+{
+    for (int i = 0; i < t->nsites; i++) /* read_sites' copies */
+        free((char *)t->sites[i].file);
+    sim_tree_free(t);
+}
+
 int sim_profile_load(const char *path, const wtc_program *prog, sim_tree *t,
                      sim_sampling *s, int *rec_depth, char *err, size_t errsz)
 {
@@ -349,7 +356,7 @@ int sim_profile_load(const char *path, const wtc_program *prog, sim_tree *t,
         read_tree(&c, t);
     free(text);
     if (c.bad) {
-        sim_tree_free(t);
+        sim_profile_tree_free(t);
         snprintf(err, errsz, "%s: damaged profile (the recording does not parse)", path);
         return -1;
     }

@@ -1920,7 +1920,7 @@ static int predict_from_profile(void)
     }
     smp.rec_seconds = wtcrt_now() - R.t_start; /* the report says what it was */
     rc = predict(&t, &smp, rec_depth);
-    sim_tree_free(&t);
+    sim_profile_tree_free(&t);
     return rc < 0 ? 2 : 0;
 }
 

@@ -562,6 +562,9 @@ int sim_profile_save(const char *path, const struct wtc_program *prog, const sim
 /* Reads a profile of prog into t (finished) and s. 0, or -1 with err set. */
 int sim_profile_load(const char *path, const struct wtc_program *prog, sim_tree *t,
                      sim_sampling *s, int *rec_depth, char *err, size_t errsz);
+/* Frees a tree sim_profile_load filled, the file names of its par statements with it
+   (a recorded tree's are the program's own). */
+void sim_profile_tree_free(sim_tree *t);
 
 /* The predictor's own exits (its errors: out of memory, a bad count under --check, a
    file it cannot write): record.c's exit handler keeps their status, where an exit(N)
