@@ -558,15 +558,14 @@ static void run_leaf(long i, double *t, unsigned char *have, double *x, long *nx
    their life so (bench/README.md "Slow stretches of the host"). Two passes over the
    sampled leaves of a program of eight fib calls (0.154 s) take 12 ms: both fell in one
    stretch in 1 to 3 recordings of every 15-20, and its sequential time came out 5-40 %
-   long. So the passes go on, up to
-   SIM_RETIME_PASSES in all, while all of them together take at most SIM_RETIME_SPAN
-   seconds and the ones after the second at most SIM_RETIME_SHARE of the chunk's
-   estimated leaf time (a sample of 2.4 % gets six passes, one of 4 % four, one of every
-   leaf two), and each leaf keeps its fastest timing: a slowdown only adds time, and one
-   pass in a fast gap is enough for the leaves it timed. Long passes already cover many
-   such stretches, as the program's own run does, and keep the mean of two (n-queens 15:
-   passes of 0.63 s; four of them, under a quarter's budget alone, had doubled the time
-   of its prediction). */
+   long. So the passes go on, up to SIM_RETIME_PASSES in all, while all of them together
+   take at most SIM_RETIME_SPAN seconds and the ones after the second at most
+   SIM_RETIME_SHARE of the chunk's estimated leaf time (a sample of 2.4 % gets six
+   passes, one of 4 % four, one of every leaf two), and each leaf keeps its fastest
+   timing: a slowdown only adds time, and one pass in a fast gap is enough for the leaves
+   it timed. Long passes already cover many such stretches, as the program's own run
+   does, and keep the mean of two (n-queens 15: passes of 0.63 s; four of them, under a
+   quarter's budget alone, had doubled the time of its prediction). */
 #define SIM_RETIME_PASSES 6
 #define SIM_RETIME_SHARE 0.1
 #define SIM_RETIME_SPAN 0.25
