@@ -649,11 +649,17 @@ static void retime(double *t, const unsigned char *have, long L, double budget)
    (points' 48 ms of leaves were predicted 13-17 % high from a sample). */
 #define SIM_SAMPLE_ALL_BELOW_S 0.1
 
-/* Is the estimated total time of L leaves (the mean of the nx run so far, whose
-   times add up to sum) small? */
+/* The estimated total time of L leaves: the mean of the nx run so far, whose times add
+   up to sum, L times; 0 when none ran. */
+static double leaves_estimate(double sum, long nx, long L)
+{
+    return nx > 0 ? sum / (double)nx * (double)L : 0;
+}
+
+/* Is the estimated total time of L leaves small? */
 static int cheap_leaves(double sum, long nx, long L)
 {
-    return nx > 0 && sum / (double)nx * (double)L < SIM_SAMPLE_ALL_BELOW_S;
+    return nx > 0 && leaves_estimate(sum, nx, L) < SIM_SAMPLE_ALL_BELOW_S;
 }
 
 /* Even when the bootstrap is satisfied, the sample grows while it has fewer than
@@ -790,7 +796,7 @@ static void flush_leaves(void)
     }
     if (nx >= L)
         b.lo = b.hi = 0;
-    retime(t, have, L, SIM_RETIME_SHARE * (nx > 0 ? xsum / (double)nx * (double)L : 0));
+    retime(t, have, L, SIM_RETIME_SHARE * leaves_estimate(xsum, nx, L));
     free(share_before);
     share_before = NULL;
     R.smp.same_args += same_args(t, have, L);
@@ -1076,14 +1082,18 @@ static double fit_exponent(const size_class *cl, int nc, int r)
 }
 
 /* One fit of fix_tainted: for function fn's calls (or leaves) with np pars, per own-time
-   component c the reference class's size s1[c] and time t1[c] and the exponent a[c]
-   (s1[c] 0: nothing to fit from). The same for every tainted node of the kind, so it is
-   made once: with cilksort's merges tainted through, a fit per node (a scan of every
-   node for its peers) took its recording from 0.2 to 3.8 s. */
+   component c the reference class's size s1 and time t1 and the exponent a (s1 0:
+   nothing to fit from). The same for every tainted node of the kind, so it is made
+   once: with cilksort's merges tainted through, a fit per node (a scan of every node
+   for its peers) took its recording from 0.2 to 3.8 s. */
+typedef struct fit_law {
+    double s1, t1, a;
+} fit_law;
+
 typedef struct taint_fit {
     const wtc_fn *fn;
     int np, leaf;
-    double *s1, *t1, *a;
+    fit_law *law; /* [0..np] */
 } taint_fit;
 
 static taint_fit *taint_fit_of(taint_fit **fits, int *nfits, const wtc_fn *fn, int np,
@@ -1097,13 +1107,8 @@ static taint_fit *taint_fit_of(taint_fit **fits, int *nfits, const wtc_fn *fn, i
             return &(*fits)[k];
     *fits = xrealloc(*fits, (size_t)(*nfits + 1) * sizeof **fits);
     f = &(*fits)[(*nfits)++];
-    f->fn = fn;
-    f->np = np;
-    f->leaf = leaf;
-    f->s1 = calloc((size_t)np + 1, sizeof *f->s1);
-    f->t1 = calloc((size_t)np + 1, sizeof *f->t1);
-    f->a = calloc((size_t)np + 1, sizeof *f->a);
-    if (!f->s1 || !f->t1 || !f->a)
+    *f = (taint_fit){ fn, np, leaf, calloc((size_t)np + 1, sizeof *f->law) };
+    if (!f->law)
         sim_exit(2);
     nv = untainted_peers(fn, np, leaf, idx);
     for (int c = 0; c <= np && nv > 0; c++) {
@@ -1111,9 +1116,7 @@ static taint_fit *taint_fit_of(taint_fit **fits, int *nfits, const wtc_fn *fn, i
         if (nc == 0)
             continue;
         r = reference_class(cl, nc);
-        f->s1[c] = cl[r].size;
-        f->t1[c] = cl[r].time;
-        f->a[c] = fit_exponent(cl, nc, r);
+        f->law[c] = (fit_law){ cl[r].size, cl[r].time, fit_exponent(cl, nc, r) };
     }
     return f;
 }
@@ -1141,15 +1144,12 @@ static void fix_tainted(void)
                                             child, on the call's own inputs: valid */
                 continue;
             slot = component(x, c);
-            if (slot && f->s1[c] > 0)
-                *slot = f->t1[c] * pow(ix->size / f->s1[c], f->a[c]);
+            if (slot && f->law[c].s1 > 0)
+                *slot = f->law[c].t1 * pow(ix->size / f->law[c].s1, f->law[c].a);
         }
     }
-    for (int k = 0; k < nfits; k++) {
-        free(fits[k].s1);
-        free(fits[k].t1);
-        free(fits[k].a);
-    }
+    for (int k = 0; k < nfits; k++)
+        free(fits[k].law);
     free(fits);
     free(idx);
     free(tmp1);
