@@ -25,6 +25,7 @@
 #include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <sys/statvfs.h>
+#include <sys/wait.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,6 +34,7 @@
 #include <unistd.h>
 #include "calib.h"
 #include "wtcrt.h"
+#include "wtc_mpi_impl.h"
 
 
 #define MAXP 64
@@ -303,6 +305,8 @@ typedef struct fit {
     double share_start, share_cont; /* cpu_share before measuring, and around contention */
     int rpn; /* ranks on rank 0's node when the job spans several nodes, else 0 */
     double t_page_shared, t_page_free; /* the shared heap's pages against private ones */
+    double t_page_map; /* a page another process touched first, read the first time */
+    int map_measured;
     int poll_asks; /* a compute-path poll asks MPI (no doorbell covers every rank) */
     double others; /* cores other processes used on rank 0's host meanwhile; -1 unknown */
 } fit;
@@ -773,6 +777,80 @@ static void measure_pages(fit *f)
     f->t_page_free = fmax(wtcrt_median(d[1], 5), 0);
 }
 
+/* One round of t_page_map in a child process (a rank of the node that did not touch
+   the pages): n bytes of a shm file the parent wrote, mapped anew and read one byte a
+   page, twice; the first read's seconds less the second's, per page, into *d. The
+   kernel maps a read page's present neighbours with it (fault-around), as when a rank
+   reads a TASK's buffer in the shared heap. -1: no shared memory or no child. */
+static int map_round(int fd, size_t n, double *d)
+{
+    int pfd[2];
+    pid_t pid;
+    double v = -1;
+    if (pipe(pfd) != 0)
+        return -1;
+    pid = fork();
+    if (pid == 0) { /* no MPI here: map, read, write the figure, leave */
+        volatile const char *q = mmap(NULL, n, PROT_READ, MAP_SHARED, fd, 0);
+        double t[3];
+        long s = 0;
+        if (q != MAP_FAILED)
+            for (int k = 0; k < 2; k++) {
+                t[k] = wtcrt_now();
+                for (size_t i = 0; i < n; i += 4096)
+                    s += q[i];
+                t[k + 1] = wtcrt_now();
+            }
+        if (q != MAP_FAILED && s == (long)(n / 4096) * 2)
+            v = ((t[1] - t[0]) - (t[2] - t[1])) / (double)(n / 4096);
+        if (write(pfd[1], &v, sizeof v) != (ssize_t)sizeof v)
+            _exit(1);
+        _exit(0);
+    }
+    close(pfd[1]);
+    if (pid < 0 || read(pfd[0], &v, sizeof v) != (ssize_t)sizeof v)
+        v = -1;
+    close(pfd[0]);
+    if (pid > 0)
+        while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+            ;
+    *d = v;
+    return v < 0 ? -1 : 0;
+}
+
+/* t_page_map: median of 5 rounds of 64 MiB (0 where shared memory cannot be had or
+   fork fails: the key is then written as not measured). */
+static void measure_map(fit *f)
+{
+#ifdef WTC_MPI_SMPI
+    (void)f; /* one simulator process, no shared heap: nothing to map (nor to fork) */
+    return;
+#endif
+    size_t n = (size_t)PAGES_MB << 20;
+    char name[64], *p;
+    double d[5];
+    int fd, k = 0;
+    struct statvfs v;
+    snprintf(name, sizeof name, "/wtc-calibrate-map.%ld", (long)getpid());
+    fd = shm_open(name, O_CREAT | O_EXCL | O_RDWR, 0600);
+    if (fd < 0)
+        return;
+    shm_unlink(name);
+    if (fstatvfs(fd, &v) == 0 && (double)v.f_bavail * (double)v.f_frsize >= 4.0 * (double)n &&
+        ftruncate(fd, (off_t)n) == 0 &&
+        (p = mmap(NULL, n, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0)) != MAP_FAILED) {
+        memset(p, 1, n); /* main's pages: present, mapped here only */
+        for (k = 0; k < 5 && map_round(fd, n, &d[k]) == 0; k++)
+            ;
+        munmap(p, n);
+    }
+    close(fd);
+    if (k == 5) {
+        f->t_page_map = fmax(wtcrt_median(d, 5), 0);
+        f->map_measured = 1;
+    }
+}
+
 /* The runtime's own poll on the compute path (wtcrt_poll: dynamic and steal mode poll
    at every par and before each child) with nothing pending, on rank 0 while the other
    ranks sleep in a barrier: with every rank on this host the doorbell's mail flag makes
@@ -998,6 +1076,14 @@ static void write_runtime(FILE *o, const fit *f)
                "# a node): more than in private memory to touch, and to give back at the end\n"
                "t_page_shared = %.6g   # measured (%d MiB, median of 5)\n"
                "t_page_free = %.6g   # measured\n", f->t_page_shared, PAGES_MB, f->t_page_free);
+    if (f->map_measured)
+        fprintf(o, "# a page of it that another rank of the node touched first, read the first\n"
+                   "# time (by a TASK's buffers by reference)\n"
+                   "t_page_map = %.6g   # measured (%d MiB, median of 5)\n", f->t_page_map,
+                PAGES_MB);
+    else
+        fprintf(o, "# t_page_map NOT measured (no shared memory, or no child process): left "
+                   "out\n");
     fprintf(o, "# speed_spread, how much faster or slower a rank may run from one run of a job\n"
                "# to the next, is NOT measured: left out, the predictor's default applies\n"
                "# (doc/predictor.md 3, \"Runs of the program\")\n");
@@ -1316,6 +1402,7 @@ static void calibrate(wtcrt_rt *rt, int me, int P, const char *out, const char *
         f.t_poll = measure_poll(rt);
         f.poll_asks = !rt->bell_all_local;
         measure_pages(&f);
+        measure_map(&f);
         f.others = host_use_others(&use, ranks_cpu);
         fit_overheads(&f, P, out, name);
     }

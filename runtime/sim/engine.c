@@ -416,6 +416,30 @@ void eng_timer(sim *S, int rid, double t)
     post(S, rid, M_WAKE, t);
 }
 
+/* A TASK's buffers by reference, received by a rank other than main's: it reads their
+   pages of the shared heap first where main (or another rank) touched them, and its
+   page table maps them then, t_page_map a page (doc/predictor.md section 4, "The shared
+   heap's pages"), in the program's code. The simulator has no addresses, so which
+   pages a rank has mapped already is estimated: within a region its TASKs are taken as
+   pieces of different data, up to the pages main touched first (main_faults), and a
+   later region as the same data again (an iteration's step) for as many pages as the
+   rank had in the largest region before: S->mapped[rid] is that largest,
+   S->mapped[P + rid] this region's. */
+static void compute_user(sim *S, int rid, double d);
+static void map_pages(sim *S, int rid, const msg *m)
+{
+    double *now, before, had, pages;
+    if (m->mapped <= 0 || rid == 0 || S->m->t_page_map <= 0 || !S->mapped)
+        return;
+    now = &S->mapped[S->P + rid];
+    before = *now;
+    *now = fmin(before + m->mapped / 4096, (double)S->t->main_faults);
+    had = fmax(before, S->mapped[rid]);
+    pages = *now - had;
+    if (pages > 0)
+        compute_user(S, rid, pages * S->m->t_page_map * S->r[rid].speed);
+}
+
 void eng_receive(sim *S, int rid, int i, double *wait)
 {
     rank *r = &S->r[rid];
@@ -464,6 +488,8 @@ void eng_receive(sim *S, int rid, int i, double *wait)
         r->busy += o;
     else
         r->comm += o;
+    if (m->kind == M_TASK)
+        map_pages(S, rid, m);
     S->res->events++;
 }
 
@@ -644,24 +670,35 @@ void eng_taken(rank *r, int e)
 
 /* The runtime's own work on the compute path (a poll, a child's start): computing, but
    not the program's code, where the answering thread could take over. */
-static void compute_rt(sim *S, int rid, double host_seconds)
+/* Rank rid computes d seconds of the target's time. */
+static void compute_d(sim *S, int rid, double d)
 {
-    double d = host_seconds * S->inv_cpu * S->r[rid].speed;
     eng_mark(S, rid, 0);
     S->r[rid].t = cpu(S, rid, S->r[rid].t, d, 0);
     S->r[rid].compute += d;
 }
 
-void eng_compute(sim *S, int rid, double host_seconds)
+static void compute_rt(sim *S, int rid, double host_seconds)
+{
+    compute_d(S, rid, host_seconds * S->inv_cpu * S->r[rid].speed);
+}
+
+/* ... in the program's code (a stretch its answering thread answers in: leaf_answer) */
+static void compute_user(sim *S, int rid, double d)
 {
     rank *r = &S->r[rid];
     double t0 = r->t;
-    compute_rt(S, rid, host_seconds);
+    compute_d(S, rid, d);
     if (r->t > t0) { /* pieces in a row (a leaf, its caller's code after it) are one */
         if (t0 != r->user_to)
             r->user_from = t0;
         r->user_to = r->t;
     }
+}
+
+void eng_compute(sim *S, int rid, double host_seconds)
+{
+    compute_user(S, rid, host_seconds * S->inv_cpu * S->r[rid].speed);
 }
 
 static void hand_back(sim *S, int rid, int lo, int hi);
@@ -732,9 +769,13 @@ msg *eng_send_children(sim *S, int from, int to, int kind, int first, int count)
     double c, b = children_bytes(S, first, count, kind == M_RESULT, &c);
     if (!S->m->intra_copy && node_of(S, from) == node_of(S, to)) {
         wtcrt_stats *st = eng_stats(S, from); /* NULL: no stats kept in this run */
+        msg *m;
         if (st)
             st->bytes_shared += (long long)(b - c);
-        b = c;
+        m = send_bytes(S, from, to, kind, c, c);
+        if (kind == M_TASK)
+            m->mapped = b - c;
+        return m;
     }
     return send_bytes(S, from, to, kind, b, c);
 }
@@ -1498,7 +1539,7 @@ static int leaf_answer(sim *S, int i)
 /* 'hold': MPI is up that long after the region's start (0: before it); rank 0 runs the
    region at once, its messages wait, and the other ranks, just started, are awake. */
 static int run_region(const sim_tree *t, int region, const sim_machine *m, sim_setting s,
-                      sim_result *res, sim_timeline *tl, double hold)
+                      sim_result *res, sim_timeline *tl, double hold, double *mapped)
 {
     sim S;
     int root = t->regions[region].root;
@@ -1507,6 +1548,9 @@ static int run_region(const sim_tree *t, int region, const sim_machine *m, sim_s
         return -1;
     }
     S.tl = tl;
+    S.mapped = mapped;
+    if (mapped)
+        memset(mapped + S.P, 0, (size_t)S.P * sizeof *mapped);
     S.hold = hold;
     for (int i = 1; hold > 0 && i < S.P; i++)
         S.r[i].asleep = 0;
@@ -1550,6 +1594,8 @@ static int run_region(const sim_tree *t, int region, const sim_machine *m, sim_s
         eng_internal(&S, "deadlock (no message left to deliver)", 0);
     mark_region_end(&S, S.r[0].t);
     sim_collect(&S, S.r[0].t);
+    for (int i = 0; mapped && i < S.P; i++) /* map_pages: the largest region so far */
+        mapped[i] = fmax(mapped[i], mapped[S.P + i]);
     sim_free(&S);
     return S.error ? -1 : 0;
 }
@@ -1557,7 +1603,7 @@ static int run_region(const sim_tree *t, int region, const sim_machine *m, sim_s
 int sim_run_region(const sim_tree *t, int region, const sim_machine *m, sim_setting s,
                    sim_result *res)
 {
-    return run_region(t, region, m, s, res, NULL, 0);
+    return run_region(t, region, m, s, res, NULL, 0, NULL);
 }
 
 /* The roles of the setting on the timeline's lanes (the table's role column). */
@@ -1619,6 +1665,7 @@ static int run_draw(const sim_tree *t, const sim_machine *m, sim_setting s, sim_
        or the ranks span nodes (wtcp_start_kind); then every rank is up 'start' after
        main began */
     double P = roles.P, launch = 0, start = 0, end = 0, before = 0, wait = 0, heap = 0;
+    double *mapped = NULL; /* map_pages: per rank, over the run's regions */
     int kind = wtcp_start_kind(t->calls_mpi, t->nshared,
                                sim_ranks_per_node(m, roles.P) >= roles.P);
     if (roles.P > 1) {
@@ -1631,6 +1678,8 @@ static int run_draw(const sim_tree *t, const sim_machine *m, sim_setting s, sim_
         if (sim_shared_heap(m, roles.P)) {
             heap = (double)t->main_faults * m->t_page_shared;
             end += (double)t->main_faults * m->t_page_free;
+            if (m->t_page_map > 0 && !(mapped = calloc(2 * (size_t)roles.P, sizeof *mapped)))
+                eng_out_of_memory();
         }
     }
     if (kind == WTCP_START_FIRST) {
@@ -1649,9 +1698,12 @@ static int run_draw(const sim_tree *t, const sim_machine *m, sim_setting s, sim_
         }
         if (tl) /* on the program's clock: after main's own time before the region */
             tl->base = at + r->time;
-        if (run_region(t, g, dmp, s, r, tl, hold) < 0)
+        if (run_region(t, g, dmp, s, r, tl, hold, mapped) < 0) {
+            free(mapped);
             return -1;
+        }
     }
+    free(mapped);
     if (tl)
         sim_timeline_close(tl, r->time + t->main_time / m->cpu_ratio + heap);
     /* main's own time: computing on rank 0, idle elsewhere */

@@ -44,6 +44,8 @@ typedef struct msg {
                         (eng_group_end); a synchronous one's data is there at data_arr,
                         has left its sender at data_left (if taken in time) */
     double sent, data_arr, data_left;
+    double mapped;   /* TASK within a node: its bytes by reference, which lie in the
+                        node's shared heap (the receiver maps their pages: map_pages) */
     int held;        /* sent by rank 0 before MPI was up: the start thread sent it (its
                         sender does not wait for it) */
     int next;        /* inbox / free-list link */
@@ -216,6 +218,8 @@ struct sim {
                              region of a job whose main opens it before MPI is up) */
     double lmin;          /* the smallest latency between two ranks */
     int bar_arrived;      /* ranks in the region end's barrier through the segment */
+    double *mapped;       /* per rank: the shared heap's pages it has mapped in this run
+                             (its page table lasts from region to region: map_pages) */
     int done, error;
     sim_result *res;
 };

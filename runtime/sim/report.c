@@ -576,11 +576,17 @@ static void print_head(FILE *out, const sim_tree *t, const sim_machine *m,
     } else
         fprintf(out, "the job's launch, MPI's start and its end are not in predicted_s (the "
                      "machine file has no t_launch, t_start, t_end: make calibrate)\n");
-    if (m->t_page_shared + m->t_page_free > 0 && sim_shared_heap(m, 2))
+    if (m->t_page_shared + m->t_page_free + m->t_page_map > 0 && sim_shared_heap(m, 2)) {
         fprintf(out, "the shared heap (P >= 2, ranks sharing a node): main touched %ld pages "
-                     "first, %.1f ms more in main and %.1f ms more at the end\n",
+                     "first, %.1f ms more in main and %.1f ms more at the end",
                 t->main_faults, 1e3 * (double)t->main_faults * m->t_page_shared,
                 1e3 * (double)t->main_faults * m->t_page_free);
+        if (m->t_page_map > 0)
+            fprintf(out, "; another rank maps a page of its TASKs' buffers by reference for "
+                         "%.2f us, up to %.1f ms a rank", 1e6 * m->t_page_map,
+                    1e3 * (double)t->main_faults * m->t_page_map);
+        fputc('\n', out);
+    }
     if (smp->shared[0])
         fprintf(out, "shared bounds: %s; recorded in the sequential order, whose pruning a "
                      "parallel run does not follow (it may search fewer nodes or more)\n",

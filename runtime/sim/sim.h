@@ -79,6 +79,12 @@ typedef struct sim_machine {
     double t_page_free;        /* ... and this much to give back at the job's end (0: left
                                   out); only where 2+ ranks share rank 0's node and big
                                   buffers stay where they lie (intra_copy 0) */
+    double t_page_map;         /* optional: a page of the node's shared heap that another
+                                  rank touched first costs a rank this much the first time
+                                  it reads it (its page table maps it: a fault a 64 KiB);
+                                  charged on the bytes by reference of the TASKs a rank
+                                  other than main's receives, up to main's pages (0: left
+                                  out) */
     double speed_spread;       /* optional: ranks run up to this fraction faster or slower
                                   than the recording, each its own speed for a whole run,
                                   and messages take as much longer or shorter, different

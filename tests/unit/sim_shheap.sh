@@ -5,7 +5,7 @@
 # without the shared heap) and ranks on two nodes send them. sim_shheap.wtc at P = 2,
 # simple mode: one TASK with a 4 MiB in: buffer; G = G_intra = 10 ns/B, so sending it
 # costs 41.9 ms and the prediction shows whether it was sent. One recording (a
-# profile), three machine files.
+# profile), three machine files; then the pages a rank maps (t_page_map).
 . tests/unit/sim_common.inc
 sim_conf $OUT/shheap_a.conf shared G=1e-8
 sim_conf $OUT/shheap_b.conf copied G=1e-8 intra_copy=1
@@ -31,4 +31,34 @@ h=$(timeout 60 $OUT/sim_shheap.predict --wtc-profile=$OUT/sim_shheap.prof --wtc-
     --wtc-procs=2 --wtc-modes=simple --wtc-stats 2>&1 | grep -c '^heap:')
 [ "$h" = 0 ] && pass "--wtc-stats on two nodes: no heap line" \
     || bad "--wtc-stats on two nodes printed a heap line"
+# t_page_map (doc/predictor.md section 4, "The shared heap's pages"): rank 1 maps the
+# 1024 pages of the 4 MiB it is given, at 10 us a page 10.24 ms more; with intra_copy
+# = 1 or on two nodes the buffer is copied, nothing is mapped; in three regions over
+# the same buffer (an iteration's steps) it is mapped once
+sim_conf $OUT/shheap_am.conf shared G=1e-8 t_page_map=1e-5
+sim_conf $OUT/shheap_bm.conf copied G=1e-8 intra_copy=1 t_page_map=1e-5
+sim_conf $OUT/shheap_cm.conf "two nodes" G=1e-8 ranks_per_node=1 t_page_map=1e-5
+more() { # WHAT BASE NEW LO HI: NEW - BASE in ms within [LO, HI]
+    d=$(awk -v a="${2:-x}" -v b="${3:-x}" 'BEGIN { if (a + 0 <= 0 || b + 0 <= 0) print "x"; else printf "%.3f", 1e3 * (b - a) }')
+    awk -v d="$d" -v lo=$4 -v hi=$5 'BEGIN { exit !(d != "x" && d + 0 >= lo && d + 0 <= hi) }' \
+        && pass "$1: $2 -> $3 s (+$d ms)" || bad "$1: $2 -> $3 s (+$d ms, expected $4 to $5)"
+}
+for mode in simple steal; do
+    a=$(sim_regions $OUT/sim_shheap $OUT/sim_shheap.prof $OUT/shheap_a.conf 2 $mode)
+    am=$(sim_regions $OUT/sim_shheap $OUT/sim_shheap.prof $OUT/shheap_am.conf 2 $mode)
+    more "t_page_map 10 us, $mode P=2: 1024 pages mapped by rank 1" "$a" "$am" 10.2 10.5
+done
+more "t_page_map, intra_copy = 1: the buffer is copied, nothing mapped" "$b" \
+    "$(t shheap_bm.conf)" -0.001 0.001
+more "t_page_map, two nodes: the buffer travels, nothing mapped" "$c" \
+    "$(t shheap_cm.conf)" -0.001 0.001
+timeout 120 $OUT/sim_shheap.predict --wtc-procs=2 --wtc-modes=simple \
+    --wtc-save-profile=$OUT/sim_shheap3.prof 3 >$OUT/sim_shheap3.out 2>&1 ||
+    bad "recording three regions: $(tail -3 $OUT/sim_shheap3.out)"
+more "t_page_map, three regions over the same buffer: mapped once" \
+    "$(sim_regions $OUT/sim_shheap $OUT/sim_shheap3.prof $OUT/shheap_a.conf 2 simple)" \
+    "$(sim_regions $OUT/sim_shheap $OUT/sim_shheap3.prof $OUT/shheap_am.conf 2 simple)" 10.2 10.5
+timeout 60 $OUT/sim_shheap.predict --wtc-profile=$OUT/sim_shheap.prof --wtc-machine=$OUT/shheap_am.conf \
+    --wtc-procs=2 2>/dev/null | grep -q "; another rank maps a page of its TASKs' buffers by reference for 10\.00 us" &&
+    pass "the report names t_page_map" || bad "the report does not name t_page_map"
 exit $fail
