@@ -668,8 +668,6 @@ void eng_taken(rank *r, int e)
     }
 }
 
-/* The runtime's own work on the compute path (a poll, a child's start): computing, but
-   not the program's code, where the answering thread could take over. */
 /* Rank rid computes d seconds of the target's time. */
 static void compute_d(sim *S, int rid, double d)
 {
@@ -678,6 +676,8 @@ static void compute_d(sim *S, int rid, double d)
     S->r[rid].compute += d;
 }
 
+/* The runtime's own work on the compute path (a poll, a child's start): computing, but
+   not the program's code, where the answering thread could take over. */
 static void compute_rt(sim *S, int rid, double host_seconds)
 {
     compute_d(S, rid, host_seconds * S->inv_cpu * S->r[rid].speed);
