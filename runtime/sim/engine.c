@@ -416,30 +416,6 @@ void eng_timer(sim *S, int rid, double t)
     post(S, rid, M_WAKE, t);
 }
 
-/* A TASK's buffers by reference, received by a rank other than main's: it reads their
-   pages of the shared heap first where main (or another rank) touched them, and its
-   page table maps them then, t_page_map a page (doc/predictor.md section 4, "The shared
-   heap's pages"), in the program's code. The simulator has no addresses, so which
-   pages a rank has mapped already is estimated: within a region its TASKs are taken as
-   pieces of different data, up to the pages main touched first (main_faults), and a
-   later region as the same data again (an iteration's step) for as many pages as the
-   rank had in the largest region before: S->mapped[rid] is that largest,
-   S->mapped[P + rid] this region's. */
-static void compute_user(sim *S, int rid, double d);
-static void map_pages(sim *S, int rid, const msg *m)
-{
-    double *now, before, had, pages;
-    if (m->mapped <= 0 || rid == 0 || S->m->t_page_map <= 0 || !S->mapped)
-        return;
-    now = &S->mapped[S->P + rid];
-    before = *now;
-    *now = fmin(before + m->mapped / 4096, (double)S->t->main_faults);
-    had = fmax(before, S->mapped[rid]);
-    pages = *now - had;
-    if (pages > 0)
-        compute_user(S, rid, pages * S->m->t_page_map * S->r[rid].speed);
-}
-
 void eng_receive(sim *S, int rid, int i, double *wait)
 {
     rank *r = &S->r[rid];
@@ -488,8 +464,6 @@ void eng_receive(sim *S, int rid, int i, double *wait)
         r->busy += o;
     else
         r->comm += o;
-    if (m->kind == M_TASK)
-        map_pages(S, rid, m);
     S->res->events++;
 }
 
@@ -703,6 +677,32 @@ void eng_compute(sim *S, int rid, double host_seconds)
 
 static void hand_back(sim *S, int rid, int lo, int hi);
 
+/* Call 'node', about to be computed at once by a rank of rank 0's node other than rank
+   0, reads its in: data (its TASK bytes) where they lie, in the node's shared heap
+   (doc/predictor.md section 4, "The shared heap's pages"): where main or another rank
+   touched those pages first, this rank's page table maps them at its first read,
+   t_page_map a page. Charged on what the rank computes, not on what its TASKs brought
+   (in steal mode a thief's TASK is half the data and the victim takes much of it back).
+   The simulator has no addresses, so which pages a rank has mapped already is
+   estimated: within a region its calls are taken as reading different data, up to the
+   pages main touched first (main_faults), and a later region as the same data again
+   (an iteration's steps over one grid) for as many pages as the rank had in the
+   largest region before: S->mapped[rid] is that largest, S->mapped[P + rid] this
+   region's. */
+static void map_pages(sim *S, int rid, int node)
+{
+    double *now, before, had, pages;
+    if (!S->mapped || rid == 0 || node_of(S, rid) != node_of(S, 0))
+        return;
+    now = &S->mapped[S->P + rid];
+    before = *now;
+    *now = fmin(before + S->t->nodes[node].task_bytes / 4096.0, (double)S->t->main_faults);
+    had = fmax(before, S->mapped[rid]);
+    pages = *now - had;
+    if (pages > 0)
+        compute_user(S, rid, pages * S->m->t_page_map * S->r[rid].speed);
+}
+
 /* Starts running call 'node' owning [lo, hi): a subtree with nothing to spread (or, in
    a mode whose children own rank ranges, a range of one rank) is computed at once,
    otherwise a frame walks it. In a mode that polls at every par (dynamic, steal) a call
@@ -712,6 +712,7 @@ static void start_node(sim *S, int rid, int node, int lo, int hi)
     const sim_tree *t = S->t;
     int walk = t->spawns[node] || (S->ops->poll && t->nodes[node].first_par >= 0);
     if (!walk || (S->mode->ranges && hi - lo <= 1)) {
+        map_pages(S, rid, node);
         eng_compute(S, rid, t->seq[node]);
         if (node != S->root)
             hand_back(S, rid, lo, hi);
@@ -769,13 +770,9 @@ msg *eng_send_children(sim *S, int from, int to, int kind, int first, int count)
     double c, b = children_bytes(S, first, count, kind == M_RESULT, &c);
     if (!S->m->intra_copy && node_of(S, from) == node_of(S, to)) {
         wtcrt_stats *st = eng_stats(S, from); /* NULL: no stats kept in this run */
-        msg *m;
         if (st)
             st->bytes_shared += (long long)(b - c);
-        m = send_bytes(S, from, to, kind, c, c);
-        if (kind == M_TASK)
-            m->mapped = b - c;
-        return m;
+        b = c;
     }
     return send_bytes(S, from, to, kind, b, c);
 }
@@ -853,8 +850,10 @@ static void start_par(sim *S, int rid, int p, int lo, int hi)
     }
     if (!pp->cond || pp->nchild == 0 || (S->mode->ranges && hi - lo <= 1)) {
         double s = 0;
-        for (int c = 0; c < pp->nchild; c++)
+        for (int c = 0; c < pp->nchild; c++) {
+            map_pages(S, rid, pp->first_child + c);
             s += S->t->seq[pp->first_child + c];
+        }
         eng_compute(S, rid, s);
         return;
     }

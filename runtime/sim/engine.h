@@ -44,8 +44,6 @@ typedef struct msg {
                         (eng_group_end); a synchronous one's data is there at data_arr,
                         has left its sender at data_left (if taken in time) */
     double sent, data_arr, data_left;
-    double mapped;   /* TASK within a node: its bytes by reference, which lie in the
-                        node's shared heap (the receiver maps their pages: map_pages) */
     int held;        /* sent by rank 0 before MPI was up: the start thread sent it (its
                         sender does not wait for it) */
     int next;        /* inbox / free-list link */

@@ -582,7 +582,7 @@ static void print_head(FILE *out, const sim_tree *t, const sim_machine *m,
                 t->main_faults, 1e3 * (double)t->main_faults * m->t_page_shared,
                 1e3 * (double)t->main_faults * m->t_page_free);
         if (m->t_page_map > 0)
-            fprintf(out, "; another rank maps a page of its TASKs' buffers by reference for "
+            fprintf(out, "; another rank maps a page of it that it reads for "
                          "%.2f us, up to %.1f ms a rank", 1e6 * m->t_page_map,
                     1e3 * (double)t->main_faults * m->t_page_map);
         fputc('\n', out);

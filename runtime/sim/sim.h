@@ -82,9 +82,9 @@ typedef struct sim_machine {
     double t_page_map;         /* optional: a page of the node's shared heap that another
                                   rank touched first costs a rank this much the first time
                                   it reads it (its page table maps it: a fault a 64 KiB);
-                                  charged on the bytes by reference of the TASKs a rank
-                                  other than main's receives, up to main's pages (0: left
-                                  out) */
+                                  charged on the in: data of the calls a rank of rank 0's
+                                  node other than rank 0 computes (engine.c, map_pages;
+                                  0: left out) */
     double speed_spread;       /* optional: ranks run up to this fraction faster or slower
                                   than the recording, each its own speed for a whole run,
                                   and messages take as much longer or shorter, different

@@ -59,6 +59,6 @@ more "t_page_map, three regions over the same buffer: mapped once" \
     "$(sim_regions $OUT/sim_shheap $OUT/sim_shheap3.prof $OUT/shheap_a.conf 2 simple)" \
     "$(sim_regions $OUT/sim_shheap $OUT/sim_shheap3.prof $OUT/shheap_am.conf 2 simple)" 10.2 10.5
 timeout 60 $OUT/sim_shheap.predict --wtc-profile=$OUT/sim_shheap.prof --wtc-machine=$OUT/shheap_am.conf \
-    --wtc-procs=2 2>/dev/null | grep -q "; another rank maps a page of its TASKs' buffers by reference for 10\.00 us" &&
+    --wtc-procs=2 2>/dev/null | grep -q "; another rank maps a page of it that it reads for 10\.00 us" &&
     pass "the report names t_page_map" || bad "the report does not name t_page_map"
 exit $fail
