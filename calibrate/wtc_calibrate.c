@@ -781,7 +781,9 @@ static void measure_pages(fit *f)
    the pages): n bytes of a shm file the parent wrote, mapped anew and read one byte a
    page, twice; the first read's seconds less the second's, per page, into *d. The
    kernel maps a read page's present neighbours with it (fault-around), as when a rank
-   reads a TASK's buffer in the shared heap. -1: no shared memory or no child. */
+   reads a TASK's buffer in the shared heap. The parent has threads (MPI's, the
+   runtime's): the child calls only what is safe after fork (mmap, clock_gettime,
+   write, _exit). -1: no shared memory or no child. */
 static int map_round(int fd, size_t n, double *d)
 {
     int pfd[2];
@@ -1078,7 +1080,7 @@ static void write_runtime(FILE *o, const fit *f)
                "t_page_free = %.6g   # measured\n", f->t_page_shared, PAGES_MB, f->t_page_free);
     if (f->map_measured)
         fprintf(o, "# a page of it that another rank of the node touched first, read the first\n"
-                   "# time (by a TASK's buffers by reference)\n"
+                   "# time (the data of a call this rank computes)\n"
                    "t_page_map = %.6g   # measured (%d MiB, median of 5)\n", f->t_page_map,
                 PAGES_MB);
     else
