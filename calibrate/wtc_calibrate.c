@@ -306,6 +306,7 @@ typedef struct fit {
     int rpn; /* ranks on rank 0's node when the job spans several nodes, else 0 */
     double t_page_shared, t_page_free; /* the shared heap's pages against private ones */
     double t_page_map; /* a page another process touched first, read the first time */
+    double t_pack_child, t_store_child; /* a sent child's packing, its result's storing */
     int map_measured;
     int poll_asks; /* a compute-path poll asks MPI (no doorbell covers every rank) */
     double others; /* cores other processes used on rank 0's host meanwhile; -1 unknown */
@@ -606,8 +607,10 @@ static void new_memory(void)
    unpacked into a task frame (wtcrt_task_frame), each child run (wtcrt_run_local), the
    RESULT packed (wtcrt_task_frame_reply), per child and minus running the children
    directly. fresh: the task frame's records and the children's memory are new (the
-   memory kept for the next TASKs and the frame's records are let go first). */
-static double task_child_once(wtcrt_rt *rt, const wtc_fn *fn, int n, int fresh)
+   memory kept for the next TASKs and the frame's records are let go first). The
+   sender's side, per child, into snd[0] and snd[1] when not NULL: packing the TASK
+   (wtcrt_send_task) and storing the RESULT (wtcrt_store_result). */
+static double task_child_once(wtcrt_rt *rt, const wtc_fn *fn, int n, int fresh, double *snd)
 {
     wtc_ctx c = { 0, 0, 1, 0 };
     wtc_par *p = wtcrt_frame_push(rt, c), *q;
@@ -632,7 +635,10 @@ static double task_child_once(wtcrt_rt *rt, const wtc_fn *fn, int n, int fresh)
         }
         new_memory();
     }
+    t0 = now();
     wtcrt_send_task(rt, p, rt->rank, 0, n, 0, 1);
+    if (snd)
+        snd[0] = (now() - t0) / n;
     t0 = now();
     m = wtcrt_recv(rt, rt->rank, WTCRT_TASK);
     th = *WTCRT_HDR(m);
@@ -643,7 +649,12 @@ static double task_child_once(wtcrt_rt *rt, const wtc_fn *fn, int n, int fresh)
     run = now() - t0;
     rt->nframes--; /* the task frame */
     wtcrt_sync_tasks(rt);
-    wtcrt_msg_free(rt, wtcrt_recv(rt, rt->rank, WTCRT_RESULT));
+    m = wtcrt_recv(rt, rt->rank, WTCRT_RESULT);
+    t0 = now();
+    wtcrt_store_result(rt, m);
+    if (snd)
+        snd[1] = (now() - t0) / n;
+    wtcrt_msg_free(rt, m);
     wtcrt_flush_sends(rt);
     rt->nframes--; /* the spawning frame, its children sent and answered */
     t0 = now();
@@ -663,8 +674,12 @@ static double task_child_once(wtcrt_rt *rt, const wtc_fn *fn, int n, int fresh)
    minus t_child (the predictor charges it for every child) and minus the part that
    grows with the children's bytes: the same with arguments of 256 bytes instead of 4
    gives the slope, which the message's per-byte costs (O_r, O_s, measured on their own)
-   stand for; what remains at 0 bytes of arguments is written, >= 0. */
-static void measure_task_child(wtcrt_rt *rt, double t_child, double *reuse, double *fresh)
+   stand for; what remains at 0 bytes of arguments is written, >= 0. The sender's side
+   alike, in memory used before: *pack per child it packs into a TASK, *store per child
+   whose result it stores from the RESULT (the model's O_s and O_r_result per byte stand
+   for the rest). */
+static void measure_task_child(wtcrt_rt *rt, double t_child, double *reuse, double *fresh,
+                               double *pack, double *store)
 {
     static const wtc_fn *const fns[] = { &tiny_fn, &wide_fn };
     static const wtc_program prog = { .abi_version = WTC_ABI_VERSION, .source = "calibrate",
@@ -673,13 +688,27 @@ static void measure_task_child(wtcrt_rt *rt, double t_child, double *reuse, doub
     double x0 = (double)tiny_fn.args_size, x1 = (double)wide_fn.args_size;
     rt->prog = &prog;
     for (int f = 0; f < 2; f++) {
-        double per[2], *out = f ? fresh : reuse;
+        double per[2], snd[2][2], *out = f ? fresh : reuse;
         for (int k = 0; k < 2; k++) {
-            double v[5];
-            task_child_once(rt, fns[k], 1 << 16, f); /* the memory, reused or not */
-            for (int rep = 0; rep < 5; rep++)
-                v[rep] = task_child_once(rt, fns[k], 1 << 16, f);
+            double v[5], sv[2][5], one[2];
+            task_child_once(rt, fns[k], 1 << 16, f, NULL); /* the memory, reused or not */
+            for (int rep = 0; rep < 5; rep++) {
+                v[rep] = task_child_once(rt, fns[k], 1 << 16, f, one);
+                sv[0][rep] = one[0];
+                sv[1][rep] = one[1];
+            }
             per[k] = wtcrt_median(v, 5);
+            snd[0][k] = wtcrt_median(sv[0], 5);
+            snd[1][k] = wtcrt_median(sv[1], 5);
+        }
+        if (!f) {
+            *pack = fmax(snd[0][0] - (snd[0][1] - snd[0][0]) / (x1 - x0) * x0, 0);
+            *store = fmax(snd[1][0] - (snd[1][1] - snd[1][0]) / (x1 - x0) * x0, 0);
+            if (verbose)
+                fprintf(stderr, "sent child: packing %.3g / %.3g us (4 / 256-byte arguments), "
+                        "storing its result %.3g / %.3g us: %.3g and %.3g us at 0\n",
+                        snd[0][0] * 1e6, snd[0][1] * 1e6, snd[1][0] * 1e6, snd[1][1] * 1e6,
+                        *pack * 1e6, *store * 1e6);
         }
         *out = per[0] - (per[1] - per[0]) / (x1 - x0) * x0 - t_child;
         if (verbose)
@@ -1071,6 +1100,10 @@ static void write_runtime(FILE *o, const fit *f)
                                : f->raw_contention < 0 ? "floor: the fit gave less" : "measured");
     if (f->busy_contention || f->raw_contention < 0)
         fprintf(o, "# contention: the measurement gave %.1f %%\n", 100 * f->raw_contention);
+    fprintf(o, "# the sender of a TASK per child: packing it, and storing its result when the\n"
+               "# RESULT comes (beyond O_s and O_r_result on the bytes)\n"
+               "t_pack_child = %.6g   # measured\nt_store_child = %.6g   # measured\n",
+            f->t_pack_child, f->t_store_child);
     fprintf(o, "# this host's cores; with more ranks than that the yield phase is short and\n"
                "# the ranks share the cores\n"
                "cores = %d\nw_yield_over = %.6g\n", f->cores, f->w_yield_over);
@@ -1400,7 +1433,8 @@ static void calibrate(wtcrt_rt *rt, int me, int P, const char *out, const char *
     host_use_gather(me, &use, &ranks_cpu);
     if (me == 0) {
         f.t_child = measure_child(rt);
-        measure_task_child(rt, f.t_child, &f.t_task_child, &f.t_task_child_fresh);
+        measure_task_child(rt, f.t_child, &f.t_task_child, &f.t_task_child_fresh,
+                           &f.t_pack_child, &f.t_store_child);
         f.t_poll = measure_poll(rt);
         f.poll_asks = !rt->bell_all_local;
         measure_pages(&f);

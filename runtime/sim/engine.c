@@ -333,13 +333,17 @@ void eng_group_end(sim *S)
    takes nothing before its REGION_BEGIN (wake): what comes earlier waits in its inbox,
    as in MPI's queue. A TASK of an open send group to another node is booked with the
    group (eng_group_end). copied: the bytes the sender copies into the message (packs:
-   O_s); the rest travels by reference (wtcrt_buf_by_ref). */
-static msg *send_bytes(sim *S, int from, int to, int kind, double bytes, double copied)
+   O_s); the rest travels by reference (wtcrt_buf_by_ref). nchild: a TASK's or RESULT's
+   children; a TASK's sender packs each (t_pack_child) before it leaves. */
+static msg *send_bytes(sim *S, int from, int to, int kind, double bytes, double copied,
+                       int nchild)
 {
     rank *r = &S->r[from];
     int i = eng_msg_new(S);
     msg *m = &S->msgs[i];
     double o = sim_o_send(S->m, S->P, copied, reused(S, from, copied)), left;
+    if (kind == M_TASK)
+        o += nchild * S->m->t_pack_child;
     wtcrt_stats *st = kind == M_BAR ? NULL : eng_stats(S, from); /* MPI's, not ours */
     if (st) {
         st->msgs++;
@@ -357,6 +361,7 @@ static msg *send_bytes(sim *S, int from, int to, int kind, double bytes, double 
     m->kind = kind;
     m->bytes = bytes;
     m->copied = copied;
+    m->nchild = nchild;
     m->sync = bytes > S->m->S;
     /* before MPI is up rank 0's messages wait in order; the start thread sends them all
        once it is (doc/runtime.md "A region held while MPI starts"), and the main thread
@@ -459,6 +464,8 @@ void eng_receive(sim *S, int rid, int i, double *wait)
     o = sim_o_recv(S->m, S->P, m->copied, m->kind == M_RESULT, m->reuse);
     if (m->kind == M_TASK) /* its children's unpacking, task frame and result packing */
         o += m->c * (m->reuse ? S->m->t_task_child : S->m->t_task_child_fresh);
+    else if (m->kind == M_RESULT) /* its children's results stored */
+        o += m->nchild * S->m->t_store_child;
     r->t = cpu(S, rid, r->t, o, 1);
     if (rid >= S->W)
         r->busy += o;
@@ -760,7 +767,7 @@ static double children_bytes(const sim *S, int first, int count, int result, dou
 
 msg *eng_send(sim *S, int from, int to, int kind, double bytes)
 {
-    return send_bytes(S, from, to, kind, bytes, bytes);
+    return send_bytes(S, from, to, kind, bytes, bytes, 0);
 }
 
 /* Between ranks of one node the buffers that travel by reference stay where they lie
@@ -774,7 +781,7 @@ msg *eng_send_children(sim *S, int from, int to, int kind, int first, int count)
             st->bytes_shared += (long long)(b - c);
         b = c;
     }
-    return send_bytes(S, from, to, kind, b, c);
+    return send_bytes(S, from, to, kind, b, c, count);
 }
 
 /* Par p's children from 'off' on are spawned into a frame the mode opens: the runtime's

@@ -44,6 +44,7 @@ typedef struct msg {
                         (eng_group_end); a synchronous one's data is there at data_arr,
                         has left its sender at data_left (if taken in time) */
     double sent, data_arr, data_left;
+    int nchild;      /* TASK, RESULT: its children (eng_send_children; 0: other kinds) */
     int held;        /* sent by rank 0 before MPI was up: the start thread sent it (its
                         sender does not wait for it) */
     int next;        /* inbox / free-list link */

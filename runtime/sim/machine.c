@@ -243,7 +243,7 @@ const char *sim_machine_preset(const char *name)
 enum { K_NAME, K_L, K_G, K_OSA, K_OSB, K_OS, K_ORA, K_ORB, K_OR, K_S, K_TM, K_CPU,
        K_WY, K_WW, K_TC, K_CONT, K_CORES, K_WYO, K_RPN, K_LI, K_GI, K_PROCS, K_TP, K_ORR,
        K_OSU, K_GU, K_ORU, K_TTC, K_TTCF, K_IC, K_LW, K_NDB, K_JL, K_JLP, K_JS, K_JSP,
-       K_JE, K_JEP, K_PS, K_PF, K_PM, K_SPD, K_N };
+       K_JE, K_JEP, K_PS, K_PF, K_PM, K_TPK, K_TST, K_SPD, K_N };
 #define K_REQUIRED K_CORES /* the keys from K_CORES on are optional */
 static const struct {
     const char *name;
@@ -292,6 +292,8 @@ static const struct {
     { "t_page_shared", 0, 1e-3, 0, "s per page" },
     { "t_page_free", 0, 1e-3, 0, "s per page" },
     { "t_page_map", 0, 1e-3, 0, "s per page" },
+    { "t_pack_child", 0, 1, 0, "s" },
+    { "t_store_child", 0, 1, 0, "s" },
     { "speed_spread", 0, 0.5, 0, "(a fraction)" },
 };
 
@@ -306,7 +308,8 @@ static double *key_slot(sim_machine *m, int k)
                            &m->t_task_child_fresh, &m->intra_copy, &m->leaf_wait,
                            &m->no_doorbell, &m->t_launch, &m->t_launch_p, &m->t_start,
                            &m->t_start_p, &m->t_end, &m->t_end_p, &m->t_page_shared,
-                           &m->t_page_free, &m->t_page_map, &m->speed_spread };
+                           &m->t_page_free, &m->t_page_map, &m->t_pack_child,
+                           &m->t_store_child, &m->speed_spread };
     return slots[k];
 }
 

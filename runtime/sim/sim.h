@@ -85,6 +85,10 @@ typedef struct sim_machine {
                                   charged on the in: data of the calls a rank of rank 0's
                                   node other than rank 0 computes (engine.c, map_pages;
                                   0: left out) */
+    double t_pack_child, t_store_child; /* optional: the sender of a TASK per child,
+                                  packing it (before the TASK leaves) and storing its
+                                  result from the RESULT, beyond O_s and O_r_result on the
+                                  bytes (0: left out) */
     double speed_spread;       /* optional: ranks run up to this fraction faster or slower
                                   than the recording, each its own speed for a whole run,
                                   and messages take as much longer or shorter, different

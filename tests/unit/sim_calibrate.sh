@@ -126,6 +126,12 @@ ps=$(sed -n 's/^t_page_shared = \([^ #]*\) *# measured.*/\1/p' $OUT/cal.conf)
 pf=$(sed -n 's/^t_page_free = \([^ #]*\) *# measured.*/\1/p' $OUT/cal.conf)
 awk -v a="${ps:-x}" -v b="${pf:-x}" 'BEGIN { exit !(a != "x" && a + 0 >= 0 && a + 0 < 1e-4 && b != "x" && b + 0 >= 0 && b + 0 < 1e-4) }' \
     && pass "t_page_shared $ps s, t_page_free $pf s a page" || bad "page costs: '$ps' '$pf'"
+# the sender's cost per child of a TASK, packing it and storing its result: measured,
+# at least 0 (the value at 0 bytes of arguments, floored) and below 10 us
+pk=$(sed -n 's/^t_pack_child = \([^ #]*\) *# measured$/\1/p' $OUT/cal.conf)
+st=$(sed -n 's/^t_store_child = \([^ #]*\) *# measured$/\1/p' $OUT/cal.conf)
+awk -v a="${pk:-x}" -v b="${st:-x}" 'BEGIN { exit !(a != "x" && a + 0 >= 0 && a + 0 < 1e-5 && b != "x" && b + 0 >= 0 && b + 0 < 1e-5) }' \
+    && pass "t_pack_child $pk s, t_store_child $st s a child" || bad "t_pack_child '$pk', t_store_child '$st'"
 # a page of the shared heap that another process wrote, read the first time: its
 # mapping is a cost on any kernel (0.2-0.26 us here), above 0 and below 0.1 ms
 pm=$(sed -n 's/^t_page_map = \([^ #]*\) *# measured (64 MiB, median of 5)$/\1/p' $OUT/cal.conf)

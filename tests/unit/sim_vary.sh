@@ -91,7 +91,7 @@ err() { # expected-text option...
         && pass "$*: status 2, '$want'" || bad "$*: status $rc: $(cat $OUT/vary.e)"
 }
 err "unknown machine key 'Lx' (L, G, o_sa, o_sb, O_s," --wtc-vary=Lx:1
-err "t_start, t_start_p, t_end, t_end_p, t_page_shared, t_page_free, t_page_map, speed_spread)" --wtc-vary=Lx:1 # the list ends with every key (a 256-byte buffer cut it)
+err "t_start, t_start_p, t_end, t_end_p, t_page_shared, t_page_free, t_page_map, t_pack_child, t_store_child, speed_spread)" --wtc-vary=Lx:1 # the list ends with every key (a 256-byte buffer cut it)
 err "unknown machine key 'name'" --wtc-vary=name:x
 err "key 'cpu_ratio' = 0 is outside 1e-06 to 1e+06" --wtc-vary=cpu_ratio:1,0
 err "bad number '-2' for key 'L'" --wtc-vary=L:1,-2
