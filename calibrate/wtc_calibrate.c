@@ -1331,12 +1331,13 @@ static void fit_overheads(fit *f, int P, const char *out, const char *name)
     printf("wtc-calibrate: wrote %s: L = %.3g us, G = %.3g ns/B, o_s = %.3g + %.3g P us, "
            "o_r = %.3g + %.3g P us, S = %.0f B, t_m = %.3g us, w_yield = %.3g us, "
            "w_wake = %.3g us, t_child = %.3g us, t_task_child = %.3g us (%.3g us fresh), "
-           "t_poll = %.3g us, "
+           "t_pack_child = %.3g us, t_store_child = %.3g us, t_poll = %.3g us, "
            "contention = %.1f%%%s\n",
            out, f->L * 1e6,
            f->G * 1e9, v.osa * 1e6, v.osb * 1e6, v.ora * 1e6, v.orb * 1e6, f->S, f->t_m * 1e6,
            f->w_yield * 1e6, f->w_wake * 1e6, f->t_child * 1e6, f->t_task_child * 1e6,
-           f->t_task_child_fresh * 1e6, f->t_poll * 1e6,
+           f->t_task_child_fresh * 1e6, f->t_pack_child * 1e6, f->t_store_child * 1e6,
+           f->t_poll * 1e6,
            100 * f->contention,
            f->busy_contention ? " (not measured: busy host)" : "");
 }
