@@ -730,6 +730,26 @@ static void drop_msg(wtcrt_rt *rt, wtcrt_msg *m)
 /* ---- pages of the node's shared heap (doc/predictor.md section 4, "The job") -------- */
 
 #define PAGES_MB 64
+/* A POSIX shm file of n bytes for this process alone (named, then unlinked at once), on
+   a file system with 4 n bytes free; -1 when shared memory cannot be had. */
+static int shm_scratch(const char *tag, size_t n)
+{
+    struct statvfs v;
+    char name[64];
+    int fd;
+    snprintf(name, sizeof name, "/wtc-calibrate%s.%ld", tag, (long)getpid());
+    fd = shm_open(name, O_CREAT | O_EXCL | O_RDWR, 0600);
+    if (fd < 0)
+        return -1;
+    shm_unlink(name);
+    if (fstatvfs(fd, &v) != 0 || (double)v.f_bavail * (double)v.f_frsize < 4.0 * (double)n ||
+        ftruncate(fd, (off_t)n) != 0) {
+        close(fd);
+        return -1;
+    }
+    return fd;
+}
+
 /* Touches n bytes of new memory, one write a page, then gives it back: private
    (anonymous) memory, or a POSIX shm file as runtime/mpi/heap.c takes it from main's
    sequential code (its pages reserved by the heap's filler thread while they are
@@ -739,19 +759,13 @@ static void drop_msg(wtcrt_rt *rt, wtcrt_msg *m)
    (/dev/shm missing or full). */
 static int page_times(size_t n, int shared, double t[2])
 {
-    struct statvfs v;
-    char name[64], *p;
+    char *p;
     int fd = -1, hold;
     double t0 = wtcrt_now();
     if (shared) {
-        snprintf(name, sizeof name, "/wtc-calibrate.%ld", (long)getpid());
-        fd = shm_open(name, O_CREAT | O_EXCL | O_RDWR, 0600);
-        if (fd < 0)
+        if ((fd = shm_scratch("", n)) < 0)
             return -1;
-        shm_unlink(name);
-        if (fstatvfs(fd, &v) != 0 || (double)v.f_bavail * (double)v.f_frsize < 4.0 * (double)n ||
-            ftruncate(fd, (off_t)n) != 0 ||
-            (!wtcrt_shfill(fd, 0, n) && fallocate(fd, 0, 0, (off_t)n) != 0)) {
+        if (!wtcrt_shfill(fd, 0, n) && fallocate(fd, 0, 0, (off_t)n) != 0) {
             close(fd);
             return -1;
         }
@@ -858,18 +872,12 @@ static void measure_map(fit *f)
     return;
 #endif
     size_t n = (size_t)PAGES_MB << 20;
-    char name[64], *p;
+    char *p;
     double d[5];
-    int fd, k = 0;
-    struct statvfs v;
-    snprintf(name, sizeof name, "/wtc-calibrate-map.%ld", (long)getpid());
-    fd = shm_open(name, O_CREAT | O_EXCL | O_RDWR, 0600);
+    int fd = shm_scratch("-map", n), k = 0;
     if (fd < 0)
         return;
-    shm_unlink(name);
-    if (fstatvfs(fd, &v) == 0 && (double)v.f_bavail * (double)v.f_frsize >= 4.0 * (double)n &&
-        ftruncate(fd, (off_t)n) == 0 &&
-        (p = mmap(NULL, n, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0)) != MAP_FAILED) {
+    if ((p = mmap(NULL, n, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0)) != MAP_FAILED) {
         memset(p, 1, n); /* main's pages: present, mapped here only */
         for (k = 0; k < 5 && map_round(fd, n, &d[k]) == 0; k++)
             ;

@@ -361,7 +361,7 @@ static msg *send_bytes(sim *S, int from, int to, int kind, double bytes, double 
     m->kind = kind;
     m->bytes = bytes;
     m->copied = copied;
-    m->nchild = nchild;
+    m->c = nchild;
     m->sync = bytes > S->m->S;
     /* before MPI is up rank 0's messages wait in order; the start thread sends them all
        once it is (doc/runtime.md "A region held while MPI starts"), and the main thread
@@ -465,7 +465,7 @@ void eng_receive(sim *S, int rid, int i, double *wait)
     if (m->kind == M_TASK) /* its children's unpacking, task frame and result packing */
         o += m->c * (m->reuse ? S->m->t_task_child : S->m->t_task_child_fresh);
     else if (m->kind == M_RESULT) /* its children's results stored */
-        o += m->nchild * S->m->t_store_child;
+        o += m->c * S->m->t_store_child;
     r->t = cpu(S, rid, r->t, o, 1);
     if (rid >= S->W)
         r->busy += o;

@@ -27,7 +27,8 @@ typedef struct msg {
     double bytes;
     double copied;   /* of bytes, those its sender copied into it (the rest by reference) */
     int src, dst, kind, sync;
-    int a, b, c, d;  /* TASK: par, first child (node), count, frame; RESULT: d = frame;
+    int a, b, c, d;  /* TASK: par, first child (node), count, frame; RESULT: c = count,
+                        d = frame;
                         REQ: a = want; FWD: a = want, b = worker, c = hops;
                         GRANT: a = offset in the grant list, b = count;
                         IDLE: b = the worker now idle */
@@ -44,7 +45,6 @@ typedef struct msg {
                         (eng_group_end); a synchronous one's data is there at data_arr,
                         has left its sender at data_left (if taken in time) */
     double sent, data_arr, data_left;
-    int nchild;      /* TASK, RESULT: its children (eng_send_children; 0: other kinds) */
     int held;        /* sent by rank 0 before MPI was up: the start thread sent it (its
                         sender does not wait for it) */
     int next;        /* inbox / free-list link */

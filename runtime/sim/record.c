@@ -1107,9 +1107,8 @@ static taint_fit *taint_fit_of(taint_fit **fits, int *nfits, const wtc_fn *fn, i
             return &(*fits)[k];
     *fits = xrealloc(*fits, (size_t)(*nfits + 1) * sizeof **fits);
     f = &(*fits)[(*nfits)++];
-    *f = (taint_fit){ fn, np, leaf, calloc((size_t)np + 1, sizeof *f->law) };
-    if (!f->law)
-        sim_exit(2);
+    *f = (taint_fit){ fn, np, leaf, xmalloc(((size_t)np + 1) * sizeof *f->law) };
+    memset(f->law, 0, ((size_t)np + 1) * sizeof *f->law);
     nv = untainted_peers(fn, np, leaf, idx);
     for (int c = 0; c <= np && nv > 0; c++) {
         int nc = size_classes(idx, nv, c, cl, 64, tmp1, tmp2), r;
