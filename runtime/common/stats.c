@@ -94,6 +94,10 @@ void wtcrt_stats_print(FILE *f, const wtcrt_stats *s, int nranks, const char *ti
                        "%.3f ms at most\n", r, s[r].steals, 1e3 * s[r].steal_wait / (double)s[r].steals,
                     1e3 * s[r].steal_wait_max);
     for (int r = 0; r < nranks; r++)
+        if (s[r].steal_parks > 0)
+            fprintf(f, "park: rank %d parked %lld of its STEALs (its victim kept them until "
+                       "it had work or ran out of it)\n", r, s[r].steal_parks);
+    for (int r = 0; r < nranks; r++)
         if (s[r].steal_peeks > 0)
             fprintf(f, "peek: rank %d did not ask %lld times a victim of its host that had "
                        "nothing pending\n", r, s[r].steal_peeks);

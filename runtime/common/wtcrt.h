@@ -39,7 +39,8 @@ typedef struct wtcrt_hdr {
     int want;          /* REQ/FWD: groups still wanted; EXIT: exit status; TASK: index
                           of the first child in the original par (decision log) */
     int hops;          /* FWD: masters already asked; TASK and its RESULT: 1 for a seed
-                          (steal mode), 0 otherwise; STEAL: the thief has had its seed */
+                          (steal mode), 0 otherwise; STEAL: WTCP_HOPS_SEED, the thief
+                          has had its seed; WTCP_HOPS_PARK, it parks (wtcp_parks) */
     long long nbytes;  /* payload bytes after the header */
 } wtcrt_hdr;
 
@@ -226,6 +227,7 @@ typedef struct wtcrt_stats {
                                 where they lie (the host's shared heap: not in bytes) */
     long long steal_peeks;   /* steal mode: victims of its host not asked, having no
                                 pending children (wtcp_peek_skips) */
+    long long steal_parks;   /* steal mode: STEALs it sent that parked (wtcp_parks) */
     long long leaf_answers;  /* STEALs / GRANTs answered while the rank ran the
                                 program's code (its answering thread; the simulator's
                                 model of it) */
@@ -541,6 +543,8 @@ struct wtcrt_rt {
     int steal_victim;        /* the rank it went to */
     wtcp_seeds seeds;        /* ranks seeded, RESULT not back (wtcp_may_give) */
     int seeded_in;           /* steal: a seed came in this region (its STEALs say so) */
+    int settled;             /* steal: it had work in this region, or is rank 0 (wtcp_parks) */
+    wtcp_parked parked;      /* steal: thieves parked here (wtcp_parks) */
     double steal_t0, steal_rtt;
     unsigned long long steal_rng;
 

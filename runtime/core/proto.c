@@ -300,6 +300,49 @@ unsigned long long wtcp_victim_seed(int rank, unsigned draw)
     return z ? z : 1;
 }
 
+int wtcp_parks(int settled, int fails, int P)
+{
+    int z = 0;
+    while (z < 31 && (1 << z) < P)
+        z++; /* ceil(log2 P) */
+    return settled && fails >= z;
+}
+
+int wtcp_park_add(wtcp_parked *p, int thief, int had_seed)
+{
+    if (p->n == p->cap) {
+        int cap = p->cap ? 2 * p->cap : 8;
+        int *v = realloc(p->v, (size_t)cap * sizeof *v);
+        if (!v)
+            return -1;
+        p->v = v;
+        unsigned char *sd = realloc(p->seed, (size_t)cap);
+        if (!sd)
+            return -1;
+        p->seed = sd;
+        p->cap = cap;
+    }
+    p->seed[p->n] = (unsigned char)(had_seed != 0);
+    p->v[p->n++] = thief;
+    return 0;
+}
+
+int wtcp_park_next(const wtcp_parked *p, const wtcp_seeds *s)
+{
+    for (int i = 0; i < p->n; i++)
+        if (wtcp_may_give(s, p->v[i], p->seed[i]))
+            return i;
+    return -1;
+}
+
+void wtcp_park_drop(wtcp_parked *p, int i)
+{
+    for (p->n--; i < p->n; i++) {
+        p->v[i] = p->v[i + 1];
+        p->seed[i] = p->seed[i + 1];
+    }
+}
+
 double wtcp_steal_pause(int fails, double rtt, double cap)
 {
     double d;

@@ -72,6 +72,7 @@ static void region_setup(wtcrt_rt *rt, int mode, int masters, int batch)
     /* steal: each region asks the victims of its simulation (unseeded: always rank 0) */
     rt->steal_rng = wtcp_victim_seed(rt->rank, 0);
     rt->seeded_in = 0;
+    rt->settled = rt->rank == 0; /* the region's root is rank 0's */
     if (!rt->ctl_sent && /* dynamic mode's counts (mpi/dynamic.c) */
         (!(rt->ctl_sent = calloc((size_t)rt->nranks, sizeof *rt->ctl_sent)) ||
          !(rt->ctl_total = calloc((size_t)rt->nranks, sizeof *rt->ctl_total))))

@@ -6,15 +6,45 @@
 
 static void steal_close(wtcrt_rt *rt, wtc_par *p);
 
-/* A STEAL from 'thief': the pending children of the oldest frame, a group of the
-   core's size, in one TASK; NOWORK when this rank has none. */
-static void answer(wtcrt_rt *rt, int thief, int had_seed)
+/* A STEAL from 'thief' (hops: its header's): the pending children of the oldest
+   frame, a group of the core's size, in one TASK; else NOWORK, or a parking STEAL stays
+   here (wtcp_parks) until this rank has work to give or runs out of work itself. */
+static void answer(wtcrt_rt *rt, int thief, int hops)
 {
-    if (wtcp_may_give(&rt->seeds, thief, had_seed) &&
+    if (wtcp_may_give(&rt->seeds, thief, hops & WTCP_HOPS_SEED) &&
         wtcrt_give_oldest(rt, &wtcp_steal, thief))
         wtcrt_sync_tasks(rt);
-    else
+    else if (!(hops & WTCP_HOPS_PARK))
         wtcrt_send(rt, thief, WTCRT_NOWORK, wtcrt_msg_new(rt, 0));
+    else if (wtcp_park_add(&rt->parked, thief, hops & WTCP_HOPS_SEED) < 0)
+        wtcrt_die(rt, "out of memory");
+}
+
+/* The thieves parked here get work while this rank has pending children, oldest first,
+   a group each (at every poll: the first pending work goes to a thief that waits for
+   it). */
+static void feed(wtcrt_rt *rt)
+{
+    int i, sent = 0;
+    while (rt->npending > 0 && (i = wtcp_park_next(&rt->parked, &rt->seeds)) >= 0) {
+        if (!wtcrt_give_oldest(rt, &wtcp_steal, rt->parked.v[i]))
+            break;
+        wtcp_park_drop(&rt->parked, i);
+        sent = 1;
+    }
+    if (sent)
+        wtcrt_sync_tasks(rt);
+}
+
+/* This rank has run out of work (it waits for RESULTs, or is idle): the thieves parked
+   here get what it can still give, the others NOWORK. */
+static void unpark(wtcrt_rt *rt)
+{
+    if (rt->npending)
+        feed(rt);
+    for (int i = 0; i < rt->parked.n; i++)
+        wtcrt_send(rt, rt->parked.v[i], WTCRT_NOWORK, wtcrt_msg_new(rt, 0));
+    rt->parked.n = 0;
 }
 
 /* The answer to this rank's STEAL has come: 'work' says whether it was a TASK. */
@@ -70,7 +100,7 @@ static void handle(wtcrt_rt *rt, wtcrt_msg *m)
         wtcrt_msg_free(rt, m);
         break;
     case WTCRT_RESULT:
-        if (WTCRT_HDR(m)->hops) /* a seed's: its rank may be given work again */
+        if (WTCRT_HDR(m)->hops & WTCP_HOPS_SEED) /* a seed's: its rank may be given work again */
             seed_out(rt, m->src, 0);
         wtcrt_store_result(rt, m);
         wtcrt_msg_free(rt, m);
@@ -80,6 +110,7 @@ static void handle(wtcrt_rt *rt, wtcrt_msg *m)
             answered(rt, 1);
         else
             rt->seeded_in = 1;
+        rt->settled = 1;
         wtcrt_task_run(rt, m, steal_close);
         break;
     case WTCRT_NOWORK:
@@ -96,16 +127,22 @@ static void handle(wtcrt_rt *rt, wtcrt_msg *m)
 static void steal_poll(wtcrt_rt *rt)
 {
     wtcrt_poll(rt, handle);
+    if (rt->parked.n && rt->npending)
+        feed(rt);
 }
 
 /* Asks a random victim for work, unless a STEAL is already out or the last ones were
-   refused too recently (the core's pause after refusals). */
+   refused too recently (the core's pause after refusals); after ceil(log2 P) refusals
+   the STEAL parks (wtcp_parks). Called only where this rank waits or is idle: the
+   thieves parked here are answered first (unpark). */
 static void maybe_steal(wtcrt_rt *rt)
 {
     double now;
     int victim;
     wtcrt_msg *m;
     rt->wake_by = 0;
+    if (rt->parked.n)
+        unpark(rt);
     if (rt->steal_out) {
         /* unanswered for a while: the victim is in a leaf (mpi/answer.c) */
         if (!rt->steal_rung && wtcp_ring_due(wtcrt_now() - rt->steal_t0)) {
@@ -136,7 +173,10 @@ static void maybe_steal(wtcrt_rt *rt)
     rt->st.steals++;
     wtcp_log_steal(rt->rank, victim);
     m = wtcrt_msg_new(rt, 0);
-    WTCRT_HDR(m)->hops = rt->seeded_in; /* wtcp_may_give */
+    WTCRT_HDR(m)->hops = (rt->seeded_in ? WTCP_HOPS_SEED : 0) | /* wtcp_may_give */
+                         (wtcp_parks(rt->settled, rt->steal_fails, rt->nranks)
+                              ? WTCP_HOPS_PARK : 0);
+    rt->st.steal_parks += (WTCRT_HDR(m)->hops & WTCP_HOPS_PARK) != 0;
     wtcrt_send(rt, victim, WTCRT_STEAL, m);
     rt->steal_victim = victim;
 }
@@ -149,6 +189,8 @@ static void steal_spawn_poll(wtcrt_rt *rt, wtc_par *p)
     wtcrt_pending_end(rt, p, p->nch);
     p->spawning = 1;
     wtcrt_poll_tag(rt, WTCRT_STEAL, handle);
+    if (rt->parked.n && rt->npending)
+        feed(rt);
 }
 
 /* A par (or a task frame): its children run here from the first still pending (the
@@ -196,6 +238,7 @@ static void steal_end(wtcrt_rt *rt)
 {
     wtcrt_endbar bar;
     int us = 0;
+    unpark(rt); /* nothing is pending: NOWORK to each */
     /* only STEALs and NOWORKs: the next region's (or EXIT) from rank 0 stay queued */
     while (rt->steal_out) {
         wtcrt_msg *m = wtcrt_try_recv(rt, MPI_ANY_SOURCE, WTCRT_NOWORK);

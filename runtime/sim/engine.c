@@ -1268,6 +1268,10 @@ static void end_run(sim *S, int rid)
     rank *r = &S->r[rid];
     int local = wtcp_barrier_local(S->one_bell);
     int rounds = local ? 1 : wtcp_barrier_rounds(S->P), i;
+    /* the thieves parked here get NOWORK: nothing is left (mpi/steal.c steal_end) */
+    for (i = 0; i < r->parked.n; i++)
+        eng_send(S, rid, r->parked.v[i], M_NOWORK, HDR);
+    r->parked.n = 0;
     for (;;) {
         if (!r->bar_in && !r->steal_out && r->sync_pending == 0) {
             r->bar_in = 1;
@@ -1317,6 +1321,8 @@ static void sim_free(sim *S)
     for (int i = 0; i < S->P; i++) {
         free(S->r[i].st);
         free(S->r[i].seeds.v);
+        free(S->r[i].parked.v);
+        free(S->r[i].parked.seed);
     }
     free(S->r);
     free(S->msgs);
@@ -1462,6 +1468,7 @@ static int sim_setup(sim *S, const sim_tree *t, const sim_machine *m, sim_settin
         S->r[i].asleep = i != 0;
         S->r[i].begun = i == 0;
         S->r[i].rng = wtcp_victim_seed(i, s.draw);
+        S->r[i].settled = i == 0;
         S->r[i].speed = 1;
         wtcp_grain_start(&S->r[i].grain, 0);
     }

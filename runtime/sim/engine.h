@@ -36,6 +36,7 @@ typedef struct msg {
                         children's rank range */
     int seed;        /* TASK, RESULT: of a seed (the split of a call's ranks),
                         not the answer to a STEAL; STEAL: the thief has had its seed */
+    int park;        /* STEAL: it parks (wtcp_parks) */
     int in;          /* received already (eng_receive done), left in the inbox to be
                         handled in its turn: a rendezvous taken in while its receiver
                         waited for its own TASK sends (eng_wait_sends) */
@@ -108,6 +109,8 @@ typedef struct rank {
     double steal_t0, steal_rtt, timer_at;
     wtcp_seeds seeds;     /* ranks seeded and not yet answered (wtcp_may_give) */
     int seeded_in;   /* a seed came (its STEALs say so) */
+    int settled;     /* it had work in this region, or is rank 0 (wtcp_parks) */
+    wtcp_parked parked; /* thieves parked here */
     unsigned long long rng;
     double speed;    /* its computing takes this times the recorded time (1, or the
                         inverse of a draw's speed within the machine's speed_spread:

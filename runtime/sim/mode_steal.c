@@ -3,7 +3,7 @@
  * front and, between children, answers STEALs with the back of its oldest work
  * (steal-half); a rank that waits for RESULTs, or has nothing, steals from random
  * victims. The decisions are the core's: wtcp_seed_count, wtcp_may_give,
- * wtcp_give_frame, wtcp_group_size, wtcp_victim, wtcp_steal_pause.
+ * wtcp_give_frame, wtcp_group_size, wtcp_victim, wtcp_steal_pause, wtcp_parks.
  *
  * A rank polls at the start of every par and before each child it runs: it first takes
  * the child (the front pending one), then handles whatever has arrived by its clock,
@@ -36,20 +36,17 @@ static void open_wpar(sim *S, int rid, int p, int lo, int hi, int off)
         seed_out(&S->r[rid], wtcp_split_lo(lo, hi - lo, j, s), 1);
 }
 
-/* A STEAL from 'thief': the back of the oldest work (wtcp_give_frame; the front of a
-   par still spawning, F_SPAWN), a group of wtcp_group_size children in one TASK; NOWORK
-   when no frame has pending children. */
-static void answer(sim *S, int rid, int thief, int had_seed)
+/* Gives 'thief' the back of the oldest work (wtcp_give_frame; the front of a par still
+   spawning, F_SPAWN), a group of wtcp_group_size children in one TASK; 0 when no frame
+   has pending children or the thief may not be given any (wtcp_may_give). */
+static int give(sim *S, int rid, int thief, int had_seed)
 {
     rank *r = &S->r[rid];
     wtcp_frames v = eng_frames(r);
     int e = eng_pending(r) && wtcp_may_give(&r->seeds, thief, had_seed) ? wtcp_give_frame(&v)
                                                                           : -1;
-    if (e < 0) {
-        eng_send(S, rid, thief, M_NOWORK, HDR);
-        S->res->refusals++;
-        return;
-    }
+    if (e < 0)
+        return 0;
     frame *f = &r->st[e];
     int g = wtcp_group_size(S->mode, f->end - f->i, S->batch), p = f->par, c0;
     if (f->type == F_SPAWN) { /* its body still appends at the back */
@@ -69,13 +66,57 @@ static void answer(sim *S, int rid, int thief, int had_seed)
     S->res->remote_calls += g;
     S->res->grants++;
     eng_log_task(S, p, c0, g, thief, 0);
+    return 1;
+}
+
+/* A STEAL from 'thief': work (give); else NOWORK, or a parking STEAL stays here until
+   this rank has work to give or runs out of work (mpi/steal.c answer). */
+static void answer(sim *S, int rid, int thief, int had_seed, int park)
+{
+    if (give(S, rid, thief, had_seed))
+        return;
+    if (park) {
+        if (wtcp_park_add(&S->r[rid].parked, thief, had_seed) < 0)
+            eng_out_of_memory();
+        return;
+    }
+    eng_send(S, rid, thief, M_NOWORK, HDR);
+    S->res->refusals++;
+}
+
+/* The thieves parked here get work while this rank has pending children, oldest first,
+   a group each (mpi/steal.c feed); 1 when a TASK went. */
+static int feed(sim *S, int rid)
+{
+    rank *r = &S->r[rid];
+    int i, sent = 0;
+    while (eng_pending(r) && (i = wtcp_park_next(&r->parked, &r->seeds)) >= 0) {
+        if (!give(S, rid, r->parked.v[i], r->parked.seed[i]))
+            break;
+        wtcp_park_drop(&r->parked, i);
+        sent = 1;
+    }
+    return sent;
+}
+
+/* The rank has run out of work (it waits, or is idle): its parked thieves get what it
+   can still give, the others NOWORK (mpi/steal.c unpark). */
+static void unpark(sim *S, int rid)
+{
+    rank *r = &S->r[rid];
+    feed(S, rid);
+    for (int i = 0; i < r->parked.n; i++) {
+        eng_send(S, rid, r->parked.v[i], M_NOWORK, HDR);
+        S->res->refusals++;
+    }
+    r->parked.n = 0;
 }
 
 /* A STEAL taken by the rank's answering thread inside the program's code (engine.c,
    leaf_answer); a TASK send to complete is waited for at the next poll. */
 static void leaf_steal(sim *S, int rid, const msg *m)
 {
-    answer(S, rid, m->src, m->seed);
+    answer(S, rid, m->src, m->seed, m->park);
 }
 
 /* A STEAL to a random victim, unless one is in flight or the core's pause after
@@ -86,6 +127,8 @@ static void maybe_steal(sim *S, int rid)
     rank *r = &S->r[rid];
     double next;
     int victim;
+    if (r->parked.n) /* called only where the rank waits or is idle */
+        unpark(S, rid);
     if (r->steal_out)
         return;
     /* (compared as a time, so that the timer's own time passes the test) */
@@ -121,7 +164,11 @@ static void maybe_steal(sim *S, int rid)
         return;
     }
     wtcp_log_steal(rid, victim);
-    eng_send(S, rid, victim, M_STEAL, HDR)->seed = r->seeded_in;
+    msg *m = eng_send(S, rid, victim, M_STEAL, HDR);
+    m->seed = r->seeded_in;
+    m->park = wtcp_parks(r->settled, r->steal_fails, S->P);
+    if (m->park && eng_stats(S, rid))
+        eng_stats(S, rid)->steal_parks++;
     r->steal_out = 1;
     S->res->steals++;
     if (eng_stats(S, rid))
@@ -202,7 +249,8 @@ static int handle(sim *S, int rid, int i, double *wait)
     m = S->msgs[i];
     eng_msg_free(S, i);
     if (m.kind == M_STEAL) {
-        answer(S, rid, m.src, m.seed); /* the runtime completes a TASK send before going on */
+        answer(S, rid, m.src, m.seed, m.park); /* the runtime completes a TASK send before
+                                                   going on */
         return eng_wait_sends(S, rid) ? H_DONE : H_WAIT;
     }
     if (m.kind == M_RESULT && m.d < r->depth && r->st[m.d].type == F_WORK) {
@@ -215,6 +263,7 @@ static int handle(sim *S, int rid, int i, double *wait)
             answered(S, rid, 1);
         else
             r->seeded_in = 1;
+        r->settled = 1;
         push_task(S, rid, &m);
         return H_TASK;
     } else if (m.kind == M_NOWORK)
@@ -238,7 +287,9 @@ static int poll(sim *S, int rid)
         if (h != H_DONE)
             return h == H_TASK ? 1 : -1;
     }
-    return i == -2 ? -1 : 0;
+    if (i == -2)
+        return -1;
+    return S->r[rid].parked.n && feed(S, rid) && !eng_wait_sends(S, rid) ? -1 : 0;
 }
 
 /* After every WTCP_SPAWN_POLL-th child of a par still spawning: the STEALs that have
@@ -256,7 +307,7 @@ static int spawn_poll(sim *S, int rid)
         while (i >= 0 && S->msgs[i].kind != M_STEAL)
             i = S->msgs[i].next;
         if (i < 0 || S->msgs[i].arr > r->t)
-            return 0;
+            return r->parked.n && feed(S, rid) && !eng_wait_sends(S, rid) ? -1 : 0;
         i = eng_take(S, r, -1, M_STEAL);
         if (handle(S, rid, i, NULL) == H_WAIT)
             return -1;

@@ -934,6 +934,42 @@ static void steal_pause_timeline(void)
     sim_tree_free(&t);
 }
 
+/* Parking (wtcp_parks): the tree of steal_pause_timeline with a second child of the
+   root, a leaf A of 5 us, on two nodes (no peeks). Rank 1 gets A as its seed (it is
+   settled), is done with it at once, and its first STEAL is answered NOWORK at rank 0's
+   next poll inside C. With P = 2 one NOWORK in a row is ceil(log2 P): its second STEAL
+   parks, rank 0 keeps it while it runs C (nothing to give), and answers it NOWORK at the
+   region's end. Without parking rank 1 asked every 100 us (11 STEALs, above). */
+static void steal_park_timeline(void)
+{
+    sim_machine m = toy();
+    sim_tree t;
+    sim_result r;
+    const double us = 1e-6;
+    m.L *= us;
+    m.L_intra *= us;
+    m.o_sa *= us;
+    m.o_ra *= us;
+    m.ranks_per_node = 1;
+    sim_tree_init(&t);
+    int root = sim_tree_add_nodes(&t, 1), c = sim_tree_add_nodes(&t, 2);
+    t.nodes[root].t_after = 3 * us;
+    t.nodes[c].depth = t.nodes[c + 1].depth = 1;
+    t.nodes[c + 1].t_after = 5 * us;
+    t.nodes[c + 1].leaf = 1;
+    sim_tree_add_par(&t, root, 5 * us, c, 2, 1);
+    for (int i = 0; i < 20; i++)
+        sim_tree_add_par(&t, c, 50 * us, 0, 0, 0);
+    sim_tree_add_region(&t, root, 0);
+    sim_tree_finish(&t);
+    double x = run(&t, &m, SIM_STEAL, 2, 0, 0, &r);
+    check("steal park: STEALs sent", (double)r.steals, 2);
+    check("steal park: NOWORK answers at polls (the parked one is answered at the end)",
+          (double)r.refusals, 1);
+    check("steal park: the region lasts C and the end", x > 1000 * us && x < 1100 * us, 1);
+    sim_tree_free(&t);
+}
+
 /* A random tree below 'node': 0..3 pars of 1..8 children per call (1..3 near the root) (one in ten with
    cond false), leaves of 50..1050, own times of 0..20; 'budget' bounds the calls. */
 static void random_tree(sim_tree *t, int node, int depth, unsigned long long *seed,
@@ -1373,6 +1409,7 @@ int main(int argc, char **argv)
     steal_timelines();
     steal_seeds();
     steal_pause_timeline();
+    steal_park_timeline();
     steal_free_refused();
     end_timelines();
     speed_draws();
