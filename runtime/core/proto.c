@@ -122,16 +122,26 @@ int wtcp_hands_back(const wtcp_mode *mode, int lo, int hi)
     return mode->masters && mode->seeds && hi - lo > 1;
 }
 
+/* An array v of n elements of 'size' bytes with room for *cap: v itself while there is
+   room for one more, else v grown (twice the room, at least 8; *cap updated), NULL when
+   out of memory (v stays as it was). */
+static void *room_for_one(void *v, int n, int *cap, size_t size)
+{
+    int c = *cap ? 2 * *cap : 8;
+    void *w;
+    if (n < *cap)
+        return v;
+    if ((w = realloc(v, (size_t)c * size)))
+        *cap = c;
+    return w;
+}
+
 int wtcp_seeds_add(wtcp_seeds *s, int to)
 {
-    if (s->n == s->cap) {
-        int cap = s->cap ? 2 * s->cap : 8;
-        int *v = realloc(s->v, (size_t)cap * sizeof *v);
-        if (!v)
-            return -1;
-        s->v = v;
-        s->cap = cap;
-    }
+    int *v = room_for_one(s->v, s->n, &s->cap, sizeof *v);
+    if (!v)
+        return -1;
+    s->v = v;
     s->v[s->n++] = to;
     return 0;
 }
@@ -310,37 +320,27 @@ int wtcp_parks(int settled, int fails, int P)
 
 int wtcp_park_add(wtcp_parked *p, int thief, int had_seed)
 {
-    if (p->n == p->cap) {
-        int cap = p->cap ? 2 * p->cap : 8;
-        int *v = realloc(p->v, (size_t)cap * sizeof *v);
-        if (!v)
-            return -1;
-        p->v = v;
-        unsigned char *sd = realloc(p->seed, (size_t)cap);
-        if (!sd)
-            return -1;
-        p->seed = sd;
-        p->cap = cap;
-    }
-    p->seed[p->n] = (unsigned char)(had_seed != 0);
-    p->v[p->n++] = thief;
+    struct wtcp_park *v = room_for_one(p->v, p->n, &p->cap, sizeof *v);
+    if (!v)
+        return -1;
+    p->v = v;
+    p->v[p->n].thief = thief;
+    p->v[p->n++].had_seed = had_seed != 0;
     return 0;
 }
 
 int wtcp_park_next(const wtcp_parked *p, const wtcp_seeds *s)
 {
     for (int i = 0; i < p->n; i++)
-        if (wtcp_may_give(s, p->v[i], p->seed[i]))
+        if (wtcp_may_give(s, p->v[i].thief, p->v[i].had_seed))
             return i;
     return -1;
 }
 
 void wtcp_park_drop(wtcp_parked *p, int i)
 {
-    for (p->n--; i < p->n; i++) {
+    for (p->n--; i < p->n; i++)
         p->v[i] = p->v[i + 1];
-        p->seed[i] = p->seed[i + 1];
-    }
 }
 
 double wtcp_steal_pause(int fails, double rtt, double cap)

@@ -301,8 +301,9 @@ static inline double wtcp_peek_rtt(double rtt)
    stolen) or is rank 0; before its seed, a parked thief would be given work that its seed
    then ran nested on (mergesort, 10 GbE, P = 8: +34 % in a trial with lifelines). */
 typedef struct wtcp_parked {
-    int *v;              /* the thieves parked here, oldest first, */
-    unsigned char *seed; /* and their STEAL's had_seed (wtcp_may_give) */
+    struct wtcp_park {
+        int thief, had_seed; /* its STEAL's had_seed (wtcp_may_give) */
+    } *v;                    /* the thieves parked here, oldest first */
     int n, cap;
 } wtcp_parked;
 #define WTCP_HOPS_SEED 1 /* STEAL: the thief had its seed; TASK, RESULT: of a seed */

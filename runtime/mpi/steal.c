@@ -27,7 +27,7 @@ static void feed(wtcrt_rt *rt)
 {
     int i, sent = 0;
     while (rt->npending > 0 && (i = wtcp_park_next(&rt->parked, &rt->seeds)) >= 0) {
-        if (!wtcrt_give_oldest(rt, &wtcp_steal, rt->parked.v[i]))
+        if (!wtcrt_give_oldest(rt, &wtcp_steal, rt->parked.v[i].thief))
             break;
         wtcp_park_drop(&rt->parked, i);
         sent = 1;
@@ -43,7 +43,7 @@ static void unpark(wtcrt_rt *rt)
     if (rt->npending)
         feed(rt);
     for (int i = 0; i < rt->parked.n; i++)
-        wtcrt_send(rt, rt->parked.v[i], WTCRT_NOWORK, wtcrt_msg_new(rt, 0));
+        wtcrt_send(rt, rt->parked.v[i].thief, WTCRT_NOWORK, wtcrt_msg_new(rt, 0));
     rt->parked.n = 0;
 }
 

@@ -1268,10 +1268,8 @@ static void end_run(sim *S, int rid)
     rank *r = &S->r[rid];
     int local = wtcp_barrier_local(S->one_bell);
     int rounds = local ? 1 : wtcp_barrier_rounds(S->P), i;
-    /* the thieves parked here get NOWORK: nothing is left (mpi/steal.c steal_end) */
-    for (i = 0; i < r->parked.n; i++)
-        eng_send(S, rid, r->parked.v[i], M_NOWORK, HDR);
-    r->parked.n = 0;
+    if (S->ops->ending && !r->bar_in)
+        S->ops->ending(S, rid);
     for (;;) {
         if (!r->bar_in && !r->steal_out && r->sync_pending == 0) {
             r->bar_in = 1;
@@ -1322,7 +1320,6 @@ static void sim_free(sim *S)
         free(S->r[i].st);
         free(S->r[i].seeds.v);
         free(S->r[i].parked.v);
-        free(S->r[i].parked.seed);
     }
     free(S->r);
     free(S->msgs);

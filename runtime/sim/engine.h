@@ -170,6 +170,9 @@ typedef struct sim_ops {
        clock (NULL: none) */
     int leaf_kind;
     void (*leaf)(sim *S, int rid, const msg *m);
+    /* the rank has its REGION_END (rank 0: has sent them) and is about to enter the end
+       barrier (NULL: nothing to do; steal mode answers its parked thieves) */
+    void (*ending)(sim *S, int rid);
 } sim_ops;
 
 extern const sim_ops sim_simple_ops, sim_dynamic_ops, sim_steal_ops;

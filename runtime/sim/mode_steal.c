@@ -91,7 +91,7 @@ static int feed(sim *S, int rid)
     rank *r = &S->r[rid];
     int i, sent = 0;
     while (eng_pending(r) && (i = wtcp_park_next(&r->parked, &r->seeds)) >= 0) {
-        if (!give(S, rid, r->parked.v[i], r->parked.seed[i]))
+        if (!give(S, rid, r->parked.v[i].thief, r->parked.v[i].had_seed))
             break;
         wtcp_park_drop(&r->parked, i);
         sent = 1;
@@ -106,7 +106,7 @@ static void unpark(sim *S, int rid)
     rank *r = &S->r[rid];
     feed(S, rid);
     for (int i = 0; i < r->parked.n; i++) {
-        eng_send(S, rid, r->parked.v[i], M_NOWORK, HDR);
+        eng_send(S, rid, r->parked.v[i].thief, M_NOWORK, HDR);
         S->res->refusals++;
     }
     r->parked.n = 0;
@@ -408,4 +408,5 @@ const sim_ops sim_steal_ops = {
     .spawn_poll = spawn_poll,
     .leaf_kind = M_STEAL,
     .leaf = leaf_steal,
+    .ending = unpark, /* nothing is pending: NOWORK to each (mpi/steal.c steal_end) */
 };

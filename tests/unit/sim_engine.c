@@ -880,29 +880,43 @@ static void steal_free_refused(void)
     sim_tree_free(&t);
 }
 
+/* The toy machine in microseconds, and the tree of the timelines below: the root's par
+   of C (which computes 20 times 50 us, each followed by a par with cond false) and, with
+   'leaf_a', a second child A, a leaf of 5 us. */
+static const double us = 1e-6;
+static void pause_tree(sim_tree *t, sim_machine *m, int leaf_a)
+{
+    *m = toy();
+    m->L *= us;
+    m->L_intra *= us;
+    m->o_sa *= us;
+    m->o_ra *= us;
+    sim_tree_init(t);
+    int root = sim_tree_add_nodes(t, 1), c = sim_tree_add_nodes(t, 1 + leaf_a);
+    t->nodes[root].t_after = 3 * us;
+    t->nodes[c].depth = 1;
+    if (leaf_a) {
+        t->nodes[c + 1].depth = 1;
+        t->nodes[c + 1].t_after = 5 * us;
+        t->nodes[c + 1].leaf = 1;
+    }
+    sim_tree_add_par(t, root, 5 * us, c, 1 + leaf_a, 1);
+    for (int i = 0; i < 20; i++)
+        sim_tree_add_par(t, c, 50 * us, 0, 0, 0);
+    sim_tree_add_region(t, root, 0);
+    sim_tree_finish(t);
+}
+
 /* The thief's pause after NOWORKs (wtcp_steal_pause): 2^(f-1) x the last answer's round
    trip after f NOWORKs in a row, at most 1000 us on one node (100 us on several). On 2 ranks with times in us (o_s = 1,
    o_r = 2, L = 10): rank 0 runs the root's only child C, which computes 20 times 50 us,
    each followed by a par with cond false, where rank 0 polls and answers NOWORK. */
 static void steal_pause_timeline(void)
 {
-    sim_machine m = toy();
+    sim_machine m;
     sim_tree t;
     sim_result r;
-    const double us = 1e-6;
-    m.L *= us;
-    m.L_intra *= us;
-    m.o_sa *= us;
-    m.o_ra *= us;
-    sim_tree_init(&t);
-    int root = sim_tree_add_nodes(&t, 1), c = sim_tree_add_nodes(&t, 1);
-    t.nodes[root].t_after = 3 * us;
-    t.nodes[c].depth = 1;
-    sim_tree_add_par(&t, root, 5 * us, c, 1, 1);
-    for (int i = 0; i < 20; i++)
-        sim_tree_add_par(&t, c, 50 * us, 0, 0, 0);
-    sim_tree_add_region(&t, root, 0);
-    sim_tree_finish(&t);
+    pause_tree(&t, &m, 0);
     /* rank 0: BEGIN (1, arr 11); compute 5 (6); takes C; polls at C's pars at 56, 109,
        162, 212, 265, ... (50 apart, +3 after each NOWORK sent).
        rank 1: BEGIN 11 -> 13; STEAL (13 -> 14, arr 24).
@@ -942,30 +956,15 @@ static void steal_pause_timeline(void)
    region's end. Without parking rank 1 asked every 100 us (11 STEALs, above). */
 static void steal_park_timeline(void)
 {
-    sim_machine m = toy();
+    sim_machine m;
     sim_tree t;
     sim_result r;
-    const double us = 1e-6;
-    m.L *= us;
-    m.L_intra *= us;
-    m.o_sa *= us;
-    m.o_ra *= us;
+    pause_tree(&t, &m, 1);
     m.ranks_per_node = 1;
-    sim_tree_init(&t);
-    int root = sim_tree_add_nodes(&t, 1), c = sim_tree_add_nodes(&t, 2);
-    t.nodes[root].t_after = 3 * us;
-    t.nodes[c].depth = t.nodes[c + 1].depth = 1;
-    t.nodes[c + 1].t_after = 5 * us;
-    t.nodes[c + 1].leaf = 1;
-    sim_tree_add_par(&t, root, 5 * us, c, 2, 1);
-    for (int i = 0; i < 20; i++)
-        sim_tree_add_par(&t, c, 50 * us, 0, 0, 0);
-    sim_tree_add_region(&t, root, 0);
-    sim_tree_finish(&t);
     double x = run(&t, &m, SIM_STEAL, 2, 0, 0, &r);
     check("steal park: STEALs sent", (double)r.steals, 2);
-    check("steal park: NOWORK answers at polls (the parked one is answered at the end)",
-          (double)r.refusals, 1);
+    check("steal park: NOWORK answers (one at a poll, the parked one at the region's end)",
+          (double)r.refusals, 2);
     check("steal park: the region lasts C and the end", x > 1000 * us && x < 1100 * us, 1);
     sim_tree_free(&t);
 }
