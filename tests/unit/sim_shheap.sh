@@ -32,8 +32,12 @@ h=$(timeout 60 $OUT/sim_shheap.predict --wtc-profile=$OUT/sim_shheap.prof --wtc-
 [ "$h" = 0 ] && pass "--wtc-stats on two nodes: no heap line" \
     || bad "--wtc-stats on two nodes printed a heap line"
 # t_page_map (doc/predictor.md section 4, "The shared heap's pages"): rank 1 maps the
-# 1024 pages of the 4 MiB it is given, at 10 us a page 10.24 ms more; with intra_copy
-# = 1 or on two nodes the buffer is copied, nothing is mapped; in three regions over
+# 1024 pages of the 4 MiB it is given, at 10 us a page 10.24 ms more on rank 1; the run
+# grows by that less the time by which rank 1 was done before rank 0 without it (its
+# leaf was timed 55 us shorter than rank 0's in the recording of a fresh clone's CI,
+# where this check wanted 10.2 ms and more: 9.9 leaves 0.34 ms; half or twice the pages
+# would be 5.1 or 20.5 ms); with intra_copy = 1 or on two
+# nodes the buffer is copied, nothing is mapped; in three regions over
 # the same buffer (an iteration's steps) it is mapped once
 sim_conf $OUT/shheap_am.conf shared G=1e-8 t_page_map=1e-5
 sim_conf $OUT/shheap_bm.conf copied G=1e-8 intra_copy=1 t_page_map=1e-5
@@ -46,7 +50,7 @@ more() { # WHAT BASE NEW LO HI: NEW - BASE in ms within [LO, HI]
 for mode in simple steal; do
     a=$(sim_regions $OUT/sim_shheap $OUT/sim_shheap.prof $OUT/shheap_a.conf 2 $mode)
     am=$(sim_regions $OUT/sim_shheap $OUT/sim_shheap.prof $OUT/shheap_am.conf 2 $mode)
-    more "t_page_map 10 us, $mode P=2: 1024 pages mapped by rank 1" "$a" "$am" 10.2 10.5
+    more "t_page_map 10 us, $mode P=2: 1024 pages mapped by rank 1" "$a" "$am" 9.9 10.5
 done
 more "t_page_map, intra_copy = 1: the buffer is copied, nothing mapped" "$b" \
     "$(t shheap_bm.conf)" -0.001 0.001
@@ -57,7 +61,7 @@ timeout 120 $OUT/sim_shheap.predict --wtc-procs=2 --wtc-modes=simple \
     bad "recording three regions: $(tail -3 $OUT/sim_shheap3.out)"
 more "t_page_map, three regions over the same buffer: mapped once" \
     "$(sim_regions $OUT/sim_shheap $OUT/sim_shheap3.prof $OUT/shheap_a.conf 2 simple)" \
-    "$(sim_regions $OUT/sim_shheap $OUT/sim_shheap3.prof $OUT/shheap_am.conf 2 simple)" 10.2 10.5
+    "$(sim_regions $OUT/sim_shheap $OUT/sim_shheap3.prof $OUT/shheap_am.conf 2 simple)" 9.9 10.5
 timeout 60 $OUT/sim_shheap.predict --wtc-profile=$OUT/sim_shheap.prof --wtc-machine=$OUT/shheap_am.conf \
     --wtc-procs=2 2>/dev/null | grep -q "; another rank maps a page of it that it reads for 10\.00 us" &&
     pass "the report names t_page_map" || bad "the report does not name t_page_map"
