@@ -668,6 +668,13 @@ static double task_child_once(wtcrt_rt *rt, const wtc_fn *fn, int n, int fresh, 
     return (run - seq) / n;
 }
 
+/* The line through (x0, y[0]) and (x1, y[1]) at 0: a cost per child with arguments of
+   0 bytes, from the same measured with x0 and x1 bytes. */
+static double at_zero(const double y[2], double x0, double x1)
+{
+    return y[0] - (y[1] - y[0]) / (x1 - x0) * x0;
+}
+
 /* A received TASK's cost per child that the model does not charge otherwise, in memory
    used before (*reuse: the frame's records and the children's memory kept from the
    TASK before) and in new memory (*fresh: page faults), medians of 5: task_child_once
@@ -702,15 +709,15 @@ static void measure_task_child(wtcrt_rt *rt, double t_child, double *reuse, doub
             snd[1][k] = wtcrt_median(sv[1], 5);
         }
         if (!f) {
-            *pack = fmax(snd[0][0] - (snd[0][1] - snd[0][0]) / (x1 - x0) * x0, 0);
-            *store = fmax(snd[1][0] - (snd[1][1] - snd[1][0]) / (x1 - x0) * x0, 0);
+            *pack = fmax(at_zero(snd[0], x0, x1), 0);
+            *store = fmax(at_zero(snd[1], x0, x1), 0);
             if (verbose)
                 fprintf(stderr, "sent child: packing %.3g / %.3g us (4 / 256-byte arguments), "
                         "storing its result %.3g / %.3g us: %.3g and %.3g us at 0\n",
                         snd[0][0] * 1e6, snd[0][1] * 1e6, snd[1][0] * 1e6, snd[1][1] * 1e6,
                         *pack * 1e6, *store * 1e6);
         }
-        *out = per[0] - (per[1] - per[0]) / (x1 - x0) * x0 - t_child;
+        *out = at_zero(per, x0, x1) - t_child;
         if (verbose)
             fprintf(stderr, "task child (%s memory): %.3g us with 4-byte arguments, %.3g us "
                     "with 256: %.3g us at 0\n", f ? "new" : "used", per[0] * 1e6,

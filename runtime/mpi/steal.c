@@ -26,6 +26,8 @@ static void answer(wtcrt_rt *rt, int thief, int hops)
 static void feed(wtcrt_rt *rt)
 {
     int i, sent = 0;
+    if (!rt->parked.n)
+        return;
     while (rt->npending > 0 && (i = wtcp_park_next(&rt->parked, &rt->seeds)) >= 0) {
         if (!wtcrt_give_oldest(rt, &wtcp_steal, rt->parked.v[i].thief))
             break;
@@ -40,8 +42,7 @@ static void feed(wtcrt_rt *rt)
    here get what it can still give, the others NOWORK. */
 static void unpark(wtcrt_rt *rt)
 {
-    if (rt->npending)
-        feed(rt);
+    feed(rt);
     for (int i = 0; i < rt->parked.n; i++)
         wtcrt_send(rt, rt->parked.v[i].thief, WTCRT_NOWORK, wtcrt_msg_new(rt, 0));
     rt->parked.n = 0;
@@ -127,8 +128,7 @@ static void handle(wtcrt_rt *rt, wtcrt_msg *m)
 static void steal_poll(wtcrt_rt *rt)
 {
     wtcrt_poll(rt, handle);
-    if (rt->parked.n && rt->npending)
-        feed(rt);
+    feed(rt);
 }
 
 /* Asks a random victim for work, unless a STEAL is already out or the last ones were
@@ -141,8 +141,7 @@ static void maybe_steal(wtcrt_rt *rt)
     int victim;
     wtcrt_msg *m;
     rt->wake_by = 0;
-    if (rt->parked.n)
-        unpark(rt);
+    unpark(rt);
     if (rt->steal_out) {
         /* unanswered for a while: the victim is in a leaf (mpi/answer.c) */
         if (!rt->steal_rung && wtcp_ring_due(wtcrt_now() - rt->steal_t0)) {
@@ -189,8 +188,7 @@ static void steal_spawn_poll(wtcrt_rt *rt, wtc_par *p)
     wtcrt_pending_end(rt, p, p->nch);
     p->spawning = 1;
     wtcrt_poll_tag(rt, WTCRT_STEAL, handle);
-    if (rt->parked.n && rt->npending)
-        feed(rt);
+    feed(rt);
 }
 
 /* A par (or a task frame): its children run here from the first still pending (the

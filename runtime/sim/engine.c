@@ -963,7 +963,6 @@ void eng_send_split(sim *S, int rid, int p, int off, int lo, int n, int s, int s
         msg *m = eng_send_children(S, rid, to, M_TASK, pp->first_child + c0, c1 - c0);
         m->a = p;
         m->b = pp->first_child + c0;
-        m->c = c1 - c0;
         m->d = fidx;
         m->lo = to;
         m->hi = wtcp_split_lo(lo, n, j + 1, s);

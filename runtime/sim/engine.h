@@ -240,7 +240,7 @@ void eng_heap_push(sim *S, double t, int m);
    valid until the next eng_send / eng_msg_new. */
 msg *eng_send(sim *S, int from, int to, int kind, double bytes);
 /* The TASK or RESULT (kind) of children first..first+count-1 (nodes), its bytes and
-   what the runtime copies of them (sim_node's *_copied). */
+   what the runtime copies of them (sim_node's *_copied); its c is count. */
 msg *eng_send_children(sim *S, int from, int to, int kind, int first, int count);
 /* When a rank that began waiting at t_w notices a message arriving at a. */
 double eng_notice(const sim *S, double t_w, double a, int asleep);

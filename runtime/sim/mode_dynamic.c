@@ -119,7 +119,6 @@ static void send_group(sim *S, int rid, int to)
     m = eng_send_children(S, rid, to, M_TASK, f->end, n);
     m->a = f->par;
     m->b = f->end;
-    m->c = n;
     m->d = e;
     S->res->remote_calls += n;
     S->res->grants++;

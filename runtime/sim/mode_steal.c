@@ -61,7 +61,6 @@ static int give(sim *S, int rid, int thief, int had_seed)
     msg *m = eng_send_children(S, rid, thief, M_TASK, c0, g);
     m->a = p;
     m->b = c0;
-    m->c = g;
     m->d = e;
     S->res->remote_calls += g;
     S->res->grants++;
@@ -90,6 +89,8 @@ static int feed(sim *S, int rid)
 {
     rank *r = &S->r[rid];
     int i, sent = 0;
+    if (!r->parked.n)
+        return 0;
     while (eng_pending(r) && (i = wtcp_park_next(&r->parked, &r->seeds)) >= 0) {
         if (!give(S, rid, r->parked.v[i].thief, r->parked.v[i].had_seed))
             break;
@@ -97,6 +98,12 @@ static int feed(sim *S, int rid)
         sent = 1;
     }
     return sent;
+}
+
+/* feed at a poll: -1 when a TASK went and the poll waits for its send, else 0 */
+static int feed_at_poll(sim *S, int rid)
+{
+    return feed(S, rid) && !eng_wait_sends(S, rid) ? -1 : 0;
 }
 
 /* The rank has run out of work (it waits, or is idle): its parked thieves get what it
@@ -127,8 +134,7 @@ static void maybe_steal(sim *S, int rid)
     rank *r = &S->r[rid];
     double next;
     int victim;
-    if (r->parked.n) /* called only where the rank waits or is idle */
-        unpark(S, rid);
+    unpark(S, rid); /* called only where the rank waits or is idle */
     if (r->steal_out)
         return;
     /* (compared as a time, so that the timer's own time passes the test) */
@@ -289,7 +295,7 @@ static int poll(sim *S, int rid)
     }
     if (i == -2)
         return -1;
-    return S->r[rid].parked.n && feed(S, rid) && !eng_wait_sends(S, rid) ? -1 : 0;
+    return feed_at_poll(S, rid);
 }
 
 /* After every WTCP_SPAWN_POLL-th child of a par still spawning: the STEALs that have
@@ -307,7 +313,7 @@ static int spawn_poll(sim *S, int rid)
         while (i >= 0 && S->msgs[i].kind != M_STEAL)
             i = S->msgs[i].next;
         if (i < 0 || S->msgs[i].arr > r->t)
-            return r->parked.n && feed(S, rid) && !eng_wait_sends(S, rid) ? -1 : 0;
+            return feed_at_poll(S, rid);
         i = eng_take(S, r, -1, M_STEAL);
         if (handle(S, rid, i, NULL) == H_WAIT)
             return -1;
