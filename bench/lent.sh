@@ -17,6 +17,9 @@
 #   facts      cores, threads per core, memory, load; MPICH found
 #   copies     plain C fib 40 as 1, P/2 and P copies at once: do P busy cores run at
 #              one core's speed (hardware threads or a shared host show here)
+#   inflate    the same with each program of LENT_INFLATE (balance binaries, plain C, their
+#              TIME line): alone, P/2 and P copies, alone, P copies; then each one's steal
+#              -n P --wtc-stats run: its ranks' computing against plain C alone
 #   startup    bench/startup.sh at -n 1 2 4 8 16 (LENT_STARTUP_NP), 7 runs
 #   parts      bench/init_parts.sh at -n 2, nproc/2, nproc: where MPI's start goes, under
 #              each of LENT_PARTS_VARIANTS (init_parts.sh's INIT_PARTS_VARIANTS)
@@ -35,6 +38,7 @@ cd "$(dirname "$0")/.." || exit 2
 BAL16=${LENT_BAL16-nqueens uts fib mandel msort cilksort qsort_hoare knapsack}
 BAL8=${LENT_BAL8-nqueens uts fib}
 STATS=${LENT_STATS-nqueens_c3 uts fib}
+INFLATE=${LENT_INFLATE-fib nqueens_c3 uts mandel msort knapsack}
 VAL=${LENT_VALIDATE-bench/balance/uts.wtc bench/balance/fib.wtc bench/balance/mandel.wtc}
 RUNS=${LENT_RUNS:-3}
 STMO=${LENT_STEP_TIMEOUT:-240}
@@ -130,6 +134,41 @@ copies() {
     rm -f "$tmp"/copy.*
 }
 
+# tline FILE: the TIME line's seconds in FILE (0 when there is none)
+tline() { awk '$1 == "TIME" { t = $3 } END { print t + 0 }' "$1"; }
+
+# kcopies PROG K: K copies of PROG's plain C at once; the median of their TIME lines
+kcopies() {
+    i=0
+    while [ "$i" -lt "$2" ]; do
+        timeout 120 "$dir/built/$1.plain" >/dev/null 2>"$tmp/kc.$i" </dev/null &
+        i=$((i + 1))
+    done
+    wait
+    for f in "$tmp"/kc.*; do tline "$f"; done | sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'
+    rm -f "$tmp"/kc.*
+}
+
+# inflate: for each of LENT_INFLATE, its plain C alone and as many copies at once (the
+# median copy's TIME), then the sum of the ranks' computing in a steal -n P run against
+# plain C alone: how much slower a core computes this program when all cores do
+inflate() {
+    for p in $INFLATE; do
+        a1=$(kcopies "$p" 1)
+        h=$(kcopies "$p" "$half")
+        f1=$(kcopies "$p" "$cores")
+        a2=$(kcopies "$p" 1)
+        f2=$(kcopies "$p" "$cores")
+        timeout 60 mpiexec -n "$cores" "$dir/built/$p" --wtc-mode=steal --wtc-stats \
+            >"$tmp/st" 2>&1 </dev/null || echo "$p: steal run failed"
+        sum=$(awk '$2 == "worker" && $1 ~ /^[0-9]+$/ { s += $3 } END { print s + 0 }' "$tmp/st")
+        echo "$p $a1 $a2 $h $f1 $f2 $sum" | awk -v P="$cores" -v H="$half" '{
+            alone = ($2 < $3 ? $2 : $3); full = ($5 < $6 ? $5 : $6)
+            printf "%-12s alone %.3f %.3f s | %d copies %.3f | %d copies %.3f %.3f | x%.2f x%.2f | steal -n %d: ranks compute %.3f s = x%.2f\n",
+                $1, $2, $3, H, $4, P, $5, $6, $4 / alone, full / alone, P, $7, $7 / alone }'
+    done
+}
+
 # ab: LENT_STATS's programs in steal mode at -n cores, 7 runs each without and with
 # LENT_AB_ENV, taking turns; the medians of the whole command's wall time
 ab() {
@@ -166,6 +205,13 @@ for s in $STEPS; do
         { copies 1; copies "$half"; copies "$cores"; copies 1; } >"$tmp/step.log" 2>&1
         { echo "== copies"; cat "$tmp/step.log"; } >>"$out/lent.log"
         cat "$tmp/step.log" ;;
+    inflate)
+        if [ -n "$INFLATE" ]; then
+            echo "== inflate ($(date -u +%H:%M:%S))"
+            inflate >"$tmp/step.log" 2>&1
+            { echo "== inflate"; cat "$tmp/step.log"; } >>"$out/lent.log"
+            cat "$tmp/step.log"
+        fi ;;
     startup)
         [ -n "${LENT_STARTUP_NP-1 2 4 8 16}" ] &&
             step startup env WTC_BENCH_RUNS=7 WTC_STARTUP_NP="${LENT_STARTUP_NP-1 2 4 8 16}" \
