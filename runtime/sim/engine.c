@@ -1326,6 +1326,9 @@ static void sim_free(sim *S)
     free(S->grants);
     free(S->idle);
     free(S->nidle);
+    free(S->shown);
+    free(S->shown_from);
+    free(S->shown_to);
     free(S->standing);
     free(S->seen);
     free(S->flagged);
