@@ -134,6 +134,23 @@ copies() {
     rm -f "$tmp"/copy.*
 }
 
+# copies_all: fib 40 alone, as half the cores, as all, alone again
+copies_all() {
+    copies 1
+    copies "$half"
+    copies "$cores"
+    copies 1
+}
+
+# fstep NAME FUNCTION: as step, for a function of this script (each of its runs has its
+# own timeout)
+fstep() {
+    echo "== $1 ($(date -u +%H:%M:%S))"
+    "$2" >"$tmp/step.log" 2>&1
+    { echo "== $1"; cat "$tmp/step.log"; } >>"$out/lent.log"
+    cat "$tmp/step.log"
+}
+
 # tline FILE: the TIME line's seconds in FILE (0 when there is none)
 tline() { awk '$1 == "TIME" { t = $3 } END { print t + 0 }' "$1"; }
 
@@ -201,17 +218,9 @@ for s in $STEPS; do
             free -g | head -2; cat /proc/loadavg; mpiexec --version | head -3
             mpiexec -n 2 '"$dir"'/built/mpi && echo "MPI runs"' ;;
     copies)
-        echo "== copies ($(date -u +%H:%M:%S))"
-        { copies 1; copies "$half"; copies "$cores"; copies 1; } >"$tmp/step.log" 2>&1
-        { echo "== copies"; cat "$tmp/step.log"; } >>"$out/lent.log"
-        cat "$tmp/step.log" ;;
+        fstep copies copies_all ;;
     inflate)
-        if [ -n "$INFLATE" ]; then
-            echo "== inflate ($(date -u +%H:%M:%S))"
-            inflate >"$tmp/step.log" 2>&1
-            { echo "== inflate"; cat "$tmp/step.log"; } >>"$out/lent.log"
-            cat "$tmp/step.log"
-        fi ;;
+        [ -n "$INFLATE" ] && fstep inflate inflate ;;
     startup)
         [ -n "${LENT_STARTUP_NP-1 2 4 8 16}" ] &&
             step startup env WTC_BENCH_RUNS=7 WTC_STARTUP_NP="${LENT_STARTUP_NP-1 2 4 8 16}" \
@@ -220,12 +229,7 @@ for s in $STEPS; do
         step parts env INIT_PARTS_NP="2 $half $cores" \
             ${LENT_PARTS_VARIANTS:+INIT_PARTS_VARIANTS="$LENT_PARTS_VARIANTS"} sh bench/init_parts.sh ;;
     ab)
-        if [ -n "${LENT_AB_ENV:-}" ]; then
-            echo "== ab ($(date -u +%H:%M:%S))"
-            ab >"$tmp/step.log" 2>&1
-            { echo "== ab"; cat "$tmp/step.log"; } >>"$out/lent.log"
-            cat "$tmp/step.log"
-        fi ;;
+        [ -n "${LENT_AB_ENV:-}" ] && fstep ab ab ;;
     stats)
         for p in $STATS; do
             case $p in nqueens*) a=15 ;; fib) a=44 ;; *) a= ;; esac
