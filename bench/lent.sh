@@ -39,7 +39,7 @@ BAL16=${LENT_BAL16-nqueens uts fib mandel msort cilksort qsort_hoare knapsack}
 BAL8=${LENT_BAL8-nqueens uts fib}
 STATS=${LENT_STATS-nqueens_c3 uts fib}
 INFLATE=${LENT_INFLATE-fib nqueens_c3 uts mandel msort knapsack}
-VAL=${LENT_VALIDATE-bench/balance/uts.wtc bench/balance/fib.wtc bench/balance/mandel.wtc}
+VAL=${LENT_VALIDATE-bench/balance/uts.wtc bench/balance/fib.wtc bench/balance/mandel.wtc bench/balance/msort.wtc}
 RUNS=${LENT_RUNS:-3}
 STMO=${LENT_STEP_TIMEOUT:-240}
 
