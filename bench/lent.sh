@@ -121,17 +121,26 @@ step() {
     tail -n "${LENT_TAIL:-40}" "$tmp/step.log"
 }
 
-# copies K: K plain C fib 40 at once; each one's seconds
-copies() {
+# at_once K COMMAND...: K copies of COMMAND at once; copy i's stderr, then a line
+# "WALL seconds", in $tmp/once.i
+at_once() {
+    k=$1
+    shift
     i=0
-    while [ "$i" -lt "$1" ]; do
-        (t0=$(date +%s.%N); timeout 60 "$dir/built/fib40"; t1=$(date +%s.%N)
-            echo "$t0 $t1" | awk '{ printf "%.2f\n", $2 - $1 }') >"$tmp/copy.$i" &
+    while [ "$i" -lt "$k" ]; do
+        (t0=$(date +%s.%N); timeout 120 "$@" >/dev/null 2>"$tmp/once.$i" </dev/null
+            t1=$(date +%s.%N)
+            echo "$t0 $t1" | awk '{ printf "WALL %.4f\n", $2 - $1 }' >>"$tmp/once.$i") &
         i=$((i + 1))
     done
     wait
-    echo "$1 at once: $(sort -n "$tmp"/copy.* | tr '\n' ' ')"
-    rm -f "$tmp"/copy.*
+}
+
+# copies K: K plain C fib 40 at once; each one's seconds
+copies() {
+    at_once "$1" "$dir/built/fib40"
+    echo "$1 at once: $(awk '$1 == "WALL" { printf "%.2f\n", $2 }' "$tmp"/once.* | sort -n | tr '\n' ' ')"
+    rm -f "$tmp"/once.*
 }
 
 # copies_all: fib 40 alone, as half the cores, as all, alone again
@@ -156,14 +165,9 @@ tline() { awk '$1 == "TIME" { t = $3 } END { print t + 0 }' "$1"; }
 
 # kcopies PROG K: K copies of PROG's plain C at once; the median of their TIME lines
 kcopies() {
-    i=0
-    while [ "$i" -lt "$2" ]; do
-        timeout 120 "$dir/built/$1.plain" >/dev/null 2>"$tmp/kc.$i" </dev/null &
-        i=$((i + 1))
-    done
-    wait
-    for f in "$tmp"/kc.*; do tline "$f"; done | sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'
-    rm -f "$tmp"/kc.*
+    at_once "$2" "$dir/built/$1.plain"
+    for f in "$tmp"/once.*; do tline "$f"; done | sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'
+    rm -f "$tmp"/once.*
 }
 
 # inflate: for each of LENT_INFLATE, its plain C alone and as many copies at once (the

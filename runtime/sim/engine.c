@@ -1327,8 +1327,6 @@ static void sim_free(sim *S)
     free(S->idle);
     free(S->nidle);
     free(S->shown);
-    free(S->shown_from);
-    free(S->shown_to);
     free(S->standing);
     free(S->seen);
     free(S->flagged);

@@ -200,10 +200,12 @@ struct sim {
     int *seen, *flagged, *refused, *picked; /* dynamic: grants without a request
                              (mode_dynamic.c unasked, the runtime's master_unasked) */
     int *nidle;           /* idle workers per master */
-    int *shown;           /* dynamic: the idle count each master's slot shows from
-                             shown_from to shown_to, while it sends unasked grants
+    struct eng_shown {    /* dynamic, per master: the idle count n its slot shows from
+                             'from' to 'to', while it sends unasked grants
                              (mode_dynamic.c unasked, masters_idle) */
-    double *shown_from, *shown_to;
+        int n;
+        double from, to;
+    } *shown;
     int *standing;        /* dynamic: groups a worker's standing request asks for (at its
                              own master), 0: none */
     long long *stamp, stand_clock; /* when each request began to stand (the order) */

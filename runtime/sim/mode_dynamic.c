@@ -32,11 +32,11 @@ static int masters_idle(sim *S, int rid)
     if (S->m->no_doorbell)
         return -1;
     for (int m = S->W; m < S->P; m++) {
-        int mid = m - S->W;
+        const struct eng_shown *w = &S->shown[m - S->W];
         double t = S->r[rid].t;
         if (!eng_same_node(S, rid, m))
             return -1;
-        n += t >= S->shown_from[mid] && t < S->shown_to[mid] ? S->shown[mid] : S->nidle[mid];
+        n += t >= w->from && t < w->to ? w->n : S->nidle[m - S->W];
     }
     return n;
 }
@@ -414,14 +414,14 @@ static void unasked(sim *S, int mrank)
         S->seen[x] = p < 0 ? -1 : p > 0 ? S->r[x].epoch : 0;
     }
     n = wtcp_unasked(S->W, S->seen, S->refused, S->nidle[mid], S->picked);
-    S->shown[mid] = S->nidle[mid];
-    S->shown_from[mid] = S->r[mrank].t;
+    S->shown[mid].n = S->nidle[mid];
+    S->shown[mid].from = S->r[mrank].t;
     for (int i = 0; i < n; i++) {
         int x = S->picked[i];
         S->flagged[x] = S->seen[x];
         grant_own(S, mrank, x, 1);
     }
-    S->shown_to[mid] = S->r[mrank].t;
+    S->shown[mid].to = S->r[mrank].t;
 }
 
 /* The master's own work on a request between receiving it and answering: the machine
@@ -495,10 +495,8 @@ static int setup(sim *S)
     S->stamp = eng_xrealloc(NULL, w * sizeof *S->stamp);
     S->nidle = eng_xrealloc(NULL, (size_t)(S->M + 1) * sizeof *S->nidle);
     S->shown = eng_xrealloc(NULL, (size_t)(S->M + 1) * sizeof *S->shown);
-    S->shown_from = eng_xrealloc(NULL, (size_t)(S->M + 1) * sizeof *S->shown_from);
-    S->shown_to = eng_xrealloc(NULL, (size_t)(S->M + 1) * sizeof *S->shown_to);
-    for (int i = 0; i <= S->M; i++)
-        S->shown_from[i] = S->shown_to[i] = -1;
+    for (int i = 0; i <= S->M; i++) /* no window yet */
+        S->shown[i] = (struct eng_shown){ 0, -1, -1 };
     S->nstanding = eng_xrealloc(NULL, (size_t)(S->M + 1) * sizeof *S->nstanding);
     memset(S->standing, 0, w * sizeof *S->standing);
     memset(S->stamp, 0, w * sizeof *S->stamp);
