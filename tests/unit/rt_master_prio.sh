@@ -13,7 +13,10 @@
 #   none, as the runtime does not lower a master whose workers are on other hosts.
 . "$(dirname "$0")/rt_lib.inc"
 
-prog=$RT_OUT/master_prio
+# a name of this run's own (ps matches threads by it): another copy of the suite on the
+# host runs its own master_prio
+name=mprio$$
+prog=$RT_OUT/$name
 bin/wtcc tests/unit/rt_regions.wtc -o "$prog" >"$RT_STDERR" 2>&1 ||
     { rt_fail "build rt_regions.wtc"; rt_summary; exit 1; }
 cores=$(nproc)
@@ -29,7 +32,7 @@ idl_seen() {
         --wtc-stats >"$RT_STDOUT" 2>"$RT_STDERR" &
     pid=$!
     for _ in $(seq 40); do
-        if ps -eLo cls=,comm= | grep -q "^ *IDL  *master_prio"; then
+        if ps -eLo cls=,comm= | grep -q "^ *IDL  *$name\$"; then
             IDL=1
             break
         fi
@@ -89,4 +92,5 @@ if grep -q "^wtc stats" "$RT_OUT/nodes.pout" && ! grep -q "^master: rank" "$RT_O
 else
     rt_fail "the predictor on two nodes" "$(grep -A9 'wtc stats' "$RT_OUT/nodes.pout" | grep -v '^[0-9m]' | head -c 400)"
 fi
+rm -f "$prog" "$prog.predict"
 rt_summary
