@@ -625,6 +625,8 @@ void wtcrt_die(wtcrt_rt *rt, const char *fmt, ...)
    (mpi/transport.c). */
 void wtcrt_abort_watch(wtcrt_rt *rt, int status);
 int wtcrt_forked(wtcrt_rt *rt);
+/* rank 0's start is over: the fault handlers that waited for it go (mpi/transport.c) */
+void wtcrt_fatal_start_over(void);
 /* the program's MPI_Init, MPI_Init_thread, MPI_Finalize, renamed by a macro of its
    generated code (codegen/program.c), whose prototypes are <mpi.h>'s (mpi/user_mpi.c) */
 int wtc_mpi_init(int *argc, char ***argv);

@@ -624,6 +624,7 @@ void wtcrt_mpi_ready(wtcrt_rt *rt)
         return;
     pthread_join(rt->start_thread, NULL);
     rt->start_pending = 0;
+    wtcrt_fatal_start_over();
     start_done(rt);
     if (wtcrt_held) { /* the thread sent what the region held: the region's own start */
         wtcrt_held = 0;

@@ -1271,50 +1271,97 @@ static void on_exit_handler(int status, void *arg)
 
 /* abort() (SIGABRT) in a job of several ranks: hydra's banner says only "BAD
    TERMINATION ... EXIT CODE: 134"; this line says which rank and what. Written from the
-   handler with write() and nanosleep() alone (async-signal-safe); the C library's abort() then ends the
+   handler with write() alone (async-signal-safe); the C library's abort() then ends the
    process as before. (UCX reports SIGSEGV, SIGBUS, SIGFPE and SIGILL itself.)
-   An abort on rank 0 while its start thread still starts MPI (a program that fails at
-   once) waits for that start first, up to ABORT_START_WAIT_S: the other ranks are then
-   still in their launcher's start-up exchange, and hydra, losing a rank in the middle
-   of it, failed itself ("assert (!closed) failed", status 255) and sometimes dropped
-   the line below (tests/unit/rt_abort.sh, 1 run in 20 with 4 jobs on the 2-core VM). */
-#define ABORT_START_WAIT_S 10
+
+   A fatal signal on rank 0 while its start thread still starts MPI (a program that
+   fails at once) first waits for that start, up to FATAL_START_WAIT_S: the other ranks
+   are then still in their launcher's start-up exchange, and hydra, losing a rank in the
+   middle of it, failed itself ("assert (!closed) failed", status 255, no banner) and at
+   times dropped what the rank had written (CI, tests/unit/rt_abort.sh; on the 2-core VM
+   with 4 jobs at once 1 run in 25 for abort(), 1 in 30 for a null pointer). For SIGSEGV,
+   SIGBUS, SIGFPE and SIGILL a handler of ours stands only while the start is pending: it
+   waits, puts back the handler it replaced (UCX's, which reports the fault) and returns,
+   and the faulting instruction faults again into that one; a signal sent by a process
+   (kill) is raised again instead. Only nanosleep(), sigaction() and raise() in them. */
+#define FATAL_START_WAIT_S 10
 
 static char abort_note[96];
 static size_t abort_note_len;
-static wtcrt_rt *abort_rt;
+static wtcrt_rt *fatal_rt;
+static const int fault_sigs[4] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL };
+static struct sigaction fault_old[4];
+
+/* In a handler: rank 0's start, if still pending, is over or given up. */
+static void fatal_start_wait(void)
+{
+    wtcrt_rt *rt = fatal_rt;
+    struct timespec tick = { 0, 10 * 1000 * 1000 };
+    if (!rt || !rt->start_pending || wtcrt_forked(rt) ||
+        pthread_equal(pthread_self(), rt->start_thread))
+        return;
+    for (int i = 0; i < FATAL_START_WAIT_S * 100 &&
+                    !atomic_load_explicit(&rt->start_gone, memory_order_acquire); i++)
+        nanosleep(&tick, NULL);
+}
 
 static void abort_noted(int sig)
 {
-    wtcrt_rt *rt = abort_rt;
     (void)sig;
-    if (rt && rt->start_pending && !pthread_equal(pthread_self(), rt->start_thread)) {
-        struct timespec tick = { 0, 10 * 1000 * 1000 };
-        for (int i = 0; i < ABORT_START_WAIT_S * 100 &&
-                        !atomic_load_explicit(&rt->start_gone, memory_order_acquire); i++)
-            nanosleep(&tick, NULL);
-    }
+    fatal_start_wait();
     if (write(2, abort_note, abort_note_len) < 0) /* nothing more to do */
         return;
 }
 
-static void abort_note_install(wtcrt_rt *rt)
+static void fault_waited(int sig, siginfo_t *info, void *ctx)
+{
+    (void)ctx;
+    fatal_start_wait();
+    for (int k = 0; k < 4; k++)
+        if (fault_sigs[k] == sig)
+            sigaction(sig, &fault_old[k], NULL);
+    if (!info || info->si_code <= 0) /* sent, not a fault: delivered once this returns */
+        raise(sig);
+}
+
+static void fatal_install(wtcrt_rt *rt, int early)
 {
     struct sigaction sa;
     int n;
     if (rt->nranks < 2)
         return;
+    fatal_rt = rt;
     n = snprintf(abort_note, sizeof abort_note,
                  "wtc: rank %d: abort() called (SIGABRT); the job stops\n", rt->rank);
-    if (n <= 0 || (size_t)n >= sizeof abort_note)
+    if (n > 0 && (size_t)n < sizeof abort_note) {
+        abort_note_len = (size_t)n;
+        memset(&sa, 0, sizeof sa);
+        sa.sa_handler = abort_noted;
+        sigemptyset(&sa.sa_mask);
+        sa.sa_flags = SA_RESETHAND; /* once: abort() raises it again, to the default */
+        sigaction(SIGABRT, &sa, NULL);
+    }
+    if (!early)
         return;
-    abort_note_len = (size_t)n;
-    abort_rt = rt;
     memset(&sa, 0, sizeof sa);
-    sa.sa_handler = abort_noted;
+    sa.sa_sigaction = fault_waited;
     sigemptyset(&sa.sa_mask);
-    sa.sa_flags = SA_RESETHAND; /* once: abort() raises it again, to the default */
-    sigaction(SIGABRT, &sa, NULL);
+    sa.sa_flags = SA_SIGINFO;
+    for (int k = 0; k < 4; k++)
+        sigaction(fault_sigs[k], &sa, &fault_old[k]);
+}
+
+/* Main thread, once the start thread is joined: the handlers fatal_install put in for
+   the start give way to the ones they replaced (unless the program has put in its own). */
+void wtcrt_fatal_start_over(void)
+{
+    struct sigaction cur;
+    if (!fatal_rt)
+        return;
+    for (int k = 0; k < 4; k++)
+        if (sigaction(fault_sigs[k], NULL, &cur) == 0 && (cur.sa_flags & SA_SIGINFO) &&
+            cur.sa_sigaction == fault_waited)
+            sigaction(fault_sigs[k], &fault_old[k], NULL);
 }
 
 /* 1 in a child of fork() made by the user's program: the MPI state (and the
@@ -1496,7 +1543,7 @@ int wtc_start(int argc, char **argv, const wtc_program *prog)
     decisions_open(rt);
     rt->started = 1;
     on_exit(on_exit_handler, rt);
-    abort_note_install(rt);
+    fatal_install(rt, early);
     first = rt->rank == 0;
     if (early) /* from here on the main thread leaves rt alone until wtcrt_mpi_ready */
         wtcrt_mpi_start_early(rt, states_sync);
