@@ -1346,9 +1346,13 @@ static void fatal_install(wtcrt_rt *rt, int early)
     memset(&sa, 0, sizeof sa);
     sa.sa_sigaction = fault_waited;
     sigemptyset(&sa.sa_mask);
-    sa.sa_flags = SA_SIGINFO;
-    for (int k = 0; k < 4; k++)
-        sigaction(fault_sigs[k], &sa, &fault_old[k]);
+    for (int k = 0; k < 4; k++) {
+        if (sigaction(fault_sigs[k], NULL, &fault_old[k]) != 0)
+            continue;
+        /* on the alternate stack where the handler replaced ran there (a stack overflow) */
+        sa.sa_flags = SA_SIGINFO | (fault_old[k].sa_flags & SA_ONSTACK);
+        sigaction(fault_sigs[k], &sa, NULL);
+    }
 }
 
 /* Main thread, once the start thread is joined: the handlers fatal_install put in for
