@@ -11,7 +11,7 @@
 . "$(dirname "$0")/rt_lib.inc"
 
 prog=$RT_OUT/back
-bin/wtcc -O2 --no-predict tests/unit/rt_back.wtc -o "$prog" >"$RT_STDERR" 2>&1 \
+$RT_WTCC -O2 --no-predict tests/unit/rt_back.wtc -o "$prog" >"$RT_STDERR" 2>&1 \
     || { rt_fail "build rt_back.wtc"; exit 1; }
 RT_TIMEOUT=60
 log=$RT_OUT/back.log

@@ -10,7 +10,7 @@
 . "$(dirname "$0")/rt_lib.inc"
 
 prog=$RT_OUT/bcast
-bin/wtcc --no-predict tests/unit/rt_bcast.wtc -o "$prog" >"$RT_STDERR" 2>&1 \
+$RT_WTCC --no-predict tests/unit/rt_bcast.wtc -o "$prog" >"$RT_STDERR" 2>&1 \
     || { rt_fail "build rt_bcast.wtc"; exit 1; }
 unset WTC_BCAST
 

@@ -15,7 +15,7 @@
 . "$(dirname "$0")/rt_lib.inc"
 
 prog=$RT_OUT/byref
-bin/wtcc -O2 --no-predict tests/unit/rt_byref.wtc -o "$prog" >"$RT_STDERR" 2>&1 \
+$RT_WTCC -O2 --no-predict tests/unit/rt_byref.wtc -o "$prog" >"$RT_STDERR" 2>&1 \
     || { rt_fail "build rt_byref.wtc"; exit 1; }
 want=$("$prog" 2)
 case $want in

@@ -10,8 +10,8 @@
 . "$(dirname "$0")/rt_lib.inc"
 
 src=tests/unit/rt_counts.wtc
-bin/wtcc --no-predict "$src" -o "$RT_OUT/counts" || { echo "[FAIL] build"; exit 1; }
-bin/wtcc --check "$src" -o "$RT_OUT/counts_chk" || { echo "[FAIL] build --check"; exit 1; }
+$RT_WTCC --no-predict "$src" -o "$RT_OUT/counts" || { echo "[FAIL] build"; exit 1; }
+$RT_WTCC --check "$src" -o "$RT_OUT/counts_chk" || { echo "[FAIL] build --check"; exit 1; }
 [ -x "$RT_OUT/counts_chk.predict" ] || rt_fail "--check builds the predictor too"
 
 # expect BUILD CASE NP caught|runs [TEXT]: caught = status 2, exactly one error that
@@ -87,7 +87,7 @@ for s in samples/*.wtc tests/run/*.wtc; do
     [ -f "$d/$x.args" ] && args=$(cat "$d/$x.args")
     [ -f "$d/$x.flags" ] && flags=$(cat "$d/$x.flags")
     # shellcheck disable=SC2086
-    if ! bin/wtcc --check --no-predict $flags "$s" -o "$RT_OUT/chk_$x" >"$RT_STDERR" 2>&1; then
+    if ! $RT_WTCC --check --no-predict $flags "$s" -o "$RT_OUT/chk_$x" >"$RT_STDERR" 2>&1; then
         rt_fail "--check build of $s"
         continue
     fi

@@ -12,7 +12,7 @@
 . "$(dirname "$0")/rt_lib.inc"
 
 prog=$RT_OUT/cross
-bin/wtcc -O2 --no-predict tests/unit/rt_cross.wtc -o "$prog" >"$RT_STDERR" 2>&1 \
+$RT_WTCC -O2 --no-predict tests/unit/rt_cross.wtc -o "$prog" >"$RT_STDERR" 2>&1 \
     || { rt_fail "build rt_cross.wtc"; exit 1; }
 RT_TIMEOUT=60
 for m in "dynamic 5 1" "dynamic 6 2" "steal 5 1"; do
@@ -33,7 +33,7 @@ done
 # rendezvous TASKs while waiting, as the runtime does, it stopped with "internal error
 # in the simulator: deadlock" on this program in dynamic mode at P = 4-16 (and on
 # bench/balance/cilksort at 8-10 of 33 dynamic settings). Every setting must be predicted.
-bin/wtcc -O2 tests/unit/rt_cross.wtc -o "$prog.p" >"$RT_STDERR" 2>&1 \
+$RT_WTCC -O2 tests/unit/rt_cross.wtc -o "$prog.p" >"$RT_STDERR" 2>&1 \
     || { rt_fail "build rt_cross.wtc with its predictor"; rt_summary; exit 1; }
 csv=$RT_OUT/cross.csv
 timeout 120 "$prog.p.predict" --wtc-procs=4,5,6,8,9,16 --wtc-masters=1,2 \

@@ -65,9 +65,9 @@ fi
 
 # a program that includes <mpi.h> (and only such a program) tells the runtime so
 mprog=$RT_OUT/rt_calls_mpi
-if bin/wtcc --no-predict tests/unit/rt_calls_mpi.wtc -o "$mprog" >"$RT_STDERR" 2>&1 &&
-    [ "$(bin/wtcc -E tests/unit/rt_calls_mpi.wtc -o - | grep -c '^const int wtc_calls_mpi = 1;')" = 1 ] &&
-    [ "$(bin/wtcc -E tests/unit/rt_early.wtc -o - | grep -c 'wtc_calls_mpi')" = 0 ]; then
+if $RT_WTCC --no-predict tests/unit/rt_calls_mpi.wtc -o "$mprog" >"$RT_STDERR" 2>&1 &&
+    [ "$($RT_WTCC -E tests/unit/rt_calls_mpi.wtc -o - | grep -c '^const int wtc_calls_mpi = 1;')" = 1 ] &&
+    [ "$($RT_WTCC -E tests/unit/rt_early.wtc -o - | grep -c 'wtc_calls_mpi')" = 0 ]; then
     rt_pass "wtc_calls_mpi defined for a program with <mpi.h>, not for one without"
 else
     rt_fail "wtc_calls_mpi in the generated code"
@@ -93,7 +93,7 @@ printf 'init ok, rank 0, sized\nfib 75025\nfinalize ok\nfib 6765\n' >"$RT_OUT/us
 for variant in init thread; do
     uprog=$RT_OUT/rt_user_$variant
     call=MPI_Init$([ $variant = thread ] && echo _thread)
-    if ! bin/wtcc --no-predict $([ $variant = thread ] && echo -DTHREAD) \
+    if ! $RT_WTCC --no-predict $([ $variant = thread ] && echo -DTHREAD) \
         tests/unit/rt_user_init.wtc -o "$uprog" >"$RT_STDERR" 2>&1; then
         rt_fail "rt_user_init.wtc ($variant) does not build" "$(head -c 200 "$RT_STDERR")"
         continue

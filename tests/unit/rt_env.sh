@@ -7,7 +7,7 @@
 . "$(dirname "$0")/rt_lib.inc"
 
 prog=$RT_OUT/env_fib
-bin/wtcc --no-predict samples/fib.wtc -o "$prog" >"$RT_STDERR" 2>&1 ||
+$RT_WTCC --no-predict samples/fib.wtc -o "$prog" >"$RT_STDERR" 2>&1 ||
     { rt_fail "build samples/fib.wtc"; rt_summary; exit 1; }
 # one SETTING WARNINGS: -n 3 with SETTING in every rank's environment
 one() {

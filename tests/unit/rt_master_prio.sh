@@ -17,7 +17,7 @@
 # host runs its own master_prio
 name=mprio$$
 prog=$RT_OUT/$name
-bin/wtcc tests/unit/rt_regions.wtc -o "$prog" >"$RT_STDERR" 2>&1 ||
+$RT_WTCC tests/unit/rt_regions.wtc -o "$prog" >"$RT_STDERR" 2>&1 ||
     { rt_fail "build rt_regions.wtc"; rt_summary; exit 1; }
 cores=$(nproc)
 over=$((cores + 1))

@@ -8,7 +8,7 @@
 . "$(dirname "$0")/rt_lib.inc"
 d=$RT_OUT/special
 rm -rf "$d" && mkdir -p "$d"
-bin/wtcc tests/unit/rt_args.wtc -o "$d/prog" >"$d/build" 2>&1 ||
+$RT_WTCC tests/unit/rt_args.wtc -o "$d/prog" >"$d/build" 2>&1 ||
     { rt_fail "build tests/unit/rt_args.wtc with its predictor" "$(head -c 300 "$d/build")"; rt_summary; exit 1; }
 
 # fifo_check LABEL CMD...: CMD writes into $d/ff while a reader drains it

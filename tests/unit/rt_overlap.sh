@@ -10,7 +10,7 @@
 . "$(dirname "$0")/rt_lib.inc"
 
 prog=$RT_OUT/overlap
-bin/wtcc -O2 --no-predict tests/unit/rt_overlap.wtc -o "$prog" >"$RT_STDERR" 2>&1 \
+$RT_WTCC -O2 --no-predict tests/unit/rt_overlap.wtc -o "$prog" >"$RT_STDERR" 2>&1 \
     || { rt_fail "build rt_overlap.wtc"; exit 1; }
 for mode in simple dynamic steal; do
     for np in 2 3 4 5; do

@@ -27,7 +27,7 @@ done
 # whole programs: mergesort (TASKs and RESULTs of up to 200 KB; without the shared heap,
 # where its big buffers would not travel at all)
 prog=$RT_OUT/pieces_msort
-bin/wtcc --no-predict samples/msort.wtc -o "$prog" || { echo "[FAIL] build msort"; exit 1; }
+$RT_WTCC --no-predict samples/msort.wtc -o "$prog" || { echo "[FAIL] build msort"; exit 1; }
 want=$(cat samples/msort.out)
 for mode in simple dynamic steal; do
     for np in 2 3 4; do

@@ -8,7 +8,7 @@
 . "$(dirname "$0")/rt_lib.inc"
 
 prog=$RT_OUT/rt_probe
-bin/wtcc calibrate/probe.wtc -o "$prog" --no-predict >"$RT_STDERR" 2>&1 ||
+$RT_WTCC calibrate/probe.wtc -o "$prog" --no-predict >"$RT_STDERR" 2>&1 ||
     { rt_fail "build calibrate/probe.wtc"; rt_summary; }
 # in [0, 10] seconds
 sane() { awk -v v="${1:-x}" 'BEGIN { exit !(v ~ /^[0-9.]+$/ && v + 0 >= 0 && v + 0 < 10) }'; }

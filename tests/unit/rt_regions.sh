@@ -9,7 +9,7 @@
 . "$(dirname "$0")/rt_lib.inc"
 
 prog=$RT_OUT/regions
-bin/wtcc --no-predict tests/unit/rt_regions.wtc -o "$prog" >"$RT_STDERR" 2>&1 \
+$RT_WTCC --no-predict tests/unit/rt_regions.wtc -o "$prog" >"$RT_STDERR" 2>&1 \
     || { rt_fail "build rt_regions.wtc"; exit 1; }
 
 # On a loaded host (CI) both workers can be off the CPU for a whole region's 40 ms, so

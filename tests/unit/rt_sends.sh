@@ -10,7 +10,7 @@
 . "$(dirname "$0")/rt_lib.inc"
 
 prog=$RT_OUT/sends
-bin/wtcc --no-predict tests/unit/rt_sends.wtc -o "$prog" >"$RT_STDERR" 2>&1 \
+$RT_WTCC --no-predict tests/unit/rt_sends.wtc -o "$prog" >"$RT_STDERR" 2>&1 \
     || { rt_fail "build rt_sends.wtc"; exit 1; }
 
 # calls-in of rank 1 in the --wtc-stats table

@@ -27,9 +27,9 @@
 . "$(dirname "$0")/rt_lib.inc"
 
 prog=$RT_OUT/shheap
-bin/wtcc -O2 --no-predict tests/unit/rt_shheap.wtc -o "$prog" >"$RT_STDERR" 2>&1 ||
+$RT_WTCC -O2 --no-predict tests/unit/rt_shheap.wtc -o "$prog" >"$RT_STDERR" 2>&1 ||
     { rt_fail "build rt_shheap.wtc"; rt_summary; }
-bin/wtcc -O2 --no-predict --check tests/unit/rt_shheap.wtc -o "$prog.chk" >"$RT_STDERR" 2>&1 ||
+$RT_WTCC -O2 --no-predict --check tests/unit/rt_shheap.wtc -o "$prog.chk" >"$RT_STDERR" 2>&1 ||
     { rt_fail "build rt_shheap.wtc --check"; rt_summary; }
 before=$(ls /dev/shm 2>/dev/null | grep -c '^wtcrt-heap')
 want="msort 1000000 OK
@@ -105,7 +105,7 @@ done
 
 # churn: blocks allocated, grown and freed in every leaf, on every rank, while big
 # buffers of the parents are in use by address
-bin/wtcc -O2 --no-predict tests/unit/rt_shheap_churn.wtc -o "$prog.churn" >"$RT_STDERR" 2>&1 ||
+$RT_WTCC -O2 --no-predict tests/unit/rt_shheap_churn.wtc -o "$prog.churn" >"$RT_STDERR" 2>&1 ||
     rt_fail "build rt_shheap_churn.wtc"
 for m in "steal 4" "dynamic 4" "simple 3"; do
     set -- $m

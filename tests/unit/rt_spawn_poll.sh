@@ -9,7 +9,7 @@
 . "$(dirname "$0")/rt_lib.inc"
 
 prog=$RT_OUT/spawn_poll
-bin/wtcc -O2 samples/mandel.wtc -o "$prog" >"$RT_STDERR" 2>&1 ||
+$RT_WTCC -O2 samples/mandel.wtc -o "$prog" >"$RT_STDERR" 2>&1 ||
     { rt_fail "build samples/mandel.wtc"; rt_summary; exit 1; }
 # front FILE...: the gives of main's par that start at its child 0
 front() { cat "$@" 2>/dev/null | awk '$1 == "send" && $2 == 0 && $3 == 0 { n++ } END { print n + 0 }'; }

@@ -25,7 +25,7 @@
 
 prog=$RT_OUT/start
 shim=$RT_OUT/start_count.so
-bin/wtcc --no-predict tests/unit/rt_start.wtc -o "$prog" >"$RT_STDERR" 2>&1 \
+$RT_WTCC --no-predict tests/unit/rt_start.wtc -o "$prog" >"$RT_STDERR" 2>&1 \
     || { rt_fail "build rt_start.wtc"; exit 1; }
 mpicc -shared -fPIC -O2 tests/unit/rt_start_count.c -o "$shim" >"$RT_STDERR" 2>&1 \
     || { rt_fail "build rt_start_count.c"; exit 1; }
@@ -205,7 +205,7 @@ fi
 # a program that includes <mpi.h> may ask MPICH about the hardware itself
 # (MPI_Comm_split_type): it gets the topology, without I/O devices, x86 and GPUs
 mprog=$RT_OUT/start_calls_mpi
-if bin/wtcc --no-predict tests/unit/rt_calls_mpi.wtc -o "$mprog" >"$RT_STDERR" 2>&1; then
+if $RT_WTCC --no-predict tests/unit/rt_calls_mpi.wtc -o "$mprog" >"$RT_STDERR" 2>&1; then
     PROG=$mprog run 2 1
     hw=$(hwloc)
     if [ "$RT_RC" = 0 ] && grep -q '^fib 75025, MPI_Wtime ok$' "$RT_STDOUT" &&

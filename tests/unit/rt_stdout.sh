@@ -6,7 +6,7 @@
 . "$(dirname "$0")/rt_lib.inc"
 
 prog=$RT_OUT/rt_stdout
-bin/wtcc --no-predict tests/unit/rt_stdout.wtc -o "$prog" || { echo "[FAIL] build"; exit 1; }
+$RT_WTCC --no-predict tests/unit/rt_stdout.wtc -o "$prog" || { echo "[FAIL] build"; exit 1; }
 
 N=20000
 # check LABEL WANT_RC LINES_AFTER: stdout is start, line 0..N-1, the sum, buffering full
