@@ -5,10 +5,10 @@
 # every iteration, are those of the spawn point's values
 # (worked numbers: fill's RESULT carries (25 - i) ints, total's TASK 35 - 2i ints).
 . tests/unit/sim_common.inc
-[ -x bin/wtcc ] || { bad "bin/wtcc missing: run make"; exit 1; }
+[ -x bin/wtcc ] || { bad "bin/wtcc ${SIM_CFLAGS:-} missing: run make"; exit 1; }
 D=$OUT/count_spawn
 rm -rf $D && mkdir -p $D
-bin/wtcc tests/run/count_global.wtc -o $D/cg >$D/build 2>&1 || { bad "build: $(cat $D/build)"; exit 1; }
+bin/wtcc ${SIM_CFLAGS:-} tests/run/count_global.wtc -o $D/cg >$D/build 2>&1 || { bad "build: $(cat $D/build)"; exit 1; }
 timeout 120 $D/cg.predict --wtc-save-profile=$D/cg.prof >$D/out.txt 2>$D/err.txt \
     || { bad "predict: $(cat $D/err.txt)"; exit 1; }
 # the leaves in recording order: fill's 16 calls, then total's 16
@@ -23,7 +23,7 @@ else
 fi
 # only functions whose counts read more than scalar parameters carry them: count_expr's
 # counts are over the parameters (no hidden member), globals.wtc's weigh reads 'width'
-bin/wtcc -E tests/run/count_expr.wtc >$D/expr.c 2>$D/e1 && bin/wtcc -E tests/run/globals.wtc >$D/glob.c 2>$D/e2 \
+bin/wtcc ${SIM_CFLAGS:-} -E tests/run/count_expr.wtc >$D/expr.c 2>$D/e1 && bin/wtcc ${SIM_CFLAGS:-} -E tests/run/globals.wtc >$D/glob.c 2>$D/e2 \
     || { bad "wtcc -E: $(cat $D/e1 $D/e2)"; exit 1; }
 if ! grep -q 'long __wtc_n\[' $D/expr.c &&
     grep -q 'typedef struct { int \*v; int lo; int n; long __wtc_n\[1\]; } __wtc_args_weigh;' $D/glob.c; then

@@ -15,9 +15,9 @@
 #   nothing with one rank a node or intra_copy = 1 (no shared heap); main's pages,
 #   taken as touched before its first region, delay that region and cover MPI's start.
 . tests/unit/sim_common.inc
-[ -x bin/wtcc ] || { bad "bin/wtcc missing: run make"; exit 1; }
-bin/wtcc tests/unit/sim_job.wtc -o $OUT/job >$OUT/job.build 2>&1 &&
-    bin/wtcc -DWITH_MPI tests/unit/sim_job.wtc -o $OUT/jobmpi >>$OUT/job.build 2>&1 ||
+[ -x bin/wtcc ] || { bad "bin/wtcc ${SIM_CFLAGS:-} missing: run make"; exit 1; }
+bin/wtcc ${SIM_CFLAGS:-} tests/unit/sim_job.wtc -o $OUT/job >$OUT/job.build 2>&1 &&
+    bin/wtcc ${SIM_CFLAGS:-} -DWITH_MPI tests/unit/sim_job.wtc -o $OUT/jobmpi >>$OUT/job.build 2>&1 ||
     { bad "build: $(cat $OUT/job.build)"; exit 1; }
 sim_conf $OUT/job_no.conf job-no cores=4
 sim_conf $OUT/job_yes.conf job-yes cores=4 t_launch=0.01 t_start=0.05 t_end=0.02

@@ -6,7 +6,7 @@
 # predicts; a mode note whose figures are the table's; the same tree cut at depth 4 in
 # simple mode: no note at all.
 . tests/unit/sim_common.inc
-[ -x bin/wtcc ] || { bad "bin/wtcc missing: run make"; exit 1; }
+[ -x bin/wtcc ] || { bad "bin/wtcc ${SIM_CFLAGS:-} missing: run make"; exit 1; }
 W=$OUT/notes.wtc
 cp tests/unit/sim_notes.wtc $W
 bin/wtcc ${SIM_CFLAGS:-} $W -o $OUT/notes >$OUT/notes.build 2>&1 \
@@ -40,7 +40,7 @@ compare() {
     ta=$(echo "$l" | sed -n 's/.* is predicted \([0-9.]*\) s (dynamic, P = 16.*/\1/p')
     [ -n "$d" ] && [ -n "$ta" ] || return 1
     sed "s/^cond: d > 0;/cond: d > 0 \&\& wtc_depth < $d;/" $W > $OUT/notes_cut.wtc
-    bin/wtcc $OUT/notes_cut.wtc -o $OUT/notes_cut >/dev/null 2>&1 || return 1
+    bin/wtcc ${SIM_CFLAGS:-} $OUT/notes_cut.wtc -o $OUT/notes_cut >/dev/null 2>&1 || return 1
     tb=$(timeout 120 $OUT/notes_cut.predict $one $fast --wtc-format=csv 12 5000 2>/dev/null |
          awk -F, 'NR == 2 { print $5 }')
     echo "$ta $tb" | awk '{ exit !($1 > 0 && $2 > 0 && $1 / $2 < 1.1 && $2 / $1 < 1.1) }'
@@ -64,7 +64,7 @@ esac
 
 # 3. nothing to advise: cut at depth 4, simple mode
 sed 's/^cond: d > 0;/cond: wtc_depth < 4;/; s/^mode: dynamic;/mode: simple;/' $W > $OUT/notes_good.wtc
-bin/wtcc $OUT/notes_good.wtc -o $OUT/notes_good >/dev/null 2>&1 || bad "build the good variant"
+bin/wtcc ${SIM_CFLAGS:-} $OUT/notes_good.wtc -o $OUT/notes_good >/dev/null 2>&1 || bad "build the good variant"
 out=$(timeout 120 $OUT/notes_good.predict --wtc-modes=simple --wtc-procs=1,2,4,8,16 $args 14 500 \
       2>/dev/null)
 if echo "$out" | grep -q 'note:'; then
@@ -78,7 +78,7 @@ fi
 # predicts (within 10 %, measured again twice before failing: here the leaves' time
 # matters, so the target is the plain preset, and the leaves take milliseconds)
 sed 's/^cond: d > 0;/cond: wtc_depth < 2;/; s/^mode: dynamic;/mode: simple;/' $W > $OUT/notes_coarse.wtc
-bin/wtcc $OUT/notes_coarse.wtc -o $OUT/notes_coarse >/dev/null 2>&1 || bad "build the coarse variant"
+bin/wtcc ${SIM_CFLAGS:-} $OUT/notes_coarse.wtc -o $OUT/notes_coarse >/dev/null 2>&1 || bad "build the coarse variant"
 coarse="--wtc-modes=simple --wtc-procs=1,16 $args"
 line=$(timeout 120 $OUT/notes_coarse.predict $coarse 12 20000 2>/dev/null | grep 'note: cut-off too')
 echo "$line"
@@ -92,7 +92,7 @@ compare_coarse() {
     ta=$(echo "$l" | sed -n 's/.* is predicted \([0-9.]*\) s (simple, P = 16).*/\1/p')
     [ -n "$ta" ] || return 1
     sed 's/^cond: wtc_depth < 2;/cond: wtc_depth < 3;/' $OUT/notes_coarse.wtc > $OUT/notes_deeper.wtc
-    bin/wtcc $OUT/notes_deeper.wtc -o $OUT/notes_deeper >/dev/null 2>&1 || return 1
+    bin/wtcc ${SIM_CFLAGS:-} $OUT/notes_deeper.wtc -o $OUT/notes_deeper >/dev/null 2>&1 || return 1
     tb=$(timeout 120 $OUT/notes_deeper.predict --wtc-modes=simple --wtc-procs=16 $args \
          --wtc-format=csv 12 20000 2>/dev/null | awk -F, 'NR == 2 { print $5 }')
     echo "$ta $tb" | awk '{ exit !($1 > 0 && $2 > 0 && $1 / $2 < 1.1 && $2 / $1 < 1.1) }'

@@ -6,7 +6,7 @@
 # of a plain prediction on a machine file with that value. One recording (a profile)
 # for all, so every format sees the same figures.
 . tests/unit/sim_common.inc
-[ -x bin/wtcc ] || { bad "bin/wtcc missing: run make"; exit 1; }
+[ -x bin/wtcc ] || { bad "bin/wtcc ${SIM_CFLAGS:-} missing: run make"; exit 1; }
 command -v python3 >/dev/null || { echo "[SKIP] python3 missing"; exit 0; }
 D=$OUT/nf
 mkdir -p $D
@@ -85,7 +85,7 @@ cmp -s $D/csv.err $D/table.notes && pass "csv: the notes on stderr, as the table
 
 # nothing to advise (cut at depth 4, simple mode): an empty array, and why, as the table
 sed 's/^cond: d > 0;/cond: wtc_depth < 4;/; s/^mode: dynamic;/mode: simple;/' $W > $D/good.wtc
-bin/wtcc $D/good.wtc -o $D/good >/dev/null 2>&1 || bad "build the good variant"
+bin/wtcc ${SIM_CFLAGS:-} $D/good.wtc -o $D/good >/dev/null 2>&1 || bad "build the good variant"
 good="--wtc-modes=simple --wtc-procs=1,2,4,8,16 --wtc-machine=$D/m.conf"
 timeout 120 $D/good.predict $good --wtc-sample=all --wtc-save-profile=$D/good.prof 14 500 \
     >$D/good.table 2>/dev/null

@@ -13,7 +13,7 @@ if ! command -v rsvg-convert >/dev/null 2>&1; then
     fi
 fi
 F=$OUT/plot_fib
-bin/wtcc samples/fib.wtc -o $F || { bad "wtcc fib.wtc"; exit 1; }
+bin/wtcc ${SIM_CFLAGS:-} samples/fib.wtc -o $F || { bad "wtcc fib.wtc"; exit 1; }
 rm -f $OUT/plot.svg $OUT/plot.png
 timeout 120 $F.predict --wtc-machine=ethernet-10g-mpich --wtc-plot=$OUT/plot.svg 27 \
     >$OUT/plot.out 2>$OUT/plot.err; rc=$?

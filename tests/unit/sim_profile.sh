@@ -6,7 +6,7 @@
 # program, the predictor sweeps it from one recording (sim_cut.c: worked numbers); the
 # program's --wtc-auto runs the best setting of the profile's table for its P.
 . tests/unit/sim_common.inc
-[ -x bin/wtcc ] || { bad "bin/wtcc missing: run make"; exit 1; }
+[ -x bin/wtcc ] || { bad "bin/wtcc ${SIM_CFLAGS:-} missing: run make"; exit 1; }
 D=$OUT/profile
 rm -rf $D && mkdir -p $D
 
@@ -18,7 +18,7 @@ $D/sim_cut > $D/cut.txt && pass "sim_tree_cut: worked numbers ($(grep -c PASS $D
 for p in samples/nqueens.wtc samples/fib.wtc tests/unit/sim_depth.wtc \
     tests/unit/sim_depth_direct.wtc; do
     b=$(basename $p .wtc)
-    bin/wtcc $p -o $D/$b >$D/$b.build 2>&1 || { bad "build $p: $(cat $D/$b.build)"; exit 1; }
+    bin/wtcc ${SIM_CFLAGS:-} $p -o $D/$b >$D/$b.build 2>&1 || { bad "build $p: $(cat $D/$b.build)"; exit 1; }
 done
 notime() { grep -v '^simulator: \|^prediction took '; }
 

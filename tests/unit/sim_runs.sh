@@ -10,8 +10,8 @@
 # The draws run on threads and the result is the same every time; --wtc-trace shows
 # the median's run.
 . tests/unit/sim_common.inc
-[ -x bin/wtcc ] || { bad "bin/wtcc missing: run make"; exit 1; }
-bin/wtcc samples/nqueens.wtc -o $OUT/runs_nq >$OUT/runs_nq.build 2>&1 \
+[ -x bin/wtcc ] || { bad "bin/wtcc ${SIM_CFLAGS:-} missing: run make"; exit 1; }
+bin/wtcc ${SIM_CFLAGS:-} samples/nqueens.wtc -o $OUT/runs_nq >$OUT/runs_nq.build 2>&1 \
     || { bad "build: $(cat $OUT/runs_nq.build)"; exit 1; }
 timeout 120 $OUT/runs_nq.predict --wtc-procs=2 --wtc-modes=steal \
     --wtc-save-profile=$OUT/runs_nq.prof 11 >$OUT/runs_rec.txt 2>&1 \

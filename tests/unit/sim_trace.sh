@@ -7,7 +7,7 @@
 # in both; several settings are refused before the program runs.
 . tests/unit/sim_common.inc
 T=$OUT/sim_trace
-bin/wtcc tests/unit/sim_trace.wtc -o $T || { bad "wtcc sim_trace.wtc"; exit 1; }
+bin/wtcc ${SIM_CFLAGS:-} tests/unit/sim_trace.wtc -o $T || { bad "wtcc sim_trace.wtc"; exit 1; }
 rm -f $OUT/real.json $OUT/pred.json
 
 # lane NAME: the distinct state names of each lane, "tid:name", sorted
