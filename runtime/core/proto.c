@@ -343,12 +343,14 @@ void wtcp_park_drop(wtcp_parked *p, int i)
         p->v[i] = p->v[i + 1];
 }
 
-double wtcp_steal_pause(int fails, double rtt, double cap)
+double wtcp_steal_pause(int fails, double rtt, double cap, int by_rtt)
 {
     double d;
     if (fails < 1)
         return 0;
     d = rtt * (double)(1u << (fails < 21 ? fails - 1 : 20));
+    if (by_rtt && cap > WTCP_PAUSE_RTTS * rtt)
+        cap = WTCP_PAUSE_RTTS * rtt;
     return d < cap ? d : cap;
 }
 

@@ -325,8 +325,15 @@ unsigned long long wtcp_victim_seed(int rank, unsigned draw);
 /* How long after its last STEAL a thief whose last 'fails' STEALs were answered NOWORK
    waits before the next one: 0 after a success, then 2^(fails-1) times the last
    answer's round trip 'rtt', at most 'cap' (a victim with nothing is not kept busy
-   answering, and idle thieves do not flood the network). */
-double wtcp_steal_pause(int fails, double rtt, double cap);
+   answering, and idle thieves do not flood the network). 'by_rtt' (no doorbell covers
+   every rank: the job spans hosts, its victims are asked by message) also bounds it by
+   WTCP_PAUSE_RTTS round trips: each thief asking a random victim at most once per that
+   many round trips keeps any victim's load below it whatever P is, where the fixed cap
+   (the 100 us sleep ceiling) held the thieves back on a fast network (doc/runtime.md
+   "steal mode", Thieves). On one host the cap stays: an idle thief there peeks at the
+   doorbell, and one that looked every few microseconds would take a core. */
+#define WTCP_PAUSE_RTTS 4
+double wtcp_steal_pause(int fails, double rtt, double cap, int by_rtt);
 /* A STEAL unanswered WTCP_ANSWER_GRACE seconds after it left: the victim is in a leaf
    (a rank between pars polls at least every 32 pars: 77 us in UTS, the finest-grained
    benchmark), so the thief wakes the victim's answering thread, which takes it at once

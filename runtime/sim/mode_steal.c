@@ -141,7 +141,8 @@ static void maybe_steal(sim *S, int rid)
     /* the pause's cap is the runtime's sleep ceiling: its doorbell covers every rank
        only where they all share one node */
     next = r->steal_t0 + wtcp_steal_pause(r->steal_fails, r->steal_rtt,
-                                          wtcp_sleep_max_us(S->nnodes == 1) * 1e-6);
+                                          wtcp_sleep_max_us(S->nnodes == 1) * 1e-6,
+                                          S->nnodes != 1);
     if (r->t < next) {
         if (!r->timers || r->timer_at > next) {
             r->timer_at = next;
@@ -158,7 +159,8 @@ static void maybe_steal(sim *S, int rid)
            victim's frames now, as the runtime reads its doorbell slot) */
         r->steal_rtt = wtcp_peek_rtt(r->steal_rtt);
         next = r->t + wtcp_steal_pause(++r->steal_fails, r->steal_rtt,
-                                       wtcp_sleep_max_us(S->nnodes == 1) * 1e-6);
+                                       wtcp_sleep_max_us(S->nnodes == 1) * 1e-6,
+                                       S->nnodes != 1);
         if (eng_stats(S, rid))
             eng_stats(S, rid)->steal_peeks++;
         wtcp_log_peek(rid, victim);

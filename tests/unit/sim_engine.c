@@ -946,6 +946,14 @@ static void steal_pause_timeline(void)
     check("steal pause, two nodes: NOWORK answers", (double)r.refusals, 11);
     check("steal pause, two nodes: messages", (double)r.messages, 24);
     sim_tree_free(&t);
+    /* The rule itself (times in us): 2^(f-1) round trips, at most the cap; where the
+       victims are asked by message (by_rtt), also at most WTCP_PAUSE_RTTS = 4 round trips:
+       after 5 NOWORKs of 10 us each 40 us instead of the 100 us cap, after 2 still 20 */
+    check("steal pause rule: f 3, one host", wtcp_steal_pause(3, 10 * us, 100 * us, 0), 40 * us);
+    check("steal pause rule: f 5, one host", wtcp_steal_pause(5, 10 * us, 100 * us, 0), 100 * us);
+    check("steal pause rule: f 5, by message", wtcp_steal_pause(5, 10 * us, 100 * us, 1), 40 * us);
+    check("steal pause rule: f 2, by message", wtcp_steal_pause(2, 10 * us, 100 * us, 1), 20 * us);
+    check("steal pause rule: f 0", wtcp_steal_pause(0, 10 * us, 100 * us, 1), 0);
 }
 
 /* Parking (wtcp_parks): the tree of steal_pause_timeline with a second child of the
