@@ -138,8 +138,9 @@ static void maybe_steal(sim *S, int rid)
     if (r->steal_out)
         return;
     /* (compared as a time, so that the timer's own time passes the test) */
-    /* the pause's cap is the runtime's sleep ceiling: its doorbell covers every rank
-       only where they all share one node */
+    /* the pause's cap is the runtime's sleep ceiling, and on several nodes also 4 round
+       trips (wtcp_steal_pause): its doorbell covers every rank only where they all share
+       one node */
     next = r->steal_t0 + wtcp_steal_pause(r->steal_fails, r->steal_rtt,
                                           wtcp_sleep_max_us(S->nnodes == 1) * 1e-6,
                                           S->nnodes != 1);
