@@ -23,24 +23,39 @@ pred() {
 first_pass() {
     sed -n 's/.*timed up to [0-9]* times: \([0-9.]*\) s and .*/\1/p' $OUT/retime.$1.out
 }
-base=$(pred 0 20000)
-p=$(first_pass 0)
-if [ -z "$base" ] || [ -z "$p" ]; then
-    bad "no leaf total or no extra passes without a slowdown: $(cat $OUT/retime.0.out)"
-    exit 1
+# The host's own slow stretches can fall into either prediction (its first pass then
+# sets W wrongly, or the extra passes' budget runs out): up to 3 tries, each from a new
+# prediction without the slowdown. The code before the extra passes fails every try.
+for try in 1 2 3; do
+    base=$(pred 0 20000)
+    p=$(first_pass 0)
+    if [ -z "$base" ] || [ -z "$p" ]; then
+        why="no leaf total or no extra passes without a slowdown: $(cat $OUT/retime.0.out)"
+        continue
+    fi
+    W=$(echo "$p" | awk '{ printf "%.0f", 4500 * $1 }')
+    slow=$(pred "$W" 20000)
+    p1=$(first_pass "$W")
+    # the disturbance must have happened (the first pass about twice as long), else this
+    # checks nothing
+    if ! echo "${p1:-0} $p" | awk '$1 > 0 && $2 > 0 && $1 >= 1.6 * $2 { exit 0 } { exit 1 }'; then
+        why="a slow stretch of $W ms did not slow the first pass, or no pass after the second: $(grep timed $OUT/retime.$W.out)"
+        continue
+    fi
+    if ! echo "$slow $base" | awk '$1 > 0 && $2 > 0 && $1 / $2 < 1.1 && $2 / $1 < 1.1 { exit 0 } { exit 1 }'; then
+        why="leaves through a slow stretch: $slow s against $base s (over 10 % apart): $(grep timed $OUT/retime.$W.out)"
+        continue
+    fi
+    why=
+    break
+done
+if [ -z "$why" ]; then
+    pass "without a slowdown: leaves $base s, first pass $p s ($(grep -o 'timed up to [0-9]* times' $OUT/retime.0.out))"
+    pass "a slow stretch of $W ms: first pass $p1 s against $p s"
+    pass "leaves through a slow stretch: $slow s against $base s (try $try)"
+else
+    bad "$why (3 tries)"
 fi
-pass "without a slowdown: leaves $base s, first pass $p s ($(grep -o 'timed up to [0-9]* times' $OUT/retime.0.out))"
-W=$(echo "$p" | awk '{ printf "%.0f", 4500 * $1 }')
-slow=$(pred "$W" 20000)
-p1=$(first_pass "$W")
-# the disturbance must have happened (the first pass about twice as long), else this
-# checks nothing
-echo "${p1:-0} $p" | awk '$1 > 0 && $2 > 0 && $1 >= 1.6 * $2 { exit 0 } { exit 1 }' \
-    && pass "a slow stretch of $W ms: first pass $p1 s against $p s" \
-    || bad "a slow stretch of $W ms did not slow the first pass, or no pass after the second: $(grep timed $OUT/retime.$W.out)"
-echo "$slow $base" | awk '$1 > 0 && $2 > 0 && $1 / $2 < 1.1 && $2 / $1 < 1.1 { exit 0 } { exit 1 }' \
-    && pass "leaves through a slow stretch: $slow s against $base s" \
-    || bad "leaves through a slow stretch: $slow s against $base s (over 10 % apart): $(grep timed $OUT/retime.$W.out)"
 # every leaf runs (1000 of them, under 0.1 s): two passes, no more
 small=$(pred 0 1000)
 grep -q 'timed twice' $OUT/retime.0.out \
