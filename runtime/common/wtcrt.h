@@ -518,7 +518,6 @@ struct wtcrt_rt {
     int *bell_slot_of;
     atomic_int *bell_mine, *bell_my_mail; /* this rank's futex word and mail flag */
     atomic_int *bell_my_pending;          /* and its "has pending children" */
-    int bell_all; /* the doorbell covers every rank of the job (mpi/transport.c) */
     int bell_all_local;
     int bar_gen;               /* the one-host end barrier this rank entered (mpi/bell.c) */
     int nest;                  /* work run nested while waiting (core: wtcp_may_nest) */

@@ -156,7 +156,7 @@ static void maybe_steal(wtcrt_rt *rt)
         return;
     now = wtcrt_now();
     if (now - rt->steal_t0 < wtcp_steal_pause(rt->steal_fails, rt->steal_rtt,
-                                             rt->sleep_max_us * 1e-6, !rt->bell_all))
+                                             rt->sleep_max_us * 1e-6, !rt->bell_all_local))
         return;
     victim = wtcp_victim(&rt->steal_rng, rt->nranks, rt->rank);
     rt->steal_t0 = now;

@@ -684,7 +684,6 @@ int wtcrt_wait_init(wtcrt_rt *rt)
     env_checked(rt, "WTC_YIELD_US", 0, 0, &v);
     env_checked(rt, "WTC_YIELD_OVER_US", 0, 0, &v);
     all = wtcrt_bell_init(rt, &synced);
-    rt->bell_all = all;
     rt->sleep_max_us = wtcp_sleep_max_us(all); /* the core's; WTC_SLEEP_MAX_US overrides */
     if (env_checked(rt, "WTC_SLEEP_MAX_US", 1, 1, &v) > 0)
         rt->sleep_max_us = (int)v;

@@ -126,6 +126,15 @@ static void leaf_steal(sim *S, int rid, const msg *m)
     answer(S, rid, m->src, m->seed, m->park);
 }
 
+/* The thief's pause after its NOWORKs (wtcp_steal_pause): capped at the runtime's sleep
+   ceiling, and on several nodes also at 4 round trips; its doorbell covers every rank
+   only where they all share one node. */
+static double steal_pause(sim *S, const rank *r)
+{
+    return wtcp_steal_pause(r->steal_fails, r->steal_rtt,
+                            wtcp_sleep_max_us(S->nnodes == 1) * 1e-6, S->nnodes != 1);
+}
+
 /* A STEAL to a random victim, unless one is in flight or the core's pause after
    NOWORKs (wtcp_steal_pause) has not passed since the last one left; then a timer
    (M_WAKE) wakes the rank when it has (the runtime looks at its clock between polls). */
@@ -138,12 +147,7 @@ static void maybe_steal(sim *S, int rid)
     if (r->steal_out)
         return;
     /* (compared as a time, so that the timer's own time passes the test) */
-    /* the pause's cap is the runtime's sleep ceiling, and on several nodes also 4 round
-       trips (wtcp_steal_pause): its doorbell covers every rank only where they all share
-       one node */
-    next = r->steal_t0 + wtcp_steal_pause(r->steal_fails, r->steal_rtt,
-                                          wtcp_sleep_max_us(S->nnodes == 1) * 1e-6,
-                                          S->nnodes != 1);
+    next = r->steal_t0 + steal_pause(S, r);
     if (r->t < next) {
         if (!r->timers || r->timer_at > next) {
             r->timer_at = next;
@@ -159,9 +163,8 @@ static void maybe_steal(sim *S, int rid)
         /* a victim of its node with nothing pending is not asked: as a NOWORK (the
            victim's frames now, as the runtime reads its doorbell slot) */
         r->steal_rtt = wtcp_peek_rtt(r->steal_rtt);
-        next = r->t + wtcp_steal_pause(++r->steal_fails, r->steal_rtt,
-                                       wtcp_sleep_max_us(S->nnodes == 1) * 1e-6,
-                                       S->nnodes != 1);
+        r->steal_fails++;
+        next = r->t + steal_pause(S, r);
         if (eng_stats(S, rid))
             eng_stats(S, rid)->steal_peeks++;
         wtcp_log_peek(rid, victim);

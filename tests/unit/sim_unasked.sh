@@ -11,9 +11,9 @@
 # 16 on one node of 16 cores with and without the doorbell.
 . tests/unit/sim_common.inc
 . bench/sizes.inc
-sim_conf $OUT/unasked_a.conf one-node L=1e-6 L_intra=5e-7 o_sa=1e-6 o_ra=1e-6 w_wake=5e-6 cores=16
-sim_conf $OUT/unasked_b.conf one-node L=1e-6 L_intra=5e-7 o_sa=1e-6 o_ra=1e-6 w_wake=5e-6 cores=16 \
-    no_doorbell=1
+node="L=1e-6 L_intra=5e-7 o_sa=1e-6 o_ra=1e-6 w_wake=5e-6 cores=16"
+sim_conf $OUT/unasked_a.conf one-node $node
+sim_conf $OUT/unasked_b.conf one-node $node no_doorbell=1
 bin/wtcc ${SIM_CFLAGS:-} -O2 $(bench_flags bench/balance/uts.wtc) bench/balance/uts.wtc -o $OUT/unasked_uts -lm \
     >$OUT/unasked_uts.build 2>&1 || { bad "build: $(cat $OUT/unasked_uts.build)"; exit 1; }
 timeout 120 $OUT/unasked_uts.predict --wtc-procs=2 --wtc-modes=simple \
