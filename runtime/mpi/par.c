@@ -623,9 +623,6 @@ void wtcrt_store_result(wtcrt_rt *rt, wtcrt_msg *m)
         fn->counts(args, counts);
         ret = result_take(rt, m, &q, fn->ret_size);
         memcpy(WTCRT_RET(p, i), ret, fn->ret_size); /* a task frame sends it on */
-        if (c->dest)
-            wtcrt_kind_store(c->dest, c->dest_kind, c->dest_size, ret, fn->ret_kind,
-                             fn->ret_size);
         unsigned merge = wtcrt_merged(p, i);
         size_t at = 0;
         for (int b = 0; b < fn->nbufs; b++) {
@@ -641,6 +638,11 @@ void wtcrt_store_result(wtcrt_rt *rt, wtcrt_msg *m)
         }
         if (merge)
             wtcrt_twin_done(p, i);
+        /* the return value last, as C assigns it after the call: 'a[k] = f(a + k, n)'
+           keeps what f returned, not what f wrote to a[k] through its out: buffer */
+        if (c->dest)
+            wtcrt_kind_store(c->dest, c->dest_kind, c->dest_size, ret, fn->ret_kind,
+                             fn->ret_size);
         if (counts != cnt)
             free(counts);
         c->remote = 0;
