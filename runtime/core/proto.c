@@ -359,6 +359,11 @@ int wtcp_sleep_max_us(int bell_all)
     return bell_all ? 1000 : 100;
 }
 
+int wtcp_pause_cap_us(int bell_all, int oversubscribed)
+{
+    return wtcp_sleep_max_us(bell_all && oversubscribed);
+}
+
 /* ---- the job's start ------------------------------------------------------------------ */
 
 int wtcp_start_kind(int calls_mpi, int nshared, int one_node)

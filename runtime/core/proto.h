@@ -325,15 +325,24 @@ unsigned long long wtcp_victim_seed(int rank, unsigned draw);
 /* How long after its last STEAL a thief whose last 'fails' STEALs were answered NOWORK
    waits before the next one: 0 after a success, then 2^(fails-1) times the last
    answer's round trip 'rtt', at most 'cap' (a victim with nothing is not kept busy
-   answering, and idle thieves do not flood the network). 'by_rtt' (no doorbell covers
-   every rank: the job spans hosts, its victims are asked by message) also bounds it by
-   WTCP_PAUSE_RTTS round trips: each thief asking a random victim at most once per that
-   many round trips keeps any victim's load below it whatever P is, where the fixed cap
-   (the 100 us sleep ceiling) held the thieves back on a fast network (doc/runtime.md
-   "steal mode", Thieves). On one host the cap stays: an idle thief there peeks at the
-   doorbell, and one that looked every few microseconds would take a core. */
+   answering, and idle thieves do not flood the network; wtcp_pause_cap_us). 'by_rtt' (no
+   doorbell covers every rank: the job spans hosts, its victims are asked by message) also
+   bounds it by WTCP_PAUSE_RTTS round trips: each thief asking a random victim at most
+   once per that many round trips keeps any victim's load below it whatever P is, where
+   the fixed cap (100 us) held the thieves back on a fast network (doc/runtime.md "steal
+   mode", Thieves). */
 #define WTCP_PAUSE_RTTS 4
 double wtcp_steal_pause(int fails, double rtt, double cap, int by_rtt);
+/* The cap of the pause, in us (wtcp_steal_pause's 'cap'): the runtime's sleep ceiling of
+   a host that all ranks share (1000 us, wtcp_sleep_max_us) only where that host has
+   more ranks than cores ('bell_all && oversubscribed'): a thief looking more often
+   would take a core from a computing rank there. Elsewhere 100 us, the ceiling of ranks
+   on several hosts: on one host with a core per rank a thief's look at the doorbell (a
+   load) takes no core from anyone, and with the 1000 us cap the predictor put UTS on
+   one node of 64 cores at 4.4x for P = 64: thieves pausing a millisecond between looks
+   at random victims found the few ranks holding the tree's work too seldom; 35.8x with
+   100 us (doc/runtime.md "steal mode", Thieves). */
+int wtcp_pause_cap_us(int bell_all, int oversubscribed);
 /* A STEAL unanswered WTCP_ANSWER_GRACE seconds after it left: the victim is in a leaf
    (a rank between pars polls at least every 32 pars: 77 us in UTS, the finest-grained
    benchmark), so the thief wakes the victim's answering thread, which takes it at once

@@ -131,14 +131,27 @@ static void steal_poll(wtcrt_rt *rt)
     feed(rt);
 }
 
+/* The core's pause after this rank's NOWORKs (wtcp_steal_pause, wtcp_pause_cap_us).
+   *exact: the back-off's sleep is cut to end with the pause (rt->wake_by), as the
+   simulator's timer ends it: everywhere but on a host of more ranks than cores, where
+   the cap is the sleep ceiling and the sleep's own doubling spares the cores. */
+static double steal_pause(const wtcrt_rt *rt, int *exact)
+{
+    int over = rt->bell_all_local && rt->oversubscribed;
+    *exact = !over;
+    return wtcp_steal_pause(rt->steal_fails, rt->steal_rtt,
+                            wtcp_pause_cap_us(rt->bell_all_local, rt->oversubscribed) * 1e-6,
+                            !rt->bell_all_local);
+}
+
 /* Asks a random victim for work, unless a STEAL is already out or the last ones were
    refused too recently (the core's pause after refusals); after ceil(log2 P) refusals
    the STEAL parks (wtcp_parks). Called only where this rank waits or is idle: the
    thieves parked here are answered first (unpark). */
 static void maybe_steal(wtcrt_rt *rt)
 {
-    double now;
-    int victim;
+    double now, pause;
+    int victim, exact;
     wtcrt_msg *m;
     rt->wake_by = 0;
     unpark(rt);
@@ -155,9 +168,12 @@ static void maybe_steal(wtcrt_rt *rt)
     if (!wtcp_may_nest(rt->nest))
         return;
     now = wtcrt_now();
-    if (now - rt->steal_t0 < wtcp_steal_pause(rt->steal_fails, rt->steal_rtt,
-                                             rt->sleep_max_us * 1e-6, !rt->bell_all_local))
+    pause = steal_pause(rt, &exact);
+    if (now - rt->steal_t0 < pause) {
+        if (exact)
+            rt->wake_by = rt->steal_t0 + pause;
         return;
+    }
     victim = wtcp_victim(&rt->steal_rng, rt->nranks, rt->rank);
     rt->steal_t0 = now;
     if (rt->ans_state == 1 && wtcp_peek_skips(wtcrt_bell_pending(rt, victim))) {
@@ -165,6 +181,9 @@ static void maybe_steal(wtcrt_rt *rt)
         wtcp_log_peek(rt->rank, victim);
         rt->steal_fails++;
         rt->steal_rtt = wtcp_peek_rtt(rt->steal_rtt);
+        pause = steal_pause(rt, &exact);
+        if (exact)
+            rt->wake_by = now + pause;
         return;
     }
     rt->steal_out = 1;

@@ -412,8 +412,12 @@ double eng_notice(const sim *S, double t_w, double a, int asleep)
 
 double eng_yield_phase(const sim *S)
 {
-    const sim_machine *m = S->m;
-    return m->cores > 0 && S->rpn > m->cores ? m->w_yield_over : m->w_yield;
+    return eng_oversubscribed(S) ? S->m->w_yield_over : S->m->w_yield;
+}
+
+int eng_oversubscribed(const sim *S)
+{
+    return S->m->cores > 0 && S->rpn > S->m->cores;
 }
 
 void eng_timer(sim *S, int rid, double t)

@@ -264,6 +264,9 @@ int eng_poll_next(sim *S, int rid);
 void eng_timer(sim *S, int rid, double t);
 /* How long a waiting rank only yields before it sleeps (doc/runtime.md, the doorbell). */
 double eng_yield_phase(const sim *S);
+/* Whether a node has more ranks than the machine file's cores (the runtime's
+   rt->oversubscribed). */
+int eng_oversubscribed(const sim *S);
 /* Waits until the rank's synchronous TASK sends have completed; 0 when it must wait. */
 int eng_wait_sends(sim *S, int rid);
 /* M_DONE taken from the inbox by a waiting rank: one TASK send less to wait for (the

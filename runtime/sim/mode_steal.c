@@ -126,13 +126,14 @@ static void leaf_steal(sim *S, int rid, const msg *m)
     answer(S, rid, m->src, m->seed, m->park);
 }
 
-/* The thief's pause after its NOWORKs (wtcp_steal_pause): capped at the runtime's sleep
-   ceiling, and on several nodes also at 4 round trips; its doorbell covers every rank
-   only where they all share one node. */
+/* The thief's pause after its NOWORKs (wtcp_steal_pause): capped at 100 us, or 1000 us
+   on one node with more ranks than cores (wtcp_pause_cap_us), and on several nodes also
+   at 4 round trips; the doorbell covers every rank only where they all share one node. */
 static double steal_pause(sim *S, const rank *r)
 {
+    int one = S->nnodes == 1;
     return wtcp_steal_pause(r->steal_fails, r->steal_rtt,
-                            wtcp_sleep_max_us(S->nnodes == 1) * 1e-6, S->nnodes != 1);
+                            wtcp_pause_cap_us(one, eng_oversubscribed(S)) * 1e-6, !one);
 }
 
 /* A STEAL to a random victim, unless one is in flight or the core's pause after

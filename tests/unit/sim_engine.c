@@ -908,15 +908,18 @@ static void pause_tree(sim_tree *t, sim_machine *m, int leaf_a)
 }
 
 /* The thief's pause after NOWORKs (wtcp_steal_pause): 2^(f-1) x the last answer's round
-   trip after f NOWORKs in a row, at most 1000 us on one node (100 us on several). On 2 ranks with times in us (o_s = 1,
-   o_r = 2, L = 10): rank 0 runs the root's only child C, which computes 20 times 50 us,
-   each followed by a par with cond false, where rank 0 polls and answers NOWORK. */
+   trip after f NOWORKs in a row, at most 1000 us on one node with more ranks than cores,
+   100 us elsewhere (wtcp_pause_cap_us). On 2 ranks sharing one core, with times in us
+   (o_s = 1, o_r = 2, L = 10): rank 0 runs the root's only child C, which computes 20
+   times 50 us, each followed by a par with cond false, where rank 0 polls and answers
+   NOWORK. (Rank 1 computes only its messages' costs: sharing the core moves nothing.) */
 static void steal_pause_timeline(void)
 {
     sim_machine m;
     sim_tree t;
     sim_result r;
     pause_tree(&t, &m, 0);
+    m.cores = 1;
     /* rank 0: BEGIN (1, arr 11); compute 5 (6); takes C; polls at C's pars at 56, 109,
        162, 212, 265, ... (50 apart, +3 after each NOWORK sent).
        rank 1: BEGIN 11 -> 13; STEAL (13 -> 14, arr 24).
@@ -936,10 +939,18 @@ static void steal_pause_timeline(void)
     check("steal pause: STEALs sent", (double)r.steals, 5);
     check("steal pause: NOWORK answers", (double)r.refusals, 5);
     check("steal pause: messages", (double)r.messages, 12);
+    /* The same with a core per rank: the pause's cap is 100 us (wtcp_pause_cap_us): after
+       the STEALs at 13 and 71 rank 1 steals every 100 us (171, 271, ..., 971), each
+       answered at rank 0's next poll: 11 STEALs, 11 NOWORKs, BEGIN and END; rank 0 pays 3
+       for each NOWORK, so END leaves at 1043 instead of 1025. */
+    m.cores = 0;
+    check("steal pause, a core per rank: time", run(&t, &m, SIM_STEAL, 2, 0, 0, &r),
+          (1043 + END_P2) * us);
+    check("steal pause, a core per rank: STEALs sent", (double)r.steals, 11);
+    check("steal pause, a core per rank: NOWORK answers", (double)r.refusals, 11);
+    check("steal pause, a core per rank: messages", (double)r.messages, 24);
     /* The same on two nodes: no doorbell covers both, so the runtime's sleep ceiling
-       and the pause's cap are 100 us (wtcp_sleep_max_us): after the STEALs at 13 and 71
-       rank 1 steals every 100 us (171, 271, ..., 971), each answered at rank 0's next
-       poll: 11 STEALs, 11 NOWORKs, BEGIN and END. */
+       and the pause's cap are 100 us (4 round trips are more): the same 11 STEALs. */
     m.ranks_per_node = 1;
     run(&t, &m, SIM_STEAL, 2, 0, 0, &r);
     check("steal pause, two nodes: STEALs sent", (double)r.steals, 11);
@@ -954,6 +965,11 @@ static void steal_pause_timeline(void)
     check("steal pause rule: f 5, by message", wtcp_steal_pause(5, 10 * us, 100 * us, 1), 40 * us);
     check("steal pause rule: f 2, by message", wtcp_steal_pause(2, 10 * us, 100 * us, 1), 20 * us);
     check("steal pause rule: f 0", wtcp_steal_pause(0, 10 * us, 100 * us, 1), 0);
+    /* the cap: 1000 us only on one host with more ranks than cores */
+    check("steal pause cap: one host, oversubscribed", wtcp_pause_cap_us(1, 1), 1000);
+    check("steal pause cap: one host, a core per rank", wtcp_pause_cap_us(1, 0), 100);
+    check("steal pause cap: several hosts", wtcp_pause_cap_us(0, 0), 100);
+    check("steal pause cap: several hosts, oversubscribed", wtcp_pause_cap_us(0, 1), 100);
 }
 
 /* Parking (wtcp_parks): the tree of steal_pause_timeline with a second child of the
