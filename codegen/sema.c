@@ -625,9 +625,12 @@ static void warn_global(BodyCheck *b, Node *at, Decl *g, int what)
                      "addresses: they are not valid on another processor (make it a const "
                      "table of functions and pass an index)", who, g->name);
     else if (what == W_POINTERS)
-        diag_warning(at->loc, "%s uses global '%s', which holds pointers that the program "
-                     "sets: on another processor they are rank 0's addresses, not valid there "
-                     "(a FILE * set to stderr, a table of pointers filled in main)", who,
+        diag_warning(at->loc, "%s uses global '%s', which holds pointers and which the "
+                     "program writes: another processor gets rank 0's copy of it, whose "
+                     "pointers are rank 0's addresses, not valid there, even one that keeps "
+                     "its initializer (a FILE * set to stderr, a table of pointers filled in "
+                     "main, a struct whose other members main sets); keep such pointers in a "
+                     "global nobody writes, or pass what they point to as arguments", who,
                      g->name);
     else if (what == W_DEREF)
         diag_warning(at->loc, "%s dereferences global pointer '%s'; the data it points to "

@@ -55,9 +55,9 @@ count warning 1 "par_store_warn: expected exactly one warning"
 # globals holding pointers: warned about when the program sets them (rank 0's
 # addresses), not when nobody writes them (each rank has its own from the initializer)
 build ptr_global_warn
-has "ptr_global_warn.wtc:24:17: warning: recursive function 'f' uses global 'logf', which holds pointers that the program sets" \
+has "ptr_global_warn.wtc:24:17: warning: recursive function 'f' uses global 'logf', which holds pointers and which the program writes" \
     "no warning for 'logf' at 24:17"
-has "ptr_global_warn.wtc:25:42: warning: recursive function 'f' uses global 'rows', which holds pointers that the program sets" \
+has "ptr_global_warn.wtc:25:42: warning: recursive function 'f' uses global 'rows', which holds pointers and which the program writes" \
     "no warning for 'rows' (filled through fill(rows)) at 25:42"
 lacks "'names'" "warned about 'names', which main only reads"
 count warning 2 "ptr_global_warn: expected exactly two warnings"
@@ -77,7 +77,7 @@ has "helper_warn.wtc:19:33: warning: recursive function 'f' calls 'deep', which 
     "no warning for 'gp' dereferenced in deep at 19:33"
 has "helper_warn.wtc:21:32: warning: recursive function 'f' calls 'via', which calls through global 'op'" \
     "no warning for the call through 'op' in via at 21:32"
-has "helper_warn.wtc:21:45: warning: recursive function 'f' calls 'via', which uses global 'cf', which holds pointers that the program sets" \
+has "helper_warn.wtc:21:45: warning: recursive function 'f' calls 'via', which uses global 'cf', which holds pointers and which the program writes" \
     "no warning for 'cf' in via at 21:45"
 lacks "'fixed'" "warned about 'fixed', which nobody writes"
 lacks "'cops'" "warned about the const table 'cops'"
