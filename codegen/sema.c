@@ -1209,9 +1209,27 @@ static void lent_writes(Node *n, void *data)
     cg_children(n, lent_writes, data);
 }
 
+/* A par's bounds are integers: the index is an int, and a double bound was converted
+   silently ('par i = 0 to hi' with hi = -0.5 ran one iteration, where 'i <= hi' runs
+   none; a helper's bug hunt). */
+static void check_par_bounds(Node *par)
+{
+    static const char *const what[] = {
+        [EC_FLOATING] = "a floating or complex type", [EC_POINTER] = "a pointer or array type",
+        [EC_AGGREGATE] = "a struct or union type"};
+    Node *b[2] = {par->lhs, par->rhs};
+    for (int i = 0; i < 2; i++) {
+        ExprClass c = b[i] ? cg_expr_class(b[i]) : EC_UNKNOWN;
+        if (c != EC_UNKNOWN && c != EC_INTEGER)
+            diag_error(b[i]->loc, "the %s bound of par '%s' must have an integer type (it has "
+                       "%s; the index is an int)", i ? "upper" : "lower", par->name, what[c]);
+    }
+}
+
 static void check_par(Cg *cg, Node *par)
 {
     ParCheck pc = {cg, par, NULL, 0, 0, 0, 0};
+    check_par_bounds(par);
     if (par->body)
         collect_labels(par->body, &pc);
     par_stmt(&pc, par->body, true, 0, false);
