@@ -632,6 +632,15 @@ static void warn_global(BodyCheck *b, Node *at, Decl *g, int what)
                      "main, a struct whose other members main sets); keep such pointers in a "
                      "global nobody writes, or pass what they point to as arguments", who,
                      g->name);
+    else if (what == W_DEREF && !written_once(b, g))
+        /* never written: each processor's own address of what its initializer names (a
+           global, copied at the region's start, is right there; a helper's bug hunt
+           found the old words false for 'int *tp = table') */
+        diag_warning(at->loc, "%s dereferences global pointer '%s', which no function "
+                     "writes: on each processor it points where its initializer says, in "
+                     "that processor's memory (a global there holds rank 0's values from "
+                     "the region's start; memory main allocates would exist only on rank 0)",
+                     who, g->name);
     else if (what == W_DEREF)
         diag_warning(at->loc, "%s dereferences global pointer '%s'; the data it points to "
                      "exists only on rank 0", who, g->name);

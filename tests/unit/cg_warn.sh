@@ -25,6 +25,10 @@ has "global_warn.wtc:20:15: note: a best value found so far that every processor
 count note 1 "expected one note (the counter 'calls++' gets none)"
 has "global_warn.wtc:16:20: warning: recursive function 'f' dereferences global pointer 'cursor'" \
     "no warning for the dereference of 'cursor' at 16:20"
+# 'cursor' keeps its initializer (every rank's own address of 'table'): the warning does
+# not say its data exists only on rank 0, which was false (a helper's bug hunt)
+has "pointer 'cursor', which no function writes: on each processor it points where its initializer says" \
+    "the warning for 'cursor', which nobody writes, does not say so"
 # reading a global array is fine: no warning about 'table'
 lacks "'table'" "warned about reading the global array 'table'"
 count warning 3 "expected exactly three warnings"
@@ -73,7 +77,7 @@ count warning 1 "in_write_warn: expected exactly one warning"
 # function pointer main sets, a struct holding a pointer main sets; not a pointer nobody
 # writes, nor a const table of functions
 build helper_warn
-has "helper_warn.wtc:19:33: warning: recursive function 'f' calls 'deep', which dereferences global pointer 'gp'" \
+has "helper_warn.wtc:19:33: warning: recursive function 'f' calls 'deep', which dereferences global pointer 'gp'; the data it points to exists only on rank 0" \
     "no warning for 'gp' dereferenced in deep at 19:33"
 has "helper_warn.wtc:21:32: warning: recursive function 'f' calls 'via', which calls through global 'op'" \
     "no warning for the call through 'op' in via at 21:32"
