@@ -408,7 +408,18 @@ static bool points_to_const(Type *t)
 }
 
 /* One item of in: or out:. */
-static void check_item(RecFn *f, Clause *cl, ClauseItem *it)
+/* The text of a count without its blanks, to compare two counts of one buffer. */
+static char *count_text(const TranslationUnit *tu, Span sp)
+{
+    char *t = span_text(tu, sp), *w = t;
+    for (const char *r = t; *r; r++)
+        if (*r != ' ' && *r != '\t' && *r != '\n' && *r != '\r')
+            *w++ = *r;
+    *w = 0;
+    return t;
+}
+
+static void check_item(const TranslationUnit *tu, RecFn *f, Clause *cl, ClauseItem *it)
 {
     RecParam *p = param_named(f, it->name);
     if (!p) {
@@ -467,6 +478,13 @@ static void check_item(RecFn *f, Clause *cl, ClauseItem *it)
         count_reads_outside(it->count, &c);
         p->count = it->count;
         p->count_span = it->count_span;
+    } else if (strcmp(count_text(tu, p->count_span), count_text(tu, it->count_span)) != 0) {
+        /* one buffer has one count: out: a[m] after in: a[n] was dropped, and the callee
+           on another processor wrote m elements into a buffer of n (a helper's bug hunt) */
+        diag_error(it->loc, "'%s' has the count '%s' in in: and '%s' in out:; a buffer has "
+                   "one count: give both the same (the larger), or write '%s' alone in out: "
+                   "to take in:'s", it->name, cg_one_line(span_text(tu, p->count_span)),
+                   cg_one_line(span_text(tu, it->count_span)), it->name);
     }
 }
 
@@ -505,7 +523,7 @@ static void check_mode(RecFn *f, Clause *cl)
 }
 
 /* The clauses: order in, out, cond, mode; each at most once; then the items. */
-static void check_clauses(RecFn *f)
+static void check_clauses(const TranslationUnit *tu, RecFn *f)
 {
     Clause *seen[4] = {0};
     Clause *latest = NULL; /* the clause with the highest order written so far */
@@ -522,7 +540,7 @@ static void check_clauses(RecFn *f)
             latest = cl;
         if (cl->kind == CL_IN || cl->kind == CL_OUT)
             for (ClauseItem *it = cl->items; it; it = it->next)
-                check_item(f, cl, it);
+                check_item(tu, f, cl, it);
         else if (cl->kind == CL_COND) {
             IdentCheck c = {f, "cond", NULL};
             Node *w = NULL;
@@ -1572,7 +1590,7 @@ int sema_check(Cg *cg)
         RecFn *f = cg->fns[i];
         check_signature(f);
         check_param_tags(cg, f);
-        check_clauses(f);
+        check_clauses(tu, f);
         check_body(cg, f);
         check_cond_hidden(cg, f);
     }
