@@ -315,17 +315,40 @@ static inline int by_address(unsigned mask, int b)
     return b < 8 && (mask >> b & 1);
 }
 
+/* Whether buffers b and c of a child overlap in its caller's memory. */
+static int bufs_overlap(const wtc_fn *fn, const void *args, const long *counts, int b, int c)
+{
+    unsigned long nb = wtcrt_buf_bytes(fn, b, counts[b]), nc = wtcrt_buf_bytes(fn, c, counts[c]);
+    uintptr_t pb = (uintptr_t)wtcrt_buf_ptr(fn, args, b), pc = (uintptr_t)wtcrt_buf_ptr(fn, args, c);
+    return nb && nc && pb < pc + nc && pc < pb + nb;
+}
+
 /* Which buffers of a child (args, counts) for rank dest go by address: those of 8 first
-   that would travel by reference and lie in the shared heap of dest's host (bit b). */
+   that would travel by reference and lie in the shared heap of dest's host (bit b), and
+   that no buffer sent as a copy overlaps: a small out: view inside a big in: view went
+   as a copy beside the big one by address, and the callee no longer saw one array (it
+   read its own writes back through the big view as the caller's old values; a helper's
+   bug hunt). Such a group goes as copies, which the receiver joins into one region
+   (alias_regions). */
 static unsigned shared_mask(int dest, const wtc_fn *fn, const void *args, const long *counts)
 {
     unsigned mask = 0;
+    int again = 1;
     if (!wtcrt_shheap_on())
         return 0;
     for (int b = 0; b < fn->nbufs && b < 8; b++) {
         unsigned long nb = wtcrt_buf_bytes(fn, b, counts[b]);
         if (wtcrt_buf_by_ref(nb) && wtcrt_shheap_shares(dest, wtcrt_buf_ptr(fn, args, b), nb))
             mask |= 1u << b;
+    }
+    while (again && mask) { /* until no buffer by address overlaps one copied */
+        again = 0;
+        for (int b = 0; b < fn->nbufs && b < 8; b++)
+            for (int c = 0; c < fn->nbufs && mask >> b & 1; c++)
+                if (!by_address(mask, c) && bufs_overlap(fn, args, counts, b, c)) {
+                    mask &= ~(1u << b);
+                    again = 1;
+                }
     }
     return mask;
 }
