@@ -348,12 +348,16 @@ static void check_clause_ident(Node *n, void *data)
                 diag_error(n->loc, "wtc_depth may only be used in cond:");
         } else if (!d || !(param_of(c->f, d) || d->is_global || d->kind == DK_ENUMCONST ||
                            d->kind == DK_FUNC)) {
+            /* not declared at all here: a function defined further down, most likely
+               (C needs its declaration before the clause that names it) */
+            const char *later = d ? "" : "; a function or global named in a clause must be "
+                                         "declared before the recursive function";
             if (cond)
-                diag_error(n->loc, "cond: may only use parameters, globals and wtc_depth "
-                           "('%s' is neither)", n->name);
+                diag_error(n->loc, "cond: may only use parameters, globals, functions and "
+                           "wtc_depth ('%s' is neither%s)", n->name, later);
             else
-                diag_error(n->loc, "'%s' in the count of '%s' is not a parameter or global",
-                           n->name, c->buf);
+                diag_error(n->loc, "'%s' in the count of '%s' is not a parameter or global%s",
+                           n->name, c->buf, later);
         }
     }
     cg_children(n, check_clause_ident, data);
