@@ -1917,6 +1917,14 @@ static int predict_from_profile(void)
         return 2;
     }
     smp.rec_seconds = wtcrt_now() - R.t_start; /* the report says what it was */
+    if (R.opt.ndepth == 0 && rec_depth >= 0) {
+        /* recorded with --wtc-depth: the tree is the program cut at that depth, not under
+           its own cond:, so it is predicted (and saved again, with its --wtc-auto table)
+           at that depth; re-saving a profile dropped the depth from the table, and
+           --wtc-auto then ran the source's cond: (a helper's bug hunt) */
+        R.opt.depth[0] = rec_depth;
+        R.opt.ndepth = 1;
+    }
     rc = predict(&t, &smp, rec_depth);
     sim_profile_tree_free(&t);
     return rc < 0 ? 2 : 0;

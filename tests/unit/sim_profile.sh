@@ -45,6 +45,16 @@ head -1 $D/a.csv | grep -q ',regions_s,runs,spread,depth$' && cmp -s $D/a.csv $D
     [ "$(cut -d, -f19 $D/a.csv | sort -u | tr '\n' ' ')" = "1 2 3 depth " ] \
     && pass "CSV: a depth column, every depth, deterministic from a profile" \
     || bad "CSV: $(head -2 $D/a.csv)"
+# read back without --wtc-depth, a profile recorded with one is predicted at its depth
+# (3, the recording's), not as the program's cond: (re-saving it dropped the depth from
+# the --wtc-auto table, and --wtc-auto then ran the cond:; a helper's bug hunt)
+timeout 60 $D/nqueens.predict --wtc-procs=2,4 --wtc-profile=$D/nq.prof \
+    --wtc-save-profile=$D/nq2.prof >$D/o.txt 2>$D/e.txt
+rc=$?
+[ $rc = 0 ] && grep -q '^best: .*, depth 3: ' $D/o.txt && [ "$(grep -c '^best 2 .* 3 ' $D/nq2.prof)" = 1 ] \
+    && ! grep -q '^best .* -1 ' $D/nq2.prof \
+    && pass "a profile recorded to depth 3, read back without --wtc-depth: predicted and saved at depth 3" \
+    || bad "a re-saved profile's depth: status $rc: $(grep '^best' $D/o.txt $D/nq2.prof | head -4)"
 # a depth deeper than the recording cannot be cut from it
 timeout 60 $D/nqueens.predict --wtc-depth=5 --wtc-profile=$D/nq.prof >/dev/null 2>$D/e.txt
 rc=$?
