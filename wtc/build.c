@@ -115,6 +115,11 @@ static int compile_failed(const char *what, const StrList *cmd, const ToolResult
         return drv_tool_failed(what, cmd, r);
     const char *msgs = r->out ? r->out : "";
     int undef = undefined_symbols(msgs);
+    if (!*msgs) { /* nothing to point at: the compiler itself, not the generated code */
+        drv_error("the C compiler '%s' failed on %s (status %d) without a message",
+                  cmd->items[0], what, r->status);
+        return DRV_MISUSE;
+    }
     if (blames_user_source(msgs, o->input) || undef == UNDEF_USER)
         return DRV_INPUT_ERROR; /* the messages above point at the user's program */
     if (undef & UNDEF_WTC) {

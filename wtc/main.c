@@ -115,7 +115,11 @@ static char *preprocess(const DrvOptions *o, const Paths *p, int *len, int *st)
         return NULL;
     }
     if (r.status != 0) {
-        *st = DRV_INPUT_ERROR; /* cpp printed its file:line: messages */
+        /* cpp printed its file:line: messages; a compiler that printed nothing (--cc=false,
+           a broken wrapper) left the user with no word at all (a helper's bug hunt) */
+        drv_error("preprocessing %s with '%s' failed (status %d)", o->input, o->mpicc,
+                  r.status);
+        *st = DRV_INPUT_ERROR;
         return NULL;
     }
     if (r.out_len > INT_MAX / 2) {

@@ -61,6 +61,20 @@ printf 'long h(int n);\n\nrecursive long h(long n)\n{\n    return n;\n}\nint mai
 grep -q "p.wtc:3:[0-9]*: error: conflicting types" "$T/perr" \
     || fail "conflicting types not at the definition (line 3): $(grep 'conflicting' "$T/perr")"
 cat "$T/perr" >> "$T/err"
+# a compiler that fails without a word: wtcc says which one failed, and does not call it
+# a wtcc bug (--cc=false gave status 1 and no message at all; a helper's bug hunt)
+printf 'int main(void) { return 0; }\n' > "$T/ok.wtc"
+"$WTCC" --cc=false "$T/ok.wtc" -o "$T/f1" 2> "$T/ferr"
+st=$?
+[ $st != 0 ] && grep -q "error: preprocessing .*ok.wtc with 'false' failed" "$T/ferr" \
+    || fail "--cc=false: status $st, '$(cat "$T/ferr")'"
+"$WTCC" --host-cc=false "$T/ok.wtc" -o "$T/f2" 2> "$T/ferr"
+st=$?
+[ $st = 2 ] && grep -q "error: the C compiler 'false' failed on .* without a message" "$T/ferr" &&
+    ! grep -q "wtcc bug" "$T/ferr" \
+    || fail "--host-cc=false: status $st, '$(cat "$T/ferr")'"
+[ -e "$T/f1" ] || [ -e "$T/f2" ] && fail "a failed build left its output file"
+cat "$T/ferr" >> "$T/err"
 if [ $failed = 1 ]; then
     echo "--- stderr:"
     cat "$T/err"
