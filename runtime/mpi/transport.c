@@ -1470,17 +1470,25 @@ static void states_start(wtcrt_rt *rt)
 }
 
 /* WTC_DECISIONS=FILE: every rank appends its decisions that move work to FILE, one
-   line each (runtime/core/proto.h), for comparing a run with its simulation. */
-static void decisions_open(wtcrt_rt *rt)
+   line each (runtime/core/proto.h), for comparing a run with its simulation. Opened
+   with the options' checks, on every rank alike (the environment is the job's), so a
+   file that cannot be written stops every rank together as a bad option does: as a
+   fatal error on rank 0 before MPI was up, the other ranks printed MPICH's failed-start
+   stacks and left a file in /dev/shm (a helper's bug hunt). -1: err says why. */
+static int decisions_open(char *err, size_t errsz)
 {
     const char *path = getenv("WTC_DECISIONS");
     FILE *f;
     if (!path || !*path)
-        return;
-    if (!(f = fopen(path, "a")))
-        wtcrt_die(rt, "WTC_DECISIONS=%s: cannot open", path);
+        return 0;
+    if (!(f = fopen(path, "a"))) {
+        snprintf(err, errsz, "wtc: error: WTC_DECISIONS=%s: cannot open it: %s", path,
+                 strerror(errno));
+        return -1;
+    }
     setvbuf(f, NULL, _IOLBF, 0);
     wtcp_log_open(f);
+    return 0;
 }
 
 /* Room on the stack: the parallel clones take more of it a level than plain C (a par's
@@ -1522,7 +1530,8 @@ int wtc_start(int argc, char **argv, const wtc_program *prog)
                  prog->abi_version, WTC_ABI_VERSION);
     else
         ok = wtcrt_opts_parse(&argc, argv, &rt->opt, err, sizeof err) == 0 &&
-             opts_check(rt, err, sizeof err) == 0;
+             opts_check(rt, err, sizeof err) == 0 &&
+             (rt->opt.help || decisions_open(err, sizeof err) == 0);
     /* what needs MPI before main, or follows every rank from the first moment, starts
        it now: an error or --help (every rank stops together), a trace (its check and
        its clock), a --check build (the start thread's allocations would meet main's in
@@ -1544,7 +1553,6 @@ int wtc_start(int argc, char **argv, const wtc_program *prog)
     if (!early)
         states_sync(rt);
     states_start(rt);
-    decisions_open(rt);
     rt->started = 1;
     on_exit(on_exit_handler, rt);
     fatal_install(rt, early);
