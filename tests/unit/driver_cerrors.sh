@@ -75,6 +75,11 @@ st=$?
     || fail "--host-cc=false: status $st, '$(cat "$T/ferr")'"
 [ -e "$T/f1" ] || [ -e "$T/f2" ] && fail "a failed build left its output file"
 cat "$T/ferr" >> "$T/err"
+# -g3 builds without warnings: the preprocessing step wrote gcc's built-in macros as
+# #defines, which the compile saw redefined (-Werror: no program; a helper's bug hunt)
+"$WTCC" -g3 -Werror "$T/ok.wtc" -o "$T/g3" 2> "$T/gerr" \
+    || fail "-g3 -Werror: status $?, '$(head -2 "$T/gerr")'"
+grep -q "redefined" "$T/gerr" && fail "-g3: $(head -2 "$T/gerr")"
 if [ $failed = 1 ]; then
     echo "--- stderr:"
     cat "$T/err"
