@@ -40,11 +40,16 @@
 #define CHECK_HEAP "-Wl,--defsym=wtcrt_heap_checked=1"
 
 /* -O (default -O2) and -g, for the preprocessor and the compilers. */
-void drv_push_opt_flags(StrList *cmd, const DrvOptions *o)
+void drv_push_opt_flags(StrList *cmd, const DrvOptions *o, bool preprocess)
 {
     if (!o->have_opt_level)
         sl_push(cmd, "-O2");
-    sl_append(cmd, &o->opt_flags);
+    for (int i = 0; i < o->opt_flags.len; i++)
+        /* not -g to the preprocessor: -g3 makes it write every macro's #define, gcc's
+           built-in ones too, which the compile then saw redefined (a helper's bug hunt:
+           warnings, and nothing built with -Werror) */
+        if (!preprocess || strncmp(o->opt_flags.items[i], "-g", 2) != 0)
+            sl_push(cmd, o->opt_flags.items[i]);
 }
 
 /* The flags both builds share: the ABI header's directory, -I -D -U, -O (default -O2), -g.
@@ -63,7 +68,7 @@ static void push_compile_flags(StrList *cmd, const DrvOptions *o, const Paths *p
     sl_push(cmd, "-ftrack-macro-expansion=0");
     sl_push(cmd, drv_format("-I%s/include", p->libdir));
     sl_append(cmd, &o->cpp_flags);
-    drv_push_opt_flags(cmd, o);
+    drv_push_opt_flags(cmd, o, false);
 }
 
 /* Does the C compiler's output blame the user's own source (via the #line directives)? */

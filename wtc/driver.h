@@ -100,8 +100,8 @@ bool tmp_commit(const char *tmp, const char *target, unsigned mode);
 void tmp_cleanup(void);
 
 /* ---- build.c ---- */
-/* -O (default -O2) and -g, for the preprocessor and the compilers. */
-void drv_push_opt_flags(StrList *cmd, const DrvOptions *o);
+/* -O (default -O2) and -g, for the compilers; for the preprocessor (preprocess) -O only. */
+void drv_push_opt_flags(StrList *cmd, const DrvOptions *o, bool preprocess);
 /* Steps 4-6: build the program and the predictor, then rename them onto the outputs. */
 int drv_build_and_install(const DrvOptions *o, const Paths *p);
 

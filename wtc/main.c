@@ -105,14 +105,7 @@ static char *preprocess(const DrvOptions *o, const Paths *p, int *len, int *st)
     sl_push(&cmd, "-D__WTCC__=1");
     sl_push(&cmd, drv_format("-I%s/include", p->libdir));
     sl_append(&cmd, &o->cpp_flags);
-    /* as gcc would: -O defines __OPTIMIZE__ for the headers; not -g, whose -g3 makes the
-       preprocessor write every macro's #define, gcc's built-in ones too, which the
-       compilers then saw redefined (a helper's bug hunt: warnings, errors with -Werror) */
-    if (!o->have_opt_level)
-        sl_push(&cmd, "-O2");
-    for (int i = 0; i < o->opt_flags.len; i++)
-        if (strncmp(o->opt_flags.items[i], "-g", 2) != 0)
-            sl_push(&cmd, o->opt_flags.items[i]);
+    drv_push_opt_flags(&cmd, o, true); /* as gcc would: -O defines __OPTIMIZE__ for the headers */
     sl_push(&cmd, "-x"); /* gcc would take an unknown suffix for a linker input */
     sl_push(&cmd, "c");
     sl_push(&cmd, o->input);
