@@ -390,17 +390,25 @@ static void check_count_write(Clause *cl, ClauseItem *it)
                    clause_word(cl->kind));
 }
 
-/* A count is a number of elements: an integer. The generated code converted a double
-   count silently (and the C program has none to check it). */
-static void check_count_type(Clause *cl, ClauseItem *it)
+/* What an expression that must be an integer has instead, for the message; NULL when it
+   is an integer (or its type is not known). */
+static const char *not_integer(Node *n)
 {
     static const char *const what[] = {
         [EC_FLOATING] = "a floating or complex type", [EC_POINTER] = "a pointer or array type",
         [EC_AGGREGATE] = "a struct or union type"};
-    ExprClass c = cg_expr_class(it->count);
-    if (c != EC_UNKNOWN && c != EC_INTEGER)
+    ExprClass c = n ? cg_expr_class(n) : EC_UNKNOWN;
+    return c != EC_UNKNOWN && c != EC_INTEGER ? what[c] : NULL;
+}
+
+/* A count is a number of elements: an integer. The generated code converted a double
+   count silently (and the C program has none to check it). */
+static void check_count_type(Clause *cl, ClauseItem *it)
+{
+    const char *what = not_integer(it->count);
+    if (what)
         diag_error(it->count->loc, "the count of '%s' in %s must have an integer type (it has "
-                   "%s)", it->name, clause_word(cl->kind), what[c]);
+                   "%s)", it->name, clause_word(cl->kind), what);
 }
 
 /* out: through a pointer to const: the callee cannot write there, and the copy back
@@ -1245,15 +1253,12 @@ static void lent_writes(Node *n, void *data)
    none; a helper's bug hunt). */
 static void check_par_bounds(Node *par)
 {
-    static const char *const what[] = {
-        [EC_FLOATING] = "a floating or complex type", [EC_POINTER] = "a pointer or array type",
-        [EC_AGGREGATE] = "a struct or union type"};
     Node *b[2] = {par->lhs, par->rhs};
     for (int i = 0; i < 2; i++) {
-        ExprClass c = b[i] ? cg_expr_class(b[i]) : EC_UNKNOWN;
-        if (c != EC_UNKNOWN && c != EC_INTEGER)
+        const char *what = not_integer(b[i]);
+        if (what)
             diag_error(b[i]->loc, "the %s bound of par '%s' must have an integer type (it has "
-                       "%s; the index is an int)", i ? "upper" : "lower", par->name, what[c]);
+                       "%s; the index is an int)", i ? "upper" : "lower", par->name, what);
     }
 }
 

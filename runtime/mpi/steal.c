@@ -133,15 +133,13 @@ static void steal_poll(wtcrt_rt *rt)
 
 /* The core's pause after this rank's NOWORKs (wtcp_steal_pause, wtcp_pause_cap_us).
    *exact: the back-off's sleep is cut to end with the pause (rt->wake_by), as the
-   simulator's timer ends it: everywhere but on a host of more ranks than cores, where
-   the cap is the sleep ceiling and the sleep's own doubling spares the cores. */
+   simulator's timer ends it, wherever the cap is below the one-host sleep ceiling (all
+   but a host of more ranks than cores, where the sleep's own doubling spares the cores). */
 static double steal_pause(const wtcrt_rt *rt, int *exact)
 {
-    int over = rt->bell_all_local && rt->oversubscribed;
-    *exact = !over;
-    return wtcp_steal_pause(rt->steal_fails, rt->steal_rtt,
-                            wtcp_pause_cap_us(rt->bell_all_local, rt->oversubscribed) * 1e-6,
-                            !rt->bell_all_local);
+    int cap_us = wtcp_pause_cap_us(rt->bell_all_local, rt->oversubscribed);
+    *exact = cap_us < wtcp_sleep_max_us(1);
+    return wtcp_steal_pause(rt->steal_fails, rt->steal_rtt, cap_us * 1e-6, !rt->bell_all_local);
 }
 
 /* Asks a random victim for work, unless a STEAL is already out or the last ones were
