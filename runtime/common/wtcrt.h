@@ -151,7 +151,7 @@ int wtcrt_source_masters(const wtc_program *prog, const wtc_fn *fn);
 
 /* ---- profiles (common/profile.c, doc/predictor.md "Profiles") --------------------- */
 #define WTCRT_PROFILE_MAGIC "wtc-profile"
-#define WTCRT_PROFILE_VERSION 6
+#define WTCRT_PROFILE_VERSION 7
 /* One row of a profile's table of best settings (what --wtc-auto runs). */
 typedef struct wtcrt_auto {
     int procs, mode, masters, batch; /* masters, batch: 0 = not given */

@@ -59,7 +59,7 @@ const char sim_usage[] =
     "  --wtc-plot=FILE.svg    plot the predicted speed-up against P (SVG); with one\n"
     "                         --wtc-vary key, the predicted time against its value\n"
     "  --wtc-depth=LIST       cut-off depths: every cond: replaced by wtc_depth < D,\n"
-    "                         each D simulated (recorded once, to the largest D)\n"
+    "                         each D recorded by a run of its own and simulated\n"
     "  --wtc-save-profile=FILE  also write the recording, and the best setting per P\n"
     "                         (for the program's --wtc-auto), to FILE\n"
     "  --wtc-profile=FILE     predict from a saved profile: the program does not run\n"

@@ -48,14 +48,9 @@ static void write_fields(FILE *f, const char *kw, const sim_sampling *s, const s
     fputc('\n', f);
 }
 
-/* The body, without the frame (version line, program line, end line). */
-static void write_body(FILE *f, const sim_tree *t, const sim_sampling *s, int rec_depth,
-                       const sim_best *best, int nbest, const sim_machine *m,
-                       const char *mspec)
+/* A recorded tree: main's time, nodes, pars, regions, par statements. */
+static void write_tree(FILE *f, const sim_tree *t)
 {
-    fprintf(f, "recorded_depth %d\n", rec_depth);
-    write_fields(f, "sampling", s, samp_line, sizeof samp_line / sizeof samp_line[0]);
-    write_fields(f, "checks", s, checks_line, sizeof checks_line / sizeof checks_line[0]);
     fprintf(f, "main_time %a\nmain_faults %ld\nnodes %d\n", t->main_time, t->main_faults,
             t->nnodes);
     for (int i = 0; i < t->nnodes; i++) {
@@ -78,6 +73,22 @@ static void write_body(FILE *f, const sim_tree *t, const sim_sampling *s, int re
     for (int i = 0; i < t->nsites; i++)
         fprintf(f, "%d %d %s\n", t->sites[i].line, t->sites[i].col,
                 t->sites[i].file ? t->sites[i].file : "");
+}
+
+/* The body, without the frame (version line, program line, end line). */
+static void write_body(FILE *f, const sim_tree *t, const sim_sampling *s, int rec_depth,
+                       const sim_aparts *ap, const sim_best *best, int nbest,
+                       const sim_machine *m, const char *mspec)
+{
+    fprintf(f, "recorded_depth %d\n", rec_depth);
+    write_fields(f, "sampling", s, samp_line, sizeof samp_line / sizeof samp_line[0]);
+    write_fields(f, "checks", s, checks_line, sizeof checks_line / sizeof checks_line[0]);
+    write_tree(f, t);
+    fprintf(f, "apart %d\n", ap ? ap->n : 0);
+    for (int k = 0; ap && k < ap->n; k++) {
+        fprintf(f, "depth %d\n", ap->depth[k]);
+        write_tree(f, &ap->tree[k]);
+    }
     if (nbest <= 0)
         return;
     fprintf(f, "auto %d %s\nspec %s\n", nbest, m->name, mspec ? mspec : "default");
@@ -101,8 +112,9 @@ static void profile_file(FILE *f, const void *ctx)
 }
 
 int sim_profile_save(const char *path, const wtc_program *prog, const sim_tree *t,
-                     const sim_sampling *s, int rec_depth, const sim_best *best, int nbest,
-                     const sim_machine *m, const char *mspec, char *err, size_t errsz)
+                     const sim_sampling *s, int rec_depth, const sim_aparts *ap,
+                     const sim_best *best, int nbest, const sim_machine *m,
+                     const char *mspec, char *err, size_t errsz)
 {
     char *buf = NULL;
     size_t len = 0;
@@ -113,7 +125,7 @@ int sim_profile_save(const char *path, const wtc_program *prog, const sim_tree *
         return snprintf(err, errsz, "%s: out of memory", path), -1;
     fprintf(f, WTCRT_PROFILE_MAGIC " %d\nprogram %016llx %s\n", WTCRT_PROFILE_VERSION,
             wtcrt_program_fingerprint(prog), prog->source);
-    write_body(f, t, s, rec_depth, best, nbest, m, mspec);
+    write_body(f, t, s, rec_depth, ap, best, nbest, m, mspec);
     fclose(f);
     /* never half a profile: the common writer's temporary file and rename */
     text = (profile_text){ buf, len };
@@ -337,8 +349,33 @@ void sim_profile_tree_free(sim_tree *t)
     sim_tree_free(t);
 }
 
+/* The recordings apart (a list's shallower depths) into ap: a count, then each one's
+   depth and tree. A depth is a --wtc-depth (0 to WTCRT_MAX_DEPTH, each once, below the
+   recording's own). */
+static void read_aparts(cur *c, sim_aparts *ap, int rec_depth)
+{
+    long n;
+    expect(c, "apart");
+    if ((n = get_long(c)) < 0 || n > SIM_MAXLIST || (n > 0 && rec_depth < 0) || c->bad)
+        return (void)(c->bad = 1);
+    for (long k = 0; k < n && !c->bad; k++) {
+        long d;
+        expect(c, "depth");
+        d = get_long(c);
+        for (int j = 0; j < ap->n; j++)
+            if (ap->depth[j] == d)
+                c->bad = 1;
+        if (c->bad || d < 0 || d >= rec_depth)
+            return (void)(c->bad = 1);
+        sim_tree_init(&ap->tree[ap->n]);
+        ap->depth[ap->n] = (int)d;
+        read_tree(c, &ap->tree[ap->n++]);
+    }
+}
+
 int sim_profile_load(const char *path, const wtc_program *prog, sim_tree *t,
-                     sim_sampling *s, int *rec_depth, char *err, size_t errsz)
+                     sim_sampling *s, int *rec_depth, sim_aparts *ap, char *err,
+                     size_t errsz)
 {
     size_t len;
     char *text = wtcrt_read_file(path, &len, err, errsz);
@@ -351,15 +388,23 @@ int sim_profile_load(const char *path, const wtc_program *prog, sim_tree *t,
     }
     memset(s, 0, sizeof *s);
     sim_tree_init(t);
+    ap->n = 0;
     read_sampling(&c, s, rec_depth);
     if (!c.bad)
         read_tree(&c, t);
+    if (!c.bad)
+        read_aparts(&c, ap, *rec_depth);
     free(text);
     if (c.bad) {
         sim_profile_tree_free(t);
+        for (int k = 0; k < ap->n; k++)
+            sim_profile_tree_free(&ap->tree[k]);
+        ap->n = 0;
         snprintf(err, errsz, "%s: damaged profile (the recording does not parse)", path);
         return -1;
     }
     sim_tree_finish(t);
+    for (int k = 0; k < ap->n; k++)
+        sim_tree_finish(&ap->tree[k]);
     return 0;
 }

@@ -30,6 +30,7 @@
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include "wtcrt.h"
 #include "proto.h"
 #include "sim.h"
@@ -155,6 +156,10 @@ static struct {
                                  recording starts there again */
     pid_t pid;                /* the predictor's process: a child of the program's fork()
                                  neither reports nor records again (forked) */
+    const char *apart_path;   /* a recording of one depth for another predictor
+                                 (record_apart): the profile to write, no report */
+    sim_aparts ap;            /* --wtc-depth=LIST: the recordings of its depths but the
+                                 deepest, each by a run of its own (or from a profile) */
 } R;
 
 /* Whether this process is a child that the program made by fork(): it ends as a plain
@@ -1414,6 +1419,139 @@ static void record_again(void)
     free(v);
 }
 
+/* --wtc-depth=LIST, each depth but the deepest recorded by a run of its own
+   (record_apart): "DEPTH PATH" in a recording for another predictor. */
+#define SIM_APART_ENV "WTC_PREDICT_APART"
+
+/* The recording apart of depth d in R.ap, NULL if there is none. */
+static sim_tree *apart_of(int d)
+{
+    for (int k = 0; k < R.ap.n; k++)
+        if (R.ap.depth[k] == d)
+            return &R.ap.tree[k];
+    return NULL;
+}
+
+/* Frees the recordings apart. */
+static void aparts_free(void)
+{
+    for (int k = 0; k < R.ap.n; k++)
+        sim_profile_tree_free(&R.ap.tree[k]);
+    R.ap.n = 0;
+}
+
+/* Runs the predictor again with SIM_APART_ENV = "d path": it records the program cut at
+   depth d and writes the profile there (its output and its errors to /dev/null and to
+   errpath). 0 when it did, else -1 (errpath holds what it said). */
+static int run_apart(int d, const char *path, const char *errpath)
+{
+    char env[4300];
+    int status;
+    pid_t pid;
+    fflush(NULL);
+    if ((pid = fork()) < 0)
+        return -1;
+    if (pid == 0) {
+        int out = open("/dev/null", O_WRONLY), err = open(errpath, O_WRONLY | O_CREAT |
+                                                          O_TRUNC, 0600);
+        if (out < 0 || err < 0 || dup2(out, 1) < 0 || dup2(err, 2) < 0)
+            _exit(127);
+        snprintf(env, sizeof env, "%d %s", d, path);
+        setenv(SIM_APART_ENV, env, 1);
+        unsetenv("WTC_DECISIONS"); /* the report's, not the recordings' */
+        if (R.start_dir >= 0 && fchdir(R.start_dir) != 0)
+            _exit(127);
+        execv("/proc/self/exe", R.argv);
+        _exit(127);
+    }
+    while (waitpid(pid, &status, 0) < 0)
+        if (errno != EINTR)
+            return -1;
+    return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -1;
+}
+
+/* Says that depth d could not be recorded by a run of its own and why (why: the last
+   line of the file errpath when why is NULL). */
+static void apart_failed(int d, int deepest, const char *why, const char *errpath)
+{
+    char line[512] = "", buf[512];
+    FILE *f = why ? NULL : fopen(errpath, "r");
+    while (f && fgets(buf, sizeof buf, f))
+        if (buf[0] != '\n')
+            strcpy(line, buf);
+    if (f)
+        fclose(f);
+    if (why)
+        snprintf(line, sizeof line, "%s", why);
+    line[strcspn(line, "\n")] = 0;
+    fprintf(stderr, "wtc predict: warning: --wtc-depth=%d could not be recorded by a run of "
+                    "its own%s%s%s; it is cut from the recording to depth %d, whose recording "
+                    "costs make its leaf tasks slower\n",
+            d, line[0] ? " (" : "", line, line[0] ? ")" : "", deepest);
+}
+
+/* --wtc-depth=LIST: recording the program to its deepest depth D times every call above
+   D, and that costs time a leaf task of a shallower cut-off then carries (fib 32 to
+   depth 20: 3.1 M calls recorded, 0.046 s of sequential time against 0.0065 s run; its
+   depth-2 rows came out 7 times too slow, n-queens 13's 1.3 times). So every shallower
+   depth is recorded by a run of its own, the predictor run again with that depth alone;
+   the deepest is this process's own recording. Not where the program's standard input
+   cannot be read again from its start (a pipe, a file read from elsewhere than its
+   start): then they are cut from the deepest, as before, with a note. */
+static void record_apart(void)
+{
+    char dir[4096], path[4200], errpath[4200];
+    const char *tmp = getenv("TMPDIR");
+    sim_sampling smp;
+    sim_aparts none;
+    int deepest = -1, todo = 0, rd;
+    struct stat st = { 0 };
+    for (int i = 0; i < R.opt.ndepth; i++)
+        if (R.opt.depth[i] > deepest)
+            deepest = R.opt.depth[i];
+    for (int i = 0; i < R.opt.ndepth; i++)
+        todo += R.opt.depth[i] < deepest;
+    if (todo == 0 || !R.argv)
+        return;
+    /* a terminal as record_again takes it: a program that reads it asks again */
+    if (fstat(0, &st) == 0 && (S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode) ||
+                               (S_ISREG(st.st_mode) && lseek(0, 0, SEEK_CUR) != 0))) {
+        fprintf(stderr, "wtc predict: note: the program's standard input cannot be read "
+                        "again, so the depths of --wtc-depth are all cut from the "
+                        "recording to depth %d, whose recording costs make their leaf "
+                        "tasks slower (give a file as its input)\n", deepest);
+        return;
+    }
+    snprintf(dir, sizeof dir, "%s/wtc-depth-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+    if (!mkdtemp(dir)) {
+        fprintf(stderr, "wtc predict: warning: cannot make a directory for the recordings "
+                        "of --wtc-depth (%s): they are cut from the recording to depth %d\n",
+                strerror(errno), deepest);
+        return;
+    }
+    for (int i = 0; i < R.opt.ndepth; i++) {
+        int d = R.opt.depth[i];
+        char err[1024];
+        int k = R.ap.n;
+        if (d == deepest || apart_of(d))
+            continue;
+        snprintf(path, sizeof path, "%s/%d.prof", dir, d);
+        snprintf(errpath, sizeof errpath, "%s/%d.err", dir, d);
+        if (run_apart(d, path, errpath) < 0)
+            apart_failed(d, deepest, NULL, errpath);
+        else if (sim_profile_load(path, R.prog, &R.ap.tree[k], &smp, &rd, &none, err,
+                                  sizeof err) < 0)
+            apart_failed(d, deepest, err, NULL);
+        else
+            R.ap.depth[R.ap.n++] = d; /* none: its recording is of one depth */
+        if (S_ISREG(st.st_mode))
+            lseek(0, 0, SEEK_SET); /* the next run reads it from its start too */
+        remove(path);
+        remove(errpath);
+    }
+    rmdir(dir);
+}
+
 /* The command line as given, strings and all, for a second recording: the program may
    change its arguments in place (strtok(argv[1], ",") cut "4,5" to "4" for the run
    again). NULL when memory is short (then there is no second recording). */
@@ -1819,11 +1957,12 @@ static void restore_stdout(void)
 static int cut_trees(const sim_tree *t, int rec_depth, sim_tree **cuts)
 {
     *cuts = NULL;
-    if (R.opt.ndepth == 0)
+    if (R.opt.ndepth <= 0)
         return 0;
     *cuts = xmalloc((size_t)R.opt.ndepth * sizeof **cuts);
     for (int i = 0; i < R.opt.ndepth; i++)
-        if (sim_tree_cut_depth(t, R.opt.depth[i], &(*cuts)[i]) < 0) {
+        if (sim_tree_cut_depth(apart_of(R.opt.depth[i]) ? apart_of(R.opt.depth[i]) : t,
+                               R.opt.depth[i], &(*cuts)[i]) < 0) {
             char rd[64] = "with the program's cond:";
             if (rec_depth >= 0)
                 snprintf(rd, sizeof rd, "to depth %d", rec_depth);
@@ -1876,8 +2015,22 @@ static int predict(sim_tree *t, const sim_sampling *smp, int rec_depth)
     int rc;
     if (!(out = report_open()))
         return -1;
+    sim_sampling s = *smp;
     t->calls_mpi = wtcrt_program_calls_mpi();
     t->nshared = R.prog->nshared;
+    for (int k = 0; k < R.ap.n; k++) {
+        R.ap.tree[k].calls_mpi = t->calls_mpi;
+        R.ap.tree[k].nshared = t->nshared;
+    }
+    for (int i = 0; i < R.opt.ndepth; i++) { /* the report names those it uses */
+        size_t n = strlen(s.apart);
+        int seen = 0;
+        for (int j = 0; j < i; j++)
+            seen |= R.opt.depth[j] == R.opt.depth[i];
+        if (apart_of(R.opt.depth[i]) && !seen)
+            snprintf(s.apart + n, sizeof s.apart - n, "%s%d", n ? ", " : "", R.opt.depth[i]);
+    }
+    smp = &s;
     if (cut_trees(t, rec_depth, &cuts) < 0) {
         fclose(out);
         return -1;
@@ -1892,7 +2045,8 @@ static int predict(sim_tree *t, const sim_sampling *smp, int rec_depth)
     }
     fclose(out);
     if (R.opt.save_profile &&
-        sim_profile_save(R.opt.save_profile, R.prog, t, smp, rec_depth, best, R.opt.nprocs,
+        sim_profile_save(R.opt.save_profile, R.prog, t, smp, rec_depth, &R.ap, best,
+                         R.opt.nprocs,
                          &m, R.opt.machine, err, sizeof err) < 0) {
         fprintf(stderr, "wtc predict: %s\n", err);
         rc = -1;
@@ -1912,7 +2066,8 @@ static int predict_from_profile(void)
     sim_tree t;
     sim_sampling smp;
     int rec_depth, rc;
-    if (sim_profile_load(R.opt.profile, R.prog, &t, &smp, &rec_depth, err, sizeof err) < 0) {
+    if (sim_profile_load(R.opt.profile, R.prog, &t, &smp, &rec_depth, &R.ap, err,
+                         sizeof err) < 0) {
         fprintf(stderr, "wtc predict: %s\n", err);
         return 2;
     }
@@ -1927,7 +2082,23 @@ static int predict_from_profile(void)
     }
     rc = predict(&t, &smp, rec_depth);
     sim_profile_tree_free(&t);
+    aparts_free();
     return rc < 0 ? 2 : 0;
+}
+
+/* A recording for another predictor (record_apart): its profile, no report. 0, or -1
+   when it could not be written (said on stderr). */
+static int save_apart(void)
+{
+    char err[1024];
+    R.tree.calls_mpi = wtcrt_program_calls_mpi();
+    R.tree.nshared = R.prog->nshared;
+    if (sim_profile_save(R.apart_path, R.prog, &R.tree, &R.smp, wtc_cut_depth, NULL, NULL,
+                         0, &R.machine, R.opt.machine, err, sizeof err) < 0) {
+        fprintf(stderr, "wtc predict: %s\n", err);
+        return -1;
+    }
+    return 0;
 }
 
 /* Restores stdout and writes the report there; -1 when it (or an output file asked for)
@@ -1948,7 +2119,10 @@ static int finish(void)
     sim_tree_finish(&R.tree);
     R.smp.replicate = R.opt.replicate;
     R.smp.rec_seconds = wtcrt_now() - R.t_start;
+    if (R.apart_path)
+        return save_apart();
     int rc = predict(&R.tree, &R.smp, wtc_cut_depth);
+    aparts_free();
     /* what the program prints after this (its atexit handlers) is not the report: to
        /dev/null again (it ended the report's JSON, a helper's bug hunt) */
     stdout_to_devnull();
@@ -2121,6 +2295,28 @@ static void silence_stdout(void)
         stdout_to_devnull();
 }
 
+/* In a recording for another predictor (record_apart; SIM_APART_ENV is "DEPTH PATH"):
+   that depth alone, its profile to PATH, nothing else written. 0, or -1 when said. */
+static int apart_child(void)
+{
+    const char *e = getenv(SIM_APART_ENV);
+    int d, n = 0;
+    if (!e)
+        return 0;
+    if (sscanf(e, "%d %n", &d, &n) != 1 || n == 0 || d < 0 || !e[n]) {
+        fprintf(stderr, "wtc predict: error: %s=%s: not a depth and a path\n", SIM_APART_ENV,
+                e);
+        return -1;
+    }
+    R.apart_path = e + n;
+    R.opt.depth[0] = d;
+    R.opt.ndepth = 1;
+    R.opt.trace = R.opt.plot = R.opt.save_profile = NULL;
+    R.opt.stats = 0;
+    R.opt.nvary = 0;
+    return 0;
+}
+
 /* prog.predict's start (the ABI's entry): options and checks, the recorded run of the
    program with its output silenced, then the report (finish). */
 int wtc_start(int argc, char **argv, const wtc_program *prog)
@@ -2150,10 +2346,14 @@ int wtc_start(int argc, char **argv, const wtc_program *prog)
         return 0;
     }
     sim_set_runs(R.opt.runs);
+    if (apart_child() < 0)
+        return 2;
     if (check_before_run(argv[0]) < 0)
         return 2;
     if (R.opt.profile)
         return predict_from_profile();
+    if (!R.apart_path)
+        record_apart();
     /* --wtc-depth=LIST: recorded to the deepest, the others are cut from it (cut.c) */
     for (int i = 0; i < R.opt.ndepth; i++)
         if (R.opt.depth[i] > wtc_cut_depth)

@@ -456,6 +456,8 @@ typedef struct sim_sampling {
     char shared[128];          /* the globals the program shares as bounds (wtc_share_max
                                   / _min), comma-separated; "" when none (not saved in
                                   profiles) */
+    char apart[128];           /* --wtc-depth=LIST: its depths recorded by runs of their
+                                  own, comma-separated (record_apart; not saved) */
 } sim_sampling;
 
 /* ---- plots (sim/plot.c) -------------------------------------------------------------- */
@@ -562,16 +564,27 @@ int sim_report(FILE *out, sim_tree *t, const sim_machine *m, const sim_opts *o,
    was cut above D somewhere (then it cannot tell). */
 int sim_tree_cut_depth(const sim_tree *t, int D, sim_tree *out);
 
+/* --wtc-depth=LIST: the recordings of its depths but the deepest, each by a run of its
+   own (sim/record.c record_apart), kept beside the deepest's and in its profile. */
+typedef struct sim_aparts {
+    int n;
+    int depth[SIM_MAXLIST];
+    sim_tree tree[SIM_MAXLIST];
+} sim_aparts;
+
 struct wtc_program;
 /* Writes the profile (tmp + rename): t, s, the depth it was recorded to (-1: the
-   program's cond:), and nbest rows of best settings computed on machine m (mspec: how
-   it was named). 0, or -1 with err set. */
+   program's cond:), the recordings apart ap (NULL: none), and nbest rows of best
+   settings computed on machine m (mspec: how it was named). 0, or -1 with err set. */
 int sim_profile_save(const char *path, const struct wtc_program *prog, const sim_tree *t,
-                     const sim_sampling *s, int rec_depth, const sim_best *best, int nbest,
-                     const sim_machine *m, const char *mspec, char *err, size_t errsz);
-/* Reads a profile of prog into t (finished) and s. 0, or -1 with err set. */
+                     const sim_sampling *s, int rec_depth, const sim_aparts *ap,
+                     const sim_best *best, int nbest, const sim_machine *m,
+                     const char *mspec, char *err, size_t errsz);
+/* Reads a profile of prog into t (finished), s and ap (its trees finished, each to be
+   freed by sim_profile_tree_free). 0, or -1 with err set. */
 int sim_profile_load(const char *path, const struct wtc_program *prog, sim_tree *t,
-                     sim_sampling *s, int *rec_depth, char *err, size_t errsz);
+                     sim_sampling *s, int *rec_depth, sim_aparts *ap, char *err,
+                     size_t errsz);
 /* Frees a tree sim_profile_load filled, the file names of its par statements with it
    (a recorded tree's are the program's own). */
 void sim_profile_tree_free(sim_tree *t);

@@ -131,10 +131,14 @@ c2=$(calls_out); e2=$(grep -c 'evals 0' $D/e.txt)
     || bad "program --wtc-depth: calls out $c0 / $c2, evals-0 lines $e0 $e2"
 # a direct call between recursive functions goes one level down: sort's merge opens its
 # par at its caller's depth + 1. Each depth cut from one recording to depth 4 is what
-# recording at that depth gives (simple mode: the messages and bytes are the tree's)
+# recording at that depth gives (simple mode: the messages and bytes are the tree's).
+# A profile is cut: a run with a list records its shallower depths apart
+# (tests/unit/sim_apart.sh)
 rows() { awk -F, -v d=$1 'NR > 1 && $NF == d { print $1, $2, $14, $15 }' $D/o.txt; }
+timeout 60 $D/sim_depth_direct.predict --wtc-modes=simple --wtc-procs=4,8 --wtc-depth=4 \
+    --wtc-save-profile=$D/direct4.prof >/dev/null 2>$D/e.txt
 timeout 60 $D/sim_depth_direct.predict --wtc-modes=simple --wtc-procs=4,8 --wtc-depth=1,2,3,4 \
-    --wtc-format=csv >$D/o.txt 2>$D/e.txt
+    --wtc-profile=$D/direct4.prof --wtc-format=csv >$D/o.txt 2>>$D/e.txt
 rc=$?
 cut=$(for d in 1 2 3 4; do echo "$d: $(rows $d)"; done)
 direct=$(for d in 1 2 3 4; do
@@ -144,7 +148,7 @@ direct=$(for d in 1 2 3 4; do
 p8=$(echo "$cut" | grep -c '^simple 8 \|: simple 8 ')
 if [ $rc = 0 ] && [ "$cut" = "$direct" ] && [ "$p8" = 4 ] &&
     [ "$(echo "$cut" | sed -n 's/.*simple 8 //p' | sort -u | wc -l)" = 4 ]; then
-    pass "--wtc-depth=1,2,3,4 with a direct call: each cut equals its own recording"
+    pass "--wtc-depth=1,2,3,4 cut from a profile of depth 4 with a direct call: each cut equals its own recording"
 else
     bad "--wtc-depth with a direct call: status $rc $(head -2 $D/e.txt); cut: $cut; direct: $direct"
 fi
@@ -153,7 +157,7 @@ fi
 timeout 120 $D/nqueens.predict --wtc-procs=1,2,3 --wtc-depth=1,2,3 --wtc-format=csv \
     --wtc-save-profile=$D/auto.prof 12 >$D/auto.csv 2>/dev/null
 for np in 2 3; do
-    best=$(awk -F, -v P=$np '$2 == P && (b == "" || $5 < t) { t = $5; b = $1 " " $17 }
+    best=$(awk -F, -v P=$np '$2 == P && (b == "" || $5 < t) { t = $5; b = $1 " " $NF }
         END { print b }' $D/auto.csv)
     timeout 60 mpiexec -n $np $D/nqueens --wtc-auto=$D/auto.prof 12 >$D/o.txt 2>$D/e.txt
     rc=$?
