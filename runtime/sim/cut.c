@@ -57,6 +57,7 @@ int sim_tree_cut_depth(const sim_tree *t, int D, sim_tree *out)
     out->main_time = t->main_time;
     out->main_faults = t->main_faults;
     out->calls_mpi = t->calls_mpi;
+    out->built_mode = t->built_mode;
     out->nshared = t->nshared;
     for (int g = 0; g < t->nregions; g++) { /* roots are nobody's children */
         int r = t->regions[g].root;

@@ -424,6 +424,8 @@ int sim_machine_parse(const char *text, const char *file, sim_machine *m, char *
     int seen[K_N] = { 0 }, lineno = 0;
     const char *p = text;
     memset(m, 0, sizeof *m);
+    if (strncmp(p, "\xef\xbb\xbf", 3) == 0)
+        p += 3; /* a UTF-8 byte order mark (editors on Windows): "unknown key 'name'" */
     while (*p) {
         /* a line ends at LF, CRLF or CR (files from Windows and old Macs) */
         size_t len = strcspn(p, "\r\n");

@@ -382,7 +382,19 @@ static void note_setting(notes *N)
         return;
     sim_note x = note_of(SIM_NOTE_BATCH, b->s, b->r.time, d, base);
     const char *to = wtcp_mode_get(b->s.mode)->name;
-    if (b->s.mode != d.mode && wtcp_mode_get(b->s.mode)->masters) {
+    char build[64] = ""; /* wtcc --mode sets every function's mode: not a mode: clause */
+    if (t->built_mode && (b->s.mode != d.mode || b->s.masters != d.masters)) {
+        int masters = wtcp_mode_get(b->s.mode)->masters;
+        x.kind = b->s.mode != d.mode ? SIM_NOTE_MODE : SIM_NOTE_MASTERS;
+        snprintf(build, sizeof build, masters ? "%s:%d" : "%s", to, b->s.masters);
+        if (b->s.mode == d.mode)
+            snprintf(x.option, sizeof x.option, "--wtc-masters=%d", b->s.masters);
+        else if (masters)
+            snprintf(x.option, sizeof x.option, "--wtc-mode=%s --wtc-masters=%d", to,
+                     b->s.masters);
+        else
+            snprintf(x.option, sizeof x.option, "--wtc-mode=%s", to);
+    } else if (b->s.mode != d.mode && wtcp_mode_get(b->s.mode)->masters) {
         x.kind = SIM_NOTE_MODE;
         snprintf(x.clause, sizeof x.clause, "mode: %s %d;", to, b->s.masters);
         snprintf(x.option, sizeof x.option, "--wtc-mode=%s --wtc-masters=%d", to,
@@ -399,9 +411,12 @@ static void note_setting(notes *N)
         snprintf(x.option, sizeof x.option, "--wtc-batch=%d", b->s.batch);
     }
     note_add(N, region_site(t, big), x,
-             x.clause[0] ? strf("%s: '%s' (or %s)", sim_note_kind(x.kind), x.clause, x.option)
-                         : strf("%s: %s", sim_note_kind(x.kind), x.option),
-             "with the source's setting", 1, "");
+             build[0] ? strf("%s: %s (or build with wtcc --mode=%s)", sim_note_kind(x.kind),
+                             x.option, build)
+             : x.clause[0] ? strf("%s: '%s' (or %s)", sim_note_kind(x.kind), x.clause, x.option)
+                           : strf("%s: %s", sim_note_kind(x.kind), x.option),
+             t->built_mode ? "with the build's setting (wtcc --mode)"
+                           : "with the source's setting", 1, "");
 }
 
 /* ---- batch (aggregation) ------------------------------------------------------------ */

@@ -107,6 +107,15 @@ typedef struct sim_option {
     int max;               /* opt_list: the largest value */
 } sim_option;
 
+/* Whether x is one of v[0..n-1]. */
+static int in_list(const int *v, int n, int x)
+{
+    for (int i = 0; i < n; i++)
+        if (v[i] == x)
+            return 1;
+    return 0;
+}
+
 /* --wtc-procs, --wtc-masters, --wtc-batch: a comma-separated list of positive ints,
    each at most the option's max. */
 static int opt_list(const opt_arg *a)
@@ -124,7 +133,8 @@ static int opt_list(const opt_arg *a)
                         "separated by commas)", a->name, s, a->opt->max);
         if (*n == SIM_MAXLIST)
             return fail(a->err, a->errsz, "%s: more than %d values", a->name, SIM_MAXLIST);
-        v[(*n)++] = (int)x;
+        if (!in_list(v, *n, (int)x)) /* a value twice is one setting (its rows came twice) */
+            v[(*n)++] = (int)x;
         if (!*end)
             return 0;
         s = end + 1;
@@ -148,6 +158,13 @@ static void defaults(sim_opts *o)
     o->runs = SIM_RUNS;
 }
 
+/* A comma-separated list with an empty item: a comma first, last, or twice in a row
+   (strtok would skip it, and 'L:1e-6,,2e-6' meant something the user did not see). */
+static int list_has_empty(const char *s)
+{
+    return !*s || s[0] == ',' || s[strlen(s) - 1] == ',' || strstr(s, ",,");
+}
+
 /* A list of the core's mode names (wtcp_mode_named). */
 static int opt_modes(const opt_arg *a)
 {
@@ -157,6 +174,9 @@ static int opt_modes(const opt_arg *a)
     size_t errsz = a->errsz;
     char buf[64], *tok, *save;
     int any = 0;
+    if (list_has_empty(s)) /* 'steal,' was taken as 'steal' */
+        return fail(err, errsz, "--wtc-modes: bad list '%s' (%s, separated by single "
+                    "commas)", s, wtcp_mode_list());
     snprintf(buf, sizeof buf, "%s", s);
     memset(o->modes, 0, sizeof o->modes);
     for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
@@ -170,13 +190,6 @@ static int opt_modes(const opt_arg *a)
     if (!any)
         return fail(err, errsz, "--wtc-modes: no mode given (%s)", wtcp_mode_list());
     return 0;
-}
-
-/* A comma-separated list with an empty item: a comma first, last, or twice in a row
-   (strtok would skip it, and 'L:1e-6,,2e-6' meant something the user did not see). */
-static int list_has_empty(const char *s)
-{
-    return !*s || s[0] == ',' || s[strlen(s) - 1] == ',' || strstr(s, ",,");
 }
 
 /* --wtc-vary=KEY:V1,V2,...: a machine key and its values, each checked as the machine
@@ -237,6 +250,8 @@ static int opt_depth(const opt_arg *a)
             return fail(err, errsz, "--wtc-depth: more than %d values", SIM_MAXLIST);
         if ((o->depth[o->ndepth++] = wtcrt_parse_depth(tok)) < 0)
             break;
+        if (in_list(o->depth, o->ndepth - 1, o->depth[o->ndepth - 1]))
+            o->ndepth--; /* one depth, once */
     }
     if (o->ndepth == 0 || o->depth[o->ndepth - 1] < 0 || list_has_empty(s))
         return fail(err, errsz, "--wtc-depth: bad list '%s' (depths from 0 to %d separated "

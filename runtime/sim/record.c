@@ -2001,6 +2001,15 @@ static FILE *report_open(void)
     return out;
 }
 
+/* What the simulation and the advice take from the program linked in, not from the
+   recording (a profile does not hold them): how its job starts, how its mode was set. */
+static void program_facts(sim_tree *t)
+{
+    t->calls_mpi = wtcrt_program_calls_mpi();
+    t->nshared = R.prog->nshared;
+    t->built_mode = R.prog->mode_override != WTC_MODE_DEFAULT;
+}
+
 /* Simulates and reports the recording t (and saves it with --wtc-save-profile).
    Returns 0, or -1 when the report or a file asked for could not be made (said on
    stderr). */
@@ -2016,12 +2025,9 @@ static int predict(sim_tree *t, const sim_sampling *smp, int rec_depth)
     if (!(out = report_open()))
         return -1;
     sim_sampling s = *smp;
-    t->calls_mpi = wtcrt_program_calls_mpi();
-    t->nshared = R.prog->nshared;
-    for (int k = 0; k < R.ap.n; k++) {
-        R.ap.tree[k].calls_mpi = t->calls_mpi;
-        R.ap.tree[k].nshared = t->nshared;
-    }
+    program_facts(t);
+    for (int k = 0; k < R.ap.n; k++)
+        program_facts(&R.ap.tree[k]);
     for (int i = 0; i < R.opt.ndepth; i++) { /* the report names those it uses */
         size_t n = strlen(s.apart);
         int seen = 0;
@@ -2091,8 +2097,7 @@ static int predict_from_profile(void)
 static int save_apart(void)
 {
     char err[1024];
-    R.tree.calls_mpi = wtcrt_program_calls_mpi();
-    R.tree.nshared = R.prog->nshared;
+    program_facts(&R.tree);
     if (sim_profile_save(R.apart_path, R.prog, &R.tree, &R.smp, wtc_cut_depth, NULL, NULL,
                          0, &R.machine, R.opt.machine, err, sizeof err) < 0) {
         fprintf(stderr, "wtc predict: %s\n", err);

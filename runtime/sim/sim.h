@@ -203,6 +203,8 @@ typedef struct sim_tree {
     int calls_mpi, nshared; /* the program includes <mpi.h>, shares bounds: how its job
                              starts (wtcp_start_kind, with the machine's nodes); set from
                              the program linked in before simulating */
+    int built_mode;       /* it was built with wtcc --mode (the regions' mode is that, not
+                             the source's mode: clause; the advice says so); set so too */
     double *seq;          /* sequential time of each node's subtree (sim_tree_finish) */
     unsigned char *spawns;/* the subtree has a par with cond true (sim_tree_finish) */
     sim_site *sites;

@@ -61,6 +61,18 @@ case "$line" in
     pass "mode note with the table's figures ($ts s against $td s)" ;;
 *) bad "mode note: '$line' (table: simple $ts, dynamic $td)" ;;
 esac
+# the same program built with wtcc --mode=dynamic: a mode: clause would not change the
+# mode (wtcc --mode wins over it), so the note names the option and the build
+bin/wtcc ${SIM_CFLAGS:-} --mode=dynamic $W -o $OUT/notes_built >$OUT/notes.build 2>&1 \
+    || bad "build with --mode=dynamic: $(cat $OUT/notes.build)"
+out=$(timeout 120 $OUT/notes_built.predict --wtc-modes=simple,dynamic --wtc-procs=1,16 \
+      --wtc-masters=1 $args 14 500 2>/dev/null)
+line=$(echo "$out" | grep 'note: mode:')
+case "$line" in
+"$W:28:5: note: mode: --wtc-mode=simple (or build with wtcc --mode=simple) is predicted "*" s (simple, P = 16) against "*" s with the build's setting (wtcc --mode) (dynamic, P = 16, M = 1, batch half): "*" faster")
+    pass "built with wtcc --mode: the mode note names the option and the build" ;;
+*) bad "built with --mode=dynamic: mode note '$line'" ;;
+esac
 
 # 3. nothing to advise: cut at depth 4, simple mode
 sed 's/^cond: d > 0;/cond: wtc_depth < 4;/; s/^mode: dynamic;/mode: simple;/' $W > $OUT/notes_good.wtc

@@ -70,7 +70,8 @@ few=$(timeout 120 $P --wtc-sample=10 --wtc-procs=1,2 25 100000)
 echo "$few" | grep -q 'leaf tasks: ran [0-9]* of' && pass "--wtc-sample=10 samples" || bad "sample=10"
 
 for o in --wtc-procs=0 --wtc-procs=a --wtc-bogus=1 --wtc-format=xml --wtc-error=0 \
-         --wtc-modes=fast --wtc-machine=/nonexistent.conf --wtc-batch; do
+         --wtc-modes=fast --wtc-modes=steal, --wtc-modes=,simple --wtc-machine=/nonexistent.conf \
+         --wtc-batch; do
     timeout 20 $P $o 10 1000 >$OUT/o.txt 2>$OUT/e.txt; rc=$?
     if [ $rc = 2 ] && [ ! -s $OUT/o.txt ] && [ "$(grep -c error $OUT/e.txt)" = 1 ]; then
         pass "$o: one error, status 2: $(head -1 $OUT/e.txt)"
@@ -78,6 +79,10 @@ for o in --wtc-procs=0 --wtc-procs=a --wtc-bogus=1 --wtc-format=xml --wtc-error=
         bad "$o: status $rc"
     fi
 done
+# a value given twice is one setting (its rows came twice)
+n=$(timeout 120 $P --wtc-procs=2,2,4 --wtc-modes=simple,simple --wtc-format=csv 10 1000 | grep -c '^simple,')
+[ "$n" = 2 ] && pass "--wtc-procs=2,2,4 --wtc-modes=simple,simple: 2 rows" \
+    || bad "duplicate values: $n rows"
 printf 'name = x\nL = 1\nbogus = 2\n' > $OUT/bad.conf
 timeout 20 $P --wtc-machine=$OUT/bad.conf 10 1000 >/dev/null 2>$OUT/e.txt; rc=$?
 [ $rc = 2 ] && grep -q "bad.conf:3: unknown key 'bogus'" $OUT/e.txt \

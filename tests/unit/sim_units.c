@@ -231,6 +231,12 @@ static void line_endings(void)
     strcpy(text[0], "name = t\r\rL = x\r");
     sim_machine_parse(text[0], "e.conf", &m[0], err, sizeof err);
     check("parser: CR line numbers", strcmp(err, "e.conf:3: bad number 'x' for key 'L'") == 0);
+    /* a UTF-8 byte order mark first (it gave "unknown key '<BOM>name'") */
+    strcpy(text[0], "\xef\xbb\xbf");
+    strcat(text[0], text[1]); /* under 600 bytes */
+    check("parser: a UTF-8 byte order mark is skipped",
+          sim_machine_parse(text[0], "e.conf", &m[0], err, sizeof err) == 0 &&
+          strcmp(m[0].name, "t") == 0 && m[0].L == m[1].L);
 }
 
 static void presets(const char *dir)
