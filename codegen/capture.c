@@ -160,17 +160,13 @@ static void add_decls(Objs *o, Objs *hidden, Node *decl, const AddrTaken *a)
     }
 }
 
-/* The capturable objects of a par body in scope at statement stmt: the declarations
-   before it in every block on the path from the body down to it. Objects hidden there
-   by another declaration of their name go to *hidden. */
-static Objs objs_in_scope(Node *par, Node *stmt, Objs *hidden)
+/* Calls visit(decl, from, ctx) for each declaration of a par body in scope at statement
+   stmt: those before it in every block on the path from the body down to it (from: where
+   the statement before it ends, for what precedes its specifiers), and a for's. */
+static void walk_scope(Node *par, Node *stmt, void (*visit)(Node *decl, int from, void *ctx),
+                       void *ctx)
 {
-    AddrTaken a = {0};
-    Objs o = {0};
     Node *n = par->body;
-    addr_taken(par->body, &a);
-    if (par->decl && is_addr_taken(&a, par->decl))
-        objs_push(&o, par->decl);
     while (n && n != stmt) {
         Node *next = NULL;
         if (n->kind == ND_BLOCK) {
@@ -178,19 +174,57 @@ static Objs objs_in_scope(Node *par, Node *stmt, Objs *hidden)
                 if (contains(n->args[i], stmt))
                     next = n->args[i];
                 else
-                    add_decls(&o, hidden, n->args[i], &a);
+                    visit(n->args[i], i ? n->args[i - 1]->span.end : n->span.start, ctx);
             }
         } else if (n->kind == ND_IF) {
             next = contains(n->then, stmt) ? n->then : n->els;
         } else if (n->kind == ND_FOR) {
-            add_decls(&o, hidden, n->init, &a);
+            visit(n->init, n->span.start, ctx);
             next = n->body;
         } else {
             next = n->body; /* switch, case, default, label, while, do */
         }
         n = next && contains(next, stmt) ? next : NULL;
     }
-    return o;
+}
+
+typedef struct ScopeObjs {
+    Objs o, *hidden;
+    AddrTaken a;
+} ScopeObjs;
+
+static void visit_objs(Node *decl, int from, void *ctx)
+{
+    ScopeObjs *x = ctx;
+    (void)from;
+    add_decls(&x->o, x->hidden, decl, &x->a);
+}
+
+/* The capturable objects of a par body in scope at statement stmt (walk_scope). Objects
+   hidden there by another declaration of their name go to *hidden. */
+static Objs objs_in_scope(Node *par, Node *stmt, Objs *hidden)
+{
+    ScopeObjs x = { .hidden = hidden };
+    addr_taken(par->body, &x.a);
+    if (par->decl && is_addr_taken(&x.a, par->decl))
+        objs_push(&x.o, par->decl);
+    walk_scope(par, stmt, visit_objs, &x);
+    return x.o;
+}
+
+typedef struct ScopeCleanup {
+    const TranslationUnit *tu;
+    Node *found;
+} ScopeCleanup;
+
+/* A declaration with __attribute__((cleanup(f))) (the lexer noted where it dropped one:
+   between the statement before it and its end). */
+static void visit_cleanup(Node *decl, int from, void *ctx)
+{
+    ScopeCleanup *x = ctx;
+    for (int i = 0; decl && decl->kind == ND_DECLARATION && !x->found && i < x->tu->ncleanups; i++)
+        if (x->tu->cleanups[i] >= from && x->tu->cleanups[i] < decl->span.end)
+            x->found = decl;
 }
 
 /* "wtc_within(P, &b, sizeof b) || ..." over the objects, for the pointer expression P. */
@@ -284,6 +318,14 @@ void capture_check(const Cg *cg, Node *par, Node *stmt, Node *call, Node *lv)
                    "a par stores each call's result through its address when the call "
                    "returns; declare '%s' without 'register'", g ? g->name : "the call",
                    lv->decl->name, lv->decl->name);
+    ScopeCleanup cl = { cg->tu, NULL };
+    walk_scope(par, stmt, visit_cleanup, &cl);
+    if (cl.found)
+        diag_error(cl.found->loc, "a variable declared with __attribute__((cleanup)) in this "
+                   "par body is cleaned up when its iteration leaves its block, in C after "
+                   "the call of '%s' inside the block, but a par defers the call to the par's "
+                   "end; declare it outside the par, or make the call from a function of its "
+                   "own", g ? g->name : "the recursive function");
     if (hidden.n && pointers)
         diag_error(call->loc, "'%s', declared in the par body, is hidden at this call of '%s' "
                    "by another declaration of '%s', so a pointer into it could not be copied "

@@ -1146,11 +1146,20 @@ typedef struct LentCheck {
     Decl *warned[32];
     int nwarned;
     bool mentions;       /* lvalue_iterates: the walk met the index or a body variable */
+    Decl *root;          /* lvalue_iterates: the variable written (not a mention) */
 } LentCheck;
 
 static bool declared_in(const Node *body, const Decl *d)
 {
     return d->span.start >= body->span.start && d->span.start < body->span.end;
+}
+
+/* A variable of the body whose storage ends with the iteration: a static or extern
+   one declared there outlives the par, as an outer one does (it is not copied at the
+   spawn point: capture.c). */
+static bool lives_in(const Node *body, const Decl *d)
+{
+    return declared_in(body, d) && d->storage != SC_STATIC && d->storage != SC_EXTERN;
 }
 
 static void lent_add(LentCheck *lc, Decl *d, RecFn *g)
@@ -1173,7 +1182,7 @@ static void lent_collect(Node *n, void *data)
         bool bare;
         Decl *d;
         if (g->params[k].is_ptr && g->params[k].in &&
-            (d = memory_root(n->args[k], &bare)) && !declared_in(lc->par->body, d))
+            (d = memory_root(n->args[k], &bare)) && !lives_in(lc->par->body, d))
             lent_add(lc, d, g);
     }
     cg_children(n, lent_collect, data);
@@ -1184,7 +1193,7 @@ static void lent_collect(Node *n, void *data)
 static void lvalue_iterates(Node *n, void *data)
 {
     LentCheck *lc = data;
-    if (n->kind == ND_IDENT && n->decl &&
+    if (n->kind == ND_IDENT && n->decl && n->decl != lc->root &&
         (n->decl == lc->par->decl || declared_in(lc->par->body, n->decl)))
         lc->mentions = true;
     cg_children(n, lvalue_iterates, data);
@@ -1226,6 +1235,7 @@ static void lent_writes(Node *n, void *data)
         for (k = 0; k < lc->nlent && lc->lent[k] != d; k++)
             ;
         lc->mentions = false;
+        lc->root = d;
         if (k < lc->nlent)
             lvalue_iterates(dest, lc);
         if (k < lc->nlent && !lc->mentions && !decl_in(lc->warned, lc->nwarned, d) &&
@@ -1242,7 +1252,7 @@ static void lent_writes(Node *n, void *data)
                          "(on other processors, or here at the par's end), so each reads "
                          "what the last iteration wrote, not what its own iteration wrote "
                          "before its spawn (give each iteration its own %s, or a variable "
-                         "declared in the body)", d->name, lc->by[k]->name, hint);
+                         "declared in the body, not static)", d->name, lc->by[k]->name, hint);
         }
     }
     cg_children(n, lent_writes, data);

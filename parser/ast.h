@@ -279,6 +279,9 @@ typedef struct TranslationUnit {
                                ND_EMPTY, in order */
     int nitems;
     int nerrors;            /* errors reported while parsing */
+    int *cleanups;          /* where the lexer dropped __attribute__((cleanup(f))): the
+                               attributes' offsets in text, ascending */
+    int ncleanups, capcleanups;
 } TranslationUnit;
 
 /* ---- front-end entry points ---------------------------------------------- */

@@ -1881,6 +1881,20 @@ static Node *par_begin(WtcLoc l, const char *name, WtcLoc name_loc, Node *lo, No
 
 /* ---- entry point ------------------------------------------------------------ */
 
+void parse_note_cleanup(int offset)
+{
+    TranslationUnit *tu = g_tu;
+    if (tu->ncleanups == tu->capcleanups) { /* the arena never frees: grow by copying */
+        int cap = tu->capcleanups ? 2 * tu->capcleanups : 8;
+        int *v = ast_alloc((size_t)cap * sizeof *v);
+        if (tu->ncleanups)
+            memcpy(v, tu->cleanups, (size_t)tu->ncleanups * sizeof *v);
+        tu->cleanups = v;
+        tu->capcleanups = cap;
+    }
+    tu->cleanups[tu->ncleanups++] = offset;
+}
+
 TranslationUnit *parse_translation_unit(const char *path, const char *text, int len)
 {
     TranslationUnit *tu = ast_alloc(sizeof *tu);

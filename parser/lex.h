@@ -42,6 +42,9 @@ int lex_handed_kind(unsigned i);
 bool lex_handed(unsigned i, int *kind, const char **text, Loc *loc);
 /* How many '{' the grammar has been handed so far. */
 unsigned lex_braces_seen(void);
+/* grammar.y: the lexer dropped an __attribute__ naming cleanup at this offset (the
+   attribute runs code when its variable's scope ends: codegen/capture.c). */
+void parse_note_cleanup(int offset);
 /* lexer.l: can a token of this kind follow the keyword 'recursive' (a declaration
    specifier or the function's name)? */
 bool lex_may_follow_recursive(int kind);

@@ -90,7 +90,8 @@ count warning 3 "helper_warn: expected exactly three warnings"
 # place in every iteration: the calls run after the body and read the last iteration's
 # value (33 33 33 33 at -n 2 against C's 0 11 22 33); not an element of each iteration's
 # own, an index from a body variable, the pointer variable itself, one iteration, or a
-# variable of the body; a C library function writing the memory (memcpy) counts too
+# variable of the body (a static one is one object for all: warned); a C library
+# function writing the memory (memcpy) counts too
 build lent_write_warn
 has "lent_write_warn.wtc:29:16: warning: every iteration of this par writes 'buf', which the calls of 'first' it spawns read" \
     "no warning for 'buf' written at 29:16"
@@ -101,7 +102,9 @@ has "lent_write_warn.wtc:38:16: warning: every iteration of this par writes 's',
 has "its own element, e.g. 'buf\[i\]'" "no hint 'buf[i]' for the array"
 has "lent_write_warn.wtc:65:9: warning: every iteration of this par writes 'cp', which the calls of 'first' it spawns read" \
     "no warning for 'cp' written by memcpy at 65:9"
-count warning 4 "lent_write_warn: expected exactly four warnings"
+has "lent_write_warn.wtc:75:15: warning: every iteration of this par writes 'sb', which the calls of 'first' it spawns read" \
+    "no warning for the static 'sb' of the body written at 75:15"
+count warning 5 "lent_write_warn: expected exactly five warnings"
 # a definition with external linkage named like a function MPI calls (write, send,
 # poll ...) replaces it for MPI too: 'long write(long)' hung the job at -n 2 ("write_line
 # failed to write entire message"); a warning each, for functions, variables and
