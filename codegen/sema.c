@@ -778,11 +778,12 @@ static void check_body_node(Node *n, void *data)
            address of a global whose value the region's start brings): 'gp = malloc(...)'
            in main crashed at -n 2 with no word (a helper's bug hunt) */
         Decl *g;
-        bool write = !b->helper && cg_is_write(n);
+        bool write = cg_is_write(n);
         RecParam *p;
         if (write && (g = global_var(lvalue_root(n->lhs))))
-            warn_global(b, n, g, W_WRITE);
-        if (write && (p = in_only_written(b->f, n->lhs)) && !b->in_warned[p - b->f->params]) {
+            warn_global(b, n, g, W_WRITE); /* also in a helper ('calls++' there was lost) */
+        if (write && !b->helper && (p = in_only_written(b->f, n->lhs)) &&
+            !b->in_warned[p - b->f->params]) {
             b->in_warned[p - b->f->params] = true;
             diag_warning(n->loc, "recursive function '%s' writes through '%s', which is "
                          "listed in in: but not in out:; when the call runs on another "

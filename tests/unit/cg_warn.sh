@@ -77,15 +77,17 @@ count warning 1 "in_write_warn: expected exactly one warning"
 # function pointer main sets, a struct holding a pointer main sets; not a pointer nobody
 # writes, nor a const table of functions
 build helper_warn
-has "helper_warn.wtc:19:33: warning: recursive function 'f' calls 'deep', which dereferences global pointer 'gp'; the data it points to exists only on rank 0" \
-    "no warning for 'gp' dereferenced in deep at 19:33"
-has "helper_warn.wtc:21:32: warning: recursive function 'f' calls 'via', which calls through global 'op'" \
-    "no warning for the call through 'op' in via at 21:32"
-has "helper_warn.wtc:21:45: warning: recursive function 'f' calls 'via', which uses global 'cf', which holds pointers and which the program writes" \
-    "no warning for 'cf' in via at 21:45"
+has "helper_warn.wtc:22:41: warning: recursive function 'f' calls 'deep', which dereferences global pointer 'gp'; the data it points to exists only on rank 0" \
+    "no warning for 'gp' dereferenced in deep at 22:41"
+has "helper_warn.wtc:24:32: warning: recursive function 'f' calls 'via', which calls through global 'op'" \
+    "no warning for the call through 'op' in via at 24:32"
+has "helper_warn.wtc:24:45: warning: recursive function 'f' calls 'via', which uses global 'cf', which holds pointers and which the program writes" \
+    "no warning for 'cf' in via at 24:45"
 lacks "'fixed'" "warned about 'fixed', which nobody writes"
 lacks "'cops'" "warned about the const table 'cops'"
-count warning 3 "helper_warn: expected exactly three warnings"
+has "helper_warn.wtc:21:26: warning: recursive function 'f' calls 'bump', which writes global variable 'calls'" \
+    "no warning for 'calls' written in bump at 21:26"
+count warning 4 "helper_warn: expected exactly four warnings"
 # a par body writing memory its spawned calls read through in: arguments, the same
 # place in every iteration: the calls run after the body and read the last iteration's
 # value (33 33 33 33 at -n 2 against C's 0 11 22 33); not an element of each iteration's
