@@ -514,6 +514,8 @@ static void print_json(FILE *out, const rows *R, double t1, int best,
     fprintf(out, "  \"replication\": {\"limit\": %d, \"subtrees\": %ld, \"calls\": %ld, "
                  "\"leaf_tasks\": %ld},\n", smp->replicate, smp->repl_subtrees,
             smp->repl_calls, smp->repl_leaves);
+    /* --wtc-depth=LIST: the depths recorded by runs of their own (sim/record.c) */
+    fprintf(out, "  \"depths_recorded_apart\": [%s],\n", smp->apart);
     fprintf(out, "  \"simulator_messages_per_s\": %.6g,\n  \"settings\": [\n", msgs_per_s);
     json_settings(out, R->dcol, R->v, R->n, t1, "    ");
     fprintf(out, "  ],\n  \"masters_reduced\": ");

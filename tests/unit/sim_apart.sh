@@ -39,6 +39,11 @@ awk -v a="$t2" -v b="$t16" 'BEGIN { exit !(a > 0 && a < 0.7 * b) }' \
     && pass "depth 2's sequential time $t2 s, below depth 16's $t16 s that recording costs inflate" \
     || bad "depth 2's sequential time $t2 s against depth 16's $t16 s"
 
+pred --wtc-depth=2,16 --wtc-format=json <$D/in.txt >$D/list.json 2>/dev/null
+grep -q '^  "depths_recorded_apart": \[2\],$' $D/list.json \
+    && pass "the JSON report names the depths recorded apart" \
+    || bad "JSON: $(grep depths_recorded_apart $D/list.json)"
+
 # 2. standard input that cannot be read again (a pipe): every depth is cut from the
 #    deepest recording, as before, with a note
 cat $D/in.txt | pred --wtc-depth=2,16 >$D/pipe.txt 2>$D/e.txt; rc=$?
