@@ -79,7 +79,9 @@ enum {
 #else
 #define WTC_KIND_INT128_
 #endif
-#define WTC_KIND(x) _Generic((x), \
+/* __extension__: -Wpedantic warned "ISO C does not support '__int128' types" at every
+   spawn and recursive function of a program that never names __int128 */
+#define WTC_KIND(x) __extension__ _Generic((x), \
     _Bool: WTC_K_BOOL, char: WTC_K_CHAR, signed char: WTC_K_SCHAR, \
     unsigned char: WTC_K_UCHAR, short: WTC_K_SHORT, unsigned short: WTC_K_USHORT, \
     int: WTC_K_INT, unsigned int: WTC_K_UINT, long: WTC_K_LONG, \

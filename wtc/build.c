@@ -1,7 +1,8 @@
 /* build.c - the C compiler runs: the MPI program, the predictor, and their installation.
  *
- *   4. program:     <mpicc> -std=gnu11 -Wall ... <name>.c <lib>/<impl>/libwtcrt_mpi.a -lm
- *                   (<impl>: the wrapper's MPI, mpiimpl.c; SMPI: -DSMPI_HELPERS_H)
+ *   4. program:     <mpicc> -E ... <name>.c -o <name>.c.i (SMPI: -DSMPI_HELPERS_H), then
+ *                   <mpicc> -std=gnu11 -Wall ... <name>.c.i <lib>/<impl>/libwtcrt_mpi.a -lm
+ *                   (<impl>: the wrapper's MPI, mpiimpl.c)
  *   5. predictor:   <host cc> -DWTC_PREDICT=1 ... <name>.c <lib>/libwtcrt_sim.a -lm
  *   6. install:     rename the temporaries beside the outputs onto prog.predict, prog
  *
@@ -39,17 +40,21 @@
                   "--wrap=getline,--wrap=getdelim,--wrap=__getdelim,--wrap=malloc_usable_size"
 #define CHECK_HEAP "-Wl,--defsym=wtcrt_heap_checked=1"
 
-/* -O (default -O2) and -g, for the preprocessor and the compilers. */
-void drv_push_opt_flags(StrList *cmd, const DrvOptions *o, bool preprocess)
+void drv_push_opt_flags(StrList *cmd, const DrvOptions *o, int kind)
 {
     if (!o->have_opt_level)
         sl_push(cmd, "-O2");
-    for (int i = 0; i < o->opt_flags.len; i++)
-        /* not -g to the preprocessor: -g3 makes it write every macro's #define, gcc's
+    for (int i = 0; i < o->opt_flags.len; i++) {
+        const char *f = o->opt_flags.items[i];
+        /* not -g to a preprocessor: -g3 makes it write every macro's #define, gcc's
            built-in ones too, which the compile then saw redefined (a helper's bug hunt:
            warnings, and nothing built with -Werror) */
-        if (!preprocess || strncmp(o->opt_flags.items[i], "-g", 2) != 0)
-            sl_push(cmd, o->opt_flags.items[i]);
+        if (kind != OPT_COMPILE && f[1] == 'g')
+            continue;
+        if (kind == OPT_GENERATED && (f[1] == 'W' || f[1] == 'w' || f[1] == 'p'))
+            continue;
+        sl_push(cmd, f);
+    }
 }
 
 /* The flags both builds share: the ABI header's directory, -I -D -U, -O (default -O2), -g.
@@ -68,7 +73,7 @@ static void push_compile_flags(StrList *cmd, const DrvOptions *o, const Paths *p
     sl_push(cmd, "-ftrack-macro-expansion=0");
     sl_push(cmd, drv_format("-I%s/include", p->libdir));
     sl_append(cmd, &o->cpp_flags);
-    drv_push_opt_flags(cmd, o, false);
+    drv_push_opt_flags(cmd, o, OPT_COMPILE);
 }
 
 /* Does the C compiler's output blame the user's own source (via the #line directives)? */
@@ -166,21 +171,45 @@ static int run_compiler(const char *what, const StrList *cmd, const char *target
     return DRV_MISUSE;
 }
 
+/* Step 4a: the generated C preprocessed once more, into 'out' (a .i): its own directives
+   (the ABI header, the macro that renames main) are expanded, and the compiler then takes
+   the text as preprocessed, as it takes its own -save-temps: -Wpedantic warned "style of
+   line directive is a GCC extension" at each of the line markers that carry the user's
+   lines and the headers' system flags (and -pedantic-errors stopped the build). */
+static int preprocess_generated(const DrvOptions *o, const Paths *p, const char *impl,
+                                const char *out)
+{
+    StrList cmd = {0};
+    sl_push(&cmd, o->mpicc);
+    sl_push(&cmd, "-E");
+    if (strcmp(impl, "smpi") == 0)
+        sl_push(&cmd, "-DSMPI_HELPERS_H=1"); /* applied in step 1 already (above) */
+    sl_push(&cmd, "-std=gnu11");
+    sl_push(&cmd, drv_format("-I%s/include", p->libdir));
+    sl_append(&cmd, &o->cpp_flags);
+    drv_push_opt_flags(&cmd, o, OPT_GENERATED);
+    sl_push(&cmd, p->generated);
+    sl_push(&cmd, "-o");
+    sl_push(&cmd, out);
+    return run_compiler("the generated C", &cmd, out, o);
+}
+
 /* Step 4: the MPI program into 'tmp'. Warnings are on (-Wall) so the user sees them. */
 static int build_program(const DrvOptions *o, const Paths *p, const char *tmp)
 {
     int st = DRV_OK;
     const char *impl = NULL;
     const char *runtime = drv_mpi_runtime(o, p->libdir, &impl, &st);
+    char *pre = tmp_path(drv_format("%s.i", strrchr(p->generated, '/') + 1));
     if (!runtime)
+        return st;
+    if ((st = preprocess_generated(o, p, impl, pre)) != DRV_OK)
         return st;
     StrList cmd = {0};
     sl_push(&cmd, o->mpicc);
     sl_push(&cmd, "-Wall"); /* first, so the user's -Wno-... flags win */
-    if (strcmp(impl, "smpi") == 0)
-        sl_push(&cmd, "-DSMPI_HELPERS_H=1"); /* applied in step 1 already (above) */
     push_compile_flags(&cmd, o, p);
-    sl_push(&cmd, p->generated);
+    sl_push(&cmd, pre);
     sl_push(&cmd, "-o");
     sl_push(&cmd, tmp);
     sl_push(&cmd, runtime);

@@ -100,8 +100,15 @@ bool tmp_commit(const char *tmp, const char *target, unsigned mode);
 void tmp_cleanup(void);
 
 /* ---- build.c ---- */
-/* -O (default -O2) and -g, for the compilers; for the preprocessor (preprocess) -O only. */
-void drv_push_opt_flags(StrList *cmd, const DrvOptions *o, bool preprocess);
+/* Which of the user's -O -g -W -f -m flags a run of the C compiler takes. */
+enum {
+    OPT_COMPILE,     /* all of them */
+    OPT_PREPROCESS,  /* step 1, the user's source: all but -g */
+    OPT_GENERATED    /* step 4a, the generated C preprocessed again: -O -f -m only (no
+                        warning can be the user's there) */
+};
+/* The user's flags of opt_flags that 'kind' takes, -O2 first when no -O was given. */
+void drv_push_opt_flags(StrList *cmd, const DrvOptions *o, int kind);
 /* Steps 4-6: build the program and the predictor, then rename them onto the outputs. */
 int drv_build_and_install(const DrvOptions *o, const Paths *p);
 

@@ -105,7 +105,7 @@ static char *preprocess(const DrvOptions *o, const Paths *p, int *len, int *st)
     sl_push(&cmd, "-D__WTCC__=1");
     sl_push(&cmd, drv_format("-I%s/include", p->libdir));
     sl_append(&cmd, &o->cpp_flags);
-    drv_push_opt_flags(&cmd, o, true); /* as gcc would: -O defines __OPTIMIZE__ for the headers */
+    drv_push_opt_flags(&cmd, o, OPT_PREPROCESS); /* as gcc would: -O defines __OPTIMIZE__ */
     sl_push(&cmd, "-x"); /* gcc would take an unknown suffix for a linker input */
     sl_push(&cmd, "c");
     sl_push(&cmd, o->input);

@@ -31,8 +31,8 @@ static const char usage_text[] =
     "  -I DIR, -D NAME[=V], -U NAME\n"
     "                       passed to the preprocessor and the C compiler\n"
     "  -L DIR, -l LIB       passed to the link\n"
-    "  -O<level>, -g<...>, -W<warning>, -w, -f<option>, -m<option>\n"
-    "                       passed to the C compiler (default -O2)\n"
+    "  -O<level>, -g<...>, -W<warning>, -w, -pedantic, -f<option>, -m<option>\n"
+    "                       passed to the C compiler (default -O2; C is -std=gnu11)\n"
     "  -Wl,<options>        passed to the link\n"
     "  --cc=WRAPPER         the MPI compiler wrapper (default mpicc; e.g. mpicc.openmpi:\n"
     "                       the runtime of its MPI is linked)\n"
@@ -164,8 +164,12 @@ static int parse_one(int argc, char **argv, int *i, DrvOptions *o)
         sl_push(&o->opt_flags, a);
         o->have_opt_level = true;
     } else if (a[1] == 'g' || (a[1] == 'W' && strncmp(a, "-Wl,", 4) != 0) ||
-               strcmp(a, "-w") == 0 || (a[1] == 'f' && a[2]) || (a[1] == 'm' && a[2]))
+               strcmp(a, "-w") == 0 || (a[1] == 'f' && a[2]) || (a[1] == 'm' && a[2]) ||
+               strcmp(a, "-pedantic") == 0 || strcmp(a, "-pedantic-errors") == 0)
         sl_push(&o->opt_flags, a); /* -g*, warnings, -f*, -m*: the C compiler's business */
+    else if (strncmp(a, "-std=", 5) == 0)
+        return misuse("'%s': wtcc compiles Work-Time C as -std=gnu11 (C11 with the GNU "
+                      "extensions that the generated code uses); give no -std", a);
     else if (strncmp(a, "-Wl,", 4) == 0 && a[4])
         sl_push(&o->link_flags, a);
     else if (strcmp(a, "-E") == 0)

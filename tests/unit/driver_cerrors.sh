@@ -80,6 +80,23 @@ cat "$T/ferr" >> "$T/err"
 "$WTCC" -g3 -Werror "$T/ok.wtc" -o "$T/g3" 2> "$T/gerr" \
     || fail "-g3 -Werror: status $?, '$(head -2 "$T/gerr")'"
 grep -q "redefined" "$T/gerr" && fail "-g3: $(head -2 "$T/gerr")"
+# -Wpedantic and -pedantic-errors on a program that is ISO C: not a word. The generated
+# C's line markers gave "style of line directive is a GCC extension" at each (now the
+# program compiles from a .i), and the spawns' result kinds "ISO C does not support
+# '__int128' types" (now __extension__); -pedantic was an unknown option
+for f in -Wpedantic "-pedantic -Werror" -pedantic-errors; do
+    "$WTCC" $f samples/fib.wtc -o "$T/ped" 2> "$T/perr" && [ ! -s "$T/perr" ] && [ -x "$T/ped" ] \
+        || fail "$f: status $?, '$(head -3 "$T/perr")'"
+    rm -f "$T/ped" "$T/ped.predict"
+done
+# a pedantic warning of the user's own code is still shown, once
+printf '#include <stdio.h>\nrecursive int f(int n)\n{\n    int r[2];\n    if (n < 2) return n;\n    par i = 0 to 1 do r[i] = f(n - 1 - i);\n    return r[0] + r[1];\n}\nint main(void) { int v[0]; (void)v; printf("%%d\\n", f(10)); return 0; }\n' > "$T/ped.wtc"
+"$WTCC" -Wpedantic "$T/ped.wtc" -o "$T/ped" 2> "$T/perr" || fail "ped.wtc: status $?: $(cat "$T/perr")"
+[ "$(grep -c 'ped.wtc:9:.*ISO C forbids zero-size array' "$T/perr")" = 1 ] \
+    || fail "-Wpedantic, the user's zero-size array: '$(grep warning "$T/perr")'"
+"$WTCC" -std=c11 "$T/ok.wtc" -o "$T/std" 2> "$T/perr"
+[ $? = 2 ] && grep -q "'-std=c11': wtcc compiles Work-Time C as -std=gnu11" "$T/perr" \
+    || fail "-std=c11: '$(cat "$T/perr")'"
 if [ $failed = 1 ]; then
     echo "--- stderr:"
     cat "$T/err"
