@@ -60,8 +60,12 @@ static bool check_output(const char *out, const char *in, bool emit_c)
         drv_error("cannot write '%s': directory '%s' does not exist", out, dir);
         return false;
     }
-    if (drv_has_suffix(out, "/") || (stat(out, &st) == 0 && S_ISDIR(st.st_mode))) {
+    if (stat(out, &st) == 0 && S_ISDIR(st.st_mode)) {
         drv_error("cannot write '%s': it is a directory", out);
+        return false;
+    }
+    if (drv_has_suffix(out, "/")) { /* 'nodir/' was called a directory */
+        drv_error("cannot write '%s': a file name cannot end in '/'", out);
         return false;
     }
     if (stat(out, &st) == 0 && stat(in, &sin) == 0 && st.st_dev == sin.st_dev &&

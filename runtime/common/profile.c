@@ -124,9 +124,13 @@ const char *wtcrt_profile_open(const char *path, char *text, size_t len,
     char *end, *body, name[512];
     unsigned long long sum, fp;
     int ver = 0;
-    if (len < 16 || strncmp(text, WTCRT_PROFILE_MAGIC " ", sizeof WTCRT_PROFILE_MAGIC) != 0) {
+    if (strncmp(text, WTCRT_PROFILE_MAGIC " ", sizeof WTCRT_PROFILE_MAGIC) != 0) {
         snprintf(err, errsz, "%s: not a wtc profile (it does not start with '"
                  WTCRT_PROFILE_MAGIC "')", path);
+        return NULL;
+    }
+    if (len < 16) { /* its first line alone was called "not a wtc profile" */
+        snprintf(err, errsz, "%s: damaged profile (truncated: no 'end' line)", path);
         return NULL;
     }
     if (sscanf(text + sizeof WTCRT_PROFILE_MAGIC, "%d", &ver) != 1 ||

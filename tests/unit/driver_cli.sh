@@ -46,6 +46,7 @@ grep -q '__wtc_main_entry, 0, 0, 1, __wtc_shared, 0 };' "$T/out" || fail "--chec
 rm -f "$T/out" "$T/err"
 
 # -o into a directory that does not exist: status 2, nothing created anywhere
+expect 2 "a file name cannot end in '/'" -- ok.wtc -o nodir/
 expect 2 "does not exist" -- ok.wtc -o nodir/prog
 [ ! -e "$T/nodir" ] || fail "-o nodir/prog created nodir"
 [ "$(ls -A "$T" | sort | tr '\n' ' ')" = "err ok.c ok.wtc out " ] ||

@@ -110,6 +110,8 @@ refused "altered numbers" $D/digit.prof 'damaged profile (checksum'
 : >$D/empty.prof
 refused "an empty file" $D/empty.prof 'not a wtc profile'
 refused "a missing file" $D/none.prof 'cannot open'
+head -1 $D/nq.prof >$D/first.prof
+refused "its first line alone (was: not a wtc profile)" $D/first.prof 'damaged profile (truncated'
 
 # 4. --wtc-depth replaces cond: the predictor records 1+2+4+8 calls above depth 4, 16
 #    leaf tasks, and the counting cond: is never evaluated
