@@ -475,7 +475,7 @@ int sim_opts_parse(int *argc, char **argv, sim_opts *o, char *err, size_t errsz)
     if ((o->trace || o->stats) && (n = sim_settings_count(o)) != 1)
         return fail(err, errsz, "%s shows one predicted run, and these options name %d "
                     "settings: give one --wtc-procs, one --wtc-modes and, for dynamic "
-                    "mode, one --wtc-masters and one --wtc-batch",
+                    "mode, one --wtc-masters and one --wtc-batch, and at most one --wtc-depth",
                     o->trace ? "--wtc-trace" : "--wtc-stats", n);
     *argc = out;
     argv[out] = NULL;

@@ -253,7 +253,8 @@ static long read_nodes(cur *c, sim_tree *t)
         x->result_bytes = (unsigned)get_long(c);
         x->task_copied = (unsigned)get_long(c);
         x->result_copied = (unsigned)get_long(c);
-        if (x->task_copied > x->task_bytes || x->result_copied > x->result_bytes)
+        if (x->task_copied > x->task_bytes || x->result_copied > x->result_bytes ||
+            x->depth < -1 || x->depth > WTCRT_MAX_DEPTH)
             c->bad = 1;
     }
     return n;

@@ -26,7 +26,10 @@
 #include <string.h>
 #include <unistd.h>
 #include <linux/perf_event.h>
+#include <dirent.h>
+#include <signal.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -154,6 +157,9 @@ static struct {
                                  may chdir(): a relative path would name another file) */
     int start_dir;            /* the directory it started in (-1: unknown): a second
                                  recording starts there again */
+    off_t stdin_at;           /* where a regular file on standard input started (-1:
+                                 not a regular file): runs again read it from there */
+    struct stat stdin_id;     /* what standard input was then (a program may reopen it) */
     pid_t pid;                /* the predictor's process: a child of the program's fork()
                                  neither reports nor records again (forked) */
     const char *apart_path;   /* a recording of one depth for another predictor
@@ -1358,6 +1364,21 @@ static void debug_dump(const char *what)
                     R.tree.nodes[i].t_after);
 }
 
+/* Makes standard input ready to be read again by another run of the program, as this
+   run found it: the same regular file from where it started, or a device (/dev/null; a
+   terminal only when tty_ok). 0, or -1 when it cannot be read again: a pipe or socket,
+   whose data is gone, or one the program closed or replaced. */
+static int stdin_rewind(int tty_ok)
+{
+    struct stat st;
+    if (fstat(0, &st) != 0 || st.st_dev != R.stdin_id.st_dev ||
+        st.st_ino != R.stdin_id.st_ino || S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode))
+        return -1;
+    if (S_ISREG(st.st_mode))
+        return R.stdin_at >= 0 && lseek(0, R.stdin_at, SEEK_SET) == R.stdin_at ? 0 : -1;
+    return isatty(0) && !tty_ok ? -1 : 0;
+}
+
 /* The environment variable by which a second recording learns what the first found. */
 #define SIM_REPL_ENV "WTC_PREDICT_REPLICAS_DIFFERED"
 
@@ -1374,13 +1395,11 @@ static void record_again(void)
     char buf[128];
     int n = 0;
     char **v;
-    struct stat st;
     if (forked())
         return;
-    /* the second run reads the program's standard input again: a file from its start,
-       a terminal or /dev/null as they are; a pipe's data is gone */
-    if (fstat(0, &st) == 0 && (S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode) ||
-                               (S_ISREG(st.st_mode) && lseek(0, 0, SEEK_SET) != 0))) {
+    /* the second run reads the program's standard input again: a file from where it
+       started, a terminal or /dev/null as they are; a pipe's data is gone */
+    if (stdin_rewind(1) < 0) {
         fprintf(stderr, "wtc predict: warning: siblings of equal sizes differed by up to "
                         "%.0f %% (%ld of %ld pars checked), but the program's standard "
                         "input cannot be read again: the replicas stay (predict with "
@@ -1443,17 +1462,58 @@ static void aparts_free(void)
 /* Runs the predictor again with SIM_APART_ENV = "d path": it records the program cut at
    depth d and writes the profile there (its output and its errors to /dev/null and to
    errpath). 0 when it did, else -1 (errpath holds what it said). */
-static int run_apart(int d, const char *path, const char *errpath)
+static pid_t apart_pid;          /* the run of record_apart under way (0: none) */
+static const char *apart_dir;   /* its directory, removed on a signal */
+
+/* Removes every file of the directory of the runs apart, then the directory. */
+static void apart_rmdir(const char *dir)
+{
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    char p[4400];
+    while (d && (e = readdir(d)))
+        if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0) {
+            snprintf(p, sizeof p, "%s/%s", dir, e->d_name);
+            unlink(p);
+        }
+    if (d)
+        closedir(d);
+    rmdir(dir);
+}
+
+/* A signal that ends the predictor during the runs apart: the run and its files go too. */
+static void apart_signal(int sig)
+{
+    if (apart_pid > 0)
+        kill(apart_pid, SIGKILL), waitpid(apart_pid, NULL, 0);
+    if (apart_dir)
+        apart_rmdir(apart_dir);
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+static int run_apart(int d, const char *path, const char *errpath, char *why, size_t whysz)
 {
     char env[4300];
     int status;
-    pid_t pid;
+    pid_t pid, parent = getpid();
+    struct sigaction dfl = { .sa_handler = SIG_DFL }, old;
+    sigemptyset(&dfl.sa_mask);
+    sigaction(SIGCHLD, &dfl, &old); /* inherited SIG_IGN would reap it before waitpid */
     fflush(NULL);
-    if ((pid = fork()) < 0)
+    if ((pid = fork()) < 0) {
+        snprintf(why, whysz, "fork: %s", strerror(errno));
+        sigaction(SIGCHLD, &old, NULL);
         return -1;
+    }
     if (pid == 0) {
-        int out = open("/dev/null", O_WRONLY), err = open(errpath, O_WRONLY | O_CREAT |
-                                                          O_TRUNC, 0600);
+        int out, err;
+        prctl(PR_SET_PDEATHSIG, SIGKILL); /* not left running when the predictor dies */
+        if (getppid() != parent)
+            _exit(127);
+        signal(SIGINT, SIG_DFL), signal(SIGTERM, SIG_DFL), signal(SIGHUP, SIG_DFL);
+        out = open("/dev/null", O_WRONLY);
+        err = open(errpath, O_WRONLY | O_CREAT | O_TRUNC, 0600);
         if (out < 0 || err < 0 || dup2(out, 1) < 0 || dup2(err, 2) < 0)
             _exit(127);
         snprintf(env, sizeof env, "%d %s", d, path);
@@ -1464,9 +1524,21 @@ static int run_apart(int d, const char *path, const char *errpath)
         execv("/proc/self/exe", R.argv);
         _exit(127);
     }
+    apart_pid = pid;
     while (waitpid(pid, &status, 0) < 0)
-        if (errno != EINTR)
+        if (errno != EINTR) {
+            snprintf(why, whysz, "waitpid: %s", strerror(errno));
+            apart_pid = 0;
+            sigaction(SIGCHLD, &old, NULL);
             return -1;
+        }
+    apart_pid = 0;
+    sigaction(SIGCHLD, &old, NULL);
+    if (WIFSIGNALED(status))
+        snprintf(why, whysz, "it was killed by signal %d, %s", WTERMSIG(status),
+                 strsignal(WTERMSIG(status)));
+    else if (WIFEXITED(status) && WEXITSTATUS(status) != 0)
+        snprintf(why, whysz, "it ended with status %d", WEXITSTATUS(status));
     return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -1;
 }
 
@@ -1475,15 +1547,15 @@ static int run_apart(int d, const char *path, const char *errpath)
 static void apart_failed(int d, int deepest, const char *why, const char *errpath)
 {
     char line[512] = "", buf[512];
-    FILE *f = why ? NULL : fopen(errpath, "r");
+    FILE *f = errpath ? fopen(errpath, "r") : NULL;
     while (f && fgets(buf, sizeof buf, f))
         if (buf[0] != '\n')
             strcpy(line, buf);
     if (f)
         fclose(f);
-    if (why)
-        snprintf(line, sizeof line, "%s", why);
     line[strcspn(line, "\n")] = 0;
+    if (why && (!errpath || !line[0]))
+        snprintf(line, sizeof line, "%s", why);
     fprintf(stderr, "wtc predict: warning: --wtc-depth=%d could not be recorded by a run of "
                     "its own%s%s%s; it is cut from the recording to depth %d, whose recording "
                     "costs make its leaf tasks slower\n",
@@ -1505,7 +1577,6 @@ static void record_apart(void)
     sim_sampling smp;
     sim_aparts none;
     int deepest = -1, todo = 0, rd;
-    struct stat st = { 0 };
     for (int i = 0; i < R.opt.ndepth; i++)
         if (R.opt.depth[i] > deepest)
             deepest = R.opt.depth[i];
@@ -1513,43 +1584,54 @@ static void record_apart(void)
         todo += R.opt.depth[i] < deepest;
     if (todo == 0 || !R.argv)
         return;
-    /* a terminal as record_again takes it: a program that reads it asks again */
-    if (fstat(0, &st) == 0 && (S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode) ||
-                               (S_ISREG(st.st_mode) && lseek(0, 0, SEEK_CUR) != 0))) {
-        fprintf(stderr, "wtc predict: note: the program's standard input cannot be read "
-                        "again, so the depths of --wtc-depth are all cut from the "
-                        "recording to depth %d, whose recording costs make their leaf "
-                        "tasks slower (give a file as its input)\n", deepest);
+    /* not a terminal: the runs' prompts go to files, and each run could be given
+       another input, unseen (a helper's bug hunt) */
+    if (stdin_rewind(0) < 0) {
+        fprintf(stderr, "wtc predict: note: the program's standard input (a pipe, a "
+                        "terminal, or one it closed) cannot be read again, so the depths "
+                        "of --wtc-depth are all cut from the recording to depth %d, whose "
+                        "recording costs make their leaf tasks slower (give a file as its "
+                        "input)\n", deepest);
         return;
     }
     snprintf(dir, sizeof dir, "%s/wtc-depth-XXXXXX", tmp && *tmp ? tmp : "/tmp");
     if (!mkdtemp(dir)) {
         fprintf(stderr, "wtc predict: warning: cannot make a directory for the recordings "
-                        "of --wtc-depth (%s): they are cut from the recording to depth %d\n",
-                strerror(errno), deepest);
+                        "of --wtc-depth in %s (%s): they are cut from the recording to "
+                        "depth %d\n", tmp && *tmp ? tmp : "/tmp", strerror(errno), deepest);
         return;
+    }
+    struct sigaction sa = { .sa_handler = apart_signal }, old[3];
+    static const int sigs[3] = { SIGINT, SIGTERM, SIGHUP };
+    sigemptyset(&sa.sa_mask);
+    apart_dir = dir;
+    for (int j = 0; j < 3; j++) { /* a signal now removes the directory (not if ignored) */
+        sigaction(sigs[j], NULL, &old[j]);
+        if (old[j].sa_handler != SIG_IGN)
+            sigaction(sigs[j], &sa, NULL);
     }
     for (int i = 0; i < R.opt.ndepth; i++) {
         int d = R.opt.depth[i];
-        char err[1024];
+        char err[1024], why[256] = "";
         int k = R.ap.n;
         if (d == deepest || apart_of(d))
             continue;
         snprintf(path, sizeof path, "%s/%d.prof", dir, d);
         snprintf(errpath, sizeof errpath, "%s/%d.err", dir, d);
-        if (run_apart(d, path, errpath) < 0)
-            apart_failed(d, deepest, NULL, errpath);
+        if (run_apart(d, path, errpath, why, sizeof why) < 0)
+            apart_failed(d, deepest, why, errpath);
         else if (sim_profile_load(path, R.prog, &R.ap.tree[k], &smp, &rd, &none, err,
                                   sizeof err) < 0)
             apart_failed(d, deepest, err, NULL);
         else
             R.ap.depth[R.ap.n++] = d; /* none: its recording is of one depth */
-        if (S_ISREG(st.st_mode))
-            lseek(0, 0, SEEK_SET); /* the next run reads it from its start too */
-        remove(path);
-        remove(errpath);
+        stdin_rewind(0); /* the next run reads it from there too */
     }
-    rmdir(dir);
+    apart_rmdir(dir); /* with what a run killed left (its profile's FILE.tmp.PID) */
+    for (int j = 0; j < 3; j++)
+        if (old[j].sa_handler != SIG_IGN)
+            sigaction(sigs[j], &old[j], NULL);
+    apart_dir = NULL;
 }
 
 /* The command line as given, strings and all, for a second recording: the program may
@@ -2126,6 +2208,9 @@ static int finish(void)
     R.smp.rec_seconds = wtcrt_now() - R.t_start;
     if (R.apart_path)
         return save_apart();
+    /* after this recording, which may have run the predictor again without replication
+       (record_again): the runs apart then were made twice, and replicated */
+    record_apart();
     int rc = predict(&R.tree, &R.smp, wtc_cut_depth);
     aparts_free();
     /* what the program prints after this (its atexit handlers) is not the report: to
@@ -2256,6 +2341,9 @@ static void record_init(const wtc_program *prog)
     }
     R.saved_stdout = -1;
     R.start_dir = open(".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    memset(&R.stdin_id, 0, sizeof R.stdin_id);
+    R.stdin_at = fstat(0, &R.stdin_id) == 0 && S_ISREG(R.stdin_id.st_mode)
+                     ? lseek(0, 0, SEEK_CUR) : -1;
     R.pid = getpid();
     R.seed = getenv("WTC_PREDICT_SEED") ? strtoull(getenv("WTC_PREDICT_SEED"), NULL, 0) : 0x5eed;
     R.t_start = wtcrt_now();
@@ -2357,8 +2445,6 @@ int wtc_start(int argc, char **argv, const wtc_program *prog)
         return 2;
     if (R.opt.profile)
         return predict_from_profile();
-    if (!R.apart_path)
-        record_apart();
     /* --wtc-depth=LIST: recorded to the deepest, the others are cut from it (cut.c) */
     for (int i = 0; i < R.opt.ndepth; i++)
         if (R.opt.depth[i] > wtc_cut_depth)

@@ -160,7 +160,7 @@ static void cut_info(const sim_tree *t, const sim_machine *m, cut *c)
         for (int p = t->nodes[i].first_par; p >= 0; p = t->pars[p].next) {
             const sim_par *pp = &t->pars[p];
             int d = t->nodes[i].depth + 2; /* index of the children's depth */
-            if (!pp->cond || d > MAXDEPTH + 1)
+            if (!pp->cond || d < 0 || d > MAXDEPTH + 1)
                 continue;
             if (d - 1 > c->maxd)
                 c->maxd = d - 1;
@@ -559,9 +559,9 @@ static void print_head(FILE *out, const sim_tree *t, const sim_machine *m,
             t->nregions, t->nregions == 1 ? "" : "s", t->nnodes, smp->leaves,
             t->main_time / m->cpu_ratio, seq_time(t, m));
     if (smp->apart[0])
-        fprintf(out, "  (that is the deepest --wtc-depth; depth%s %s %s recorded by a run "
-                     "of %s own, since recording deeper calls costs time their leaf tasks "
-                     "would carry; the speed-ups are over %.6f s, the least sequential "
+        fprintf(out, "  (depth%s %s of --wtc-depth %s recorded by a run of %s own, not cut "
+                     "from this recording, whose deeper calls cost recording time their leaf "
+                     "tasks would carry; the speed-ups are over %.6f s, the least sequential "
                      "time recorded)\n", strchr(smp->apart, ',') ? "s" : "", smp->apart,
                 strchr(smp->apart, ',') ? "were each" : "was",
                 strchr(smp->apart, ',') ? "their" : "its", t1);
@@ -667,7 +667,7 @@ static FILE *decisions_open(int n)
     if (n != 1) {
         fprintf(stderr, "wtc predict: WTC_DECISIONS ignored: it logs one setting, and %d "
                         "were asked for (give one --wtc-procs, one mode, one --wtc-masters "
-                        "and one --wtc-batch)\n", n);
+                        "and one --wtc-batch, and at most one --wtc-depth)\n", n);
         return NULL;
     }
     if (!(f = fopen(path, "w")))
@@ -908,8 +908,11 @@ static void vary_table_row(FILE *out, const sim_opts *o, const double *val, cons
         snprintf(bs, sizeof bs, "%d", b->s.batch);
     else
         snprintf(bs, sizeof bs, dyn ? "half" : "-");
-    fprintf(out, " %-8s %5d %7s %5s %12.6f %8.2f\n", mode_name(b->s.mode), b->s.procs, ms, bs,
+    fprintf(out, " %-8s %5d %7s %5s %12.6f %8.2f", mode_name(b->s.mode), b->s.procs, ms, bs,
             b->r.time, t1 / b->r.time);
+    if (R->dcol) /* which cut-off won (a helper's bug hunt: the table did not say) */
+        fprintf(out, " %6d", b->depth);
+    fputc('\n', out);
 }
 
 /* The header of the what-if table (with the machine's own values). */
@@ -923,8 +926,8 @@ static void vary_table_head(FILE *out, const sim_opts *o, const sim_machine *m)
     for (int k = 0; k < o->nvary; k++)
         fprintf(out, "%*s ", (int)(strlen(o->vary[k].key) > 12 ? strlen(o->vary[k].key) : 12),
                 o->vary[k].key);
-    fprintf(out, " %-8s %5s %7s %5s %12s %8s\n", "mode", "procs", "masters", "batch",
-            "predicted_s", "speedup");
+    fprintf(out, " %-8s %5s %7s %5s %12s %8s%s\n", "mode", "procs", "masters", "batch",
+            "predicted_s", "speedup", o->ndepth > 0 ? "  depth" : "");
 }
 
 /* The notes as diagnostics, as gcc's (doc/predictor.md 6.2): on stderr when stdout is
@@ -1123,8 +1126,9 @@ static void vary_print_end(FILE *out, const sim_opts *o, const rows *R,
             sim_notes_lines(out, &notes[c], 1);
         fprintf(out, "\nsimulator: %lld messages in %.3f s (%.2f million messages/s)\n",
                 events, wall, wall > 0 ? events / wall / 1e6 : 0);
-        fprintf(out, "prediction took %.3f s (running and recording the program once %.3f s, "
-                     "simulating %.3f s)\n", smp->rec_seconds + wall, smp->rec_seconds, wall);
+        fprintf(out, "prediction took %.3f s (%s %.3f s, simulating %.3f s)\n",
+                smp->rec_seconds + wall, o->profile ? "reading the profile"
+                : "running and recording the program once", smp->rec_seconds, wall);
     }
 }
 

@@ -22,7 +22,7 @@ pred --wtc-depth=2,16 <$D/in.txt >$D/list.txt 2>$D/e.txt; rc=$?
 pred --wtc-depth=2,16 --wtc-format=csv <$D/in.txt >$D/list.csv 2>>$D/e.txt
 pred --wtc-depth=2 --wtc-format=csv <$D/in.txt >$D/two.csv 2>>$D/e.txt
 pred --wtc-depth=16 --wtc-format=csv <$D/in.txt >$D/sixteen.csv 2>>$D/e.txt
-if [ $rc = 0 ] && grep -q '^  (that is the deepest --wtc-depth; depth 2 was recorded by a run of its own' \
+if [ $rc = 0 ] && grep -q '^  (depth 2 of --wtc-depth was recorded by a run of its own, not cut from this recording' \
         $D/list.txt && [ ! -s $D/e.txt ]; then
     pass "--wtc-depth=2,16: depth 2 recorded by a run of its own, said in the report"
 else
@@ -44,14 +44,34 @@ grep -q '^  "depths_recorded_apart": \[2\],$' $D/list.json \
     && pass "the JSON report names the depths recorded apart" \
     || bad "JSON: $(grep depths_recorded_apart $D/list.json)"
 
+# --wtc-vary's table names the depth of each value's best
+pred --wtc-depth=2,16 --wtc-vary=L:1e-6,1e-4 <$D/in.txt >$D/vary.txt 2>/dev/null
+grep -q ' speedup  depth$' $D/vary.txt && [ "$(grep -cE ' (2|16)$' $D/vary.txt)" = 2 ] \
+    && pass "--wtc-vary with --wtc-depth: a depth column" \
+    || bad "--wtc-vary table: $(grep -A3 'what-if' $D/vary.txt)"
+
 # 2. standard input that cannot be read again (a pipe): every depth is cut from the
 #    deepest recording, as before, with a note
 cat $D/in.txt | pred --wtc-depth=2,16 >$D/pipe.txt 2>$D/e.txt; rc=$?
 t2=$(p1 2 $D/pipe.txt) t16=$(p1 16 $D/pipe.txt)
-[ $rc = 0 ] && grep -q "note: the program's standard input cannot be read again" $D/e.txt &&
+[ $rc = 0 ] && grep -q "note: the program's standard input (a pipe, .*) cannot be read again" $D/e.txt &&
     ! grep -q 'recorded by a run of its own' $D/pipe.txt && [ -n "$t2" ] && [ "$t2" = "$t16" ] \
     && pass "input from a pipe: cut from the deepest recording (P = 1 $t2 s at both), with a note" \
     || bad "pipe: status $rc, P = 1 '$t2' / '$t16': $(cat $D/e.txt)"
+
+# standard input that starts inside a file: each run reads it from there (a second
+# recording read the file from its start: 5 where 27 was meant; a helper's bug hunt);
+# the runs leave nothing in TMPDIR
+printf '5\n27\n' >$D/in2.txt
+mkdir -p $D/tmp && rm -rf $D/tmp/*
+{ read -r skip; TMPDIR=$D/tmp pred --wtc-depth=2,16 --wtc-format=csv >$D/mid.csv 2>$D/e.txt; } <$D/in2.txt
+# (fib 5 and fib 27 send the same messages at this cut: their sequential times differ)
+seq1() { awk -F, -v d=$1 'NR > 1 && $2 == 1 && $NF == d { print $5 }' $2; }
+m2=$(seq1 2 $D/mid.csv) a2=$(seq1 2 $D/two.csv)
+awk -v m="$m2" -v a="$a2" 'BEGIN { exit !(m > 0.3 * a && a > 0.3 * m) }' && [ ! -s $D/e.txt ] &&
+    [ -z "$(ls -A $D/tmp)" ] \
+    && pass "input read from its second line: each run reads 27 there ($m2 s, alone $a2 s); TMPDIR left empty" \
+    || bad "input from inside a file: depth 2 sequential $m2 s against $a2 s; $(cat $D/e.txt) $(ls -A $D/tmp)"
 
 # a run that cannot be made (no directory for its profile): cut, with a warning
 TMPDIR=$D/none pred --wtc-depth=2,16 <$D/in.txt >$D/nodir.txt 2>$D/e.txt; rc=$?
@@ -67,7 +87,7 @@ notime() { grep -v '^simulator: \|^prediction took '; }
 pred --wtc-depth=2,16 --wtc-save-profile=$D/ap.prof <$D/in.txt >$D/saved.txt 2>$D/e.txt
 pred --wtc-depth=2,16 --wtc-profile=$D/ap.prof >$D/prof.txt 2>>$D/e.txt; rc=$?
 [ $rc = 0 ] && [ ! -s $D/e.txt ] && [ "$(notime <$D/saved.txt)" = "$(notime <$D/prof.txt)" ] &&
-    grep -q 'depth 2 was recorded by a run of its own' $D/prof.txt &&
+    grep -q 'depth 2 of --wtc-depth was recorded by a run of its own' $D/prof.txt &&
     [ "$(grep -c '^depth ' $D/ap.prof)" = 1 ] \
     && pass "a profile holds depth 2's recording apart: read back, the same report" \
     || bad "profile: status $rc: $(diff $D/saved.txt $D/prof.txt | head -5) $(cat $D/e.txt)"
