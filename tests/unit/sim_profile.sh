@@ -211,7 +211,11 @@ for edit in 's/^best 2 [a-z]*/best 2 bogus/' 's/^\(best 2 [a-z]* [0-9]*\) [0-9]*
     autobad "an edited table ($edit)" 2 "damaged profile (auto table line" --wtc-auto=$D/edit.prof
 done
 # the same for the recording: a negative or not-a-number time (predicted -1 s, nan s)
-for edit in 's/^main_time .*/main_time -0x1p+20/' 's/^main_time .*/main_time nan/'; do
+# a node's depth out of range (2147483647 crashed the report, -100 wrote outside an
+# array; a helper's bug hunt): the line after "nodes N" is the first node
+for edit in 's/^main_time .*/main_time -0x1p+20/' 's/^main_time .*/main_time nan/' \
+    '/^nodes /{n;s/^\([^ ]* [^ ]* [^ ]*\) [-0-9]*/\1 2147483647/}' \
+    '/^nodes /{n;s/^\([^ ]* [^ ]* [^ ]*\) [-0-9]*/\1 -100/}'; do
     sed "$edit" $D/auto.prof >$D/edit.prof && $D/resum $D/edit.prof
     timeout 20 $D/nqueens.predict --wtc-profile=$D/edit.prof >$D/o.txt 2>$D/e.txt; rc=$?
     [ $rc = 2 ] && [ ! -s $D/o.txt ] && grep -q 'damaged profile' $D/e.txt \
