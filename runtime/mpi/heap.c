@@ -54,6 +54,7 @@
 #define SH_PAGE 4096ul
 #define SH_HDR 64ul        /* a block's header, before the pointer handed out */
 #define SH_MAGIC 0x77746368656170ul /* "wtcheap" */
+#define SH_CLAIM 0x7774636c61696dul /* "wtclaim": a slot being filled in */
 
 /* A slice's first page. */
 typedef struct sh_slot {
@@ -63,6 +64,9 @@ typedef struct sh_slot {
     long pid;           /* the owner's process (the reaper waits for it) */
     atomic_ulong filling; /* slot 0's: bytes the local ranks' fillers have still to
                              reserve (each rank's room() counts them all) */
+    atomic_int nslots;  /* slot 0's: the local ranks of the job that made it */
+    atomic_int clash;   /* slot 0's: a slot was claimed twice or the job sizes differ
+                           (two jobs under one name): nobody shares through it */
 } sh_slot;
 
 /* A block's header, SH_HDR bytes before its pointer. */
@@ -148,48 +152,91 @@ static unsigned long long start_time(long pid)
     return stat_field(pid, 22);
 }
 
-/* Whether process pid runs with a rank's environment (PMI_RANK or Open MPI's rank set:
-   the launcher sets it for what it starts, not for itself); 0 when it cannot be read. */
-static int has_rank_env(long pid)
+/* The variables a launcher sets for each rank it starts (hydra, Slurm's PMI, Open MPI's
+   PMIx), not for itself. A program between the launcher and the rank (mpiexec -n 2 perf
+   record ./prog, strace -f, gdb, sh -c) holds them with this rank's values. */
+static const char *const rank_keys[] = {
+    "PMI_RANK", "PMI_SIZE", "PMI_FD", "PMI_ID", "MPI_LOCALRANKID", "MPI_LOCALNRANKS",
+    "OMPI_COMM_WORLD_RANK", "OMPI_COMM_WORLD_SIZE", "OMPI_COMM_WORLD_LOCAL_RANK",
+    "PMIX_NAMESPACE", "PMIX_RANK",
+};
+#define NRANK_KEYS (int)(sizeof rank_keys / sizeof rank_keys[0])
+
+/* Whether fd 'fd' of process pid is the same open file (socket) as this process's. */
+static int same_fd(long pid, int fd)
 {
+    char path[64], a[128], b[128];
+    ssize_t na, nb;
+    snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
+    na = readlink(path, a, sizeof a);
+    snprintf(path, sizeof path, "/proc/%ld/fd/%d", pid, fd);
+    nb = readlink(path, b, sizeof b);
+    return na > 0 && na == nb && memcmp(a, b, (size_t)na) == 0;
+}
+
+/* Whether process pid runs in this rank's place: it has every rank variable this rank
+   has, each with this rank's value, and (hydra, Slurm) holds this rank's PMI socket
+   under the same number. Its mere presence was the test before 2026-12-02: a launcher
+   started from a rank's environment (a driver under mpiexec that starts jobs, a shell
+   inside an MPI step) has PMI_RANK too, so two jobs started from there walked up to
+   the same process and shared one segment, a slot per local rank, each reading the
+   other's buffers "by address": wrong sums, no word. 0 when pid cannot be read. */
+static int same_rank_env(long pid)
+{
+    const char *mine[NRANK_KEYS];
     char path[64], buf[4096];
     size_t n, keep = 0;
-    int found = 0, skip = 0; /* skip: inside an entry too long to be a rank's */
+    int have = 0, seen = 0, differ = 0, skip = 0; /* skip: inside an over-long entry */
     FILE *f;
+    for (int k = 0; k < NRANK_KEYS; k++)
+        have += (mine[k] = getenv(rank_keys[k])) != NULL;
     snprintf(path, sizeof path, "/proc/%ld/environ", pid);
-    if (!(f = fopen(path, "r")))
+    if (!have || !(f = fopen(path, "r")))
         return 0;
     /* NUL-separated entries, read in blocks; an entry cut at a block's end is kept */
-    while (!found && (n = fread(buf + keep, 1, sizeof buf - 1 - keep, f)) > 0) {
+    while (!differ && (n = fread(buf + keep, 1, sizeof buf - 1 - keep, f)) > 0) {
         size_t len = keep + n, start = 0;
-        for (size_t i = 0; i < len && !found; i++)
+        for (size_t i = 0; i < len && !differ; i++)
             if (buf[i] == 0) {
-                found = !skip && (strncmp(buf + start, "PMI_RANK=", 9) == 0 ||
-                                  strncmp(buf + start, "OMPI_COMM_WORLD_RANK=", 21) == 0);
+                for (int k = 0; k < NRANK_KEYS && !skip; k++) {
+                    size_t kl = strlen(rank_keys[k]);
+                    if (strncmp(buf + start, rank_keys[k], kl) != 0 || buf[start + kl] != '=')
+                        continue;
+                    if (!mine[k] || strcmp(buf + start + kl + 1, mine[k]) != 0)
+                        differ = 1;
+                    else
+                        seen++;
+                }
                 skip = 0;
                 start = i + 1;
             }
         keep = len - start;
-        if (keep >= 64) { /* the rest of this entry is not a rank's */
+        if (keep >= 256) { /* the rest of this entry is not a rank variable's */
             keep = 0;
             skip = 1;
         }
         memmove(buf, buf + len - keep, keep);
     }
     fclose(f);
-    return found;
+    if (differ || seen != have)
+        return 0;
+    if (mine[2]) { /* PMI_FD */
+        char *end;
+        long fd = strtol(mine[2], &end, 10);
+        return *end == 0 && fd >= 0 && fd < 1 << 20 && same_fd(pid, (int)fd);
+    }
+    return 1;
 }
 
 /* The launcher's process that started this rank (hydra's proxy, Open MPI's daemon): the
-   parent, or further up where the rank runs under a program the launcher started
-   (mpiexec -n 2 perf record ./prog, strace -f, gdb, sh -c), which has the rank's
-   environment; at most 8 steps. The segment is named after it, so that every local rank
-   finds the same one: named after the parent, a rank under perf had a segment of its
-   own, and its big buffers travelled by copy. */
+   parent, or further up where the rank runs under a program the launcher started, which
+   runs in the rank's place (same_rank_env); at most 8 steps. The segment is named after
+   it, so that every local rank finds the same one: named after the parent, a rank under
+   perf had a segment of its own, and its big buffers travelled by copy. */
 static long launcher_pid(void)
 {
     long pid = (long)getppid();
-    for (int step = 0; step < 8 && pid > 1 && has_rank_env(pid); step++) {
+    for (int step = 0; step < 8 && pid > 1 && same_rank_env(pid); step++) {
         long up = (long)stat_field(pid, 4);
         if (up <= 1)
             break;
@@ -336,12 +383,30 @@ static __attribute__((noreturn)) void reaper_run(int n)
     _exit(0);
 }
 
+/* Whether a tracer follows this process (strace -f, a debugger): it would follow the
+   reaper too and wait for it, while the reaper waits for every local rank, so a rank
+   that died under 'mpiexec -n 2 strace -f ./prog' was never seen to end and the job
+   hung until its timeout. Traced, the last rank releases the pages, as without pidfds. */
+static int traced(void)
+{
+    char line[128];
+    long pid = 0;
+    FILE *f = fopen("/proc/self/status", "r");
+    if (!f)
+        return 0;
+    while (fgets(line, sizeof line, f))
+        if (sscanf(line, "TracerPid: %ld", &pid) == 1)
+            break;
+    fclose(f);
+    return pid != 0;
+}
+
 /* The last local rank to map the segment, before main: leaves the reaper (a child's
    child, so that nobody waits for it). */
 static void sh_reaper(int n)
 {
     pid_t c;
-    if (wtcrt_env_off("WTC_HEAP_REAPER"))
+    if (wtcrt_env_off("WTC_HEAP_REAPER") || traced())
         return;
     c = fork();
     if (c == 0) {
@@ -395,6 +460,24 @@ __attribute__((constructor)) static void sh_open(void)
         goto none;
     H.mine = SH_BASE + (size_t)slot * SH_SLICE;
     me = (sh_slot *)(void *)H.mine;
+    first = (sh_slot *)(void *)SH_BASE;
+    /* slot 0's page holds the count and the job's size (no room for it: neither read) */
+    H.counted = fallocate(H.fd, 0, 0, (off_t)SH_PAGE) == 0;
+    /* Each slot is claimed once. A second claimant, or a job of another size, means two
+       jobs found one name (launcher_pid cannot tell them apart): the segment is
+       poisoned, and no rank of either shares a buffer through it (shares) */
+    {
+        unsigned long none_yet = 0;
+        int size = 0;
+        if (!atomic_compare_exchange_strong(&me->magic, &none_yet, SH_CLAIM) ||
+            (H.counted && !atomic_compare_exchange_strong(&first->nslots, &size, n) &&
+             size != n)) {
+            if (H.counted)
+                atomic_store(&first->clash, 1);
+            H.counted = 0;
+            goto none;
+        }
+    }
     me->rank = rank;
     me->pid = (long)getpid();
     atomic_store_explicit(&me->magic, SH_MAGIC, memory_order_release);
@@ -404,10 +487,8 @@ __attribute__((constructor)) static void sh_open(void)
     H.on = 1;
     atexit(sh_unlink);
     pthread_atfork(NULL, NULL, sh_forked);
-    /* slot 0's page holds the count; the last local rank to come unlinks the name */
-    if (fallocate(H.fd, 0, 0, (off_t)SH_PAGE) == 0) {
-        H.counted = 1;
-        first = (sh_slot *)(void *)SH_BASE;
+    /* the last local rank to come unlinks the name */
+    if (H.counted) {
         if (atomic_fetch_add(&first->opened, 1) + 1 == n) {
             sh_unlink();
             sh_reaper(n);
@@ -457,7 +538,9 @@ enum { PEER_UNKNOWN, PEER_YES, PEER_NO };
 int wtcrt_shheap_shares(int r, const void *p, size_t n)
 {
     if (!wtcrt_shheap_has(p, n) || r < 0 || r >= H.nranks ||
-        atomic_load_explicit(&H.apart, memory_order_relaxed))
+        atomic_load_explicit(&H.apart, memory_order_relaxed) ||
+        (H.counted && atomic_load_explicit(&((const sh_slot *)(const void *)SH_BASE)->clash,
+                                           memory_order_acquire)))
         return 0;
     if (H.peer[r] == PEER_UNKNOWN) {
         for (int k = 0; k < H.nslots; k++) {

@@ -8,7 +8,8 @@
 #     no other descriptor (mpiexec does not wait for it: no stdout, no PMI socket),
 #     does not map the segment, and is gone within 5 s after mpiexec returns
 #   a descriptor above the soft RLIMIT_NOFILE (stdout moved there): closed as well
-#   WTC_HEAP_REAPER=0, WTC_SHARED_HEAP=0 and -n 1: no reaper, the sum right
+#   WTC_HEAP_REAPER=0, WTC_SHARED_HEAP=0, under strace -f and -n 1: no reaper, the sum
+#     right
 . "$(dirname "$0")/rt_lib.inc"
 
 prog=$RT_OUT/reaper
@@ -91,6 +92,18 @@ for v in WTC_HEAP_REAPER WTC_SHARED_HEAP; do
     rt_expect "$v=0, -n 2: no reaper" 0 "reaper none
 sum OK"
 done
+# Under a tracer that follows forks (mpiexec -n 2 strace -f ./prog) no reaper: the tracer
+# followed it and waited for it while it waited for every local rank, so a rank that died
+# was never seen to end and the job hung until its timeout
+if command -v strace >/dev/null && strace -f -qq -o /dev/null true 2>/dev/null; then
+    RT_RC=0
+    timeout "$RT_TIMEOUT" mpiexec -n 2 strace -f -qq -o /dev/null "$prog" >"$RT_STDOUT" \
+        2>"$RT_STDERR" || RT_RC=$?
+    rt_expect "under strace -f, -n 2: no reaper" 0 "reaper none
+sum OK"
+else
+    echo "(no strace, or no ptrace here: the traced case is not run)"
+fi
 rt_run 1 "$prog"
 rt_expect "-n 1: no shared heap, no reaper" 0 "reaper none
 sum OK"

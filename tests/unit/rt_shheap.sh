@@ -21,7 +21,8 @@
 #     sharing within each, copies between them
 #   a private /dev/shm of 64 MiB (no shared heap: 256 MiB stay free for MPI) and of
 #     400 MiB (some), where a mount namespace can be made
-#   two jobs at once on this host, each with its own segment
+#   two jobs at once on this host, each with its own segment; the same started from a
+#     rank's environment (PMI_RANK set above the launchers)
 #   a stale segment (its launcher gone) is unlinked by the next job, a live one's stays
 #   nothing of the jobs is left in /dev/shm
 . "$(dirname "$0")/rt_lib.inc"
@@ -174,6 +175,44 @@ else
     rt_fail "two jobs at once" "status $s1 / $s2: $(head -c 200 "$RT_OUT/job1.$$") / $(head -c 200 "$RT_OUT/job2.$$")"
 fi
 rm -f "$RT_OUT/job1.$$" "$RT_OUT/job2.$$" "$RT_OUT/job1e.$$" "$RT_OUT/job2e.$$"
+
+# two jobs at once started from a rank's environment (a driver run under mpiexec that
+# starts jobs, a shell inside an MPI step): the launchers and everything above them have
+# PMI_RANK, and both jobs walked up past their launchers to the same process and shared
+# one segment, a slot per local rank, each job reading the other's buffers by address
+# (wrong sums in 2 of 5 runs, no word; the same name every time). Each job's ranks map
+# a segment of their own, under a name of its own: seen in /proc/PID/maps while they
+# run (copies of the program under two names), and each result right.
+cp "$prog" "$RT_OUT/shjob_a" && cp "$prog" "$RT_OUT/shjob_b"
+env PMI_RANK=0 PMI_SIZE=2 MPI_LOCALRANKID=0 MPI_LOCALNRANKS=2 sh -c "
+    timeout $RT_TIMEOUT mpiexec -n 2 '$RT_OUT/shjob_a' 8000000 --wtc-mode=steal >'$RT_OUT/job1.$$' 2>/dev/null &
+    timeout $RT_TIMEOUT mpiexec -n 2 '$RT_OUT/shjob_b' 8000000 --wtc-mode=simple >'$RT_OUT/job2.$$' 2>/dev/null &
+    wait" &
+jobs_sh=$!
+segs() { # segs NAME: the shared-heap segments its processes map (name:inode), one a line
+    for p in $(pgrep -x "$1"); do
+        awk '/wtcrt-heap/ { print $6 ":" $5 }' "/proc/$p/maps" 2>/dev/null
+    done | sort -u
+}
+sa= sb= tries=0
+while [ $tries -lt 40 ] && { [ -z "$sa" ] || [ -z "$sb" ]; }; do
+    sleep 0.05
+    sa=$(segs shjob_a) sb=$(segs shjob_b) tries=$((tries + 1))
+done
+wait $jobs_sh
+want8="msort 8000000 OK
+fill and sum OK"
+if [ "$(cat "$RT_OUT/job1.$$")" != "$want8" ] || [ "$(cat "$RT_OUT/job2.$$")" != "$want8" ]; then
+    rt_fail "two jobs from a rank's environment" "$(head -c 200 "$RT_OUT/job1.$$") / $(head -c 200 "$RT_OUT/job2.$$")"
+elif [ -z "$sa" ] || [ -z "$sb" ]; then
+    rt_fail "two jobs from a rank's environment" "no segment seen in their maps ('$sa', '$sb')"
+elif [ "$(echo "$sa" | wc -l)" != 1 ] || [ "$(echo "$sb" | wc -l)" != 1 ] ||
+    [ "${sa%%:*}" = "${sb%%:*}" ] || [ "${sa#*:}" = "${sb#*:}" ]; then
+    rt_fail "two jobs from a rank's environment" "segments (name:inode) of job a: $(echo $sa), of job b: $(echo $sb) (want one each, different names and files)"
+else
+    rt_pass "two jobs at once from a rank's environment: right, a segment each ($sa, $sb)"
+fi
+rm -f "$RT_OUT/job1.$$" "$RT_OUT/job2.$$" "$RT_OUT/shjob_a" "$RT_OUT/shjob_b"
 
 # a segment whose launcher is gone (a job stopped before any rank unlinked the name) is
 # unlinked by the next job of this user; one whose launcher runs stays (this shell's pid
