@@ -60,14 +60,18 @@ unsigned long wtcrt_result_child_bytes(const wtc_fn *fn, const long *counts);
    there is not sent at all to a rank of the host (doc/runtime.md "Big buffers stay
    where they are on one host"). */
 #define WTCRT_SHHEAP_MIN WTCRT_BY_REF_MIN
-/* The children's memory of received TASKs (wtcrt_task_mem): blocks of 1 to 128 MiB
-   freed are kept for the next TASKs, at most 4 and 256 MiB, so that big buffers land in
+/* The children's memory of received TASKs (wtcrt_task_mem): blocks of 1 MiB to 1 GiB
+   freed are kept for the next TASKs, at most 4 and 2 GiB, so that big buffers land in
    memory touched before (no page faults); the predictor's 'reused' takes the same
-   limit. */
+   limit. Until 2026-12-02 the limit was 128 MiB: a prefix sum of 2^24 doubles whose
+   TASK carried two 64 MiB halves (just over it) mapped, faulted and zeroed new memory
+   for every TASK between hosts (WTC_SHARED_HEAP=0): 7.7-9.9 s, now 2.0-2.15 s (the same
+   bytes in 32 MiB halves: 1.2-1.4 s). What is kept is no more than the rank has just
+   held. */
 #define WTCRT_TASKMEM_KEEP 4
 #define WTCRT_TASKMEM_MIN (1ul << 20)
-#define WTCRT_TASKMEM_MAX (128ul << 20)
-#define WTCRT_TASKMEM_TOTAL (256ul << 20)
+#define WTCRT_TASKMEM_MAX (1ul << 30)
+#define WTCRT_TASKMEM_TOTAL (2ul << 30)
 int wtcrt_buf_by_ref(unsigned long nb);
 /* The part of the above that the runtime copies into the message (buffers by
    reference left out): what the sender packs. */

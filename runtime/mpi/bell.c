@@ -8,6 +8,8 @@
    rank: 1 while the rank may sleep. A sleeper sets its word, polls once more, then
    futex-waits on it with the back-off step as timeout; a sender, after MPI_Isend, reads
    the receiver's word and, when it is 1, clears it and futex-wakes the receiver. */
+#define _GNU_SOURCE /* fallocate */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdatomic.h>
@@ -16,7 +18,9 @@
 #include <time.h>
 #include <unistd.h>
 #include <linux/futex.h>
+#include <signal.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include "wtcrt.h"
 #include "wtc_mpi_impl.h"
@@ -70,11 +74,43 @@ static void seg_map(wtcrt_rt *rt, const char *name, int nlocal)
         return;
     rt->bell_len = (size_t)nlocal * sizeof(bell_slot) + sizeof(bell_bar) +
                    2 * (size_t)nlocal * sizeof(atomic_int);
-    if (ftruncate(fd, (off_t)rt->bell_len) == 0)
+    /* its pages reserved before any is touched: in a full /dev/shm (another job's big
+       blocks, taken that moment) the first touch was a SIGBUS in MPI's start; now the
+       job goes without a doorbell. A file system without fallocate: as before */
+    if (ftruncate(fd, (off_t)rt->bell_len) == 0 &&
+        (fallocate(fd, 0, 0, (off_t)rt->bell_len) == 0 || errno == EOPNOTSUPP))
         rt->bell_seg = mmap(NULL, rt->bell_len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
     close(fd);
     if (rt->bell_seg == MAP_FAILED)
         rt->bell_seg = NULL;
+}
+
+/* Segments of jobs that died between creating the name and unlinking it (a rank killed
+   during start-up): their names end with the pid of the host's first rank, which made
+   or opened it; when no such process runs any more, the host's first rank of the next
+   job of this user unlinks them (a pid taken again by another process keeps its file
+   until that one ends). Without it one stayed in /dev/shm for good. */
+static void seg_collect(void)
+{
+    struct dirent *e;
+    DIR *d = opendir("/dev/shm");
+    if (!d)
+        return;
+    while ((e = readdir(d))) {
+        long pid0, leader;
+        unsigned long token;
+        int end = 0;
+        struct stat st;
+        char path[300];
+        if (sscanf(e->d_name, "wtcrt.%ld.%lx.%ld%n", &pid0, &token, &leader, &end) != 3 ||
+            e->d_name[end] != 0 || leader <= 1 || kill((pid_t)leader, 0) == 0 ||
+            errno != ESRCH)
+            continue;
+        snprintf(path, sizeof path, "/dev/shm/%s", e->d_name);
+        if (stat(path, &st) == 0 && st.st_uid == getuid())
+            shm_unlink(e->d_name);
+    }
+    closedir(d);
 }
 
 /* Unmaps the segment (every rank's own mapping; the name is long gone). */
@@ -157,6 +193,8 @@ int wtcrt_bell_init(wtcrt_rt *rt, int *synced)
     rt->host_ranks = nlocal;
     snprintf(name, sizeof name, "/wtcrt.%ld.%lx.%ld", ids[0].pid, ids[0].token,
              ids[leader].pid);
+    if (nlocal > 1 && ids[leader].pid == id.pid)
+        seg_collect();
     if (nlocal > 1)
         seg_map(rt, name, nlocal);
     /* every local rank has mapped it; then no rank opens the name any more */

@@ -159,7 +159,7 @@ void wtcrt_task_mem_drop(wtcrt_rt *rt)
     rt->kept_bytes = 0;
 }
 
-/* Keeps a block of 1-128 MiB for the next TASKs (the smallest kept goes when there is
+/* Keeps a block of 1 MiB-1 GiB for the next TASKs (the smallest kept goes when there is
    no room, or this one when it is the smallest); frees any other. */
 void wtcrt_task_mem_free(wtcrt_rt *rt, void *p)
 {
