@@ -242,14 +242,18 @@ if [ -r /proc/$$/stat ] && [ -w /dev/shm ]; then
     st=$(sed 's/.*) //' /proc/$$/stat | cut -d' ' -f20)
     gone=/dev/shm/wtcrt-heap.$(id -u).$$.1
     live=/dev/shm/wtcrt-heap.$(id -u).$$.$st
-    : >"$gone" && : >"$live"
+    # the doorbell's (mpi/bell.c, named after the host's first rank): a job killed in
+    # its start left one for good
+    bgone=/dev/shm/wtcrt.1.abc.4194303 blive=/dev/shm/wtcrt.1.abc.$$
+    : >"$gone" && : >"$live" && : >"$bgone" && : >"$blive"
     rt_run 2 "$prog" 100000
-    if [ "$RT_RC" != 0 ] || [ -e "$gone" ] || [ ! -e "$live" ]; then
-        rt_fail "stale segments" "status $RT_RC; launcher gone: $([ -e "$gone" ] && echo left || echo removed), launcher running: $([ -e "$live" ] && echo left || echo removed)"
+    if [ "$RT_RC" != 0 ] || [ -e "$gone" ] || [ ! -e "$live" ] || [ -e "$bgone" ] ||
+        [ ! -e "$blive" ]; then
+        rt_fail "stale segments" "status $RT_RC; launcher gone: $([ -e "$gone" ] && echo left || echo removed), launcher running: $([ -e "$live" ] && echo left || echo removed); doorbell of a process gone: $([ -e "$bgone" ] && echo left || echo removed), running: $([ -e "$blive" ] && echo left || echo removed)"
     else
-        rt_pass "a segment whose launcher is gone is unlinked by the next job, a running one's stays"
+        rt_pass "a segment (heap, doorbell) whose process is gone is unlinked by the next job, a running one's stays"
     fi
-    rm -f "$gone" "$live"
+    rm -f "$gone" "$live" "$bgone" "$blive"
 fi
 
 after=$(ls /dev/shm 2>/dev/null | grep -c '^wtcrt-heap')
