@@ -16,7 +16,10 @@ echo "$out" | grep -q 'leaf tasks: all 1024 ran' && echo "$out" | grep -q 'copyi
     && pass "one read per byte: all 1024 leaves ran in place ($(echo "$out" | grep 'in place' | cut -c1-50)...)" \
     || bad "one read per byte: $(echo "$out" | grep -E 'leaf tasks|in place')"
 
-out=$(timeout 120 $OUT/probe.predict --wtc-procs=1,2 8388608 64 2>$OUT/probe.err)
+# without replication (as below): with it, whether the halves' subtrees are copied
+# depends on how fast this host runs child 0 (SIM_REPLICATE_MIN_S), and the leaves then
+# counted are the executed ones ('ran 95 of 320': the check failed on this session's VM)
+out=$(timeout 120 $OUT/probe.predict --wtc-procs=1,2 --wtc-replicate=off 8388608 64 2>$OUT/probe.err)
 rc=$?
 [ $rc = 0 ] || bad "predict (reps 64): status $rc: $(cat $OUT/probe.err)"
 echo "$out" | grep -q 'leaf tasks: ran [0-9]* of 1024 ' && ! echo "$out" | grep -q 'copying their inputs' \
