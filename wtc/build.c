@@ -39,6 +39,9 @@
                   "--wrap=free,--wrap=aligned_alloc,--wrap=memalign,--wrap=posix_memalign," \
                   "--wrap=getline,--wrap=getdelim,--wrap=__getdelim,--wrap=malloc_usable_size"
 #define CHECK_HEAP "-Wl,--defsym=wtcrt_heap_checked=1"
+/* The program's choice of stdout's buffering, which MPI_Init overrules, is kept and
+   applied again after it (runtime/mpi/single.c) */
+#define STDIO_WRAP "-Wl,--wrap=setvbuf,--wrap=setbuf,--wrap=setbuffer,--wrap=setlinebuf"
 
 void drv_push_opt_flags(StrList *cmd, const DrvOptions *o, int kind)
 {
@@ -214,6 +217,7 @@ static int build_program(const DrvOptions *o, const Paths *p, const char *tmp)
     sl_push(&cmd, tmp);
     sl_push(&cmd, runtime);
     sl_push(&cmd, HEAP_WRAP);
+    sl_push(&cmd, STDIO_WRAP);
     if (o->check)
         sl_push(&cmd, CHECK_HEAP);
     sl_append(&cmd, &o->link_flags);

@@ -665,6 +665,8 @@ void wtcrt_mpi_start(wtcrt_rt *rt, int *argc, char ***argv);
 int wtcrt_mpi_early(wtcrt_rt *rt);
 void wtcrt_mpi_start_early(wtcrt_rt *rt, void (*then)(wtcrt_rt *rt));
 void wtcrt_mpi_ready(wtcrt_rt *rt);
+/* Rank 0, a region starts (1) or ends (0): stdout by lines while other ranks may print */
+void wtcrt_stdout_region(int on);
 /* Rank 0's main thread while it runs a region whose MPI is still starting (wtcrt_hold):
    nothing of MPI, the doorbell, the message pool, the sends in flight or the inbox is
    its to touch; the transport's entries queue, skip or wait (mpi/transport.c). */

@@ -155,6 +155,7 @@ void wtcrt_region_begin(wtcrt_rt *rt, const wtc_fn *fn)
     /* what main printed goes out before any rank can print or abort (stdout is fully
        buffered: mpi/single.c) */
     fflush(stdout);
+    wtcrt_stdout_region(1);
     int mode = wtcrt_mode_of(rt, fn);
     /* batch 0: the mode's default (dynamic: 1; steal: half the pending children) */
     int par[4] = { mode, masters_of(rt, fn, mode), rt->opt.batch > 0 ? rt->opt.batch : 0,
@@ -229,6 +230,7 @@ void wtcrt_region_end(wtcrt_rt *rt)
                       rt->inbox->tag, rt->inbox->src);
     }
     region_leave(rt);
+    wtcrt_stdout_region(0);
     wtcrt_region_unclaim();
 }
 

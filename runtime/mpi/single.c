@@ -129,17 +129,82 @@ static void check_launcher(void)
     exit(2);
 }
 
-/* Buffers stdout as the C library does for a fresh stream: fully when it is not a
-   terminal, by lines when it is. MPICH's MPI_Init leaves it unbuffered, so printing 2 M
-   lines took 2.7-3.6 s (a write per line) against 0.16 s for the same program built
-   with gcc. The buffer is flushed at region starts (rank 0) and ends (other ranks), at
-   exit, before MPI_Finalize and before any abort (doc/runtime.md). */
-static void stdout_rebuffer(void)
+/* The program's own choice of stdout's buffering: wtcc links the program with
+   --wrap=setvbuf,setbuf,setbuffer,setlinebuf (wtc/build.c), and stdout_rebuffer applies
+   it again after MPI_Init, which had overruled it (a helper's bug hunt: main's
+   setvbuf(stdout, NULL, _IONBF, 0) lost to the start thread, and lines printed before
+   a kill were lost). The stream's lock is held around the call and the record, so the
+   start thread sees both or neither. */
+static struct {
+    int set, mode;
+    char *buf;
+    size_t size;
+} user_out;
+extern int __real_setvbuf(FILE *f, char *buf, int mode, size_t size) __attribute__((weak));
+int __wrap_setvbuf(FILE *f, char *buf, int mode, size_t size);
+void __wrap_setbuf(FILE *f, char *buf);
+void __wrap_setbuffer(FILE *f, char *buf, size_t size);
+void __wrap_setlinebuf(FILE *f);
+
+int __wrap_setvbuf(FILE *f, char *buf, int mode, size_t size)
 {
-    static char buf[BUFSIZ];
-    flockfile(stdout); /* main's stdio waits for both calls (rank 0: "MPI starts
-                          while main begins") */
-    setvbuf(stdout, buf, isatty(fileno(stdout)) ? _IOLBF : _IOFBF, sizeof buf);
+    int r;
+    if (f != stdout)
+        return __real_setvbuf(f, buf, mode, size);
+    flockfile(stdout);
+    r = __real_setvbuf(f, buf, mode, size);
+    if (r == 0) {
+        user_out.mode = mode;
+        user_out.buf = buf;
+        user_out.size = size;
+        user_out.set = 1;
+    }
+    funlockfile(stdout);
+    return r;
+}
+
+void __wrap_setbuf(FILE *f, char *buf)
+{
+    __wrap_setvbuf(f, buf, buf ? _IOFBF : _IONBF, BUFSIZ);
+}
+
+void __wrap_setbuffer(FILE *f, char *buf, size_t size)
+{
+    __wrap_setvbuf(f, buf, buf ? _IOFBF : _IONBF, size);
+}
+
+void __wrap_setlinebuf(FILE *f)
+{
+    __wrap_setvbuf(f, NULL, _IOLBF, 0);
+}
+
+/* Buffers stdout again after MPI_Init, which leaves it unbuffered (printing 2 M lines
+   took 2.7-3.6 s, a write per line, against 0.16 s for the same program built with
+   gcc): as the program asked (setvbuf above), else rank 0 as the C library does for a
+   fresh stream (fully when it is not a terminal, by lines when it is) and every other
+   rank by lines. The other ranks print only from recursive code, at the same time as
+   each other: fully buffered, each wrote 4 KiB at a time, cut mid-line, and lines of two
+   ranks came out spliced ("leaf 0 lineleaf 1 line 0", 9-34 in 400 k lines, a helper's
+   hunt; plain MPICH, unbuffered, has none). Rank 0's buffer is flushed at region starts,
+   the others' at region ends, every one at exit, before MPI_Finalize and before any
+   abort (doc/runtime.md). */
+static char out_buf[BUFSIZ];
+static int out_rebuffered, out_region; /* under stdout's lock */
+
+static void stdout_mode(int rank)
+{
+    int (*set)(FILE *, char *, int, size_t) = __real_setvbuf ? __real_setvbuf : setvbuf;
+    if (user_out.set && user_out.mode != _IONBF && !user_out.buf)
+        /* glibc keeps the stream's buffer for a mode without one, and MPI_Init's is
+           the 1-byte one of an unbuffered stream: main's setvbuf(stdout, NULL, _IOLBF,
+           0) went out a byte a write, lines of two ranks spliced in between */
+        set(stdout, out_buf, user_out.mode, sizeof out_buf);
+    else if (user_out.set)
+        set(stdout, user_out.buf, user_out.mode, user_out.size);
+    else
+        set(stdout, out_buf,
+            rank == 0 && !out_region && !isatty(fileno(stdout)) ? _IOFBF : _IOLBF,
+            sizeof out_buf);
     /* glibc leaves a stream that had written (main's lines before MPI started) in
        output mode with no room in the new buffer, and the next printf then wrote its
        first piece on its own ("f " of "f 1520\n": another rank's line came between
@@ -147,6 +212,27 @@ static void stdout_rebuffer(void)
        A seek to where the stream is takes it out of that mode (on a pipe or a terminal
        the seek fails, harmlessly: no error indicator is set). */
     fseek(stdout, 0, SEEK_CUR);
+}
+
+static void stdout_rebuffer(int rank)
+{
+    flockfile(stdout); /* main's stdio waits for both calls (rank 0: "MPI starts
+                          while main begins") */
+    stdout_mode(rank);
+    out_rebuffered = 1;
+    funlockfile(stdout);
+}
+
+/* Rank 0, a region starts (on = 1; what main printed has been flushed) or ends: while
+   other ranks may print, rank 0's stdout goes by lines as theirs do (its 4 KiB writes
+   were cut mid-line: 2-8 spliced lines in 400 k printed by two leaves), then fully
+   buffered again for main. */
+void wtcrt_stdout_region(int on)
+{
+    flockfile(stdout);
+    out_region = on;
+    if (out_rebuffered && !user_out.set)
+        stdout_mode(0);
     funlockfile(stdout);
 }
 
@@ -344,9 +430,11 @@ void wtcrt_mpi_start(wtcrt_rt *rt, int *argc, char ***argv)
     }
     if (!inited) {
         int set = start_env_setup();
+        int me = 0;
         MPI_Init(argc, argv);
         start_env_restore(set);
-        stdout_rebuffer();
+        MPI_Comm_rank(MPI_COMM_WORLD, &me);
+        stdout_rebuffer(me);
     }
     world(rt);
     if (rt->nranks == 1)
@@ -578,7 +666,7 @@ static void *start_main(void *arg)
     MPI_Init_thread(NULL, NULL, MPI_THREAD_SERIALIZED, &provided);
     /* at once: main may be printing (the C library's setvbuf takes the stream's lock
        and writes out what the stream holds first) */
-    stdout_rebuffer();
+    stdout_rebuffer(0);
     world(rt);
     start_then(rt); /* nothing with one rank */
     hold_release(rt);

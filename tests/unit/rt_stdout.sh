@@ -2,7 +2,8 @@
 # stdout of the MPI program: fully buffered when it is not a terminal, as the C library
 # would have it (MPI_Init left it unbuffered: a write per line), and flushed in order
 # before the program ends, whichever way: return from main, exit() in main, exit()
-# inside a region (which aborts every rank), at -n 1 (no MPI) to 4.
+# inside a region (which aborts every rank), at -n 1 (no MPI) to 4; lines printed by two
+# ranks at once come out whole, and main's setvbuf of stdout is kept.
 . "$(dirname "$0")/rt_lib.inc"
 
 prog=$RT_OUT/rt_stdout
@@ -59,5 +60,33 @@ done
 RT_RC=0
 timeout "$RT_TIMEOUT" mpiexec -n 2 "$prog" $N return 2>"$RT_STDERR" | cat >"$RT_STDOUT"
 check "into a pipe at -n 2" 0 $N
+
+# Lines printed by two ranks at once come out whole (tests/unit/rt_stdout_lines.wtc):
+# ranks other than 0 buffer by lines, rank 0 while a region runs (fully buffered, a rank
+# wrote 4 KiB at a time, and 2-34 of 400 k lines came out spliced with another rank's);
+# then rank 0 is fully buffered again. With main's setvbuf(stdout, NULL, _IOLBF, 0) it
+# stays by lines (MPI's start had overruled it, leaving a 1-byte buffer: a write per byte,
+# 1 300-1 800 spliced lines).
+lprog=$RT_OUT/rt_stdout_lines
+if ! $RT_WTCC --no-predict tests/unit/rt_stdout_lines.wtc -o "$lprog" >"$RT_STDERR" 2>&1; then
+    rt_fail "build rt_stdout_lines.wtc" "$(head -c 300 "$RT_STDERR")"
+else
+    for c in "2 simple" "2 steal" "3 dynamic" "2 simple line" "3 dynamic line"; do
+        set -- $c
+        want="full"
+        [ "${3:-}" = line ] && want="lines"
+        RT_RC=0
+        timeout "$RT_TIMEOUT" mpiexec -n $1 "$lprog" 100000 ${3:-} --wtc-mode=$2 \
+            2>"$RT_STDERR" | cat >"$RT_STDOUT" || RT_RC=$?
+        bad=$(grep -cvE '^(leaf [01] line [0-9]+|sum 1|after: .*)$' "$RT_STDOUT")
+        n=$(grep -c '^leaf' "$RT_STDOUT")
+        after=$(sed -n 's/^after: \([a-z]*\) .*/\1/p' "$RT_STDOUT")
+        if [ "$RT_RC" != 0 ] || [ "$n" != 200000 ] || [ "$bad" != 0 ] || [ "$after" != "$want" ]; then
+            rt_fail "two ranks printing, $c" "status $RT_RC, $n leaf lines, $bad spliced ($(grep -vE '^(leaf [01] line [0-9]+|sum 1|after: .*)$' "$RT_STDOUT" | head -2 | tr '\n' '|')), $(grep '^after' "$RT_STDOUT") (want $want)"
+        else
+            rt_pass "two ranks printing, $c: 200000 whole lines, then stdout $after"
+        fi
+    done
+fi
 
 rt_summary
