@@ -683,6 +683,20 @@ int wtcrt_wait_init(wtcrt_rt *rt)
     env_checked(rt, "WTC_ANSWER", 1, 0, &v); /* read where the thread starts (answer.c) */
     env_checked(rt, "WTC_YIELD_US", 0, 0, &v);
     env_checked(rt, "WTC_YIELD_OVER_US", 0, 0, &v);
+    /* read before MPI started (mpi/heap.c, mpi/single.c), where nothing may print, or
+       at the first use: said here, once (each took any value but 0 for 'on', and 'off'
+       or 'no' passed for a setting without a word) */
+    env_checked(rt, "WTC_SHARED_HEAP", 1, 0, &v);
+    env_checked(rt, "WTC_HEAP_FILL", 1, 0, &v);
+    env_checked(rt, "WTC_HEAP_REAPER", 1, 0, &v);
+    env_checked(rt, "WTC_START_EARLY", 1, 0, &v);
+    env_checked(rt, "WTC_ABORT_WAIT_S", 1, 1, &v);
+    env_checked(rt, "WTC_MSG_CHUNK", 1, 1, &v);
+    {
+        const char *b = getenv("WTC_BCAST");
+        if (b && strcmp(b, "tree") != 0 && strcmp(b, "flat") != 0 && rt->rank == 0)
+            fprintf(stderr, "wtc: warning: WTC_BCAST=%s ignored (want tree or flat)\n", b);
+    }
     all = wtcrt_bell_init(rt, &synced);
     rt->sleep_max_us = wtcp_sleep_max_us(all); /* the core's; WTC_SLEEP_MAX_US overrides */
     if (env_checked(rt, "WTC_SLEEP_MAX_US", 1, 1, &v) > 0)

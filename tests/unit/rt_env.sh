@@ -1,7 +1,9 @@
 #!/bin/sh
 # The measurements' settings in the environment (doc/runtime.md "Waiting without
 # burning a core": WTC_DOORBELL, WTC_YIELD_US, WTC_YIELD_OVER_US, WTC_SLEEP_MAX_US,
-# WTC_YIELD_POLLS; "Answers from inside a leaf": WTC_ANSWER): a value that is not of its kind is ignored, and rank 0 says so once,
+# WTC_YIELD_POLLS; "Answers from inside a leaf": WTC_ANSWER; the shared heap's
+# WTC_SHARED_HEAP, WTC_HEAP_FILL, WTC_HEAP_REAPER; WTC_START_EARLY, WTC_ABORT_WAIT_S,
+# WTC_MSG_CHUNK, WTC_BCAST): a value that is not of its kind is ignored, and rank 0 says so once,
 # on stderr, while the program runs as without it; a good value says nothing. A typo
 # used to pass silently for the setting (WTC_YIELD_US=abc even set the yield phase to 0).
 . "$(dirname "$0")/rt_lib.inc"
@@ -31,4 +33,17 @@ one WTC_YIELD_US=2.5 0
 one WTC_DOORBELL=0 0
 one WTC_ANSWER=no 1
 one WTC_ANSWER=0 0
+# read before MPI starts or at first use, said at the start (each took any value but 0
+# for 'on' without a word)
+one WTC_SHARED_HEAP=off 1
+one WTC_SHARED_HEAP=0 0
+one WTC_HEAP_FILL=no 1
+one WTC_HEAP_REAPER=x 1
+one WTC_START_EARLY=false 1
+one WTC_START_EARLY=0 0
+one WTC_ABORT_WAIT_S=0 1
+one WTC_MSG_CHUNK=abc 1
+one WTC_MSG_CHUNK=4096 0
+one WTC_BCAST=star 1
+one WTC_BCAST=tree 0
 rt_summary
