@@ -62,7 +62,37 @@ typedef struct bell_id {
     char host[64];
     long pid;
     unsigned long token; /* rank 0's: makes the segment names of a job unique */
+    unsigned long prog;  /* the program's fingerprint (prog_print) */
 } bell_id;
+
+/* A fingerprint of the program: its source's name, its recursive functions (names,
+   argument and return sizes, buffers) and its globals (names, sizes), FNV-1a. Ranks of
+   one job must run one program: 'mpiexec -n 1 ./msort : -n 1 ./fib' stopped with
+   "truncated TASK (60 bytes)" or "TASK for fib with buffers by address it does not
+   have" (a helper's hunt). */
+static unsigned long prog_print(const wtc_program *pg)
+{
+    unsigned long h = 1469598103934665603ul;
+#define MIX(v) (h = (h ^ (unsigned long)(v)) * 1099511628211ul)
+    for (const char *c = pg->source ? pg->source : ""; *c; c++)
+        MIX((unsigned char)*c);
+    MIX(pg->nfns);
+    for (int f = 0; f < pg->nfns; f++) {
+        for (const char *c = pg->fns[f]->name; *c; c++)
+            MIX((unsigned char)*c);
+        MIX(pg->fns[f]->args_size);
+        MIX(pg->fns[f]->ret_size);
+        MIX(pg->fns[f]->nbufs);
+    }
+    MIX(pg->nglobals);
+    for (int g = 0; g < pg->nglobals; g++) {
+        for (const char *c = pg->globals[g].name ? pg->globals[g].name : ""; *c; c++)
+            MIX((unsigned char)*c);
+        MIX(pg->globals[g].size);
+    }
+#undef MIX
+    return h;
+}
 
 /* Opens (creating it if no local rank has yet) and maps the segment 'name' of nlocal
    slots. Every local rank does this at once: creating and sizing are idempotent (the
@@ -170,7 +200,7 @@ int wtcrt_bell_init(wtcrt_rt *rt, int *synced)
     int leader, me = 0, nlocal, ok;
     char name[96];
     *synced = 0;
-    if (wtcrt_env_off("WTC_DOORBELL") || rt->nranks < 2)
+    if (rt->nranks < 2)
         return 0;
 #ifdef WTC_MPI_SMPI
     /* SimGrid's SMPI: every simulated rank is a thread of one process on one host
@@ -183,12 +213,25 @@ int wtcrt_bell_init(wtcrt_rt *rt, int *synced)
         strcpy(id.host, "?");
     id.pid = (long)getpid();
     id.token = (unsigned long)(wtcrt_now() * 1e9) ^ ((unsigned long)id.pid << 32);
+    id.prog = rt->prog ? prog_print(rt->prog) : 0;
     ids = malloc((size_t)rt->nranks * sizeof *ids);
     rt->bell_slot_of = malloc((size_t)rt->nranks * sizeof *rt->bell_slot_of);
     if (!ids || !rt->bell_slot_of)
         wtcrt_die(rt, "out of memory");
     MPI_Iallgather(&id, sizeof id, MPI_BYTE, ids, sizeof id, MPI_BYTE, rt->comm, &req);
     wtcrt_coll_wait(&req);
+    for (int r = 1; r < rt->nranks; r++)
+        if (ids[r].prog != ids[0].prog && rt->rank == 0)
+            wtcrt_die(rt, "rank %d runs another program than rank 0 (%s): every rank of a "
+                          "job must run the same program (mpiexec -n P ./prog)",
+                      r, rt->prog && rt->prog->source ? rt->prog->source : "?");
+        else if (ids[r].prog != ids[0].prog)
+            break; /* rank 0 stops the job */
+    /* the doorbell itself (the all-gather above is every job's: the check) */
+    if (wtcrt_env_off("WTC_DOORBELL")) {
+        free(ids);
+        return 0;
+    }
     host_ranks(rt, ids, &leader, &me, &nlocal);
     rt->host_ranks = nlocal;
     snprintf(name, sizeof name, "/wtcrt.%ld.%lx.%ld", ids[0].pid, ids[0].token,

@@ -6,6 +6,7 @@
 # WTC_MSG_CHUNK, WTC_BCAST): a value that is not of its kind is ignored, and rank 0 says so once,
 # on stderr, while the program runs as without it; a good value says nothing. A typo
 # used to pass silently for the setting (WTC_YIELD_US=abc even set the yield phase to 0).
+# Two programs started as one job: a clear error at the start.
 . "$(dirname "$0")/rt_lib.inc"
 
 prog=$RT_OUT/env_fib
@@ -46,4 +47,22 @@ one WTC_MSG_CHUNK=abc 1
 one WTC_MSG_CHUNK=4096 0
 one WTC_BCAST=star 1
 one WTC_BCAST=tree 0
+
+# two programs in one job (mpiexec -n 1 ./a : -n 1 ./b): a clear error at the start, with
+# the doorbell or without it (it stopped at the first TASK with "truncated TASK (60
+# bytes)" or "TASK for fib with buffers by address it does not have")
+if $RT_WTCC --no-predict samples/msort.wtc -o "$RT_OUT/env_msort" >"$RT_STDERR" 2>&1; then
+    for d in 1 0; do
+        RT_RC=0
+        WTC_DOORBELL=$d timeout "$RT_TIMEOUT" mpiexec -n 1 "$prog" 20 : -n 2 "$RT_OUT/env_msort" 100000 \
+            >"$RT_STDOUT" 2>"$RT_STDERR" || RT_RC=$?
+        if [ "$RT_RC" = 2 ] && grep -q "rank 1 runs another program than rank 0 (fib.wtc)" "$RT_STDERR"; then
+            rt_pass "two programs in one job, WTC_DOORBELL=$d: status 2, 'rank 1 runs another program'"
+        else
+            rt_fail "two programs in one job, WTC_DOORBELL=$d" "status $RT_RC, $(head -c 300 "$RT_STDERR")"
+        fi
+    done
+else
+    rt_fail "build samples/msort.wtc" "$(head -c 300 "$RT_STDERR")"
+fi
 rt_summary
