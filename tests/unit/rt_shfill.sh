@@ -7,9 +7,10 @@
 # a block taken after a region, and a child of fork.
 #   -n 2 steal, -n 3 simple, -n 4 dynamic: the thread runs, everything right
 #   WTC_HEAP_FILL=0, WTC_SHARED_HEAP=0 and -n 1: no thread, everything right
-#   a private /dev/shm of 400 MiB (where a mount namespace can be made): the 48 MiB
-#     blocks fit beside the 256 MiB margin (the filler runs), the 96 MiB one does not
-#     (it comes from the C library), right either way
+#   a private /dev/shm of 400 MiB (where a mount namespace can be made): 24 MiB blocks
+#     fit beside the 256 MiB margin, each under a quarter of what is spare (the filler
+#     runs), the 48 MiB one is over it (reserved before main gets it: another job could
+#     take the rest meanwhile), right either way
 #   a private /dev/shm of 800 MiB: what rank 0's filler has still to reserve counts
 #     in another rank's room check too (rt_shfill_room.wtc)
 . "$(dirname "$0")/rt_lib.inc"
@@ -42,7 +43,7 @@ $ok"
 if unshare -m sh -c 'mount -t tmpfs -o size=1m tmpfs /dev/shm' 2>/dev/null; then
     RT_RC=0
     unshare -m sh -c "mount -t tmpfs -o size=400m tmpfs /dev/shm &&
-        timeout $RT_TIMEOUT mpiexec -n 2 '$prog'" >"$RT_STDOUT" 2>"$RT_STDERR" || RT_RC=$?
+        timeout $RT_TIMEOUT mpiexec -n 2 '$prog' 6291456" >"$RT_STDOUT" 2>"$RT_STDERR" || RT_RC=$?
     rt_expect "/dev/shm of 400 MiB" 0 "filler 1
 $ok"
     # 800 MiB (256 kept free): main's 400 MiB, still to reserve when a region starts,

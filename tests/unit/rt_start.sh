@@ -5,7 +5,8 @@
 # collectives), and on a cluster each costs log P latencies. With the doorbell:
 # MPI_Comm_idup, one MPI_Iallgather of the hosts and one MPI_Iallreduce that agrees every
 # rank mapped the segment and doubles as the start barrier; without it (WTC_DOORBELL=0):
-# MPI_Comm_idup and an MPI_Ibarrier. The doorbell must still work: a computing rank asks
+# MPI_Comm_idup, the MPI_Iallgather (it carries the program's fingerprint too: every
+# rank must run one program) and an MPI_Ibarrier. The doorbell must still work: a computing rank asks
 # MPI (MPI_Iprobe) only when its mail flag is up, so rank 0 probes far less than without
 # it. No shared-memory segment of the job is left behind. With MPICH and every rank on
 # this host, MPI_Init runs with HWLOC_COMPONENTS=-linuxio,-pci,-x86,GPUS (no I/O device,
@@ -127,7 +128,7 @@ for np in 2 3 5; do
         rt_fail "-n $np: UCX's memory events at MPI_Init: rank 0 '$me0', the others '$mer' (want 0, 1)"
     elif [ "$nl1" != "$nl_want" ]; then
         rt_fail "-n $np: MPIR_CVAR_NOLOCAL at MPI_Init and after: '$nl1' (want '$nl_want')"
-    elif [ "$start0" != "Comm_idup Ibarrier" ]; then
+    elif [ "$start0" != "Comm_idup Iallgather Ibarrier" ]; then
         rt_fail "-n $np WTC_DOORBELL=0: start-up collectives '$start0'"
     # half at most: with it rank 0 probed 10-250 times against 5800-8900 without, and
     # once 1788 against 7205 on a loaded host (waits ask MPI whatever the doorbell
