@@ -14,13 +14,16 @@ bin/wtcc ${SIM_CFLAGS:-} bench/balance/cilksort.wtc -o $OUT/taint >$OUT/taint.bu
 # 4 M: each quarter of the root takes ~0.07 s, above the 0.05 s below which nothing is
 # copied
 predict() { timeout 120 $OUT/taint.predict 4000000 --wtc-procs=1 --wtc-modes=simple "$@" 2>/dev/null; }
-for try in 1 2 3; do
+# the witness (doc/predictor.md 2.1) may find the quarters apart in a noisy hour (21 %
+# against its 20 %, three recordings in a row in two CI runs of 2026-12-02, when the
+# VM ran plain C fib at 2.5-3.1 s against its 1.8 s): up to six recordings
+for try in 1 2 3 4 5 6; do
     predict >$OUT/taint.out
     grep -q '^replicated: [0-9]* subtrees' $OUT/taint.out && break
 done
 grep -q '^replicated: [0-9]* subtrees' $OUT/taint.out \
     && pass "replicated: $(grep '^replicated' $OUT/taint.out | cut -c13-70)... (recording $try)" \
-    || bad "nothing replicated in 3 recordings (so nothing checked): $(grep -i 'replicat\|differed' $OUT/taint.out | head -2)"
+    || bad "nothing replicated in 6 recordings (so nothing checked): $(grep -i 'replicat\|differed' $OUT/taint.out | head -2)"
 seq_vs_off taint 5 6
 # and the fits cost little: with a fit per tainted node (each a scan of every node for
 # its peers) the recording took 3.8 s with replication against 0.33 s without
