@@ -189,7 +189,7 @@ void __wrap_setlinebuf(FILE *f)
    the others' at region ends, every one at exit, before MPI_Finalize and before any
    abort (doc/runtime.md). */
 static char out_buf[BUFSIZ];
-static int out_rebuffered, out_region; /* under stdout's lock */
+static int out_region; /* rank 0 inside a region (under stdout's lock) */
 
 static void stdout_mode(int rank)
 {
@@ -219,19 +219,20 @@ static void stdout_rebuffer(int rank)
     flockfile(stdout); /* main's stdio waits for both calls (rank 0: "MPI starts
                           while main begins") */
     stdout_mode(rank);
-    out_rebuffered = 1;
     funlockfile(stdout);
 }
 
 /* Rank 0, a region starts (on = 1; what main printed has been flushed) or ends: while
    other ranks may print, rank 0's stdout goes by lines as theirs do (its 4 KiB writes
    were cut mid-line: 2-8 spliced lines in 400 k printed by two leaves), then fully
-   buffered again for main. */
+   buffered again for main. Also while MPI still starts (the first region, held): with
+   the C library's full buffer there, the start thread's setvbuf wrote out what it held,
+   a line's first part among them. */
 void wtcrt_stdout_region(int on)
 {
     flockfile(stdout);
     out_region = on;
-    if (out_rebuffered && !user_out.set)
+    if (!user_out.set)
         stdout_mode(0);
     funlockfile(stdout);
 }
