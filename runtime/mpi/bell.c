@@ -220,13 +220,11 @@ int wtcrt_bell_init(wtcrt_rt *rt, int *synced)
         wtcrt_die(rt, "out of memory");
     MPI_Iallgather(&id, sizeof id, MPI_BYTE, ids, sizeof id, MPI_BYTE, rt->comm, &req);
     wtcrt_coll_wait(&req);
-    for (int r = 1; r < rt->nranks; r++)
-        if (ids[r].prog != ids[0].prog && rt->rank == 0)
+    for (int r = 1; r < rt->nranks && rt->rank == 0; r++) /* rank 0 stops the job */
+        if (ids[r].prog != ids[0].prog)
             wtcrt_die(rt, "rank %d runs another program than rank 0 (%s): every rank of a "
                           "job must run the same program (mpiexec -n P ./prog)",
                       r, rt->prog && rt->prog->source ? rt->prog->source : "?");
-        else if (ids[r].prog != ids[0].prog)
-            break; /* rank 0 stops the job */
     /* the doorbell itself (the all-gather above is every job's: the check) */
     if (wtcrt_env_off("WTC_DOORBELL")) {
         free(ids);
@@ -236,10 +234,11 @@ int wtcrt_bell_init(wtcrt_rt *rt, int *synced)
     rt->host_ranks = nlocal;
     snprintf(name, sizeof name, "/wtcrt.%ld.%lx.%ld", ids[0].pid, ids[0].token,
              ids[leader].pid);
-    if (nlocal > 1 && ids[leader].pid == id.pid)
-        seg_collect();
-    if (nlocal > 1)
+    if (nlocal > 1) {
+        if (ids[leader].pid == id.pid)
+            seg_collect();
         seg_map(rt, name, nlocal);
+    }
     /* every local rank has mapped it; then no rank opens the name any more */
     ok = all_agree(rt, nlocal < 2 || rt->bell_seg);
     *synced = 1;

@@ -155,8 +155,9 @@ static unsigned long long start_time(long pid)
 /* The variables a launcher sets for each rank it starts (hydra, Slurm's PMI, Open MPI's
    PMIx), not for itself. A program between the launcher and the rank (mpiexec -n 2 perf
    record ./prog, strace -f, gdb, sh -c) holds them with this rank's values. */
+enum { KEY_PMI_FD = 0 }; /* rank_keys[KEY_PMI_FD]: hydra's PMI socket (same_fd) */
 static const char *const rank_keys[] = {
-    "PMI_RANK", "PMI_SIZE", "PMI_FD", "PMI_ID", "MPI_LOCALRANKID", "MPI_LOCALNRANKS",
+    "PMI_FD", "PMI_RANK", "PMI_SIZE", "PMI_ID", "MPI_LOCALRANKID", "MPI_LOCALNRANKS",
     "OMPI_COMM_WORLD_RANK", "OMPI_COMM_WORLD_SIZE", "OMPI_COMM_WORLD_LOCAL_RANK",
     "PMIX_NAMESPACE", "PMIX_RANK",
 };
@@ -220,9 +221,9 @@ static int same_rank_env(long pid)
     fclose(f);
     if (differ || seen != have)
         return 0;
-    if (mine[2]) { /* PMI_FD */
+    if (mine[KEY_PMI_FD]) {
         char *end;
-        long fd = strtol(mine[2], &end, 10);
+        long fd = strtol(mine[KEY_PMI_FD], &end, 10);
         return *end == 0 && fd >= 0 && fd < 1 << 20 && same_fd(pid, (int)fd);
     }
     return 1;
