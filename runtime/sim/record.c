@@ -989,7 +989,7 @@ static double *component(int i, int c)
    first: nodes whose size is within 10 % below the largest remaining size form one
    class (median size, median time, count). Returns the number of classes. */
 typedef struct size_class {
-    double size, time;
+    double size, time, least; /* least: the class's fastest call */
     long count;
 } size_class;
 
@@ -1013,6 +1013,10 @@ static int size_classes(const long *idx, long n, int c, size_class *out, int max
                 tmp2[k++] = *component((int)idx[j], c);
             }
         }
+        out[nc].least = tmp2[0];
+        for (long j = 1; j < k; j++)
+            if (tmp2[j] < out[nc].least)
+                out[nc].least = tmp2[j];
         out[nc].size = wtcrt_median(tmp1, k);
         out[nc].time = wtcrt_median(tmp2, k);
         out[nc++].count = k;
@@ -1022,6 +1026,9 @@ static int size_classes(const long *idx, long n, int c, size_class *out, int max
 }
 
 #define FIT_MIN_COUNT 2 /* a single call is dominated by first-touch effects */
+#define WARM_MIN_COUNT 3 /* a class of this many holds a warm call (its least): glibc
+                            maps the first block of a size fresh and the second from
+                            new heap; the third reuses memory */
 
 /* A tainted call's own times after its first par were measured on data that the
    replicas did not compute (e.g. a merge of halves one of which was never sorted), so
@@ -1066,15 +1073,17 @@ static int reference_class(const size_class *cl, int nc)
     return r;
 }
 
-/* The power law's exponent: least squares in log-log through every qualifying class
-   from r down; 1 when no class is 4 times smaller than r's; clamped to [0, 2]. */
-static double fit_exponent(const size_class *cl, int nc, int r)
+/* The power law's exponent: least squares in log-log through every class from r down
+   of at least min calls (their least times when least, else their medians); 1 when no
+   such class is 4 times smaller than r's; clamped to [0, 2]. */
+static double fit_exponent(const size_class *cl, int nc, int r, long min, int least)
 {
     double a = 1, sx = 0, sy = 0, sxx = 0, sxy = 0, m = 0;
     int q = -1;
-    for (int k = r; k < nc; k++)
-        if (cl[k].count >= FIT_MIN_COUNT && cl[k].time > 0 && cl[k].size > 0) {
-            double lx = log(cl[k].size), ly = log(cl[k].time);
+    for (int k = r; k < nc; k++) {
+        double t = least ? cl[k].least : cl[k].time;
+        if (cl[k].count >= min && t > 0 && cl[k].size > 0) {
+            double lx = log(cl[k].size), ly = log(t);
             sx += lx;
             sy += ly;
             sxx += lx * lx;
@@ -1083,6 +1092,7 @@ static double fit_exponent(const size_class *cl, int nc, int r)
             if (cl[k].size * 4 <= cl[r].size)
                 q = k;
         }
+    }
     if (q >= 0 && m >= 2 && m * sxx - sx * sx > 0)
         a = (m * sxy - sx * sy) / (m * sxx - sx * sx);
     if (!(a >= 0))
@@ -1105,40 +1115,75 @@ typedef struct taint_fit {
     const wtc_fn *fn;
     int np, leaf;
     fit_law *law; /* [0..np] */
+    fit_law warm; /* t_after of a warm call (warm_after; s1 0: none) */
 } taint_fit;
 
-static taint_fit *taint_fit_of(taint_fit **fits, int *nfits, const wtc_fn *fn, int np,
-                               int leaf, long *idx, double *tmp1, double *tmp2)
+/* The region's fits, made on first use (fits_begin .. fits_end) */
+static struct {
+    taint_fit *f;
+    int n;
+    long *idx;
+    double *tmp1, *tmp2;
+} F;
+
+static void fits_begin(void)
+{
+    long n = R.tree.nnodes - R.region_first;
+    F.idx = xmalloc((size_t)(n + 1) * sizeof *F.idx);
+    F.tmp1 = xmalloc((size_t)(n + 1) * sizeof *F.tmp1);
+    F.tmp2 = xmalloc((size_t)(n + 1) * sizeof *F.tmp2);
+}
+
+static void fits_end(void)
+{
+    for (int k = 0; k < F.n; k++)
+        free(F.f[k].law);
+    free(F.f);
+    free(F.idx);
+    free(F.tmp1);
+    free(F.tmp2);
+    memset(&F, 0, sizeof F);
+}
+
+/* The exponent comes from the classes' least times where WARM_MIN_COUNT calls give a
+   warm one: a class's median mixes cold first calls with warm ones in proportions
+   that change with the size (mergesort 4M's 2M class is its two cold calls, 1M's seven
+   are two cold and five warm, 3.7 times faster), which made the slope 1.2 where the
+   work grows as the size (1.0) and the top merge 1.4 times too slow. The level stays
+   the reference class's: the tainted calls are the tree's first calls of their sizes,
+   cold as the reference's largest calls are. */
+static taint_fit *taint_fit_of(const wtc_fn *fn, int np, int leaf)
 {
     size_class cl[64];
     taint_fit *f;
     long nv;
-    for (int k = 0; k < *nfits; k++)
-        if ((*fits)[k].fn == fn && (*fits)[k].np == np && (*fits)[k].leaf == leaf)
-            return &(*fits)[k];
-    *fits = xrealloc(*fits, (size_t)(*nfits + 1) * sizeof **fits);
-    f = &(*fits)[(*nfits)++];
-    *f = (taint_fit){ fn, np, leaf, xmalloc(((size_t)np + 1) * sizeof *f->law) };
+    for (int k = 0; k < F.n; k++)
+        if (F.f[k].fn == fn && F.f[k].np == np && F.f[k].leaf == leaf)
+            return &F.f[k];
+    F.f = xrealloc(F.f, (size_t)(F.n + 1) * sizeof *F.f);
+    f = &F.f[F.n++];
+    *f = (taint_fit){ fn, np, leaf, xmalloc(((size_t)np + 1) * sizeof *f->law), { 0, 0, 1 } };
     memset(f->law, 0, ((size_t)np + 1) * sizeof *f->law);
-    nv = untainted_peers(fn, np, leaf, idx);
+    nv = untainted_peers(fn, np, leaf, F.idx);
     for (int c = 0; c <= np && nv > 0; c++) {
-        int nc = size_classes(idx, nv, c, cl, 64, tmp1, tmp2), r;
+        int nc = size_classes(F.idx, nv, c, cl, 64, F.tmp1, F.tmp2), r, w = -1;
         if (nc == 0)
             continue;
         r = reference_class(cl, nc);
-        f->law[c] = (fit_law){ cl[r].size, cl[r].time, fit_exponent(cl, nc, r) };
+        for (int k = 0; k < nc && w < 0; k++)
+            if (cl[k].count >= WARM_MIN_COUNT)
+                w = k;
+        f->law[c] = (fit_law){ cl[r].size, cl[r].time,
+                               w >= 0 ? fit_exponent(cl, nc, w, WARM_MIN_COUNT, 1)
+                                      : fit_exponent(cl, nc, r, FIT_MIN_COUNT, 0) };
+        if (c == 0 && w >= 0)
+            f->warm = (fit_law){ cl[w].size, cl[w].least, f->law[0].a };
     }
     return f;
 }
 
 static void fix_tainted(void)
 {
-    long n = R.tree.nnodes - R.region_first;
-    long *idx = xmalloc((size_t)(n + 1) * sizeof *idx);
-    double *tmp1 = xmalloc((size_t)(n + 1) * sizeof *tmp1);
-    double *tmp2 = xmalloc((size_t)(n + 1) * sizeof *tmp2);
-    taint_fit *fits = NULL;
-    int nfits = 0;
     for (int x = R.region_first; x < R.tree.nnodes; x++) {
         node_info *ix = info(x);
         int np;
@@ -1147,7 +1192,7 @@ static void fix_tainted(void)
         if (!ix->taint || ix->replica || !ix->fn || (leaf && ix->taint < 2))
             continue;
         np = npars(x);
-        f = taint_fit_of(&fits, &nfits, ix->fn, np, leaf, idx, tmp1, tmp2);
+        f = taint_fit_of(ix->fn, np, leaf);
         for (int c = 0; c <= np; c++) {
             double *slot;
             if (c == 1 && ix->taint < 2) /* the first par's t_before runs before any
@@ -1158,18 +1203,96 @@ static void fix_tainted(void)
                 *slot = f->law[c].t1 * pow(ix->size / f->law[c].s1, f->law[c].a);
         }
     }
-    for (int k = 0; k < nfits; k++)
-        free(fits[k].law);
-    free(fits);
-    free(idx);
-    free(tmp1);
-    free(tmp2);
+}
+
+/* A copy's own time after its pars is a warm call's (warm_after), not necessarily its
+   source's: the least of the executed untainted calls of the same function, number of
+   pars and size, and above the largest class that holds a warm call (WARM_MIN_COUNT)
+   the warm law of taint_fit_of when that is less. The first calls of each size in a
+   process pay for memory the allocator maps fresh and caches it fills (glibc maps a
+   block over its threshold, unmaps it on free and raises the threshold: the first two
+   calls of a size are cold): mergesort 4M's 16 calls of 2M took 4.3 and 2.7 ms for
+   the first two, 1.2-1.6 ms for the rest. Child 0's subtree, the one copied, runs
+   first, so it holds the cold calls of every size, and 16 copies of them made
+   mergesort's sequential time 23-30 % high (merges 0.55 s against 0.37 s); the real
+   run pays them once per process. Calls in executed subtrees keep their own times. */
+typedef struct warm_key {
+    const wtc_fn *fn;
+    int np;
+    double size, t;
+} warm_key;
+
+static int warm_cmp(const void *a, const void *b)
+{
+    const warm_key *x = a, *y = b;
+    if (x->fn != y->fn)
+        return (uintptr_t)x->fn < (uintptr_t)y->fn ? -1 : 1;
+    if (x->np != y->np)
+        return x->np < y->np ? -1 : 1;
+    if (x->size != y->size)
+        return x->size < y->size ? -1 : 1;
+    return (x->t > y->t) - (x->t < y->t);
+}
+
+static warm_key *warm_tab;
+static long warm_n;
+
+static void warm_build(void)
+{
+    free(warm_tab);
+    warm_tab = xmalloc((size_t)(R.tree.nnodes - R.region_first + 1) * sizeof *warm_tab);
+    warm_n = 0;
+    for (int i = R.region_first; i < R.tree.nnodes; i++) {
+        node_info *ii = info(i);
+        if (ii->fn && !ii->taint && !ii->replica && !R.tree.nodes[i].leaf)
+            warm_tab[warm_n++] = (warm_key){ ii->fn, npars(i), ii->size,
+                                             R.tree.nodes[i].t_after };
+    }
+    qsort(warm_tab, (size_t)warm_n, sizeof *warm_tab, warm_cmp);
+}
+
+static void warm_free(void)
+{
+    free(warm_tab);
+    warm_tab = NULL;
+    warm_n = 0;
+}
+
+/* The least t_after of warm_tab's calls like node src (its own when none). */
+static double warm_after(int src)
+{
+    node_info *is = info(src);
+    warm_key k;
+    long lo = 0, hi = warm_n;
+    if (!is->fn || is->taint || R.tree.nodes[src].leaf)
+        return R.tree.nodes[src].t_after;
+    k = (warm_key){ is->fn, npars(src), is->size, -1 };
+    while (lo < hi) { /* the first entry not below k: the least time of its group */
+        long m = (lo + hi) / 2;
+        if (warm_cmp(&warm_tab[m], &k) < 0)
+            lo = m + 1;
+        else
+            hi = m;
+    }
+    double t = R.tree.nodes[src].t_after;
+    if (lo < warm_n && warm_tab[lo].fn == k.fn && warm_tab[lo].np == k.np &&
+        warm_tab[lo].size == k.size && warm_tab[lo].t < t)
+        t = warm_tab[lo].t;
+    /* above the largest class that holds a warm call, every call ran cold: the warm
+       law of the smaller classes */
+    taint_fit *f = taint_fit_of(is->fn, k.np, 0);
+    if (f->warm.s1 > 0 && is->size > f->warm.s1) {
+        double w = f->warm.t1 * pow(is->size / f->warm.s1, f->warm.a);
+        if (w < t)
+            t = w;
+    }
+    return t;
 }
 
 /* Node dst (already holding its own sizes) becomes a copy of src's subtree. */
 static void copy_subtree(int src, int dst)
 {
-    R.tree.nodes[dst].t_after = R.tree.nodes[src].t_after;
+    R.tree.nodes[dst].t_after = warm_after(src);
     R.tree.nodes[dst].leaf = R.tree.nodes[src].leaf;
     R.smp.repl_calls++;
     if (R.tree.nodes[src].leaf)
@@ -1353,12 +1476,12 @@ static void make_replica(wtc_par *p, int i, int node, int src, int alt)
     repl_add(src, node, alt);
 }
 
-static void debug_dump(const char *what)
+static void debug_dump(const char *what, int replicas)
 {
     if (!getenv("WTC_PREDICT_DEBUG"))
         return;
     for (int i = R.region_first; i < R.tree.nnodes; i++)
-        if (!R.tree.nodes[i].leaf && !info(i)->replica)
+        if (!R.tree.nodes[i].leaf && (replicas || !info(i)->replica))
             fprintf(stderr, "%s %d depth %d size %.0f taint %d t_after %.6f\n", what, i,
                     R.tree.nodes[i].depth, info(i)->size, info(i)->taint,
                     R.tree.nodes[i].t_after);
@@ -1673,10 +1796,15 @@ static void region_end(int root)
         R.smp.chunks++;
     R.outgrew = 0;
     flush_leaves();
-    debug_dump("before");
+    debug_dump("before", 0);
+    fits_begin();
     fix_tainted();
-    debug_dump("after");
+    debug_dump("after", 0);
+    warm_build();
     do_replicas();
+    fits_end();
+    warm_free();
+    debug_dump("copied", 1);
     if (R.smp.repl_unequal > 0 && !R.repl_asked)
         record_again();
     int g = sim_tree_add_region(&R.tree, root, region_begin_bytes());
