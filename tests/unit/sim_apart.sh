@@ -32,12 +32,14 @@ l2=$(rows 2 $D/list.csv) a2=$(rows 2 $D/two.csv) l16=$(rows 16 $D/list.csv) a16=
 [ -n "$l2" ] && [ "$l2" = "$a2" ] && [ "$l16" = "$a16" ] && grep -q '^simple,4,' $D/two.csv \
     && pass "each depth's messages and bytes are its own recording's ($(echo $l2 | tr '\n' ' '))" \
     || bad "rows: list depth 2 '$l2' alone '$a2'; list depth 16 '$l16' alone '$a16'"
-# the sequential time of depth 2 (P = 1) against depth 16's: 0.0011 against 0.0055 s
-# here; cut from the deep recording they were the same
+# the sequential time of depth 2 (P = 1) is its own recording's, not depth 16's: cut
+# from the deep recording the two were the same number (the pipe case below). Which is
+# the larger is not asserted: depth 16's recording costs (0.0055 s against 0.0011 s when
+# this was written) are now within this VM's noise of depth 2's (0.0007-0.0037 s).
 t2=$(p1 2 $D/list.txt) t16=$(p1 16 $D/list.txt)
-awk -v a="$t2" -v b="$t16" 'BEGIN { exit !(a > 0 && a < 0.7 * b) }' \
-    && pass "depth 2's sequential time $t2 s, below depth 16's $t16 s that recording costs inflate" \
-    || bad "depth 2's sequential time $t2 s against depth 16's $t16 s"
+awk -v a="$t2" -v b="$t16" 'BEGIN { exit !(a > 0 && b > 0 && a != b) }' \
+    && pass "depth 2's sequential time $t2 s is its own recording's (depth 16's $t16 s)" \
+    || bad "depth 2's sequential time '$t2' s against depth 16's '$t16' s"
 
 pred --wtc-depth=2,16 --wtc-format=json <$D/in.txt >$D/list.json 2>/dev/null
 grep -q '^  "depths_recorded_apart": \[2\],$' $D/list.json \
