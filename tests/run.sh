@@ -97,8 +97,10 @@ run_unit_tests() {
         name=unit/$(basename "$t" .sh)
         selected "$name" || continue
         log=$OUT/unit-$(basename "$t" .sh).log
+        t0=$(date +%s)
         timeout -k 10 300 sh "$t" > "$log" 2>&1
         st=$?
+        echo "$(($(date +%s) - t0)) $name" >> "$OUT/unit-times.txt"
         if [ $st -eq 0 ]; then
             pass "$name"
         else
@@ -380,6 +382,8 @@ run_programs() {
 
 # ---- main ---------------------------------------------------------------------------
 
+: > "$OUT/unit-times.txt"
+start=$(date +%s)
 run_unit_tests
 if [ -x "$WTCC" ]; then
     run_err_tests
@@ -387,6 +391,8 @@ else
     fail "wtcc" "$WTCC does not exist: build it first (make); only the plain C checks ran"
 fi
 run_programs
+# where the time goes (CI's budget is 15 minutes): the whole run and the slowest units
+echo "took $(($(date +%s) - start)) s; slowest unit tests (s): $(sort -rn "$OUT/unit-times.txt" | head -8 | tr '\n' ' ')"
 if [ $failed -gt 0 ]; then
     echo "what failed (details above):$failures"
 fi
