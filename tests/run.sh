@@ -6,6 +6,9 @@
 #                                        (a shell pattern: 'err/*', 'run/*par*', ...)
 #   WTC_TEST_QUICK=1 sh tests/run.sh     skip the extras (-n 5, 8, 16, masters,
 #                                        batches)
+#   WTC_TEST_JOBS=1 sh tests/run.sh      the programs one at a time (default 2 side
+#                                        by side; the unit tests, some timed, always
+#                                        run one at a time)
 #
 # Prints one line per test, "[PASS] name" or "[FAIL] name: reason" followed by the
 # first lines of the diff or stderr, and ends with exactly one line "N passed, N failed".
@@ -24,7 +27,8 @@
 #           X.flags extra options for wtcc and for the plain C build (e.g. -lm).
 #           Each also runs in dynamic and steal modes at -n 5, 8 and 16 (simple at 16),
 #           with 2 masters, with batches, and with the --wtc- options after its own
-#           arguments.
+#           arguments. Programs run in WTC_TEST_JOBS shards side by side; each shard's
+#           lines are printed together when all have ended.
 
 cd "$(dirname "$0")/.." || exit 2
 
@@ -371,12 +375,45 @@ run_mode_switch() {
     done
 }
 
-run_programs() {
+# run_shard K N: every N-th program from the K-th (0-based), then, in shard 0, the mode
+# switches. Its lines go to stdout; the caller counts them.
+run_shard() {
+    k=0
     for src in samples/*.wtc tests/run/*.wtc; do
-        [ -f "$src" ] && run_program "$src"
+        [ -f "$src" ] || continue
+        [ $((k % $2)) -eq "$1" ] && run_program "$src"
+        k=$((k + 1))
     done
+    [ "$1" -eq 0 ] || return 0
     for src in samples/msort.wtc samples/nqueens.wtc; do
         [ -x "$WTCC" ] && [ -f "$src" ] && run_mode_switch "$src"
+    done
+}
+
+# The programs run as WTC_TEST_JOBS shards side by side (default 2, the CI machine's
+# cores): each case only compares outputs, and one job's mpiexec leaves the cores idle
+# while its ranks start and end. The shards' lines are printed shard by shard and
+# counted here.
+run_programs() {
+    jobs=${WTC_TEST_JOBS:-2}
+    case "$jobs" in '' | *[!0-9]* | 0) jobs=1 ;; esac
+    if [ "$jobs" -eq 1 ]; then
+        run_shard 0 1
+        return
+    fi
+    k=0
+    while [ $k -lt "$jobs" ]; do
+        (passed=0 failed=0 failures= run_shard $k "$jobs" > "$OUT/shard-$k.log" 2>&1) &
+        k=$((k + 1))
+    done
+    wait
+    k=0
+    while [ $k -lt "$jobs" ]; do
+        cat "$OUT/shard-$k.log"
+        passed=$((passed + $(grep -c '^\[PASS\] ' "$OUT/shard-$k.log")))
+        failed=$((failed + $(grep -c '^\[FAIL\] ' "$OUT/shard-$k.log")))
+        failures="$failures$(grep '^\[FAIL\] ' "$OUT/shard-$k.log" | sed 's/^/\n/')"
+        k=$((k + 1))
     done
 }
 
@@ -390,9 +427,10 @@ if [ -x "$WTCC" ]; then
 else
     fail "wtcc" "$WTCC does not exist: build it first (make); only the plain C checks ran"
 fi
+t_units=$(($(date +%s) - start))
 run_programs
 # where the time goes (CI's budget is 15 minutes): the whole run and the slowest units
-echo "took $(($(date +%s) - start)) s; slowest unit tests (s): $(sort -rn "$OUT/unit-times.txt" | head -8 | tr '\n' ' ')"
+echo "took $(($(date +%s) - start)) s ($t_units s before the programs); slowest unit tests (s): $(sort -rn "$OUT/unit-times.txt" | head -8 | tr '\n' ' ')"
 if [ $failed -gt 0 ]; then
     echo "what failed (details above):$failures"
 fi
