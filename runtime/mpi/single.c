@@ -11,12 +11,16 @@
    calling it is the only way to get plain C's heap. With one rank the runtime needs no
    message anyway: every call runs the sequential clone. */
 #define _GNU_SOURCE /* process_vm_writev */
+#include <errno.h>
 #include <limits.h>
+#include <poll.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/uio.h>
 #include <time.h>
 #include <unistd.h>
@@ -413,6 +417,92 @@ static void smpi_heap(void)
 }
 #endif
 
+/* ---- A job of one under hydra: the goodbye ------------------------------------------
+   hydra's mpiexec writes to its proxy after the launch (what it read of its standard
+   input, EOF too); a process that speaks no PMI and ends first lets the proxy report
+   and leave before that write, and mpiexec dies of SIGPIPE: status 141 and the job's
+   output lost (CI, tests/run.sh, run/mutual -n 1; with the cores busy `mpiexec -n 1
+   true < /dev/null` 36 times in 100, an MPI program that starts MPI never). So a job of
+   one under hydra (PMI_FD and hydra's MPI_LOCALNRANKS set) says goodbye as MPI_Finalize
+   would at its end, in PMI-1's wire protocol over PMI_FD: init, a barrier (which goes
+   through mpiexec, so mpiexec has served what it read before) and finalize, each reply
+   awaited for GOODBYE_WAIT_MS at most. Nothing else of PMI or MPI: the heap stays plain
+   C's. The socket is the one found at the start (device and inode), never a socket the
+   program opened on the same number since; any failure just ends the goodbye. */
+#define GOODBYE_WAIT_MS 10000
+static struct {
+    int fd; /* -1: no goodbye */
+    pid_t pid;
+    dev_t dev;
+    ino_t ino;
+} hydra = { -1, 0, 0, 0 };
+
+static void goodbye_note(void)
+{
+    const char *s = getenv("PMI_FD");
+    char *end;
+    struct stat st;
+    long fd;
+    if (!s || !*s || !getenv("MPI_LOCALNRANKS"))
+        return;
+    fd = strtol(s, &end, 10);
+    if (*end || fd < 0 || fd > INT_MAX || fstat((int)fd, &st) != 0 || !S_ISSOCK(st.st_mode))
+        return;
+    hydra.fd = (int)fd;
+    hydra.pid = getpid();
+    hydra.dev = st.st_dev;
+    hydra.ino = st.st_ino;
+}
+
+/* Sends the line 'cmd' on fd and waits for a reply line that starts with 'want'. 0 if
+   so. */
+static int goodbye_step(int fd, const char *cmd, const char *want)
+{
+    char line[512];
+    size_t n = 0, len = strlen(cmd);
+    while (len > 0) {
+        ssize_t w = send(fd, cmd, len, MSG_NOSIGNAL);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0)
+            return -1;
+        cmd += w;
+        len -= (size_t)w;
+    }
+    while (n < sizeof line - 1) {
+        struct pollfd p = { fd, POLLIN, 0 };
+        int r = poll(&p, 1, GOODBYE_WAIT_MS);
+        ssize_t got;
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r <= 0)
+            return -1;
+        got = read(fd, line + n, 1); /* a byte at a time: nothing read past the line */
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got <= 0)
+            return -1;
+        if (line[n++] == '\n')
+            break;
+    }
+    line[n] = 0;
+    return strncmp(line, want, strlen(want)) == 0 ? 0 : -1;
+}
+
+static void goodbye(void)
+{
+    struct stat st;
+    int fd = hydra.fd;
+    if (fd < 0 || hydra.pid != getpid() || fstat(fd, &st) != 0 || st.st_dev != hydra.dev ||
+        st.st_ino != hydra.ino)
+        return;
+    hydra.fd = -1; /* once */
+    if (goodbye_step(fd, "cmd=init pmi_version=1 pmi_subversion=1\n",
+                     "cmd=response_to_init") == 0 &&
+        goodbye_step(fd, "cmd=barrier_in\n", "cmd=barrier_out") == 0)
+        goodbye_step(fd, "cmd=finalize\n", "cmd=finalize_ack");
+}
+
 /* Starts MPI, unless this process is the whole job; sets rt->comm, rt->rank,
    rt->nranks. */
 void wtcrt_mpi_start(wtcrt_rt *rt, int *argc, char ***argv)
@@ -427,6 +517,7 @@ void wtcrt_mpi_start(wtcrt_rt *rt, int *argc, char ***argv)
         rt->comm = MPI_COMM_NULL;
         rt->rank = 0;
         rt->nranks = 1;
+        goodbye_note();
         return;
     }
     if (!inited) {
@@ -727,8 +818,10 @@ void wtcrt_mpi_ready(wtcrt_rt *rt)
 void wtcrt_mpi_end(wtcrt_rt *rt)
 {
     wtcrt_mpi_ready(rt);
-    if (rt->alone)
+    if (rt->alone) {
+        goodbye();
         return;
+    }
     MPI_Comm_free(&rt->comm);
     MPI_Finalize();
 }
@@ -757,4 +850,5 @@ void wtcrt_mpi_abort(wtcrt_rt *rt, int status)
         nanosleep(&pause, NULL);
         MPI_Abort(MPI_COMM_WORLD, status);
     }
+    goodbye(); /* alone: the caller exits with 'status', which mpiexec must live to say */
 }
