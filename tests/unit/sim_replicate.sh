@@ -3,8 +3,9 @@
 # 2 and 2.1): mergesort's and points' data-parallel trees are replicated and predicted
 # within 20 % of --wtc-sample=all; n-queens (scalar arguments) is never replicated and
 # its sampled sequential time is within 15 % of --wtc-sample=all (below); --wtc-replicate=off
-# turns replication off. 7 pairs of predictions, the two of a pair run one after the
-# other; the median of the pairs' ratios (a shared host is noisy).
+# turns replication off; main's time after a replicated region, where it depends on the
+# copies' data, is said (sim_repl_main.wtc). 7 pairs of predictions, the two of a pair
+# run one after the other; the median of the pairs' ratios (a shared host is noisy).
 . tests/unit/sim_common.inc
 [ -x bin/wtcc ] || { bad "bin/wtcc missing: run make"; exit 1; }
 for s in msort points nqueens; do
@@ -53,6 +54,24 @@ echo "$out" | grep -q '^replicated: [0-9]* subtrees' && pass "msort: replicated 
     || bad "msort: nothing replicated in 3 recordings: $(echo "$out" | grep -i 'not replicated\|differed' | head -2)"
 echo "$out" | grep -q '^prediction took ' && pass "prints the prediction's own time" \
     || bad "no 'prediction took' line"
+echo "$out" | grep -q "main's own time after its first region" \
+    && bad "msort: the report says main's time after the region ran on copies' data, but msort's check is 1 % of it" \
+    || pass "msort: no word on main's time after the region (its check is linear)"
+# main's work after a replicated region that depends on the results: the report says
+# so (tests/unit/sim_repl_main.wtc: 0.07-0.08 s on the copies' repeated values, 0.004 s
+# on the real results), and says nothing without replication
+bin/wtcc ${SIM_CFLAGS:-} tests/unit/sim_repl_main.wtc -o $OUT/rep_main >$OUT/rep_main.build 2>&1 || { bad "build sim_repl_main"; exit 1; }
+for try in 1 2 3; do
+    rm_out=$(timeout 120 $OUT/rep_main.predict --wtc-procs=1 --wtc-modes=simple 1000000 2>&1)
+    echo "$rm_out" | grep -q '^replicated: [0-9]* subtrees' && break
+done
+echo "$rm_out" | grep -q "^  (main's own time after its first region, [0-9.]* s of the sequential [0-9.]* s, ran on the data the copies left" \
+    && pass "main's work on the copies' data is said ($(echo "$rm_out" | grep -o "after its first region, [0-9.]* s of the sequential [0-9.]* s"))" \
+    || bad "sim_repl_main: no word on main's time after the region: $(echo "$rm_out" | grep -E '^(recorded|replicated|not replicated)')"
+rm_out=$(timeout 120 $OUT/rep_main.predict --wtc-procs=1 --wtc-modes=simple --wtc-replicate=off 1000000 2>&1)
+echo "$rm_out" | grep -q "main's own time after" \
+    && bad "sim_repl_main --wtc-replicate=off: the word on copies' data stands without copies" \
+    || pass "without replication no word on main's time after the region"
 out=$(timeout 120 $OUT/rep_msort.predict --wtc-procs=1 --wtc-replicate=off 2000000 2>/dev/null)
 echo "$out" | grep -q '^replicated' && bad "--wtc-replicate=off still replicates" \
     || pass "--wtc-replicate=off: no replication"
