@@ -1118,32 +1118,14 @@ typedef struct taint_fit {
     fit_law warm; /* t_after of a warm call (warm_after; s1 0: none) */
 } taint_fit;
 
-/* The region's fits, made on first use (fits_begin .. fits_end) */
+/* The region's fits, made on first use, and its table of warm calls (warm_after):
+   fits_begin .. fits_end */
 static struct {
     taint_fit *f;
     int n;
     long *idx;
     double *tmp1, *tmp2;
 } F;
-
-static void fits_begin(void)
-{
-    long n = R.tree.nnodes - R.region_first;
-    F.idx = xmalloc((size_t)(n + 1) * sizeof *F.idx);
-    F.tmp1 = xmalloc((size_t)(n + 1) * sizeof *F.tmp1);
-    F.tmp2 = xmalloc((size_t)(n + 1) * sizeof *F.tmp2);
-}
-
-static void fits_end(void)
-{
-    for (int k = 0; k < F.n; k++)
-        free(F.f[k].law);
-    free(F.f);
-    free(F.idx);
-    free(F.tmp1);
-    free(F.tmp2);
-    memset(&F, 0, sizeof F);
-}
 
 /* The exponent comes from the classes' least times where WARM_MIN_COUNT calls give a
    warm one: a class's median mixes cold first calls with warm ones in proportions
@@ -1237,9 +1219,19 @@ static int warm_cmp(const void *a, const void *b)
 static warm_key *warm_tab;
 static long warm_n;
 
+/* Before fix_tainted: the buffers of the fits. */
+static void fits_begin(void)
+{
+    long n = R.tree.nnodes - R.region_first;
+    F.idx = xmalloc((size_t)(n + 1) * sizeof *F.idx);
+    F.tmp1 = xmalloc((size_t)(n + 1) * sizeof *F.tmp1);
+    F.tmp2 = xmalloc((size_t)(n + 1) * sizeof *F.tmp2);
+}
+
+/* After fix_tainted, before do_replicas: the executed untainted calls' t_after, sorted
+   for warm_after. */
 static void warm_build(void)
 {
-    free(warm_tab);
     warm_tab = xmalloc((size_t)(R.tree.nnodes - R.region_first + 1) * sizeof *warm_tab);
     warm_n = 0;
     for (int i = R.region_first; i < R.tree.nnodes; i++) {
@@ -1251,8 +1243,15 @@ static void warm_build(void)
     qsort(warm_tab, (size_t)warm_n, sizeof *warm_tab, warm_cmp);
 }
 
-static void warm_free(void)
+static void fits_end(void)
 {
+    for (int k = 0; k < F.n; k++)
+        free(F.f[k].law);
+    free(F.f);
+    free(F.idx);
+    free(F.tmp1);
+    free(F.tmp2);
+    memset(&F, 0, sizeof F);
     free(warm_tab);
     warm_tab = NULL;
     warm_n = 0;
@@ -1803,7 +1802,6 @@ static void region_end(int root)
     warm_build();
     do_replicas();
     fits_end();
-    warm_free();
     debug_dump("copied", 1);
     if (R.smp.repl_unequal > 0 && !R.repl_asked)
         record_again();
