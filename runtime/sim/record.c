@@ -1506,27 +1506,36 @@ static int stdin_rewind(int tty_ok)
 
 static void restore_stdout(void);
 
-/* Siblings of equal sizes were run side by side and their costs differed (a
-   branch-and-bound search): the replicas copied inside the witnesses are guesses, so the
-   whole program is recorded again without replication (issue 8: floorplan-like trees
-   must not be predicted as balanced; a knapsack's sequential time came out 40 % high).
-   The predictor runs itself again with --wtc-replicate=off and tells the second run,
-   which reports it, what the first found. Only when --wtc-replicate was not given. */
-static void record_again(void)
+/* The replicas do not hold, so the whole program is recorded again without replication:
+   siblings of equal sizes were run side by side and their costs differed (a
+   branch-and-bound search: the replicas copied inside the witnesses are guesses; issue 8:
+   floorplan-like trees must not be predicted as balanced, a knapsack's sequential time
+   came out 40 % high), or main's own time after its first region is over
+   SIM_REPL_MAIN_SHARE of the sequential time (main_after > 0): it ran on the data the
+   copies left, and the closest pair's grid check took 1.03 s so against 0.38 s on the
+   real results. The predictor runs itself again with --wtc-replicate=off and tells the
+   second run, which reports it, what the first found. Only when --wtc-replicate was not
+   given. */
+static void record_again(double main_after, double main_seq)
 {
-    char buf[128];
+    char buf[160], why[160];
     int n = 0;
     char **v;
     if (forked())
         return;
+    if (main_after > 0)
+        snprintf(why, sizeof why, "main's own time after its first region was %.3f s of "
+                 "the sequential %.3f s, on the data the copies left", main_after, main_seq);
+    else
+        snprintf(why, sizeof why, "siblings of equal sizes differed by up to %.0f %% (%ld "
+                 "of %ld pars checked)", 100 * R.smp.repl_maxdiff, R.smp.repl_unequal,
+                 R.smp.repl_checked);
     /* the second run reads the program's standard input again: a file from where it
        started, a terminal or /dev/null as they are; a pipe's data is gone */
     if (stdin_rewind(1) < 0) {
-        fprintf(stderr, "wtc predict: warning: siblings of equal sizes differed by up to "
-                        "%.0f %% (%ld of %ld pars checked), but the program's standard "
-                        "input cannot be read again: the replicas stay (predict with "
-                        "--wtc-replicate=off)\n",
-                100 * R.smp.repl_maxdiff, R.smp.repl_unequal, R.smp.repl_checked);
+        fprintf(stderr, "wtc predict: warning: %s, but the program's standard input cannot "
+                        "be read again: the replicas stay (predict with "
+                        "--wtc-replicate=off)\n", why);
         R.repl_asked = 1; /* said once */
         return;
     }
@@ -1539,12 +1548,14 @@ static void record_again(void)
     v[1] = "--wtc-replicate=off";
     memcpy(v + 2, R.argv + 1, (size_t)n * sizeof *v); /* with the closing NULL */
     locale_t loc = wtcrt_locale_c(); /* the second run reads it in the C locale */
-    snprintf(buf, sizeof buf, "%ld %ld %.6g", R.smp.repl_checked, R.smp.repl_unequal,
-             R.smp.repl_maxdiff);
+    /* the first run's checks, or main's times: the second reports one reason */
+    if (main_after > 0)
+        snprintf(buf, sizeof buf, "0 0 0 %.6g %.6g", main_after, main_seq);
+    else
+        snprintf(buf, sizeof buf, "%ld %ld %.6g 0 0", R.smp.repl_checked,
+                 R.smp.repl_unequal, R.smp.repl_maxdiff);
     wtcrt_locale_end(loc);
-    fprintf(stderr, "wtc predict: note: siblings of equal sizes differed by up to %.0f %% "
-                    "(%ld of %ld pars checked): recording again without replication\n",
-            100 * R.smp.repl_maxdiff, R.smp.repl_unequal, R.smp.repl_checked);
+    fprintf(stderr, "wtc predict: note: %s: recording again without replication\n", why);
     restore_stdout();
     fflush(NULL);
     setenv(SIM_REPL_ENV, buf, 1);
@@ -1780,9 +1791,11 @@ static void replicas_differed_before(void)
     const char *s = getenv(SIM_REPL_ENV);
     if (!s)
         return;
-    if (sscanf(s, "%ld %ld %lf", &R.smp.repl_checked, &R.smp.repl_unequal,
-               &R.smp.repl_maxdiff) != 3)
+    if (sscanf(s, "%ld %ld %lf %lf %lf", &R.smp.repl_checked, &R.smp.repl_unequal,
+               &R.smp.repl_maxdiff, &R.smp.repl_main_after, &R.smp.repl_main_seq) != 5) {
         R.smp.repl_checked = R.smp.repl_unequal = 0;
+        R.smp.repl_main_after = R.smp.repl_main_seq = 0;
+    }
     unsetenv(SIM_REPL_ENV); /* the program itself does not see it */
 }
 
@@ -1804,7 +1817,7 @@ static void region_end(int root)
     fits_end();
     debug_dump("copied", 1);
     if (R.smp.repl_unequal > 0 && !R.repl_asked)
-        record_again();
+        record_again(0, 0);
     int g = sim_tree_add_region(&R.tree, root, region_begin_bytes());
     R.tree.regions[g].mode = wtcrt_source_mode(R.prog, R.region_fn);
     R.tree.regions[g].masters = wtcrt_source_masters(R.prog, R.region_fn);
@@ -2332,6 +2345,9 @@ static int finish(void)
     sim_tree_finish(&R.tree);
     R.smp.replicate = R.opt.replicate;
     R.smp.rec_seconds = wtcrt_now() - R.t_start;
+    double after, seq;
+    if (R.smp.repl_subtrees > 0 && !R.repl_asked && sim_tree_main_after(&R.tree, &after, &seq))
+        record_again(after, seq); /* returns only when it cannot: the report says it */
     if (R.apart_path)
         return save_apart();
     /* after this recording, which may have run the predictor again without replication

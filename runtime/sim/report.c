@@ -95,10 +95,7 @@ int sim_settings_count(const sim_opts *o)
 
 static double seq_time(const sim_tree *t, const sim_machine *m)
 {
-    double s = t->main_time;
-    for (int g = 0; g < t->nregions; g++)
-        s += t->seq[t->regions[g].root];
-    return s / m->cpu_ratio;
+    return sim_tree_seq(t) / m->cpu_ratio;
 }
 
 /* The speed-ups' base, the program's sequential time: the least of its recordings'
@@ -139,8 +136,6 @@ static double master_util(const sim_result *r)
 /* ---- advice -------------------------------------------------------------------------- */
 
 #define MAXDEPTH 64
-#define REPL_MAIN_SHARE 0.1 /* main's time after a replicated region, of the sequential
-                               time, from which the report says it ran on copies' data */
 
 typedef struct cut {
     int f[MAXDEPTH + 2];      /* by depth of the children (+1: a par in main is -1) */
@@ -571,17 +566,18 @@ static void print_head(FILE *out, const sim_tree *t, const sim_machine *m,
         fprintf(out, "replicated: %ld subtrees (%ld calls, %ld leaf tasks) copied from an "
                      "executed sibling (--wtc-replicate limit %d)\n",
                 smp->repl_subtrees, smp->repl_calls, smp->repl_leaves, smp->replicate);
-    if (smp->repl_subtrees > 0 && t->nregions > 0) {
-        /* main ran on after the region on the copies' data, not the program's results:
-           the closest pair's grid check took 1.03 s so against 0.38 s on real data */
-        double after = (t->main_time - t->regions[0].main_at) / m->cpu_ratio;
-        double seq = seq_time(t, m);
-        if (after > REPL_MAIN_SHARE * seq)
-            fprintf(out, "  (main's own time after its first region, %.6f s of the sequential "
-                         "%.6f s, ran on the data the copies left, not on the program's "
-                         "results: where main's work depends on them, --wtc-replicate=off "
-                         "times it on real data)\n", after, seq);
-    }
+    double after, seq;
+    if (smp->repl_subtrees > 0 && sim_tree_main_after(t, &after, &seq))
+        /* kept by --wtc-replicate=on (else sim/record.c recorded again) */
+        fprintf(out, "  (main's own time after its first region, %.6f s of the sequential "
+                     "%.6f s, ran on the data the copies left, not on the program's "
+                     "results: where main's work depends on them, --wtc-replicate=off "
+                     "times it on real data)\n", after / m->cpu_ratio, seq / m->cpu_ratio);
+    if (smp->repl_main_seq > 0)
+        fprintf(out, "not replicated: with replicas, main's own time after its first region "
+                     "was %.6f s of the sequential %.6f s, on the data the copies left, so "
+                     "the program was recorded again without them\n",
+                smp->repl_main_after / m->cpu_ratio, smp->repl_main_seq / m->cpu_ratio);
     if (smp->repl_checked > 0 && smp->replicate > 0)
         fprintf(out, "  (siblings checked at %ld pars by running child 1 and a wider par's last too: %ld differed by "
                      "over 20 %% (largest %.0f %%), where further siblings copy the two "

@@ -222,6 +222,16 @@ int sim_tree_add_par(sim_tree *t, int caller, double t_before, int first_child,
 int sim_tree_add_region(sim_tree *t, int root, unsigned begin_bytes);
 /* Computes seq[] (call after every time is known). */
 void sim_tree_finish(sim_tree *t);
+/* The sequential time: main's own and every region's (host seconds; finish done). */
+double sim_tree_seq(const sim_tree *t);
+/* Main's own time after its first region (*after) and the sequential time (*seq), host
+   seconds (sim_tree_finish done); 1 when *after is over SIM_REPL_MAIN_SHARE of *seq.
+   With replicas, main ran on after the region on the data the copies left, not on the
+   program's results (the closest pair's grid check: 1.03 s so against 0.38 s), so the
+   recording is made again without them (sim/record.c) or the report says it. 0 without
+   a region. */
+#define SIM_REPL_MAIN_SHARE 0.1
+int sim_tree_main_after(const sim_tree *t, double *after, double *seq);
 /* Appends a par site; returns its index. */
 int sim_tree_add_site(sim_tree *t, const char *file, int line, int col);
 /* A copy of t (finished) in which the pars of site 'site' called at depth >= depth run
@@ -454,6 +464,10 @@ typedef struct sim_sampling {
     long repl_subtrees, repl_calls, repl_leaves; /* replicas and what they hold */
     long repl_checked, repl_unequal; /* pars whose child 1 was run to check child 0 */
     double repl_maxdiff;       /* ... and the largest difference of the two, a fraction */
+    double repl_main_after, repl_main_seq; /* recorded again without replication because
+                                  main's own time after its first region was this much of
+                                  this sequential time with replicas (sim_tree_main_after;
+                                  0: it was not; not saved in profiles) */
     double rec_seconds;        /* the recording's own time (program, sampling) */
     char shared[128];          /* the globals the program shares as bounds (wtc_share_max
                                   / _min), comma-separated; "" when none (not saved in

@@ -82,6 +82,21 @@ int sim_tree_add_region(sim_tree *t, int root, unsigned begin_bytes)
     return t->nregions++;
 }
 
+double sim_tree_seq(const sim_tree *t)
+{
+    double s = t->main_time;
+    for (int g = 0; g < t->nregions; g++)
+        s += t->seq[t->regions[g].root];
+    return s;
+}
+
+int sim_tree_main_after(const sim_tree *t, double *after, double *seq)
+{
+    *seq = sim_tree_seq(t);
+    *after = t->nregions > 0 ? t->main_time - t->regions[0].main_at : 0;
+    return t->nregions > 0 && *after > SIM_REPL_MAIN_SHARE * *seq;
+}
+
 /* A copy of t sharing its nodes, regions and sites, with pars of its own (whose cond
    the caller changes, then sim_tree_finish). */
 static void copy_pars_only(const sim_tree *t, sim_tree *out)
