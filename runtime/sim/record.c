@@ -1523,13 +1523,19 @@ static void record_again(double main_after, double main_seq)
     char **v;
     if (forked())
         return;
-    if (main_after > 0)
+    locale_t loc = wtcrt_locale_c(); /* the second run reads buf in the C locale */
+    if (main_after > 0) { /* the second run reports one reason: main's times */
         snprintf(why, sizeof why, "main's own time after its first region was %.3f s of "
                  "the sequential %.3f s, on the data the copies left", main_after, main_seq);
-    else
+        snprintf(buf, sizeof buf, "0 0 0 %.6g %.6g", main_after, main_seq);
+    } else { /* ... or the first run's checks */
         snprintf(why, sizeof why, "siblings of equal sizes differed by up to %.0f %% (%ld "
                  "of %ld pars checked)", 100 * R.smp.repl_maxdiff, R.smp.repl_unequal,
                  R.smp.repl_checked);
+        snprintf(buf, sizeof buf, "%ld %ld %.6g 0 0", R.smp.repl_checked,
+                 R.smp.repl_unequal, R.smp.repl_maxdiff);
+    }
+    wtcrt_locale_end(loc);
     /* the second run reads the program's standard input again: a file from where it
        started, a terminal or /dev/null as they are; a pipe's data is gone */
     if (stdin_rewind(1) < 0) {
@@ -1547,14 +1553,6 @@ static void record_again(double main_after, double main_seq)
     v[0] = R.argv[0];
     v[1] = "--wtc-replicate=off";
     memcpy(v + 2, R.argv + 1, (size_t)n * sizeof *v); /* with the closing NULL */
-    locale_t loc = wtcrt_locale_c(); /* the second run reads it in the C locale */
-    /* the first run's checks, or main's times: the second reports one reason */
-    if (main_after > 0)
-        snprintf(buf, sizeof buf, "0 0 0 %.6g %.6g", main_after, main_seq);
-    else
-        snprintf(buf, sizeof buf, "%ld %ld %.6g 0 0", R.smp.repl_checked,
-                 R.smp.repl_unequal, R.smp.repl_maxdiff);
-    wtcrt_locale_end(loc);
     fprintf(stderr, "wtc predict: note: %s: recording again without replication\n", why);
     restore_stdout();
     fflush(NULL);
@@ -2347,7 +2345,7 @@ static int finish(void)
     R.smp.rec_seconds = wtcrt_now() - R.t_start;
     double after, seq;
     if (R.smp.repl_subtrees > 0 && !R.repl_asked && sim_tree_main_after(&R.tree, &after, &seq))
-        record_again(after, seq); /* returns only when it cannot: the report says it */
+        record_again(after, seq); /* returns only when it cannot (standard input) */
     if (R.apart_path)
         return save_apart();
     /* after this recording, which may have run the predictor again without replication

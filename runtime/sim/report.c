@@ -568,7 +568,8 @@ static void print_head(FILE *out, const sim_tree *t, const sim_machine *m,
                 smp->repl_subtrees, smp->repl_calls, smp->repl_leaves, smp->replicate);
     double after, seq;
     if (smp->repl_subtrees > 0 && sim_tree_main_after(t, &after, &seq))
-        /* kept by --wtc-replicate=on (else sim/record.c recorded again) */
+        /* kept by --wtc-replicate=on, or standard input that cannot be read again
+           (else sim/record.c recorded again) */
         fprintf(out, "  (main's own time after its first region, %.6f s of the sequential "
                      "%.6f s, ran on the data the copies left, not on the program's "
                      "results: where main's work depends on them, --wtc-replicate=off "
