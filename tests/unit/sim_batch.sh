@@ -6,7 +6,7 @@
 . tests/unit/sim_common.inc
 # the default machine, whatever 'make calibrate' left in lib/wtc/machines/host.conf
 # (its figures are what these checks expect)
-PIN=--wtc-machine=ethernet-mpich-2004
+MACHINE=--wtc-machine=ethernet-mpich-2004
 [ -x bin/wtcc ] || { bad "bin/wtcc missing: run make"; exit 1; }
 for s in mandel fib; do
     bin/wtcc ${SIM_CFLAGS:-} samples/$s.wtc -o $OUT/batch_$s >$OUT/batch_$s.build 2>&1 \
@@ -17,7 +17,7 @@ done
 opts="--wtc-procs=1,8 --wtc-masters=1 --wtc-sample=all"
 prof=$OUT/batch_mandel.prof
 rm -f $prof
-out=$(timeout 120 $OUT/batch_mandel.predict $PIN $opts --wtc-save-profile=$prof 256 256 2>/dev/null)
+out=$(timeout 120 $OUT/batch_mandel.predict $MACHINE $opts --wtc-save-profile=$prof 256 256 2>/dev/null)
 # the note names the farm's par (samples/mandel.wtc:74:5, "par p = 0 to W * H - 1")
 line=$(echo "$out" | grep 'note: batch: --wtc-batch=')
 T=$(echo "$line" | sed -n 's/.*--wtc-batch=\([0-9]*\) (.* is predicted \([0-9.]*\) s against \([0-9.]*\) s.*/\1/p')
@@ -30,7 +30,7 @@ if [ -n "$T" ] && [ -n "$P" ]; then
     # the same figure from the table when that batch is asked for, from the same
     # recording (the profile; two recordings of this 30 ms farm differed by 12 % under
     # make check once the seeds left the figure to the leaves' times): within 1 %
-    cT=$(timeout 120 $OUT/batch_mandel.predict $PIN --wtc-procs=$P --wtc-masters=1 --wtc-modes=dynamic \
+    cT=$(timeout 120 $OUT/batch_mandel.predict $MACHINE --wtc-procs=$P --wtc-masters=1 --wtc-modes=dynamic \
         --wtc-batch=$T --wtc-profile=$prof --wtc-format=csv 2>/dev/null |
         awk -F, -v T=$T '$4 == T { print $5 }')
     echo "$cT $tb" | awk '{ exit !($1 > 0 && $1 / $2 < 1.01 && $2 / $1 < 1.01) }' \
@@ -46,10 +46,10 @@ fi
 # seeds one master saturated: 0.28 s with one pixel, 0.13 s with 64, against 0.08-0.09
 # s now: 2.2x). All three from the one recording above (the default came out 25.2 %
 # above batch 64 once, predicted from another recording than the batches)
-csv=$(timeout 120 $OUT/batch_mandel.predict $PIN --wtc-procs=8 --wtc-masters=1 --wtc-modes=dynamic \
+csv=$(timeout 120 $OUT/batch_mandel.predict $MACHINE --wtc-procs=8 --wtc-masters=1 --wtc-modes=dynamic \
     --wtc-profile=$prof --wtc-format=csv 2>/dev/null)
 c0=$(echo "$csv" | awk -F, '$2 == 8 { print $5 }')
-csv=$(timeout 120 $OUT/batch_mandel.predict $PIN --wtc-procs=8 --wtc-masters=1 --wtc-modes=dynamic \
+csv=$(timeout 120 $OUT/batch_mandel.predict $MACHINE --wtc-procs=8 --wtc-masters=1 --wtc-modes=dynamic \
     --wtc-batch=1,64 --wtc-profile=$prof --wtc-format=csv 2>/dev/null)
 c1=$(echo "$csv" | awk -F, '$2 == 8 && $4 == 1 { print $5 }')
 c64=$(echo "$csv" | awk -F, '$2 == 8 && $4 == 64 { print $5 }')
@@ -63,7 +63,7 @@ echo "$out" | grep -q 'none: too little work per task' \
 # workers a REQ asks for (ceil(pending / T), pending summed over the nested frames), so
 # a small gain may be advised on the 2004 preset (batch 4: 6-12 %); a batch note, if
 # any, names fib's par (samples/fib.wtc:23:5)
-out=$(timeout 120 $OUT/batch_fib.predict $PIN $opts 27 2>/dev/null)
+out=$(timeout 120 $OUT/batch_fib.predict $MACHINE $opts 27 2>/dev/null)
 notes=$(echo "$out" | grep 'note: batch:')
 if [ -z "$notes" ]; then
     echo "$out" | grep -q '^advice at source lines' && pass "fib: no batch note" \
@@ -72,7 +72,7 @@ else
     echo "$notes" | grep -vq '^samples/fib.wtc:23:5: note: batch: --wtc-batch=[0-9]* ' \
         && bad "fib: $notes" || pass "fib: batch note at the par ($notes)"
 fi
-out=$(timeout 120 $OUT/batch_mandel.predict $PIN $opts --wtc-batch=1,64 256 256 2>/dev/null)
+out=$(timeout 120 $OUT/batch_mandel.predict $MACHINE $opts --wtc-batch=1,64 256 256 2>/dev/null)
 # (a note may still compare the table's best batch with the source's default)
 echo "$out" | grep -q 'note: batch:.* at the best dynamic setting' \
     && bad "--wtc-batch given, yet batches were tried" \

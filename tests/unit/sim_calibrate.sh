@@ -80,9 +80,8 @@ timeout 60 $OUT/calfib.predict --wtc-machine=$OUT/cal.conf --wtc-procs=1,4 --wtc
     || bad "no note about predicting beyond the calibrated P"
 # a busy host: both ranks on one core get half of it at most, so the pair's contention
 # is the sharing (62-107 % written before without a word): refused, and said loudly
-CORE=$(taskset -pc $$ 2>/dev/null | sed 's/.*: //; s/[,-].*//')
-if command -v taskset >/dev/null && taskset -c "${CORE:-0}" true 2>/dev/null; then
-    timeout 300 taskset -c "${CORE:-0}" mpiexec -n 2 $C -o $OUT/busy.conf --quick >/dev/null \
+if [ -n "$PIN" ]; then
+    timeout 300 $PIN mpiexec -n 2 $C -o $OUT/busy.conf --quick >/dev/null \
         2>$OUT/busy.err; rc=$?
     [ $rc = 0 ] && grep -q 'WARNING: the host is busy' $OUT/busy.err \
         && pass "one core for two ranks: $(head -1 $OUT/busy.err | cut -c1-90)" \

@@ -31,9 +31,9 @@ echo "$out" | grep -q 'leaf tasks: ran [0-9]* of 1024 ' && ! echo "$out" | grep 
 # prediction each was -12 % once (CI, 2026-12-02, a VM whose page faults cost 12-90
 # us); the same hour alone, pairs +1.0, +3.8 and +11.9 %, medians +3.8 %
 seqt() { sed -n 's/.*sequential time \([0-9.]*\) s.*/\1/p'; }
-one_chunk() { timeout 120 $OUT/probe.predict --wtc-procs=1 --wtc-replicate=off 8388608 64 2>/dev/null | seqt; }
+one_chunk() { timeout 120 $PIN $OUT/probe.predict --wtc-procs=1 --wtc-replicate=off 8388608 64 2>/dev/null | seqt; }
 chunked() {
-    WTC_PREDICT_MEM_MB=8 timeout 120 $OUT/probe.predict --wtc-procs=1 --wtc-replicate=off \
+    WTC_PREDICT_MEM_MB=8 timeout 120 $PIN $OUT/probe.predict --wtc-procs=1 --wtc-replicate=off \
         8388608 64 >$OUT/probe_chunked.out 2>/dev/null
     seqt <$OUT/probe_chunked.out
 }

@@ -22,7 +22,7 @@ bin/wtcc ${SIM_CFLAGS:-} bench/balance/cilksort.wtc -o $OUT/taint >$OUT/taint.bu
 # data-dependent work, is the same with 2 MB pages (-1 to -5 %; doc/predictor.md §9)
 predict() {
     GLIBC_TUNABLES=${GLIBC_TUNABLES:+$GLIBC_TUNABLES:}glibc.malloc.hugetlb=1 \
-        timeout 120 $OUT/taint.predict 4000000 --wtc-procs=1 --wtc-modes=simple "$@" 2>/dev/null
+        timeout 120 $PIN $OUT/taint.predict 4000000 --wtc-procs=1 --wtc-modes=simple "$@" 2>/dev/null
 }
 # the witness (doc/predictor.md 2.1) may find the quarters apart in a noisy hour (21 %
 # against its 20 %, three recordings in a row in two CI runs of 2026-12-02, when the

@@ -14,7 +14,7 @@
 [ -x bin/wtcc ] || { bad "bin/wtcc missing: run make"; exit 1; }
 bin/wtcc ${SIM_CFLAGS:-} tests/unit/sim_unequal.wtc -o $OUT/unequal >$OUT/unequal.build 2>&1 \
     || { bad "build: $(cat $OUT/unequal.build)"; exit 1; }
-predict() { timeout 120 $OUT/unequal.predict --wtc-procs=1,2 --wtc-modes=simple "$@" 27 2>/dev/null; }
+predict() { timeout 120 $PIN $OUT/unequal.predict --wtc-procs=1,2 --wtc-modes=simple "$@" 27 2>/dev/null; }
 predict >$OUT/unequal.out
 sp=$(awk '$1 == "simple" && $2 == 2 { print $6 }' $OUT/unequal.out)
 [ -n "$sp" ] || { bad "no P = 2 row: $(head -3 $OUT/unequal.out)"; exit 1; }

@@ -6,7 +6,7 @@
 . tests/unit/sim_common.inc
 # the default machine, whatever 'make calibrate' left in lib/wtc/machines/host.conf
 # (its figures are what these checks expect)
-PIN=--wtc-machine=ethernet-mpich-2004
+MACHINE=--wtc-machine=ethernet-mpich-2004
 [ -x bin/wtcc ] || { bad "bin/wtcc missing: run make"; exit 1; }
 P=$OUT/vary_nq
 bin/wtcc ${SIM_CFLAGS:-} samples/nqueens.wtc -o $P >$OUT/vary.build 2>&1 \
@@ -16,7 +16,7 @@ one="--wtc-modes=simple --wtc-procs=4 --wtc-sample=all"
 # the table: one row per value, in order, the best setting moving from P = 4 (a fast
 # network) to P = 1 (100 ms latency); the program ran (and printed its TIME line on
 # stderr) once for the three values
-out=$(timeout 120 $P.predict $PIN --wtc-vary=L:1e-6,1e-4,0.1 --wtc-procs=1,4 --wtc-sample=all 11 \
+out=$(timeout 120 $P.predict $MACHINE --wtc-vary=L:1e-6,1e-4,0.1 --wtc-procs=1,4 --wtc-sample=all 11 \
       2>$OUT/vary.err)
 rows=$(echo "$out" | awk '/^what-if/ { on = 1; getline; next }
                           on && $1 ~ /^[0-9]/ { printf "%s/%s ", $1, $3 }')
@@ -33,7 +33,7 @@ n=$(grep -c '^TIME nqueens' $OUT/vary.err)
 
 # CSV: a column L; the time grows with L; each row is what a machine file with that L
 # predicts (another recording: within 10 %, a latency of 1 s dominates at P = 4)
-csv=$(timeout 120 $P.predict $PIN --wtc-vary=L:1e-6,1e-4,1 $one --wtc-format=csv 9 2>/dev/null)
+csv=$(timeout 120 $P.predict $MACHINE --wtc-vary=L:1e-6,1e-4,1 $one --wtc-format=csv 9 2>/dev/null)
 echo "$csv" | head -1 | grep -q '^L,mode,procs,masters,batch,predicted_s,speedup,' \
     && pass "csv: the header starts with the key's column" || bad "csv header: $(echo "$csv" | head -1)"
 echo "$csv" | awk -F, 'NR > 1 { t[NR] = $6; n++ } END { exit !(n == 3 && t[2] < t[3] && t[3] < t[4]) }' \
@@ -64,7 +64,7 @@ ref=$(timeout 120 $P.predict $both --wtc-machine=$OUT/vary_rpn_L.conf 2>/dev/nul
     || bad "L swept without L_intra: '$got', a file with that L: '$ref'"
 
 # two keys: every pair, both columns; a faster CPU is faster when L is small
-csv=$(timeout 120 $P.predict $PIN --wtc-vary=L:1e-6,1e-2 --wtc-vary=cpu_ratio:1,4 $one \
+csv=$(timeout 120 $P.predict $MACHINE --wtc-vary=L:1e-6,1e-2 --wtc-vary=cpu_ratio:1,4 $one \
       --wtc-format=csv 9 2>/dev/null)
 echo "$csv" | awk -F, 'NR == 1 { ok = ($1 == "L" && $2 == "cpu_ratio") }
     NR > 1 { n++; t[$1 "/" $2] = $7 }
@@ -73,7 +73,7 @@ echo "$csv" | awk -F, 'NR == 1 { ok = ($1 == "L" && $2 == "cpu_ratio") }
 
 # JSON: one prediction per value, each with its value and best
 if command -v python3 >/dev/null; then
-    timeout 120 $P.predict $PIN --wtc-vary=t_m:1e-6,1e-3 --wtc-procs=1,4 --wtc-format=json 9 \
+    timeout 120 $P.predict $MACHINE --wtc-vary=t_m:1e-6,1e-3 --wtc-procs=1,4 --wtc-format=json 9 \
         2>/dev/null > $OUT/vary.json
     python3 -c 'import json, sys
 d = json.load(open(sys.argv[1]))
@@ -86,7 +86,7 @@ fi
 # errors: status 2, one line naming the problem (the unknown key lists the keys)
 err() { # expected-text option...
     want=$1; shift
-    timeout 20 $P.predict $PIN "$@" 9 >/dev/null 2>$OUT/vary.e; rc=$?
+    timeout 20 $P.predict $MACHINE "$@" 9 >/dev/null 2>$OUT/vary.e; rc=$?
     [ $rc = 2 ] && grep -q -- "$want" $OUT/vary.e && ! grep -q '^TIME' $OUT/vary.e \
         && pass "$*: status 2, '$want'" || bad "$*: status $rc: $(cat $OUT/vary.e)"
 }
@@ -108,7 +108,7 @@ err "cannot be combined with --wtc-vary" --wtc-vary=L:1 --wtc-procs=2 --wtc-mode
 # P = 16 slows as t_m grows past its o_r + o_s (24 us on the 2004 preset at P = 16,
 # 35 us at 128; t_m there 148 us), and a t_m below them changes nothing: the
 # simulated master pays the larger of the two a request
-csv=$(timeout 120 $P.predict $PIN --wtc-vary=t_m:1e-6,1e-5,1e-3,1e-2 --wtc-modes=dynamic \
+csv=$(timeout 120 $P.predict $MACHINE --wtc-vary=t_m:1e-6,1e-5,1e-3,1e-2 --wtc-modes=dynamic \
       --wtc-procs=16 --wtc-masters=1 --wtc-runs=1 --wtc-format=csv 11 2>/dev/null)
 echo "$csv" | awk -F, 'NR > 1 { t[NR] = $6; n++ }
                        END { exit !(n == 4 && t[2] == t[3] && t[3] < t[4] && t[4] < t[5]) }' \
@@ -118,7 +118,7 @@ echo "$csv" | awk -F, 'NR > 1 { t[NR] = $6; n++ }
 # --wtc-plot with one key: the time against the value, a line per mode, log x over the
 # wide range, the least time marked; rendered by a real SVG renderer when there is one
 rm -f $OUT/vary.svg
-out=$(timeout 120 $P.predict $PIN --wtc-vary=L:1e-2,1e-6,1e-4 --wtc-procs=1,4 --wtc-sample=all \
+out=$(timeout 120 $P.predict $MACHINE --wtc-vary=L:1e-2,1e-6,1e-4 --wtc-procs=1,4 --wtc-sample=all \
       --wtc-plot=$OUT/vary.svg 11 2>/dev/null)
 # every value whose time, as the table prints it, is the least (two values may tie at
 # the table's digits: 1e-6 and 1e-4 at P = 4 do on a quick host)

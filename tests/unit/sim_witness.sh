@@ -12,7 +12,7 @@
 bin/wtcc ${SIM_CFLAGS:-} tests/unit/sim_witness.wtc -o $OUT/witness >$OUT/witness.build 2>&1 \
     || { bad "build: $(cat $OUT/witness.build)"; exit 1; }
 # 40 M iterations: child 0 takes ~0.07 s, above the 0.05 s below which nothing is copied
-predict() { timeout 120 $OUT/witness.predict 40000000 --wtc-procs=1 --wtc-modes=simple "$@" 2>/dev/null; }
+predict() { timeout 120 $PIN $OUT/witness.predict 40000000 --wtc-procs=1 --wtc-modes=simple "$@" 2>/dev/null; }
 predict >$OUT/witness.out
 grep -q '^not replicated: a first recording ran siblings .* at [1-9][0-9]* pars and [1-9][0-9]* differed' \
     $OUT/witness.out && pass "the last child differs: $(grep '^not replicated' $OUT/witness.out)" \
