@@ -181,6 +181,11 @@ static void emit_count_exprs(Cg *cg, RecFn *f)
             continue;
         char *count = p->count ? cg_one_line(span_text(cg->tu, p->count_span)) : "0";
         fprintf(o, "    __wtc_n[%d] = (long)(%s);\n", p->buf, count);
+        /* a negative count would travel as none: a callee on another rank would
+           write into nothing, its results lost (a NULL pointer has nothing to lose) */
+        fprintf(o, "    if (__builtin_expect(__wtc_n[%d] < 0, 0) && %s)\n"
+                "        wtc_count_negative(&__wtc_fn_%s, %d, __wtc_n[%d]);\n", p->buf,
+                p->name, f->name, p->buf, p->buf);
     }
 }
 

@@ -279,6 +279,11 @@ void wtc_call(const wtc_fn *fn, void *args, void *ret);
 void wtc_check_call(const wtc_fn *fn, const void *args, const unsigned long *avail,
                     const char *where);
 
+/* A count of fn's buffer b came out negative (count) where its pointer is not NULL:
+   stops the program with an error naming the function, the argument and the count
+   (status 2). Called by the generated count code wherever a count is evaluated. */
+void wtc_count_negative(const wtc_fn *fn, int b, long count) __attribute__((noreturn, cold));
+
 /* wtcc --check: a call of cf spawned by a call of pf (both args structs, pf's as it was
    called): a buffer of the child that starts inside one of the parent's buffers must
    end inside it (on another rank the parent has nothing beyond). */

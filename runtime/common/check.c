@@ -196,6 +196,18 @@ void wtcrt_count_error(const char *where, const wtc_fn *fn, int b, long count,
     wtcrt_check_fail(msg);
 }
 
+void wtc_count_negative(const wtc_fn *fn, int b, long count)
+{
+    char msg[1024];
+    const wtc_buf *buf = &fn->bufs[b];
+    snprintf(msg, sizeof msg, "call of %s: argument '%s' (%s %s[%s]) has %ld elements: an "
+             "element count must not be negative (a callee on another rank would get none "
+             "of its elements%s)", fn->name, buf->name ? buf->name : "?", clause_of(buf),
+             buf->name ? buf->name : "?", buf->count ? buf->count : "?", count,
+             buf->out ? ", and its results would be lost" : "");
+    wtcrt_check_fail(msg);
+}
+
 void wtc_check_call(const wtc_fn *fn, const void *args, const unsigned long *avail,
                     const char *where)
 {

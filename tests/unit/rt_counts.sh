@@ -8,9 +8,10 @@
 # alarm) at -n 1 and 3. And where the way out hangs (MPI_Abort that never returns),
 # the job still ends, and fails.
 . "$(dirname "$0")/rt_lib.inc"
+MODE= # --wtc-mode=... after the arguments of expect's runs; empty: the source's
 
 src=tests/unit/rt_counts.wtc
-$RT_WTCC --no-predict "$src" -o "$RT_OUT/counts" || { echo "[FAIL] build"; exit 1; }
+$RT_WTCC "$src" -o "$RT_OUT/counts" || { echo "[FAIL] build"; exit 1; }
 $RT_WTCC --check "$src" -o "$RT_OUT/counts_chk" || { echo "[FAIL] build --check"; exit 1; }
 [ -x "$RT_OUT/counts_chk.predict" ] || rt_fail "--check builds the predictor too"
 
@@ -19,8 +20,9 @@ $RT_WTCC --check "$src" -o "$RT_OUT/counts_chk" || { echo "[FAIL] build --check"
 # printed; runs = status 0 and "CASE: OK"
 expect() {
     b=$1 c=$2 np=$3 what=$4 text=${5:-}
-    rt_run "$np" "$RT_OUT/$b" "$c" 10000
-    label="$b $c -n $np: $what"
+    # shellcheck disable=SC2086
+    rt_run "$np" "$RT_OUT/$b" "$c" 10000 $MODE
+    label="$b $c -n $np${MODE:+ $MODE}: $what"
     if [ "$what" = runs ]; then
         rt_expect "$label" 0 "$c: OK"
         return
@@ -39,18 +41,31 @@ expect() {
 for np in 1 2 3; do
     for b in counts counts_chk; do
         expect $b ok $np runs
-        expect $b root-heap $np caught "rt_counts.wtc:66: call of fill: .* has 10001 elements (40004 bytes), but only 40000 bytes"
-        expect $b root-array $np caught "rt_counts.wtc:68: call of fill: .*1001 elements"
+        expect $b root-heap $np caught "rt_counts.wtc:70: call of fill: .* has 10001 elements (40004 bytes), but only 40000 bytes"
+        expect $b root-array $np caught "rt_counts.wtc:72: call of fill: .*1001 elements"
     done
     # the last child has one element too many: seen where it is sent (-n 2, 3), and by
     # --check wherever it runs
     if [ $np = 1 ]; then expect counts child 1 runs
     else expect counts child $np caught "of the calling fill's argument 'a' (out: a\[m\] = 10000 elements)"; fi
-    expect counts_chk child $np caught "rt_counts.wtc:37: call of fill"
+    expect counts_chk child $np caught "rt_counts.wtc:40: call of fill"
     # the root's count is too large for a block malloc'ed elsewhere: only --check
     expect counts heap-only $np runs
-    expect counts_chk heap-only $np caught "rt_counts.wtc:75: .*heap block of 40008 bytes"
+    expect counts_chk heap-only $np caught "rt_counts.wtc:80: .*heap block of 40008 bytes"
+    # a negative count (the last child's): before 2026-12-03 it travelled as none
+    # (simple -n 2 printed BAD, dynamic -n 3 died in free()); now caught wherever the
+    # spawn evaluates it: a job of one runs the tree as plain C, in place (latent, as
+    # for child above), --check builds evaluate every count
+    if [ $np = 1 ]; then expect counts negative 1 runs
+    else expect counts negative $np caught "has -1 elements: an element count must not be negative"; fi
+    expect counts_chk negative $np caught "has -1 elements: an element count must not be negative"
 done
+# (dynamic -n 2: its one worker runs the whole tree in place, evaluating no count)
+MODE=--wtc-mode=dynamic expect counts negative 3 caught "has -1 elements"
+for np in 2 3; do
+    MODE=--wtc-mode=steal expect counts negative $np caught "has -1 elements"
+done
+MODE=
 # the way out hangs (MPI_Abort preloaded to wait for ever): the rank's watchdog ends it
 # WTC_ABORT_WAIT_S seconds after the error, saying so, and the launcher stops the job
 # with a failure: hydra returns the rank's 2, the 9 of the SIGKILL it stopped the others
@@ -79,6 +94,14 @@ timeout "$RT_TIMEOUT" "$RT_OUT/counts_chk.predict" heap-only 10000 --wtc-procs=1
 if [ "$RT_RC" = 2 ] && grep -q "wtc predict: error: .*call of fill" "$RT_STDERR"
 then rt_pass "the --check predictor stops too"
 else rt_fail "the --check predictor stops too" "rc=$RT_RC"; fi
+
+# the predictor of a default build stops on a negative count as the program does
+RT_RC=0
+timeout "$RT_TIMEOUT" "$RT_OUT/counts.predict" negative 10000 --wtc-procs=1,2 \
+    >"$RT_STDOUT" 2>"$RT_STDERR" || RT_RC=$?
+if [ "$RT_RC" = 2 ] && grep -q "wtc predict: error: .*call of fill: .* has -1 elements" "$RT_STDERR"
+then rt_pass "the predictor stops on a negative count"
+else rt_fail "the predictor stops on a negative count" "rc=$RT_RC"; fi
 
 # no false alarm: the samples and tests/run programs with --check
 for s in samples/*.wtc tests/run/*.wtc; do
