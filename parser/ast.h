@@ -282,6 +282,11 @@ typedef struct TranslationUnit {
     int *cleanups;          /* where the lexer dropped __attribute__((cleanup(f))): the
                                attributes' offsets in text, ascending */
     int ncleanups, capcleanups;
+    const char **files;     /* the names the tokens outside system headers came under:
+                               the user's file under every name a #line gave it, and
+                               its own headers (interned; the C compiler's messages at
+                               these are the user's, wtc/build.c) */
+    int nfiles, capfiles;
 } TranslationUnit;
 
 /* ---- front-end entry points ---------------------------------------------- */

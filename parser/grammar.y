@@ -1895,6 +1895,23 @@ void parse_note_cleanup(int offset)
     tu->cleanups[tu->ncleanups++] = offset;
 }
 
+void parse_note_file(const char *name)
+{
+    TranslationUnit *tu = g_tu;
+    for (int i = 0; i < tu->nfiles; i++)
+        if (tu->files[i] == name)
+            return;
+    if (tu->nfiles == tu->capfiles) { /* the arena never frees: grow by copying */
+        int cap = tu->capfiles ? 2 * tu->capfiles : 8;
+        const char **v = ast_alloc((size_t)cap * sizeof *v);
+        if (tu->nfiles)
+            memcpy(v, tu->files, (size_t)tu->nfiles * sizeof *v);
+        tu->files = v;
+        tu->capfiles = cap;
+    }
+    tu->files[tu->nfiles++] = name;
+}
+
 TranslationUnit *parse_translation_unit(const char *path, const char *text, int len)
 {
     TranslationUnit *tu = ast_alloc(sizeof *tu);

@@ -45,6 +45,8 @@ unsigned lex_braces_seen(void);
 /* grammar.y: the lexer dropped an __attribute__ naming cleanup at this offset (the
    attribute runs code when its variable's scope ends: codegen/capture.c). */
 void parse_note_cleanup(int offset);
+/* grammar.y: a token outside the system headers came from the file 'name' (interned). */
+void parse_note_file(const char *name);
 /* lexer.l: can a token of this kind follow the keyword 'recursive' (a declaration
    specifier or the function's name)? */
 bool lex_may_follow_recursive(int kind);

@@ -20,8 +20,9 @@
  * (runtime/sim/smpi_names.c).
  *
  * The compilers' messages are passed through. The exit status says whose fault a failure
- * is: 1 when the messages point at the user's .wtc line (the generated C carries #line
- * directives) or name a function the user never defined; 2, with a sentence saying so,
+ * is: 1 when the messages point at a line of the user's (the generated C carries its line
+ * markers: the .wtc, a name a #line gave it, its own headers) or name a function the
+ * user never defined; 2, with a sentence saying so,
  * for a failed tool, a missing library, or a wtcc bug (an error in generated code).
  */
 #include "driver.h"
@@ -79,17 +80,30 @@ static void push_compile_flags(StrList *cmd, const DrvOptions *o, const Paths *p
     drv_push_opt_flags(cmd, o, OPT_COMPILE);
 }
 
-/* Does the C compiler's output blame the user's own source (via the #line directives)? */
-static bool blames_user_source(const char *msgs, const char *input)
+/* Is 'at' (within 'line') the name 'name' as a message's place: "name:12", at the start
+   of the line or after a space (the linker's "ld: name:12:")? */
+static bool names_place(const char *line, const char *at, const char *name)
 {
-    size_t n = strlen(input);
+    size_t n = strlen(name);
+    return (at == line || at[-1] == ' ') && at[n] == ':' && at[n + 1] >= '0' &&
+           at[n + 1] <= '9';
+}
+
+/* Does the C compiler's output blame the user's own source? The generated C carries the
+   user's line markers, so an error there is at the .wtc or at a name a #line gave it
+   ("#line 500 "other.c"") or at a header of the user's; not at the generated file. */
+static bool blames_user_source(const char *msgs, const char *input, const Paths *p)
+{
     char *save, *copy = drv_strdup(msgs);
     for (char *line = strtok_r(copy, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-        if (!strstr(line, "error") && !strstr(line, "undefined reference"))
+        if (!strstr(line, "error:") && !strstr(line, "undefined reference"))
             continue;
-        for (const char *at = strstr(line, input); at; at = strstr(at + 1, input))
-            if (at[n] == ':' && at[n + 1] >= '0' && at[n + 1] <= '9')
-                return true; /* "file.wtc:12:" on an error line */
+        for (int i = -1; i < p->nuser_files; i++) {
+            const char *name = i < 0 ? input : p->user_files[i];
+            for (const char *at = strstr(line, name); at; at = strstr(at + 1, name))
+                if (names_place(line, at, name))
+                    return true; /* "file.wtc:12:" on an error line */
+        }
     }
     return false;
 }
@@ -119,10 +133,10 @@ static int undefined_symbols(const char *msgs)
 }
 
 /* A C compiler run failed: pass its messages through (done) and choose the exit status.
-   Errors at a .wtc line or functions the user never defined are input errors (1);
+   Errors at the user's lines or functions the user never defined are input errors (1);
    everything else is a misuse or a wtcc problem (2), said in so many words. */
 static int compile_failed(const char *what, const StrList *cmd, const ToolResult *r,
-                          const DrvOptions *o)
+                          const DrvOptions *o, const Paths *p)
 {
     if (r->spawn_errno || r->signal)
         return drv_tool_failed(what, cmd, r);
@@ -133,7 +147,7 @@ static int compile_failed(const char *what, const StrList *cmd, const ToolResult
                   cmd->items[0], what, r->status);
         return DRV_MISUSE;
     }
-    if (blames_user_source(msgs, o->input) || undef == UNDEF_USER)
+    if (blames_user_source(msgs, o->input, p) || undef == UNDEF_USER)
         return DRV_INPUT_ERROR; /* the messages above point at the user's program */
     if (undef & UNDEF_WTC) {
         drv_error("the wtcc runtime does not define functions the generated code of %s "
@@ -161,13 +175,13 @@ static bool produced(const char *path)
 /* Run one C compiler command whose stderr is shown to the user; it writes 'target'.
    Returns an exit status. */
 static int run_compiler(const char *what, const StrList *cmd, const char *target,
-                        const DrvOptions *o)
+                        const DrvOptions *o, const Paths *p)
 {
     ToolResult r = drv_run(cmd, CAPTURE_STDERR);
     if (r.out_len)
         drv_tidy_messages(r.out, r.out_len, stderr);
     if (r.status != 0)
-        return compile_failed(what, cmd, &r, o);
+        return compile_failed(what, cmd, &r, o, p);
     if (produced(target))
         return DRV_OK;
     drv_error("'%s' exited successfully but did not write %s", cmd->items[0], what);
@@ -194,7 +208,7 @@ static int preprocess_generated(const DrvOptions *o, const Paths *p, const char 
     sl_push(&cmd, p->generated);
     sl_push(&cmd, "-o");
     sl_push(&cmd, out);
-    return run_compiler("the generated C", &cmd, out, o);
+    return run_compiler("the generated C", &cmd, out, o, p);
 }
 
 /* Step 4: the MPI program into 'tmp'. Warnings are on (-Wall) so the user sees them. */
@@ -222,7 +236,7 @@ static int build_program(const DrvOptions *o, const Paths *p, const char *tmp)
         sl_push(&cmd, CHECK_HEAP);
     sl_append(&cmd, &o->link_flags);
     sl_push(&cmd, "-lm");
-    return run_compiler("the program", &cmd, tmp, o);
+    return run_compiler("the program", &cmd, tmp, o, p);
 }
 
 /* A C string literal holding 's' (for -DWTC_LIBDIR="..."). */
@@ -259,7 +273,7 @@ static int build_predictor(const DrvOptions *o, const Paths *p, const char *tmp)
     }
     sl_append(&cmd, &o->link_flags);
     sl_push(&cmd, "-lm");
-    return run_compiler("the predictor", &cmd, tmp, o);
+    return run_compiler("the predictor", &cmd, tmp, o, p);
 }
 
 /* A temporary file beside 'target', or NULL after an error message. */

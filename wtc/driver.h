@@ -47,6 +47,10 @@ typedef struct Paths {
     const char *libdir;
     const char *output;    /* the program (or the C file with -E; "-" = stdout) */
     const char *generated; /* the generated C in the temporary directory */
+    const char **user_files; /* the names the user's source came under (its line
+                                markers, system headers not): the C compiler's errors
+                                there are the user's (build.c) */
+    int nuser_files;
 } Paths;
 
 /* ---- util.c ---- */

@@ -216,6 +216,8 @@ static int compile(const DrvOptions *o, Paths *p)
     if (tu->nerrors)
         return DRV_INPUT_ERROR;
     p->generated = tmp_path(generated_name(o->input));
+    p->user_files = tu->files;
+    p->nuser_files = tu->nfiles;
     st = generate(tu, o, p);
     if (st != DRV_OK)
         return st;

@@ -61,6 +61,22 @@ printf 'long h(int n);\n\nrecursive long h(long n)\n{\n    return n;\n}\nint mai
 grep -q "p.wtc:3:[0-9]*: error: conflicting types" "$T/perr" \
     || fail "conflicting types not at the definition (line 3): $(grep 'conflicting' "$T/perr")"
 cat "$T/perr" >> "$T/err"
+# an error at a name a #line gave the user's file is the user's (status 1, no "wtcc
+# bug"): only errors at the .wtc's own name were (a helper's bug hunt: status 2)
+printf '#include <stdio.h>\n#line 500 "other.c"\nint main(void) { return undeclared; }\n' > "$T/l.wtc"
+"$WTCC" "$T/l.wtc" -o "$T/l" 2> "$T/lerr"
+st=$?
+[ $st = 1 ] && grep -q "^other.c:500:[0-9]*: error: " "$T/lerr" && ! grep -q "wtcc bug" "$T/lerr" \
+    || fail "#line 500 \"other.c\": status $st, '$(cat "$T/lerr")'"
+# while an error in the generated code's own lines is still a wtcc bug (status 2), even
+# where a #line named the user's text as the generated file is named (<tmp>/lc.c): the
+# -D breaks the generated code's first statement, __asm__(...), at no line of the user's
+printf '#line 1 "lc.c"\nint main(void) { return 0; }\n' > "$T/lc.wtc"
+"$WTCC" -D__asm__=int "$T/lc.wtc" -o "$T/lc" 2> "$T/lerr"
+st=$?
+[ $st = 2 ] && grep -q "this is a wtcc bug" "$T/lerr" \
+    || fail "an error in the generated lines: status $st, '$(cat "$T/lerr")'"
+cat "$T/lerr" >> "$T/err"
 # a compiler that fails without a word: wtcc says which one failed, and does not call it
 # a wtcc bug (--cc=false gave status 1 and no message at all; a helper's bug hunt)
 printf 'int main(void) { return 0; }\n' > "$T/ok.wtc"
