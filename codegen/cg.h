@@ -114,7 +114,7 @@ bool cg_is_write(const Node *n);                     /* =, op=, ++, -- */
    checker (the C compiler has the one that decides); EC_UNKNOWN elsewhere. */
 typedef enum ExprClass {
     EC_UNKNOWN, EC_INTEGER, EC_FLOATING /* or complex */, EC_POINTER /* or array */,
-    EC_AGGREGATE /* struct or union */
+    EC_AGGREGATE /* struct or union */, EC_VOID
 } ExprClass;
 ExprClass cg_expr_class(Node *n);
 ExprClass cg_type_class(Type *t);

@@ -117,7 +117,13 @@ static char *cond_text(const Cg *cg, RecFn *f)
         for (int i = 0; i < n->nargs && sp < 250; i++)
             stack[sp++] = n->args[i];
     }
-    return cg_one_line(edits_apply(cg, &ed, f->cond->cond->span.start, f->cond->cond->span.end));
+    char *text = cg_one_line(edits_apply(cg, &ed, f->cond->cond->span.start,
+                                         f->cond->cond->span.end));
+    /* the runtime takes an int (wtc_par_open_fast): a pointer there drew gcc's "pointer/
+       integer type mismatch" about the generated code, and a double 0.5 became false;
+       != 0 converts them as C's 'if' does. An integer stays as written, and no !! is
+       used: gcc says "'*' in boolean context" of a '!!(share * n)' */
+    return cg_expr_class(f->cond->cond) == EC_INTEGER ? text : cg_fmt("(%s) != 0", text);
 }
 
 /* The first recursive function spawned in a par body (gives a region its mode). */

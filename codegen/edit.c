@@ -320,6 +320,8 @@ ExprClass cg_type_class(Type *t)
         return EC_POINTER;
     if (t->kind == TY_STRUCT || t->kind == TY_UNION)
         return EC_AGGREGATE;
+    if (t->kind == TY_VOID)
+        return EC_VOID;
     return EC_UNKNOWN;
 }
 
@@ -332,6 +334,8 @@ static ExprClass binary_class(const char *op, ExprClass a, ExprClass b)
     for (size_t i = 0; i < sizeof int_ops / sizeof int_ops[0]; i++)
         if (strcmp(op, int_ops[i]) == 0)
             return EC_INTEGER;
+    if (a == EC_VOID || b == EC_VOID)
+        return EC_UNKNOWN; /* an error the C compiler names */
     bool additive = strcmp(op, "+") == 0 || strcmp(op, "-") == 0;
     if (additive && a == EC_POINTER && b == EC_POINTER)
         return strcmp(op, "-") == 0 ? EC_INTEGER : EC_UNKNOWN;

@@ -396,7 +396,7 @@ static const char *not_integer(Node *n)
 {
     static const char *const what[] = {
         [EC_FLOATING] = "a floating or complex type", [EC_POINTER] = "a pointer or array type",
-        [EC_AGGREGATE] = "a struct or union type"};
+        [EC_AGGREGATE] = "a struct or union type", [EC_VOID] = "type void"};
     ExprClass c = n ? cg_expr_class(n) : EC_UNKNOWN;
     return c != EC_UNKNOWN && c != EC_INTEGER ? what[c] : NULL;
 }
@@ -409,6 +409,18 @@ static void check_count_type(Clause *cl, ClauseItem *it)
     if (what)
         diag_error(it->count->loc, "the count of '%s' in %s must have an integer type (it has "
                    "%s)", it->name, clause_word(cl->kind), what);
+}
+
+/* cond: is a condition, as C's 'if' takes one: of a scalar type (arithmetic or pointer).
+   A void or struct cond: got the C compiler's error about the generated code, at the
+   par's line (a helper's bug hunt). */
+static void check_cond_type(Node *cond)
+{
+    ExprClass c = cg_expr_class(cond);
+    if (c == EC_VOID || c == EC_AGGREGATE)
+        diag_error(cond->loc, "cond: must have a scalar type (arithmetic or pointer, as the "
+                   "condition of an 'if'); it has %s",
+                   c == EC_VOID ? "type void" : "a struct or union type");
 }
 
 /* out: through a pointer to const: the callee cannot write there, and the copy back
@@ -559,6 +571,7 @@ static void check_clauses(const TranslationUnit *tu, RecFn *f)
             if (cl->cond) {
                 check_clause_ident(cl->cond, &c);
                 find_write(cl->cond, &w);
+                check_cond_type(cl->cond);
             }
             if (w)
                 diag_error(w->loc, "cond: must not change anything (it is evaluated where the "
@@ -1349,7 +1362,7 @@ static bool share_solution_ok(const Cg *cg, const struct share_fn *f, Node *arg,
     diag_error(arg->loc, "the fourth argument of %s must point to the solution (sizeof %s "
                "bytes are copied from it into '%s'); '%s' is %s, not a pointer%s%s%s", f->name,
                data->name, data->name, text,
-               c == EC_AGGREGATE ? "a struct or union" : "a number",
+               c == EC_AGGREGATE ? "a struct or union" : c == EC_VOID ? "void" : "a number",
                lvalue ? ": write '&" : "", lvalue ? text : "", lvalue ? "'" : "");
     return false;
 }

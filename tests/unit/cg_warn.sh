@@ -121,4 +121,10 @@ has "mpi_name_warn.wtc:19:16: warning: 'poll' is also a function of the C librar
 lacks "'read'" "warned about the static function 'read'"
 lacks "'close'" "warned about the local 'close'"
 count warning 3 "mpi_name_warn: expected exactly three warnings"
+# a cond: of a pointer or floating type: no word (gcc's "pointer/integer type mismatch"
+# about the generated code was), and a double converted as an 'if' converts it
+build cond_scalar
+count warning 0 "cond_scalar: a pointer or double cond: drew a warning"
+bin/wtcc -E tests/cg/cond_scalar.wtc -o "$out/cond_scalar.c" 2> "$out/log" || fail "cond_scalar: -E failed"
+grep -q '(share \* n) != 0' "$out/cond_scalar.c" || fail "cond_scalar: the double cond: is not converted as an 'if' converts it"
 echo "cg_warn: ok"
