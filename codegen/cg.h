@@ -99,8 +99,10 @@ char *cg_one_line(char *s);
 /* Line mapping of the preprocessed buffer (follows line markers). */
 void cg_lines_init(const TranslationUnit *tu);
 Loc cg_loc_at(int offset);
+void cg_note_rewritten(Loc l); /* a line whose generated text differs (codegen.h) */
 /* Emit a line directive so that what follows is reported as 'offset's line. */
 void cg_emit_line(Cg *cg, int offset);
+void cg_emit_line_generated(Cg *cg, int offset); /* ... before text of wtcc's own */
 
 /* AST helpers. */
 typedef void (*NodeVisit)(Node *n, void *data);

@@ -518,7 +518,7 @@ static void emit_clone(Cg *cg, RecFn *f, enum Flavor flavor)
                   cg_fmt(" %s(void)__wtc_self; __wtc_check_%s(&__wtc_self, 0);",
                          marshal_args_decl(f, "__wtc_self", init.s), f->name));
     }
-    cg_emit_line(cg, body->span.start);
+    cg_emit_line_generated(cg, body->span.start);
     fprintf(cg->out, "%s%sstatic %s __wtc_%s_%s(%s) %s\n", f->attrs ? f->attrs : "",
             !par && seq_flatten(cg, f) ? "__attribute__((flatten)) " : "", marshal_ret_type(cg, f),
             par ? "par" : "seq", f->name, marshal_param_list(cg, f, par),

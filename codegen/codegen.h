@@ -20,4 +20,10 @@ typedef struct CgOptions {
    zero the contents of 'out' are meaningless and must be discarded. */
 int cg_generate(TranslationUnit *tu, const CgOptions *opt, FILE *out);
 
+/* After cg_generate: the user's lines (file and line; col unused) that the generated C
+   re-prints with other text on them (a clone's renamed header, a par, a renamed call,
+   main renamed by a macro), in *lines; returns how many. The C compiler's columns there
+   count the generated text, not the user's (wtc/tidy.c drops them). */
+int cg_rewritten_lines(const Loc **lines);
+
 #endif

@@ -139,6 +139,9 @@ char *edits_apply(const Cg *cg, Edits *e, int start, int end)
             continue;
         str_cat(&out, span_text(cg->tu, (Span){pos, ed->start}));
         str_cat(&out, ed->text);
+        cg_note_rewritten(cg_loc_at(ed->start));
+        if (ed->end > ed->start)
+            cg_note_rewritten(cg_loc_at(ed->end - 1));
         pos = ed->end;
     }
     str_cat(&out, span_text(cg->tu, (Span){pos, end}));
@@ -146,6 +149,10 @@ char *edits_apply(const Cg *cg, Edits *e, int start, int end)
 }
 
 /* ---- line mapping ---------------------------------------------------------- */
+
+/* The user's lines whose text the generated C changed (codegen.h, cg_rewritten_lines). */
+static Loc *rewritten;
+static int nrewritten, caprewritten;
 
 static int *line_start; /* offset of each line of the buffer */
 static const char **line_file;
@@ -191,6 +198,7 @@ void cg_lines_init(const TranslationUnit *tu)
     free(line_start); /* of the previous unit, when there was one */
     free(line_file);
     free(line_no);
+    nrewritten = 0;
     line_start = malloc(sizeof(int) * (size_t)cap);
     line_file = malloc(sizeof(char *) * (size_t)cap);
     line_no = malloc(sizeof(int) * (size_t)cap);
@@ -223,6 +231,28 @@ void cg_lines_init(const TranslationUnit *tu)
     }
 }
 
+/* Note a line the generated C re-prints with other text. The edits of one function come
+   in order, so a line is seldom noted twice in a row; a repeat elsewhere does no harm. */
+void cg_note_rewritten(Loc l)
+{
+    if (nrewritten && rewritten[nrewritten - 1].line == l.line &&
+        strcmp(rewritten[nrewritten - 1].file, l.file) == 0)
+        return;
+    if (nrewritten == caprewritten) {
+        caprewritten = caprewritten ? 2 * caprewritten : 64;
+        rewritten = realloc(rewritten, sizeof *rewritten * (size_t)caprewritten);
+        if (!rewritten)
+            abort();
+    }
+    rewritten[nrewritten++] = l;
+}
+
+int cg_rewritten_lines(const Loc **lines)
+{
+    *lines = rewritten;
+    return nrewritten;
+}
+
 /* File and line of a byte offset (column 1). */
 Loc cg_loc_at(int offset)
 {
@@ -244,6 +274,14 @@ void cg_emit_line(Cg *cg, int offset)
 {
     Loc l = cg_loc_at(offset);
     fprintf(cg->out, "\n#line %d \"%s\"\n", l.line, l.file);
+}
+
+/* The same before text of wtcc's own (a clone's header, a prototype, a wrapper), which
+   the C compiler then reports at that line with the columns of the generated text. */
+void cg_emit_line_generated(Cg *cg, int offset)
+{
+    cg_note_rewritten(cg_loc_at(offset));
+    cg_emit_line(cg, offset);
 }
 
 /* ---- AST helpers ------------------------------------------------------------ */

@@ -142,7 +142,7 @@ void marshal_emit_forward(Cg *cg, RecFn *f)
 {
     FILE *o = cg->out;
     char *ret = marshal_ret_type(cg, f);
-    cg_emit_line(cg, f->def->span.start);
+    cg_emit_line_generated(cg, f->def->span.start);
     fprintf(o, "typedef struct {");
     for (int i = 0; i < f->nparams; i++)
         fprintf(o, " %s;", member_decl(cg, &f->params[i], f->params[i].name));
@@ -161,7 +161,7 @@ void marshal_emit_forward(Cg *cg, RecFn *f)
        above the wrapper, that is the wrapper, which must be declared by then; on the
        definition's line, where gcc's "conflicting types" with a prototype of the user's
        belongs (it named a line 4 below it, past the end of a short file) */
-    cg_emit_line(cg, f->def->span.start);
+    cg_emit_line_generated(cg, f->def->span.start);
     fprintf(o, "%s;\n", wrapper_head(cg, f));
     if (f->nbufs)
         emit_check(cg, f);
@@ -304,7 +304,7 @@ static void emit_descriptor(Cg *cg, RecFn *f)
 static void emit_align_checks(Cg *cg, RecFn *f)
 {
     FILE *o = cg->out;
-    cg_emit_line(cg, f->def->span.start);
+    cg_emit_line_generated(cg, f->def->span.start);
     /* (no quotes around the names: gcc prints a static assertion's ' as \') */
     const char *why = "which the runtime does not keep aligned on other processors (at most "
                       "16 bytes: a vector of 32 or more, or _Alignas above 16, is not "
@@ -330,7 +330,7 @@ static void emit_align_checks(Cg *cg, RecFn *f)
 /* Everything the runtime needs about f. */
 void marshal_emit_support(Cg *cg, RecFn *f)
 {
-    cg_emit_line(cg, f->def->span.start);
+    cg_emit_line_generated(cg, f->def->span.start);
     emit_counts(cg, f);
     emit_runners(cg, f);
     emit_descriptor(cg, f);
@@ -345,7 +345,7 @@ void marshal_emit_wrapper(Cg *cg, RecFn *f)
     Str init = {0};
     for (int i = 0; i < f->nparams; i++)
         str_printf(&init, "%s%s", i ? ", " : "", f->params[i].name);
-    cg_emit_line(cg, f->def->span.start);
+    cg_emit_line_generated(cg, f->def->span.start);
     fprintf(o, "%s\n{\n    %s\n", wrapper_head(cg, f),
             marshal_args_decl(f, "__wtc_a", init.len ? init.s : "0"));
     if (f->is_void) {

@@ -409,6 +409,9 @@ int cg_generate(TranslationUnit *tu, const CgOptions *opt, FILE *out)
         Node *n = tu->items[i];
         RecFn *f = n->kind == ND_FUNCDEF && n->func && n->func->is_recursive
                        ? cg_recfn_by_name(&cg, n->func->decl->name) : NULL;
+        if (n->kind == ND_FUNCDEF && n->func && n->func->decl && n->func->decl->name &&
+            strcmp(n->func->decl->name, "main") == 0)
+            cg_note_rewritten(n->func->decl->loc); /* the macro renames it (above) */
         if (f && f->def == n) {
             copy_text(&cg, pos, fn_attributes(&cg, f, pos, n->span.start));
             emit_recursive(&cg, f, i);

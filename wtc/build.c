@@ -179,7 +179,7 @@ static int run_compiler(const char *what, const StrList *cmd, const char *target
 {
     ToolResult r = drv_run(cmd, CAPTURE_STDERR);
     if (r.out_len)
-        drv_tidy_messages(r.out, r.out_len, stderr);
+        drv_tidy_messages(r.out, r.out_len, p, stderr);
     if (r.status != 0)
         return compile_failed(what, cmd, &r, o, p);
     if (produced(target))

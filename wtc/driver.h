@@ -42,6 +42,12 @@ typedef struct DrvOptions {
     bool dump_ast;          /* --dump-ast */
 } DrvOptions;
 
+/* A line of the user's source: its file as line markers name it, and its number. */
+typedef struct DrvPlace {
+    const char *file;
+    int line;
+} DrvPlace;
+
 /* Where everything lives for this run. */
 typedef struct Paths {
     const char *libdir;
@@ -51,6 +57,9 @@ typedef struct Paths {
                                 markers, system headers not): the C compiler's errors
                                 there are the user's (build.c) */
     int nuser_files;
+    DrvPlace *rewritten;     /* the user's lines the generated C re-prints with other
+                                text: the C compiler's columns there are not the user's */
+    int nrewritten;
 } Paths;
 
 /* ---- util.c ---- */
@@ -118,8 +127,9 @@ int drv_build_and_install(const DrvOptions *o, const Paths *p);
 
 /* ---- tidy.c ---- */
 /* Print the C compiler's messages (in[0..len)) with the clones' internal names replaced
-   by the user's and repeated messages dropped. */
-void drv_tidy_messages(const char *in, size_t len, FILE *out);
+   by the user's, the columns at p's rewritten lines dropped, and repeated messages
+   dropped. */
+void drv_tidy_messages(const char *in, size_t len, const Paths *p, FILE *out);
 
 /* ---- libdir.c ---- */
 /* The lib/wtc directory: $WTC_LIBDIR, else <dir of this executable>/../lib/wtc. */

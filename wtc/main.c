@@ -135,8 +135,10 @@ static char *preprocess(const DrvOptions *o, const Paths *p, int *len, int *st)
     return r.out;
 }
 
-/* Step 3: write the generated C into p->generated. Returns an exit status. */
-static int generate(TranslationUnit *tu, const DrvOptions *o, const Paths *p)
+/* Step 3: write the generated C into p->generated; note in p the user's lines it
+   re-prints with other text (for the C compiler's messages, tidy.c). Returns an exit
+   status. */
+static int generate(TranslationUnit *tu, const DrvOptions *o, Paths *p)
 {
     FILE *f = fopen(p->generated, "w");
     if (!f) {
@@ -150,7 +152,14 @@ static int generate(TranslationUnit *tu, const DrvOptions *o, const Paths *p)
         drv_error("cannot write '%s': %s", p->generated, strerror(errno));
         return DRV_MISUSE;
     }
-    return nerr || diag_error_count() ? DRV_INPUT_ERROR : DRV_OK;
+    if (nerr || diag_error_count())
+        return DRV_INPUT_ERROR;
+    const Loc *lines;
+    p->nrewritten = cg_rewritten_lines(&lines);
+    p->rewritten = drv_xmalloc(sizeof *p->rewritten * (size_t)(p->nrewritten + 1));
+    for (int i = 0; i < p->nrewritten; i++)
+        p->rewritten[i] = (DrvPlace){lines[i].file, lines[i].line};
+    return DRV_OK;
 }
 
 /* Copy the file 'from' to the open stream 'to'. */
