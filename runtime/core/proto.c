@@ -348,6 +348,7 @@ double wtcp_steal_pause(int fails, double rtt, double cap, int by_rtt)
     double d;
     if (fails < 1)
         return 0;
+    rtt = wtcp_peek_rtt(rtt);
     d = rtt * (double)(1u << (fails < 21 ? fails - 1 : 20));
     if (by_rtt && cap > WTCP_PAUSE_RTTS * rtt)
         cap = WTCP_PAUSE_RTTS * rtt;

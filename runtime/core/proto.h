@@ -324,8 +324,11 @@ void wtcp_park_drop(wtcp_parked *p, int i);
 unsigned long long wtcp_victim_seed(int rank, unsigned draw);
 /* How long after its last STEAL a thief whose last 'fails' STEALs were answered NOWORK
    waits before the next one: 0 after a success, then 2^(fails-1) times the last
-   answer's round trip 'rtt', at most 'cap' (a victim with nothing is not kept busy
-   answering, and idle thieves do not flood the network; wtcp_pause_cap_us). 'by_rtt' (no
+   answer's round trip 'rtt' (at least WTCP_PEEK_STEP, the back-off's first sleep, as a
+   peek's: on a free network, a what-if of the predictor, the round trip is 0 and the
+   thieves would ask again at the same instant), at most 'cap' (a victim with nothing is
+   not kept busy answering, and idle thieves do not flood the network;
+   wtcp_pause_cap_us). 'by_rtt' (no
    doorbell covers every rank: the job spans hosts, its victims are asked by message) also
    bounds it by WTCP_PAUSE_RTTS round trips: each thief asking a random victim at most
    once per that many round trips keeps any victim's load below it whatever P is, where

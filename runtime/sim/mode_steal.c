@@ -403,17 +403,8 @@ static int serve_steal(sim *S, int rid)
     return !r->finished;
 }
 
-/* A STEAL that costs nothing would let idle ranks steal forever at one instant (the
-   smallest latency: L_intra = 0 between ranks of one node is enough). */
-static int setup(sim *S)
-{
-    const sim_machine *m = S->m;
-    return S->lmin > 0 || m->o_sa > 0 || m->o_ra > 0 ? 0 : -1;
-}
-
 const sim_ops sim_steal_ops = {
     .id = SIM_STEAL,
-    .setup = setup,
     .open_par = open_wpar,
     .step = step_work,
     .serve = serve_steal,

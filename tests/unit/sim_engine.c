@@ -865,18 +865,33 @@ static void steal_seeds(void)
     sim_tree_free(&t);
 }
 
-/* A STEAL round trip that costs nothing is refused (idle ranks would steal forever at
-   one instant): also when only the latency within a node is 0. */
-static void steal_free_refused(void)
+/* A STEAL round trip that costs nothing (a free network, a what-if: every latency and
+   overhead 0) is simulated: the thief's pause after a NOWORK takes a round trip of at
+   least the back-off's first sleep (WTCP_PEEK_STEP), never 0. The setting was refused,
+   and the report printed "nan" for every steal row, P = 1 too (a helper's bug hunt:
+   ethernet-mpich-2004 with L = o_sa = o_ra = 0). On two_leaves (5, two leaves of 100,
+   3): P = 1 runs them in turn, 208; P = 2 the two at once, 108. Unseeded at P = 4 the
+   idle ranks ask rank 0 and each other from time 0; with the answering thread, rank 0's
+   is rung WTCP_ANSWER_GRACE after the STEAL left, so child 1 leaves at most that and a
+   pause after 5: 108 + 300 us at most, a few STEALs per thief. */
+static void steal_free_round_trip(void)
 {
     sim_machine m = toy();
     sim_tree t;
     sim_result r;
-    m.o_sa = m.o_ra = 0;
-    m.L_intra = 0;
+    m.L = m.L_intra = m.o_sa = m.o_ra = 0;
     two_leaves(&t, 2);
-    check("steal: a free round trip within a node is refused",
-          run(&t, &m, SIM_STEAL, 2, 0, 0, &r), -1);
+    check("steal: a free round trip, P = 1", run(&t, &m, SIM_STEAL, 1, 0, 0, &r), 208);
+    check("steal: a free round trip, P = 2", run(&t, &m, SIM_STEAL, 2, 0, 0, &r), 108);
+    sim_setting s = { .mode = SIM_STEAL, .procs = 4, .unseeded = 1 };
+    m.leaf_wait = 0;
+    int ok = sim_run(&t, &m, s, &r) == 0 && r.time >= 108 && r.time <= 108 + 300e-6 &&
+             r.steals <= 3 * 10;
+    printf("%s steal: a free round trip, unseeded P = 4 with the answering thread: %.9g, "
+           "%lld STEALs\n", ok ? "[PASS]" : "[FAIL]", r.time, r.steals);
+    failures += !ok;
+    check("steal: a free round trip, the pause's rule", wtcp_steal_pause(3, 0, 100e-6, 1),
+          4 * WTCP_PEEK_STEP);
     sim_tree_free(&t);
 }
 
@@ -1433,7 +1448,7 @@ int main(int argc, char **argv)
     steal_seeds();
     steal_pause_timeline();
     steal_park_timeline();
-    steal_free_refused();
+    steal_free_round_trip();
     end_timelines();
     speed_draws();
     conservation();

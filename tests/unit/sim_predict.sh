@@ -89,6 +89,30 @@ timeout 20 $P --wtc-machine=$OUT/bad.conf 10 1000 >/dev/null 2>$OUT/e.txt; rc=$?
     && pass "bad machine file: $(cat $OUT/e.txt)" || bad "bad machine file: status $rc"
 timeout 20 $P --wtc-machine=loopback-default --wtc-procs=1,2 10 1000 | grep -q 'loopback-default' \
     && pass "--wtc-machine=NAME finds a preset" || bad "preset by name"
+# a free round trip (the 2004 preset with L, o_sa and o_ra 0: a what-if of a zero-cost
+# network) is predicted in steal mode: every steal row said "nan" with status 0, P = 1
+# too, the JSON "predicted_s": nan, and --wtc-stats no table (a helper's bug hunt)
+sed 's/^\(L\|o_sa\|o_ra\) = .*/\1 = 0/' machines/ethernet-mpich-2004.conf >$OUT/zero_rtt.conf
+timeout 120 $P --wtc-procs=1,4 --wtc-modes=steal --wtc-machine=$OUT/zero_rtt.conf 25 20000 \
+    >$OUT/o.txt 2>$OUT/e.txt; rc=$?
+[ $rc = 0 ] && [ "$(grep -c '^steal ' $OUT/o.txt)" = 2 ] && ! grep -qi 'nan\|inf' $OUT/o.txt &&
+    awk '/^steal /{ if (!($5 > 0)) bad = 1 } END { exit bad }' $OUT/o.txt \
+    && pass "a free round trip, steal mode: finite predictions (P = 4:" \
+        "$(awk '/^steal +4 /{ print $5 }' $OUT/o.txt) s)" \
+    || bad "a free round trip: status $rc: $(grep '^steal ' $OUT/o.txt)" \
+        "$(head -c 200 $OUT/e.txt)"
+timeout 120 $P --wtc-procs=4 --wtc-modes=steal --wtc-machine=$OUT/zero_rtt.conf --wtc-stats \
+    25 20000 >$OUT/o.txt 2>&1
+grep -q '^0  *worker ' $OUT/o.txt && pass "a free round trip: --wtc-stats prints its table" \
+    || bad "a free round trip, --wtc-stats: $(tail -3 $OUT/o.txt)"
+if command -v python3 >/dev/null; then
+    timeout 120 $P --wtc-format=json --wtc-procs=1,4 --wtc-modes=steal \
+        --wtc-machine=$OUT/zero_rtt.conf 25 20000 | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+assert len(d["settings"]) == 2 and all(x["predicted_s"] > 0 for x in d["settings"])
+' && pass "a free round trip: json parses" || bad "a free round trip: json"
+fi
 # options: an unknown one is named as unknown (with or without '='), a known one
 # without its value says so, and after '--' nothing is the predictor's (the program's
 # own arguments: fib_msort reads 25 and 20000, and a '--wtc-bogus' after the '--')
