@@ -5,6 +5,7 @@
  * (common/profile.c reads the frame and that table). Numbers are written as C99 hex
  * floats, so a prediction from the file is the prediction from the run, bit for bit. */
 #include <errno.h>
+#include <limits.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,23 +13,35 @@
 #include "wtcrt.h"
 #include "sim.h"
 
+/* The largest time (seconds) and count a profile's recording may hold: any run's are
+   far below, and a value edited by hand above them is refused as damaged. */
+#define PROF_TIME_MAX 1e12
+#define PROF_COUNT_MAX 1e15
+
 /* The recording's sampling figures as the profile keeps them: the fields of each line
-   in order (one list for writing and reading). */
+   in order (one list for writing and reading), each with the range the recording can
+   give it (a profile edited by hand, its checksum made again, predicted "total nan s",
+   a leaf count of -5 and a spread of -100 % with status 0: a helper's bug hunt). */
 typedef struct samp_field {
-    char kind;            /* 'l' long, 'i' int, 'd' double */
+    char kind;            /* 'l' long, 'i' int, 'd' double (finite) */
     size_t off;
+    double lo, hi;        /* the values a recording gives it */
 } samp_field;
-#define SF(k, f) { k, offsetof(sim_sampling, f) }
+#define SF(k, f, lo, hi) { k, offsetof(sim_sampling, f), lo, hi }
+#define SF_TIME(f) SF('d', f, 0, PROF_TIME_MAX)
+#define SF_COUNT(f) SF('l', f, 0, PROF_COUNT_MAX)
 static const samp_field samp_line[] = {
-    SF('l', leaves), SF('l', executed), SF('d', total), SF('d', err_lo), SF('d', err_hi),
-    SF('i', mode), SF('l', n), SF('d', pct), SF('i', chunks), SF('l', in_place),
-    SF('l', dear), SF('l', preempted), SF('i', replicate), SF('l', repl_subtrees),
-    SF('l', repl_calls), SF('l', repl_leaves), SF('d', rec_seconds),
+    SF_COUNT(leaves), SF_COUNT(executed), SF_TIME(total),
+    SF('d', err_lo, -PROF_TIME_MAX, 0), SF('d', err_hi, 0, PROF_TIME_MAX), /* bootstrap */
+    SF('i', mode, SIM_SAMPLE_ERROR, SIM_SAMPLE_ALL), SF('l', n, 0, (double)LONG_MAX),
+    SF('d', pct, 0, 100), SF('i', chunks, 0, INT_MAX), SF_COUNT(in_place), SF_COUNT(dear),
+    SF_COUNT(preempted), SF('i', replicate, 0, 1 << 20), SF_COUNT(repl_subtrees),
+    SF_COUNT(repl_calls), SF_COUNT(repl_leaves), SF_TIME(rec_seconds),
 };
 static const samp_field checks_line[] = {
-    SF('d', pass1), SF('d', pass2), SF('l', outliers), SF('l', repl_checked),
-    SF('l', repl_unequal), SF('d', repl_maxdiff), SF('l', same_args), SF('i', passes),
-    SF('d', pass_kept),
+    SF_TIME(pass1), SF_TIME(pass2), SF_COUNT(outliers), SF_COUNT(repl_checked),
+    SF_COUNT(repl_unequal), SF('d', repl_maxdiff, 0, 1), SF_COUNT(same_args),
+    SF('i', passes, 0, SIM_RETIME_PASSES), SF_TIME(pass_kept),
 };
 
 /* "kw v1 v2 ...\n": the fields of s listed in v[0..n-1]. */
@@ -167,7 +180,7 @@ static double get_double(cur *c)
 static double get_time(cur *c)
 {
     double v = get_double(c);
-    if (!(v >= 0 && v < 1e12))
+    if (!(v >= 0 && v < PROF_TIME_MAX))
         c->bad = 1;
     return v;
 }
@@ -183,28 +196,41 @@ static void expect(cur *c, const char *kw)
         c->s += strlen(kw);
 }
 
-/* Reads the fields v[0..n-1] of s after the keyword kw. */
+/* Reads the fields v[0..n-1] of s after the keyword kw, each in its range (a double
+   finite: NaN fails every comparison). */
 static void read_fields(cur *c, const char *kw, sim_sampling *s, const samp_field *v,
                         size_t n)
 {
     char *b = (char *)s;
     expect(c, kw);
     for (size_t i = 0; i < n; i++) {
-        if (v[i].kind == 'd')
-            *(double *)(b + v[i].off) = get_double(c);
+        long w = v[i].kind == 'd' ? 0 : get_long(c);
+        double x = v[i].kind == 'd' ? get_double(c) : (double)w;
+        if (!(x >= v[i].lo && x <= v[i].hi))
+            c->bad = 1;
+        else if (v[i].kind == 'd')
+            *(double *)(b + v[i].off) = x;
         else if (v[i].kind == 'i')
-            *(int *)(b + v[i].off) = (int)get_long(c);
+            *(int *)(b + v[i].off) = (int)w;
         else
-            *(long *)(b + v[i].off) = get_long(c);
+            *(long *)(b + v[i].off) = w;
     }
 }
 
+/* The recorded depth (-1: the program's cond:) and the sampling figures, each in its
+   range, the leaves run and the pars found unequal no more than the leaves and the pars
+   checked. */
 static void read_sampling(cur *c, sim_sampling *s, int *rec_depth)
 {
+    long d;
     expect(c, "recorded_depth");
-    *rec_depth = (int)get_long(c);
+    if ((d = get_long(c)) < -1 || d > WTCRT_MAX_DEPTH)
+        c->bad = 1;
+    *rec_depth = (int)(c->bad ? -1 : d);
     read_fields(c, "sampling", s, samp_line, sizeof samp_line / sizeof samp_line[0]);
     read_fields(c, "checks", s, checks_line, sizeof checks_line / sizeof checks_line[0]);
+    if (s->executed > s->leaves || s->repl_unequal > s->repl_checked)
+        c->bad = 1;
 }
 
 /* The par statements; their file names are kept for the tree's life (a profile is read
@@ -343,6 +369,17 @@ static void read_tree(cur *c, sim_tree *t)
             c->bad = 1;
 }
 
+/* A tree recorded to depth D >= 0 (--wtc-depth replaced every cond: by wtc_depth < D):
+   every par's cond says whether its depth is below D. A recorded_depth edited by hand
+   (5 in a profile of fib recorded with its cond:, pars spawning down to depth 12) was
+   predicted as that depth's cut. */
+static void check_depth(cur *c, const sim_tree *t, int D)
+{
+    for (int i = 0; D >= 0 && i < t->npars && !c->bad; i++)
+        if (!t->pars[i].cond != !(t->pars[i].depth < D))
+            c->bad = 1;
+}
+
 void sim_profile_tree_free(sim_tree *t)
 {
     for (int i = 0; i < t->nsites; i++) /* read_sites' copies */
@@ -370,7 +407,9 @@ static void read_aparts(cur *c, sim_aparts *ap, int rec_depth)
             return (void)(c->bad = 1);
         sim_tree_init(&ap->tree[ap->n]);
         ap->depth[ap->n] = (int)d;
-        read_tree(c, &ap->tree[ap->n++]);
+        read_tree(c, &ap->tree[ap->n]);
+        check_depth(c, &ap->tree[ap->n], (int)d);
+        ap->n++;
     }
 }
 
@@ -393,6 +432,8 @@ int sim_profile_load(const char *path, const wtc_program *prog, sim_tree *t,
     read_sampling(&c, s, rec_depth);
     if (!c.bad)
         read_tree(&c, t);
+    if (!c.bad)
+        check_depth(&c, t, *rec_depth);
     if (!c.bad)
         read_aparts(&c, ap, *rec_depth);
     free(text);

@@ -576,8 +576,8 @@ static void run_leaf(long i, double *t, unsigned char *have, double *x, long *nx
    timing: a slowdown only adds time, and one pass in a fast gap is enough for the leaves
    it timed. Long passes already cover many such stretches, as the program's own run
    does, and keep the mean of two (n-queens 15: passes of 0.63 s; four of them, under a
-   quarter's budget alone, had doubled the time of its prediction). */
-#define SIM_RETIME_PASSES 6
+   quarter's budget alone, had doubled the time of its prediction). SIM_RETIME_PASSES:
+   sim.h (a profile's checks line holds at most that many). */
 #define SIM_RETIME_SHARE 0.1
 #define SIM_RETIME_SPAN 0.25
 

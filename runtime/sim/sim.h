@@ -442,6 +442,7 @@ extern const char sim_usage[];
 int sim_machine_find(const char *spec, sim_machine *m, char *err, size_t errsz);
 
 /* What the recording learnt about the leaf tasks (sim/record.c). */
+#define SIM_RETIME_PASSES 6    /* the most timings of a sampled leaf (record.c retime) */
 typedef struct sim_sampling {
     long leaves, executed;
     long same_args;            /* leaves not run that took the time of run leaves with
@@ -458,7 +459,8 @@ typedef struct sim_sampling {
     long preempted;            /* timings by CPU time: another process ran */
     double pass1, pass2;       /* the sampled leaves' totals in their first two timings */
     long outliers;             /* ... leaves whose two timings were over 10 % apart */
-    int passes;                /* the most timings of one leaf (record.c retime) */
+    int passes;                /* the most timings of one leaf (record.c retime), at
+                                  most SIM_RETIME_PASSES */
     double pass_kept;          /* the sampled leaves' total of the times kept */
     int replicate;             /* the --wtc-replicate limit (0: off) */
     long repl_subtrees, repl_calls, repl_leaves; /* replicas and what they hold */

@@ -222,6 +222,28 @@ for edit in 's/^main_time .*/main_time -0x1p+20/' 's/^main_time .*/main_time nan
         && pass "--wtc-profile, an edited recording ($edit): refused" \
         || bad "--wtc-profile, $edit: status $rc: $(head -c 200 $D/e.txt)"
 done
+# the sampling and checks lines and the recorded depth, each value out of the range a
+# recording gives it: a leaf time of nan ("total nan s", JSON "leaf_time_s": nan), a leaf
+# count of -5, a time of -1, a first timing of -1 (a spread of -100 %), recorded_depth
+# -5 or 5 were all predicted with status 0 (a helper's bug hunt). 'F N V' sets field N
+# of line F (after its keyword) to V
+field() { awk -v F=$1 -v N=$2 -v V=$3 '$1 == F && !done { $(N + 1) = V; done = 1 } { print }'; }
+cp $D/auto.prof $D/nqueens.prof
+for e in "sampling 3 nan" "sampling 3 -0x1p+0" "sampling 1 -5" "sampling 2 99999999" \
+    "sampling 4 0x1p+0" "sampling 6 3" "sampling 8 inf" "sampling 9 4294967296" \
+    "sampling 13 -1" "sampling 17 -0x1p+0" "checks 1 -0x1p+0" "checks 2 nan" "checks 3 -1" \
+    "checks 6 0x1p+1" "checks 8 7" "checks 9 -0x1p+0" "recorded_depth 1 -5" \
+    "recorded_depth 1 5" "fib recorded_depth 1 -5" "fib recorded_depth 1 5"; do
+    set -- $e
+    prog=nqueens
+    [ $1 = fib ] && prog=fib && shift # fib.prof: recorded with its cond: (-1), no apart
+    field "$@" <$D/$prog.prof >$D/edit.prof && $D/resum $D/edit.prof
+    cmp -s $D/$prog.prof $D/edit.prof && { bad "edit '$e' changed nothing"; continue; }
+    timeout 60 $D/$prog.predict --wtc-profile=$D/edit.prof >$D/o.txt 2>$D/e.txt; rc=$?
+    [ $rc = 2 ] && [ ! -s $D/o.txt ] && grep -q 'damaged profile' $D/e.txt \
+        && pass "--wtc-profile, an edited sampling figure ($e): refused" \
+        || bad "--wtc-profile, $e: status $rc: $(head -c 200 $D/e.txt)"
+done
 # a FIFO named as the profile is refused at once (it hung every rank until killed)
 rm -f $D/fifo.prof && mkfifo $D/fifo.prof
 autobad "a FIFO" 2 "fifo.prof: not a regular file" --wtc-auto=$D/fifo.prof
