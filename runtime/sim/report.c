@@ -686,33 +686,6 @@ static FILE *decisions_open(int n)
     return f;
 }
 
-/* Simulates every setting; returns the best (-1: none) and the simulating time. */
-static int simulate(sim_tree *t, sim_tree *cuts, const sim_machine *m, rows *R, double *wall,
-                    long long *events, int *maxP, int log_ok)
-{
-    FILE *log = log_ok ? decisions_open(R->n) : NULL;
-    int best = -1;
-    for (int i = 0; i < R->n; i++) {
-        row *x = &R->v[i];
-        double w0 = wtcrt_now();
-        wtcp_log_open(log);
-        if (sim_run(x->di >= 0 ? &cuts[x->di] : t, m, x->s, &x->r) < 0)
-            x->r.time = NAN;
-        wtcp_log_open(NULL);
-        *wall += wtcrt_now() - w0;
-        *events += x->r.events;
-        if (!isnan(x->r.time) && (best < 0 || x->r.time < R->v[best].r.time))
-            best = i;
-        if (x->s.procs > *maxP)
-            *maxP = x->s.procs;
-    }
-    if (log)
-        fclose(log);
-    return best;
-}
-
-/* ---- the predicted run of one setting: --wtc-trace and --wtc-stats ---------------- */
-
 /* "simple mode, 2 ranks" / "dynamic mode, 4 ranks, 1 master, batch 8". */
 static void setting_words(const sim_setting *s, char *buf, size_t n)
 {
@@ -724,6 +697,65 @@ static void setting_words(const sim_setting *s, char *buf, size_t n)
     if (has_masters(s) && s->batch > 0 && len < (int)n)
         snprintf(buf + len, n - len, ", batch %d", s->batch);
 }
+
+/* Whether every number the table, CSV and JSON print of row x is finite: "nan" is no
+   JSON number, and a NaN row once went out with status 0 (steal mode on a free network,
+   since simulated: mode_steal.c). */
+static int row_finite(const row *x, double t1)
+{
+    const sim_result *r = &x->r;
+    double v[] = { r->time, t1 / r->time, r->regions, r->job, r->time_min, r->time_max,
+                   runs_spread(r), master_util(r), share(r, r->compute), share(r, r->comm),
+                   share(r, r->wait_master), share(r, r->wait_children), share(r, r->idle) };
+    for (size_t i = 0; i < sizeof v / sizeof v[0]; i++)
+        if (!isfinite(v[i]))
+            return 0;
+    return 1;
+}
+
+/* A setting that has no finite prediction (its simulation failed, or gave NaN or inf):
+   said on stderr, status 2, nothing printed for it. */
+static void no_prediction(const row *x, int failed, double t1)
+{
+    char words[96];
+    setting_words(&x->s, words, sizeof words);
+    if (failed)
+        fprintf(stderr, "wtc predict: %s: the simulation failed, no prediction\n", words);
+    else
+        fprintf(stderr, "wtc predict: %s: no finite prediction (predicted %g s, sequential "
+                        "%g s)\n", words, x->r.time, t1);
+    sim_exit(2);
+}
+
+/* Simulates every setting; returns the best (-1: none) and the simulating time. A
+   setting without a finite prediction ends the run (no_prediction). */
+static int simulate(sim_tree *t, sim_tree *cuts, const sim_machine *m, rows *R, double t1,
+                    double *wall, long long *events, int *maxP, int log_ok)
+{
+    FILE *log = log_ok ? decisions_open(R->n) : NULL;
+    int best = -1;
+    for (int i = 0; i < R->n; i++) {
+        row *x = &R->v[i];
+        double w0 = wtcrt_now();
+        wtcp_log_open(log);
+        if (sim_run(x->di >= 0 ? &cuts[x->di] : t, m, x->s, &x->r) < 0)
+            no_prediction(x, 1, t1);
+        if (!row_finite(x, t1))
+            no_prediction(x, 0, t1);
+        wtcp_log_open(NULL);
+        *wall += wtcrt_now() - w0;
+        *events += x->r.events;
+        if (best < 0 || x->r.time < R->v[best].r.time)
+            best = i;
+        if (x->s.procs > *maxP)
+            *maxP = x->s.procs;
+    }
+    if (log)
+        fclose(log);
+    return best;
+}
+
+/* ---- the predicted run of one setting: --wtc-trace and --wtc-stats ---------------- */
 
 /* Simulates the one setting again keeping its timeline; prints the per-rank table and
    writes the trace asked for with the program's own code. Returns -1 when the trace could not be
@@ -1173,7 +1205,7 @@ static int report_vary(FILE *out, sim_tree *t, sim_tree *cuts, const sim_machine
         sim_machine mv;
         vary_machine(o, c, m, &mv, val);
         double t1 = base_time(t, cuts, o, &mv);
-        int best = simulate(t, cuts, &mv, &R, &wall, &events, &maxP, 0);
+        int best = simulate(t, cuts, &mv, &R, t1, &wall, &events, &maxP, 0);
         wall += sim_notes_find(&notes[c], t, &mv, o, R.v, R.n, best, program,
                                vary_ctx(o, val, ctx, sizeof ctx), &events);
         if (xy)
@@ -1268,7 +1300,7 @@ int sim_report(FILE *out, sim_tree *t, const sim_machine *m, const sim_opts *o,
         return report_vary(out, t, cuts, m, o, smp, program);
     }
     settings(o, &R);
-    best = simulate(t, cuts, m, &R, &wall, &events, &maxP, 1);
+    best = simulate(t, cuts, m, &R, t1, &wall, &events, &maxP, 1);
     if (bestp)
         best_per_procs(o, &R, bestp);
     sim_note_list L;

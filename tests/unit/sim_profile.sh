@@ -244,6 +244,16 @@ for e in "sampling 3 nan" "sampling 3 -0x1p+0" "sampling 1 -5" "sampling 2 99999
         && pass "--wtc-profile, an edited sampling figure ($e): refused" \
         || bad "--wtc-profile, $e: status $rc: $(head -c 200 $D/e.txt)"
 done
+# a recording whose every time is 0 (in range) would print a speed-up of 0 s / 0 s:
+# no NaN or inf reaches the report, the setting is named on stderr, status 2
+awk '/^main_time/ { $2 = "0x0p+0" } /^(nodes|pars) / { k = $1; n = $2; print; next }
+     n > 0 { $1 = "0x0p+0"; if (k == "pars") $6 = "0x0p+0"; n-- } { print }' \
+    $D/auto.prof >$D/edit.prof && $D/resum $D/edit.prof
+timeout 20 $D/nqueens.predict --wtc-profile=$D/edit.prof >$D/o.txt 2>$D/e.txt; rc=$?
+[ $rc = 2 ] && ! grep -qi 'nan\|inf' $D/o.txt && grep -q 'no finite prediction' $D/e.txt \
+    && pass "every time 0: $(cat $D/e.txt)" \
+    || bad "every time 0: status $rc: $(grep -i 'nan\|inf' $D/o.txt | head -2)" \
+        "$(head -c 200 $D/e.txt)"
 # a FIFO named as the profile is refused at once (it hung every rank until killed)
 rm -f $D/fifo.prof && mkfifo $D/fifo.prof
 autobad "a FIFO" 2 "fifo.prof: not a regular file" --wtc-auto=$D/fifo.prof
