@@ -1,8 +1,10 @@
 /* mpi/par.c - par frames, spawning, TASK/RESULT marshalling, task frames and the
    wait loop shared by the modes (doc/runtime.md). */
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include "wtcrt.h"
 
 
@@ -813,6 +815,32 @@ static const unsigned char *task_plan(wtcrt_rt *rt, const wtcrt_msg *m,
     return q;
 }
 
+/* Where a received child's empty view (a count of 0, a pointer not NULL) points: the
+   start of EMPTY_VIEW_BYTES mapped with no access, so a callee that uses elements its
+   count does not give it (a count too small: 'out: a[n > 1 ? n : 0]' with a leaf that
+   writes a[0]) faults at the first one, as a leaf on the caller's rank would not,
+   instead of writing into the next buffer's memory while its results were lost in
+   silence (simple -n 2 printed "7 0" for "7 7"). Mapped once per process; NULL (the
+   old place, the receive memory) if that fails. */
+#define EMPTY_VIEW_BYTES (1ul << 20)
+
+static void *empty_view(void)
+{
+    static void *_Atomic view;
+    void *v = atomic_load_explicit(&view, memory_order_acquire), *none = NULL;
+    if (v)
+        return v;
+    v = mmap(NULL, EMPTY_VIEW_BYTES, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
+             -1, 0);
+    if (v == MAP_FAILED)
+        return NULL;
+    if (!atomic_compare_exchange_strong(&view, &none, v)) {
+        munmap(v, EMPTY_VIEW_BYTES); /* another thread's came first */
+        return none;
+    }
+    return v;
+}
+
 /* What pass 2 copies (child_unpack): the packed part, the buffers by reference (from
    *tail, the stream after the packed part), or neither (both are in place already:
    the pointers are set again all the same); PLACE: each buffer by reference becomes a
@@ -889,6 +917,11 @@ static const unsigned char *child_unpack(wtcrt_rt *rt, wtcrt_msg *m, const unsig
         if (!nb && !ptr) /* an empty view: NULL stays NULL (an optional buffer's
                             'if (p)'), any other pointer points at this rank's memory */
             wtcrt_buf_set(fn, tc->args, b, NULL);
+        else if (!nb && !shared_region && empty_view())
+            /* where nothing may be touched: a count of 0 the callee reads or writes
+               past faults here instead of using the next buffer's memory, its results
+               silently lost */
+            wtcrt_buf_set(fn, tc->args, b, empty_view());
     }
     return q;
 }

@@ -41,17 +41,17 @@ expect() {
 for np in 1 2 3; do
     for b in counts counts_chk; do
         expect $b ok $np runs
-        expect $b root-heap $np caught "rt_counts.wtc:70: call of fill: .* has 10001 elements (40004 bytes), but only 40000 bytes"
-        expect $b root-array $np caught "rt_counts.wtc:72: call of fill: .*1001 elements"
+        expect $b root-heap $np caught "rt_counts.wtc:74: call of fill: .* has 10001 elements (40004 bytes), but only 40000 bytes"
+        expect $b root-array $np caught "rt_counts.wtc:76: call of fill: .*1001 elements"
     done
     # the last child has one element too many: seen where it is sent (-n 2, 3), and by
     # --check wherever it runs
     if [ $np = 1 ]; then expect counts child 1 runs
     else expect counts child $np caught "of the calling fill's argument 'a' (out: a\[m\] = 10000 elements)"; fi
-    expect counts_chk child $np caught "rt_counts.wtc:40: call of fill"
+    expect counts_chk child $np caught "rt_counts.wtc:43: call of fill"
     # the root's count is too large for a block malloc'ed elsewhere: only --check
     expect counts heap-only $np runs
-    expect counts_chk heap-only $np caught "rt_counts.wtc:80: .*heap block of 40008 bytes"
+    expect counts_chk heap-only $np caught "rt_counts.wtc:85: .*heap block of 40008 bytes"
     # a negative count (the last child's): before 2026-12-03 it travelled as none
     # (simple -n 2 printed BAD, dynamic -n 3 died in free()); now caught wherever the
     # spawn evaluates it: a job of one runs the tree as plain C, in place (latent, as
@@ -94,6 +94,22 @@ timeout "$RT_TIMEOUT" "$RT_OUT/counts_chk.predict" heap-only 10000 --wtc-procs=1
 if [ "$RT_RC" = 2 ] && grep -q "wtc predict: error: .*call of fill" "$RT_STDERR"
 then rt_pass "the --check predictor stops too"
 else rt_fail "the --check predictor stops too" "rc=$RT_RC"; fi
+
+# a count too small (0) for what a child sent elsewhere writes: its empty view is
+# memory no one may touch, so it faults; before, it wrote into the TASK's other memory
+# and the program went on without its results ("short: BAD", status 1, at -n 2 and 3)
+for MODE in --wtc-mode=simple --wtc-mode=steal; do
+    for np in 2 3; do
+        rt_run "$np" "$RT_OUT/counts" short 10000 $MODE
+        label="counts short -n $np $MODE: the child's writes fault"
+        if [ "$RT_RC" = 0 ] || [ "$RT_RC" = 1 ] || [ "$RT_RC" = 124 ]; then
+            rt_fail "$label" "exit status $RT_RC"
+        elif grep -q "short: " "$RT_STDOUT"; then rt_fail "$label" "the program went on"
+        else rt_pass "$label"; fi
+    done
+done
+MODE=
+expect counts short 1 runs
 
 # the predictor of a default build stops on a negative count as the program does
 RT_RC=0
