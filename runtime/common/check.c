@@ -180,31 +180,37 @@ static const char *clause_of(const wtc_buf *b)
     return b->in && b->out ? "in: and out:" : b->in ? "in:" : "out:";
 }
 
+/* "call of fill: argument 'a' (out: a[m]) has 10001 elements": buffer b of a call of fn
+   and its count, as every count error names them. */
+static void call_words(char *buf, size_t n, const wtc_fn *fn, int b, long count)
+{
+    const wtc_buf *x = &fn->bufs[b];
+    const char *name = x->name ? x->name : "?";
+    snprintf(buf, n, "call of %s: argument '%s' (%s %s[%s]) has %ld element%s", fn->name,
+             name, clause_of(x), name, x->count ? x->count : "?", count,
+             count == 1 ? "" : "s");
+}
+
 /* Stops the program: buffer b of a call of fn needs 'need' bytes, 'have' remain. */
 void wtcrt_count_error(const char *where, const wtc_fn *fn, int b, long count,
                        unsigned long need, unsigned long have, const char *what)
 {
-    char msg[1024];
-    const wtc_buf *buf = &fn->bufs[b];
-    snprintf(msg, sizeof msg, "%s%scall of %s: argument '%s' (%s %s[%s]) has %ld element%s "
-             "(%lu bytes), but only %lu bytes of %s remain at that address: its element "
-             "count is too large (a callee on another rank would %s past the end)",
-             where ? where : "", where ? ": " : "", fn->name, buf->name ? buf->name : "?",
-             clause_of(buf), buf->name ? buf->name : "?", buf->count ? buf->count : "?",
-             count, count == 1 ? "" : "s", need, have, what,
-             buf->out ? "write" : "read");
+    char msg[1024], call[512];
+    call_words(call, sizeof call, fn, b, count);
+    snprintf(msg, sizeof msg, "%s%s%s (%lu bytes), but only %lu bytes of %s remain at that "
+             "address: its element count is too large (a callee on another rank would %s "
+             "past the end)", where ? where : "", where ? ": " : "", call, need, have, what,
+             fn->bufs[b].out ? "write" : "read");
     wtcrt_check_fail(msg);
 }
 
 void wtc_count_negative(const wtc_fn *fn, int b, long count)
 {
-    char msg[1024];
-    const wtc_buf *buf = &fn->bufs[b];
-    snprintf(msg, sizeof msg, "call of %s: argument '%s' (%s %s[%s]) has %ld elements: an "
-             "element count must not be negative (a callee on another rank would get none "
-             "of its elements%s)", fn->name, buf->name ? buf->name : "?", clause_of(buf),
-             buf->name ? buf->name : "?", buf->count ? buf->count : "?", count,
-             buf->out ? ", and its results would be lost" : "");
+    char msg[1024], call[512];
+    call_words(call, sizeof call, fn, b, count);
+    snprintf(msg, sizeof msg, "%s: an element count must not be negative (a callee on "
+             "another rank would get none of its elements%s)", call,
+             fn->bufs[b].out ? ", and its results would be lost" : "");
     wtcrt_check_fail(msg);
 }
 

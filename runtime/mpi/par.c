@@ -876,7 +876,7 @@ static const unsigned char *child_unpack(wtcrt_rt *rt, wtcrt_msg *m, const unsig
         unsigned long nb = wtcrt_buf_bytes(fn, b, tc->counts[b]);
         unsigned char *at = mem + *off;
         int shared_region = 0;
-        void *ptr; /* the sender's */
+        void *ptr, *guard; /* the sender's; an empty view's place here */
         if (by_address(tc->shared, b))
             continue; /* the args point at it already (child_bytes checked where) */
         memcpy(&ptr, sent + fn->bufs[b].offset, sizeof ptr);
@@ -917,11 +917,11 @@ static const unsigned char *child_unpack(wtcrt_rt *rt, wtcrt_msg *m, const unsig
         if (!nb && !ptr) /* an empty view: NULL stays NULL (an optional buffer's
                             'if (p)'), any other pointer points at this rank's memory */
             wtcrt_buf_set(fn, tc->args, b, NULL);
-        else if (!nb && !shared_region && empty_view())
+        else if (!nb && !shared_region && (guard = empty_view()) != NULL)
             /* where nothing may be touched: a count of 0 the callee reads or writes
                past faults here instead of using the next buffer's memory, its results
                silently lost */
-            wtcrt_buf_set(fn, tc->args, b, empty_view());
+            wtcrt_buf_set(fn, tc->args, b, guard);
     }
     return q;
 }
