@@ -332,7 +332,8 @@ static void dyn_end(wtcrt_rt *rt)
         }
         /* this region's kinds only: the next region's messages stay queued (their tag
            parity differs, wtcrt.h); what has come is taken before the sum is tested,
-           which under SMPI costs 2(P-1) MPI_Tests (bench/README.md, "SimGrid SMPI") */
+           which under SMPI costs 2(P-1) MPI_Tests
+           (bench/history/bench.md, "SimGrid SMPI") */
         m = master ? try_kinds(rt) : wtcrt_try_recv(rt, MPI_ANY_SOURCE, WTCRT_GRANT);
         if (m) {
             wtcrt_backoff_end(rt, &us);
