@@ -39,13 +39,14 @@ typedef struct wtcrt_hdr {
     int want;          /* REQ/FWD: groups still wanted; EXIT: exit status; TASK: index
                           of the first child in the original par (decision log) */
     int hops;          /* FWD: masters already asked; TASK and its RESULT: 1 for a seed
-                          (steal mode), 0 otherwise; STEAL: WTCP_HOPS_SEED, the thief
+                          (steal and dynamic mode), 0 otherwise; STEAL: WTCP_HOPS_SEED, the thief
                           has had its seed; WTCP_HOPS_PARK, it parks (wtcp_parks) */
     long long nbytes;  /* payload bytes after the header */
 } wtcrt_hdr;
 
 #define WTCRT_HDR_SIZE 48
-#define WTCRT_CHILD_PREFIX 8 /* per child in a TASK: int fn id + 4 bytes padding */
+#define WTCRT_CHILD_PREFIX 8 /* per child in a TASK: int fn id, then an unsigned of
+                                buffer marks (by address: bits 0-7; merged: 8-31) */
 
 /* Payload bytes of one child in a TASK / a RESULT (counts: fn->counts of its args). */
 unsigned long wtcrt_task_child_bytes(const wtc_fn *fn, const long *counts);
