@@ -7,7 +7,8 @@
 # and the same for bench/*.md. Each such pointer must name a file that exists and a
 # section in it: a heading whose text (numbers and backquotes aside, any case) begins
 # with the quoted words or contains them, or a paragraph that begins with them in bold.
-# A section renamed or moved without its pointers fails here, naming each stale one.
+# A pointer may be wrapped after the file's name. A section renamed or moved without its
+# pointers fails here, naming each stale one.
 # Run from the repository root.
 ROOT=$PWD
 T=$(mktemp -d "${TMPDIR:-/tmp}/wtcc-test.XXXXXX") || exit 1
@@ -25,8 +26,18 @@ fi
 grep -E '\.(c|h|inc|sh|wtc|md|y|l|conf|xml|txt|in)$|(^|/)Makefile$|^\.ci/' "$T/files" > "$T/text"
 
 # every pointer: FILE<TAB>REF<TAB>WHERE
+# (a pointer may be wrapped: the file's name ends a line, the section begins the next
+# after the comment's or list's marks)
 (cd "$ROOT" && tr '\n' '\0' < "$T/text" | xargs -0 grep -HnoE \
-    '(doc|bench)/[A-Za-z0-9_/.-]+\.md,? +("[^"]+"|§ ?[0-9]+(\.[0-9]+)?)' 2>/dev/null) |
+    '(doc|bench)/[A-Za-z0-9_/.-]+\.md,? +("[^"]+"|§ ?[0-9]+(\.[0-9]+)?)' 2>/dev/null
+ tr '\n' '\0' < "$T/text" | xargs -0 awk '
+    prev != "" && match($0, /^[ \t*#\/>-]*("[^"]+"|§ ?[0-9]+(\.[0-9]+)?)/) {
+        s = substr($0, RSTART, RLENGTH); sub(/^[ \t*#\/>-]*/, "", s)
+        print FILENAME ":" FNR ":" prev " " s
+    }
+    { prev = ""
+      if (match($0, /(doc|bench)\/[A-Za-z0-9_\/.-]+\.md,?[ \t]*$/)) {
+          prev = substr($0, RSTART, RLENGTH); sub(/,?[ \t]*$/, "", prev) } }') |
     awk '{
         i = index($0, ":"); f = substr($0, 1, i - 1); r = substr($0, i + 1)
         j = index(r, ":"); l = substr(r, 1, j - 1); m = substr(r, j + 1)
