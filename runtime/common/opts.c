@@ -29,6 +29,7 @@ const char wtcrt_usage[] =
     "  --wtc-batch=T              children per task message: dynamic T, steal up to\n"
     "                             T (default: the bigger half of the pending ones)\n"
     "  --wtc-depth=D              every cond: replaced by wtc_depth < D for this run\n"
+    "                             (default: each function's own cond:)\n"
     "  --wtc-auto=PROFILE         mode, masters, batch and depth for this P from a\n"
     "                             profile saved by prog.predict --wtc-save-profile\n"
     "  --wtc-machine=M            with --wtc-auto: the machine its table must be for\n"
@@ -38,7 +39,8 @@ const char wtcrt_usage[] =
     "\n"
     "Without mpiexec (or with -n 1) the program runs sequentially. Its predictor,\n"
     "prog.predict, tells the run time for each setting beforehand (--wtc-help there).\n"
-    "See doc/runtime.md.\n";
+    "Environment: WTC_DECISIONS=FILE appends every decision that moves work to FILE.\n"
+    "See doc/runtime.md (also for the WTC_* variables of measurements and tests).\n";
 
 /* --wtc-depth=D of this run (wtc_abi.h), -1: each function's cond: */
 int wtc_cut_depth = -1;
