@@ -38,13 +38,9 @@ WTC_UNIT_BITS
 # WTC_UNIT_BITS: not a variable; a macro of runtime/wtc_abi.h that codegen/marshal.c
 #   writes into generated code as a string.
 
-# the tracked files (a fresh clone's; in a work tree without git, every file)
-if git -C "$ROOT" rev-parse --git-dir >/dev/null 2>&1; then
-    git -C "$ROOT" ls-files > "$T/files"
-else
-    (cd "$ROOT" && find . -type f ! -path './build/*' ! -path './tests/out/*' |
-        sed 's|^\./||') > "$T/files"
-fi
+# the tracked files
+. "$ROOT/tests/unit/doc_lib.inc"
+tracked_files "$T/files"
 grep -E '\.(c|h|wtc|y|l)$' "$T/files" > "$T/csrc"
 # shell scripts: *.sh, *.inc of the scripts, and the extensionless ones under bench/
 # (bench/bench, bench/validate, ...) and .ci/; not this file (its patterns name none)

@@ -16,13 +16,9 @@ trap 'rm -rf "$T"' EXIT
 failed=0
 fail() { echo "FAIL: $*"; failed=1; }
 
-# the tracked text files (a fresh clone's; in a work tree without git, every file)
-if git -C "$ROOT" rev-parse --git-dir >/dev/null 2>&1; then
-    git -C "$ROOT" ls-files > "$T/files"
-else
-    (cd "$ROOT" && find . -type f ! -path './build/*' ! -path './tests/out/*' |
-        sed 's|^\./||') > "$T/files"
-fi
+# the tracked text files
+. "$ROOT/tests/unit/doc_lib.inc"
+tracked_files "$T/files"
 grep -E '\.(c|h|inc|sh|wtc|md|y|l|conf|xml|txt|in)$|(^|/)Makefile$|^\.ci/' "$T/files" > "$T/text"
 
 # every pointer: FILE<TAB>REF<TAB>WHERE
