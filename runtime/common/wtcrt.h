@@ -39,8 +39,9 @@ typedef struct wtcrt_hdr {
     int want;          /* REQ/FWD: groups still wanted; EXIT: exit status; TASK: index
                           of the first child in the original par (decision log) */
     int hops;          /* FWD: masters already asked; TASK and its RESULT: 1 for a seed
-                          (steal and dynamic mode), 0 otherwise; STEAL: WTCP_HOPS_SEED, the thief
-                          has had its seed; WTCP_HOPS_PARK, it parks (wtcp_parks) */
+                          (steal and dynamic mode), 0 otherwise; STEAL: WTCP_HOPS_SEED,
+                          the thief has had its seed; WTCP_HOPS_PARK, it parks
+                          (wtcp_parks) */
     long long nbytes;  /* payload bytes after the header */
 } wtcrt_hdr;
 

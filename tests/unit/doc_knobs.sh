@@ -16,10 +16,7 @@
 # A new undocumented knob fails here, naming it.
 # Run from the repository root.
 ROOT=$PWD
-T=$(mktemp -d "${TMPDIR:-/tmp}/wtcc-test.XXXXXX") || exit 1
-trap 'rm -rf "$T"' EXIT
-failed=0
-fail() { echo "FAIL: $*"; failed=1; }
+. "$ROOT/tests/unit/doc_lib.inc"
 
 # Not user knobs, so not in the docs: each with why.
 ALLOW='
@@ -39,7 +36,6 @@ WTC_UNIT_BITS
 #   writes into generated code as a string.
 
 # the tracked files
-. "$ROOT/tests/unit/doc_lib.inc"
 tracked_files "$T/files"
 grep -E '\.(c|h|wtc|y|l)$' "$T/files" > "$T/csrc"
 # shell scripts: *.sh, *.inc of the scripts, and the extensionless ones under bench/

@@ -11,13 +11,9 @@
 # pointers fails here, naming each stale one.
 # Run from the repository root.
 ROOT=$PWD
-T=$(mktemp -d "${TMPDIR:-/tmp}/wtcc-test.XXXXXX") || exit 1
-trap 'rm -rf "$T"' EXIT
-failed=0
-fail() { echo "FAIL: $*"; failed=1; }
+. "$ROOT/tests/unit/doc_lib.inc"
 
 # the tracked text files
-. "$ROOT/tests/unit/doc_lib.inc"
 tracked_files "$T/files"
 grep -E '\.(c|h|inc|sh|wtc|md|y|l|conf|xml|txt|in)$|(^|/)Makefile$|^\.ci/' "$T/files" > "$T/text"
 
