@@ -754,6 +754,7 @@ void wtcrt_region_end(wtcrt_rt *rt);
 int wtcrt_serve(wtcrt_rt *rt);
 void wtcrt_bcast(wtcrt_rt *rt, int tag, wtcrt_msg *m);
 void wtcrt_bcast_early(wtcrt_rt *rt, wtcrt_msg *m);
+void wtcrt_end_got(wtcrt_rt *rt, wtcrt_msg *m);
 int wtcrt_master_of(wtcrt_rt *rt, int worker);
 
 /* mpi/answer.c: the answering thread (doc/runtime.md "Answers from inside a leaf").

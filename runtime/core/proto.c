@@ -440,13 +440,19 @@ int wtcp_bcast_tree(int P, long long bytes)
 
 /* ---- the region end ------------------------------------------------------------------ */
 
-int wtcp_end_to(int r, int P, int *kids)
+int wtcp_end_tree(const wtcp_mode *mode, int P)
 {
-    int n = 0;
-    if (r == 0)
-        for (int x = 1; x < P; x++)
-            kids[n++] = x;
-    return n;
+    return mode->end_barrier && wtcp_bcast_tree(P, 0);
+}
+
+int wtcp_end_to(const wtcp_mode *mode, int r, int P, int *kids)
+{
+    return wtcp_bcast_to(r, P, wtcp_end_tree(mode, P), kids);
+}
+
+int wtcp_end_from(const wtcp_mode *mode, int r, int P)
+{
+    return wtcp_bcast_from(r, P, wtcp_end_tree(mode, P));
 }
 
 int wtcp_barrier_rounds(int P)

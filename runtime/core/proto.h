@@ -416,10 +416,22 @@ int wtcp_bcast_to(int r, int P, int tree, int *kids);
 
 /* ---- the region end (doc/runtime.md "The region end") ---------------------------- */
 
-/* The ranks r sends REGION_END to once the region's root has returned, in order, into
-   kids[] (room for P-1): rank 0 to every other rank, 1 .. P-1 (flat: a header each,
-   and rank 0 does not wait for them); the others none. Returns how many. */
-int wtcp_end_to(int r, int P, int *kids);
+/* Whether REGION_END goes by the broadcasts' tree: in a mode that ends with a barrier,
+   where their rule holds for an empty payload, wtcp_bcast_tree(P, 0) (so, WTC_BCAST
+   aside, only where REGION_BEGIN goes by it too). Flat, rank 0 sends P-1 of them; by
+   the tree at most ceil(log2 P), and each rank passes its own on before it acts on it.
+   Simple mode keeps it flat: it has no barrier, rank 0 goes on at once, and its next
+   region's first TASK to a rank (from rank 0 itself) must not overtake that rank's
+   REGION_END, which it cannot when both come from rank 0 (MPI keeps one sender's
+   order); the barrier keeps them apart in the other modes. */
+int wtcp_end_tree(const wtcp_mode *mode, int P);
+/* The ranks r sends REGION_END to, in order, into kids[] (room for P-1): rank 0 once the
+   region's root has returned, every other rank when its own comes, on the route of
+   wtcp_end_tree (flat: rank 0 to 1 .. P-1, the others none; nobody waits for these
+   sends). Returns how many. */
+int wtcp_end_to(const wtcp_mode *mode, int r, int P, int *kids);
+/* The rank from which rank r receives REGION_END (-1 for rank 0). */
+int wtcp_end_from(const wtcp_mode *mode, int r, int P);
 /* The barrier of a mode with end_barrier, as the runtime's MPI_Ibarrier runs it
    (MPICH: dissemination): ceil(log2 P) rounds; in round k rank r sends one empty
    message to (r + 2^k) mod P and waits for one from (r - 2^k) mod P; it starts round

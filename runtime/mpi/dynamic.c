@@ -377,7 +377,7 @@ static void master_loop(wtcrt_rt *rt)
         wtcrt_msg *m = wtcrt_recv(rt, MPI_ANY_SOURCE, MPI_ANY_TAG);
         wtcrt_set_state(rt, WTCRT_S_MASTER_BUSY);
         if (m->tag == WTCRT_REGION_END) {
-            wtcrt_msg_free(rt, m);
+            wtcrt_end_got(rt, m);
             dyn_end(rt);
             break;
         }
@@ -395,7 +395,7 @@ static void dyn_worker(wtcrt_rt *rt)
     for (;;) {
         wtcrt_msg *m = wtcrt_recv(rt, MPI_ANY_SOURCE, MPI_ANY_TAG);
         if (m->tag == WTCRT_REGION_END) {
-            wtcrt_msg_free(rt, m);
+            wtcrt_end_got(rt, m);
             dyn_end(rt);
             return;
         }

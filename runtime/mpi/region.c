@@ -205,22 +205,35 @@ static void region_enter(wtcrt_rt *rt, wtcrt_msg *m)
     region_setup(rt, par[0], par[1], par[2]);
 }
 
+/* Sends REGION_END on by the core's route (wtcp_end_to), without waiting. */
+static void end_send(wtcrt_rt *rt)
+{
+    int *kids = route_room(rt);
+    int n = wtcp_end_to(rt->ops->mode, rt->rank, rt->nranks, kids);
+    for (int i = 0; i < n; i++)
+        wtcrt_send(rt, kids[i], WTCRT_REGION_END, wtcrt_msg_new(rt, 0));
+    free(kids);
+}
+
+/* A rank other than 0 got REGION_END m: it passes it on before it acts on it (the
+   mode's end follows), as a broadcast (doc/runtime.md "The region end"). */
+void wtcrt_end_got(wtcrt_rt *rt, wtcrt_msg *m)
+{
+    wtcrt_msg_free(rt, m);
+    end_send(rt);
+}
+
 /* Rank 0: the region's root has returned; every other rank leaves the region (the
    core's route, wtcp_end_to), and in a mode that ends with a barrier rank 0 takes part
    (its end operation; doc/runtime.md "The region end"). */
 void wtcrt_region_end(wtcrt_rt *rt)
 {
-    int *kids, n;
     wtcrt_mpi_ready(rt); /* a region held while MPI started: its start has gone out */
     wtcrt_fast_stop(rt);
     if (rt->npending) /* every frame closed: each child counted pending was taken */
         wtcrt_die(rt, "internal error: %d children counted pending at the region's end",
                   rt->npending);
-    kids = route_room(rt);
-    n = wtcp_end_to(rt->rank, rt->nranks, kids);
-    for (int i = 0; i < n; i++)
-        wtcrt_send(rt, kids[i], WTCRT_REGION_END, wtcrt_msg_new(rt, 0));
-    free(kids);
+    end_send(rt);
     if (rt->ops->mode->end_barrier) {
         rt->ops->end(rt);
         /* the end took every message of the region, from the inbox too: what was taken
@@ -298,14 +311,15 @@ static wtcrt_msg *bcast_next(wtcrt_rt *rt)
 }
 
 /* A simple-mode worker got the next broadcast m from its tree parent before this
-   region's REGION_END from rank 0 (they come by different routes): m waits for the
-   server loop, and only the REGION_END is taken now. */
+   region's REGION_END from rank 0 (they come by different routes where REGION_END goes
+   flat): m waits for the server loop, and only the REGION_END is taken now. */
 void wtcrt_bcast_early(wtcrt_rt *rt, wtcrt_msg *m)
 {
     if (rt->bcast_early)
         wtcrt_die(rt, "two broadcasts from rank %d before REGION_END", m->src);
     rt->bcast_early = m;
-    wtcrt_msg_free(rt, wtcrt_recv(rt, 0, WTCRT_REGION_END));
+    wtcrt_end_got(rt, wtcrt_recv(rt, wtcp_end_from(rt->ops->mode, rt->rank, rt->nranks),
+                                  WTCRT_REGION_END));
 }
 
 /* Ranks other than 0: wait for regions until EXIT; returns the exit status. */

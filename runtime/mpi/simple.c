@@ -38,7 +38,7 @@ static void simple_worker(wtcrt_rt *rt)
     for (;;) {
         wtcrt_msg *m = wtcrt_recv(rt, MPI_ANY_SOURCE, MPI_ANY_TAG);
         if (m->tag == WTCRT_REGION_END) {
-            wtcrt_msg_free(rt, m);
+            wtcrt_end_got(rt, m);
             return;
         }
         if (m->tag == WTCRT_REGION_BEGIN || m->tag == WTCRT_EXIT) {

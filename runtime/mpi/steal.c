@@ -289,7 +289,7 @@ static void steal_worker(wtcrt_rt *rt)
         if (m) {
             wtcrt_backoff_end(rt, &us);
             if (m->tag == WTCRT_REGION_END) {
-                wtcrt_msg_free(rt, m);
+                wtcrt_end_got(rt, m);
                 steal_end(rt);
                 return;
             }

@@ -1130,12 +1130,22 @@ int eng_serve_groups(sim *S, int rid)
         f->src = m->src;
         f->srcframe = m->d;
     } else if (m->kind == M_END) {
+        eng_end_send(S, rid);
         r->finished = 1;
     } else {
         eng_internal(S, "unexpected message in the server loop", rid);
     }
     eng_msg_free(S, i);
     return !r->finished;
+}
+
+/* Rank rid sends REGION_END on by the core's route (rank 0: its root has returned; the
+   others: theirs has come, and they pass it on before they act on it). */
+void eng_end_send(sim *S, int rid)
+{
+    int n = wtcp_end_to(S->mode, rid, S->P, S->kids);
+    for (int x = 0; x < n; x++)
+        eng_send(S, rid, S->kids[x], M_END, HDR);
 }
 
 /* Runs a worker until it has to wait. Rank 0 ends the region when its root returns. */
@@ -1147,14 +1157,12 @@ static void worker_run(sim *S, int rid)
             if (!step(S, rid))
                 return;
         } else if (rid == 0) {
-            int n = wtcp_end_to(0, S->P, S->kids);
             if (r->t < S->hold) { /* a held region's end waits for MPI's start
                                      (wtcrt_mpi_ready), whatever the mode */
                 eng_mark(S, 0, 1);
                 r->t = S->hold;
             }
-            for (int x = 0; x < n; x++)
-                eng_send(S, 0, S->kids[x], M_END, HDR);
+            eng_end_send(S, 0);
             if (S->mode->end_barrier)
                 r->finished = 1; /* it takes part in the barrier (wake) */
             else

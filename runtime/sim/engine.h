@@ -331,6 +331,8 @@ frame *eng_open_seeded(sim *S, int rid, int p, int lo, int hi, int off, int *s);
    too: shared, three dynamic rows moved away from SMPI). */
 void eng_group_begin(sim *S);
 void eng_group_end(sim *S);
+/* REGION_END on from rid by the core's route (wtcp_end_to). */
+void eng_end_send(sim *S, int rid);
 /* The server loop of simple-mode workers: REGION_BEGIN, TASK (a group run in order,
    F_GROUP), REGION_END; 0 when it must wait. */
 int eng_serve_groups(sim *S, int rid);

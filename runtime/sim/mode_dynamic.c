@@ -202,6 +202,7 @@ static int handle(sim *S, int rid, int i, double *wait)
         push_task(S, rid, &m);
         return H_TASK;
     case M_END:
+        eng_end_send(S, rid);
         r->finished = 1;
         return H_DONE;
     default:
@@ -446,6 +447,7 @@ static void master_run(sim *S, int rid)
         msg m = S->msgs[i];
         eng_msg_free(S, i);
         if (m.kind == M_END) { /* the region's end (engine.c's end_run) */
+            eng_end_send(S, rid);
             r->finished = 1;
             return;
         }

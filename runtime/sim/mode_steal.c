@@ -281,8 +281,10 @@ static int handle(sim *S, int rid, int i, double *wait)
         return H_TASK;
     } else if (m.kind == M_NOWORK)
         answered(S, rid, 0);
-    else if (m.kind == M_END)
+    else if (m.kind == M_END) {
+        eng_end_send(S, rid);
         r->finished = 1;
+    }
     else
         eng_internal(S, "unexpected message in steal mode", rid);
     return H_DONE;
