@@ -440,19 +440,24 @@ int wtcp_bcast_tree(int P, long long bytes)
 
 /* ---- the region end ------------------------------------------------------------------ */
 
-int wtcp_end_tree(const wtcp_mode *mode, int P)
+int wtcp_end_tree(int P)
 {
-    return mode->end_barrier && wtcp_bcast_tree(P, 0);
+    return wtcp_bcast_tree(P, 0);
 }
 
-int wtcp_end_to(const wtcp_mode *mode, int r, int P, int *kids)
+int wtcp_end_barrier(const wtcp_mode *mode, int P)
 {
-    return wtcp_bcast_to(r, P, wtcp_end_tree(mode, P), kids);
+    return mode->end_barrier || wtcp_end_tree(P);
 }
 
-int wtcp_end_from(const wtcp_mode *mode, int r, int P)
+int wtcp_end_to(int r, int P, int *kids)
 {
-    return wtcp_bcast_from(r, P, wtcp_end_tree(mode, P));
+    return wtcp_bcast_to(r, P, wtcp_end_tree(P), kids);
+}
+
+int wtcp_end_from(int r, int P)
+{
+    return wtcp_bcast_from(r, P, wtcp_end_tree(P));
 }
 
 int wtcp_barrier_rounds(int P)

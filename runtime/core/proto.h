@@ -24,7 +24,9 @@ typedef struct wtcp_mode {
                            the mode does (steal, dynamic: wtcp_seed_count) */
     int end_barrier;    /* a region ends with a barrier of every rank once each has its
                            REGION_END (dynamic, steal: control messages may still be on
-                           their way); rank 0 goes on after it (wtcp_barrier_*) */
+                           their way); rank 0 goes on after it (wtcp_barrier_*; the
+                           others' regions too where it goes by the tree:
+                           wtcp_end_barrier) */
     int spawn_polls;    /* while a par's body spawns, every WTCP_SPAWN_POLL children it
                            answers thieves from the children spawned so far (steal:
                            wtcp_spawn_poll_due) */
@@ -416,23 +418,25 @@ int wtcp_bcast_to(int r, int P, int tree, int *kids);
 
 /* ---- the region end (doc/runtime.md "The region end") ---------------------------- */
 
-/* Whether REGION_END goes by the broadcasts' tree: in a mode that ends with a barrier,
-   where their rule holds for an empty payload, wtcp_bcast_tree(P, 0) (so, WTC_BCAST
-   aside, only where REGION_BEGIN goes by it too). Flat, rank 0 sends P-1 of them; by
-   the tree at most ceil(log2 P), and each rank passes its own on before it acts on it.
-   Simple mode keeps it flat: it has no barrier, rank 0 goes on at once, and its next
-   region's first TASK to a rank (from rank 0 itself) must not overtake that rank's
-   REGION_END, which it cannot when both come from rank 0 (MPI keeps one sender's
-   order); the barrier keeps them apart in the other modes. */
-int wtcp_end_tree(const wtcp_mode *mode, int P);
+/* Whether REGION_END goes by the broadcasts' tree: where their rule holds for an empty
+   payload, wtcp_bcast_tree(P, 0) (P >= 587; so, WTC_BCAST aside, only where
+   REGION_BEGIN goes by it too). Flat, rank 0 sends P-1 of them; by the tree at most
+   ceil(log2 P), and each rank passes its own on before it acts on it. */
+int wtcp_end_tree(int P);
+/* Whether a region of this mode on P ranks ends with the barrier (wtcp_barrier_*):
+   dynamic and steal always (control messages may still be on their way); simple mode
+   where its REGION_END goes by the tree: rank 0 would go on at once, and its next
+   region's first TASK to a rank could overtake that rank's REGION_END, still on its way
+   down the tree (flat, both come from rank 0 and MPI keeps them in order). */
+int wtcp_end_barrier(const wtcp_mode *mode, int P);
 /* The ranks r sends REGION_END to, in order, into kids[] (room for P-1): rank 0 once the
    region's root has returned, every other rank when its own comes, on the route of
    wtcp_end_tree (flat: rank 0 to 1 .. P-1, the others none; nobody waits for these
    sends). Returns how many. */
-int wtcp_end_to(const wtcp_mode *mode, int r, int P, int *kids);
+int wtcp_end_to(int r, int P, int *kids);
 /* The rank from which rank r receives REGION_END (-1 for rank 0). */
-int wtcp_end_from(const wtcp_mode *mode, int r, int P);
-/* The barrier of a mode with end_barrier, as the runtime's MPI_Ibarrier runs it
+int wtcp_end_from(int r, int P);
+/* The barrier of a region that ends with one (wtcp_end_barrier), as the runtime's MPI_Ibarrier runs it
    (MPICH: dissemination): ceil(log2 P) rounds; in round k rank r sends one empty
    message to (r + 2^k) mod P and waits for one from (r - 2^k) mod P; it starts round
    k+1 when round k's has come, and leaves after the last. */

@@ -209,7 +209,7 @@ static void region_enter(wtcrt_rt *rt, wtcrt_msg *m)
 static void end_send(wtcrt_rt *rt)
 {
     int *kids = route_room(rt);
-    int n = wtcp_end_to(rt->ops->mode, rt->rank, rt->nranks, kids);
+    int n = wtcp_end_to(rt->rank, rt->nranks, kids);
     for (int i = 0; i < n; i++)
         wtcrt_send(rt, kids[i], WTCRT_REGION_END, wtcrt_msg_new(rt, 0));
     free(kids);
@@ -234,7 +234,7 @@ void wtcrt_region_end(wtcrt_rt *rt)
         wtcrt_die(rt, "internal error: %d children counted pending at the region's end",
                   rt->npending);
     end_send(rt);
-    if (rt->ops->mode->end_barrier) {
+    if (wtcp_end_barrier(rt->ops->mode, rt->nranks)) {
         rt->ops->end(rt);
         /* the end took every message of the region, from the inbox too: what was taken
            in while waiting for a send (mpi/transport.c) belongs to this region */
@@ -318,8 +318,7 @@ void wtcrt_bcast_early(wtcrt_rt *rt, wtcrt_msg *m)
     if (rt->bcast_early)
         wtcrt_die(rt, "two broadcasts from rank %d before REGION_END", m->src);
     rt->bcast_early = m;
-    wtcrt_end_got(rt, wtcrt_recv(rt, wtcp_end_from(rt->ops->mode, rt->rank, rt->nranks),
-                                  WTCRT_REGION_END));
+    wtcrt_end_got(rt, wtcrt_recv(rt, wtcp_end_from(rt->rank, rt->nranks), WTCRT_REGION_END));
 }
 
 /* Ranks other than 0: wait for regions until EXIT; returns the exit status. */

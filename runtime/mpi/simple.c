@@ -32,6 +32,19 @@ static void simple_close(wtcrt_rt *rt, wtc_par *p)
         wtcrt_die(rt, "simple mode: %d RESULTs missing", p->outstanding);
 }
 
+/* Every rank of a simple region whose REGION_END goes by the tree, once it has its
+   REGION_END (rank 0: has sent them): the barrier (wtcp_end_barrier). Nothing else comes
+   meanwhile: every RESULT was taken before the root returned. */
+static void simple_end(wtcrt_rt *rt)
+{
+    wtcrt_endbar bar;
+    int us = 0;
+    wtcrt_endbar_start(rt, &bar, NULL, NULL);
+    while (!wtcrt_endbar_done(rt, &bar, NULL))
+        wtcrt_endbar_wait(rt, &bar, &us);
+    wtcrt_backoff_end(rt, &us);
+}
+
 /* A worker other than rank 0 in a simple region: runs TASKs until REGION_END. */
 static void simple_worker(wtcrt_rt *rt)
 {
@@ -39,6 +52,8 @@ static void simple_worker(wtcrt_rt *rt)
         wtcrt_msg *m = wtcrt_recv(rt, MPI_ANY_SOURCE, MPI_ANY_TAG);
         if (m->tag == WTCRT_REGION_END) {
             wtcrt_end_got(rt, m);
+            if (wtcp_end_barrier(rt->ops->mode, rt->nranks))
+                simple_end(rt);
             return;
         }
         if (m->tag == WTCRT_REGION_BEGIN || m->tag == WTCRT_EXIT) {
@@ -61,5 +76,6 @@ static void simple_poll(wtcrt_rt *rt)
 }
 
 const wtcrt_mode_ops wtcrt_simple_ops = {
-    &wtcp_simple, simple_close, simple_worker, NULL, simple_poll, NULL, NULL, NULL, 0, NULL
+    &wtcp_simple, simple_close, simple_worker, NULL, simple_poll, simple_end, NULL, NULL, 0,
+    NULL
 };

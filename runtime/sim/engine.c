@@ -1143,7 +1143,7 @@ int eng_serve_groups(sim *S, int rid)
    others: theirs has come, and they pass it on before they act on it). */
 void eng_end_send(sim *S, int rid)
 {
-    int n = wtcp_end_to(S->mode, rid, S->P, S->kids);
+    int n = wtcp_end_to(rid, S->P, S->kids);
     for (int x = 0; x < n; x++)
         eng_send(S, rid, S->kids[x], M_END, HDR);
 }
@@ -1163,7 +1163,7 @@ static void worker_run(sim *S, int rid)
                 r->t = S->hold;
             }
             eng_end_send(S, 0);
-            if (S->mode->end_barrier)
+            if (S->end_barrier)
                 r->finished = 1; /* it takes part in the barrier (wake) */
             else
                 S->done = 1;
@@ -1319,7 +1319,7 @@ static void wake(sim *S, int rid)
         S->ops->master(S, rid);
     else if (!r->finished)
         worker_run(S, rid);
-    if (r->finished && S->mode->end_barrier && !S->error)
+    if (r->finished && S->end_barrier && !S->error)
         end_run(S, rid);
 }
 
@@ -1584,6 +1584,7 @@ static int run_region(const sim_tree *t, int region, const sim_machine *m, sim_s
     }
     S.root = root;
     S.bcast_tree = wtcp_bcast_tree(S.P, (long long)t->regions[region].begin_bytes);
+    S.end_barrier = wtcp_end_barrier(S.mode, S.P);
     begin_send(&S, 0, HDR + t->regions[region].begin_bytes);
     if (!S.r[0].bcast_wait)
         start_node(&S, 0, root, 0, wtcp_root_ranks(S.mode, S.roles));

@@ -213,6 +213,7 @@ struct sim {
     int root;             /* the region's root call (rank 0 starts it after its
                              REGION_BEGIN sends) */
     int bcast_tree;       /* REGION_BEGIN goes by the core's tree (wtcp_bcast_tree) */
+    int end_barrier;      /* the region ends with the barrier (wtcp_end_barrier) */
     int *kids;            /* room for the ranks one rank sends REGION_BEGIN to */
     sim_timeline *tl;     /* the predicted timeline and per-rank counters, or NULL */
     /* the machine's nodes (doc/predictor.md section 4): ranks_per_node ranks each, in

@@ -94,14 +94,15 @@ static void hand_timelines(void)
        rank 1: BEGIN received 11+2 = 13; TASK 17+2 = 19; compute 119; RESULT sent 120,
        arrives 130. rank 0: receives 130+2 = 132; compute 3 (135); END to 1 (136). */
     check("simple P=2 two leaves", run(&t, &m, SIM_SIMPLE, 2, 0, 1, &r), 136);
-    /* P = 1024: REGION_BEGIN by the tree, REGION_END flat (simple mode). rank 0: BEGIN
+    /* P = 1024: REGION_BEGIN and REGION_END by the tree, then the barrier. rank 0: BEGIN
        to 512, 256, ..., 1 (10); compute 5 (15); TASK child 1 to rank 512 (16, arrives
        26); child 0 (116). rank 512: BEGIN arrives 11, received 13, on to its 9 (22);
        TASK received 28; compute 128; RESULT 129, arrives 139. rank 0: 141, compute 144;
-       END to the 1023 others (1167) */
-    check("simple P=1024 two leaves, END flat", run(&t, &m, SIM_SIMPLE, 1024, 0, 1, &r2), 1167);
-    /* steal mode: the same work, its END by the tree, rank 0's 10 sends; flat, END alone
-       would keep rank 0 1023 after its root returns (at 144 or later) */
+       END to its 10 (154) and the barrier's 10 rounds, each at least L + o_s + o_r; flat,
+       the ENDs alone would take rank 0 to 144 + 1023 */
+    ref = run(&t, &m, SIM_SIMPLE, 1024, 0, 1, &r2);
+    check("simple P=1024 two leaves, END by the tree, then the barrier",
+          ref >= 154 + 10 * 13 && ref < 144 + 1023, 1);
     ref = run(&t, &m, SIM_STEAL, 1024, 0, 1, &r2);
     check("steal P=1024 two leaves, END by the tree: ends before 144 + 1023",
           ref > 144 && ref < 144 + 1023, 1);
@@ -1216,23 +1217,23 @@ static void end_timelines(void)
     sim_tree t;
     sim_result r;
     double two[2] = { 100, 100 };
-    int kids[8], big[2048], to, from, n = wtcp_end_to(&wtcp_steal, 0, 4, kids);
+    int kids[8], big[2048], to, from, n = wtcp_end_to(0, 4, kids);
     check("end: rank 0 ends ranks 1-3", n == 3 && kids[0] == 1 && kids[2] == 3, 1);
-    check("end: the others end nobody", wtcp_end_to(&wtcp_steal, 2, 4, kids), 0);
-    /* the broadcasts' rule for an empty payload, P - 1 - h >= 64 (h - 1), from P = 587
-       in the modes with a barrier; simple mode's always flat */
-    check("end: flat at P = 586", wtcp_end_tree(&wtcp_steal, 586), 0);
-    check("end: by the tree at P = 587", wtcp_end_tree(&wtcp_dynamic, 587), 1);
-    check("end: simple mode flat at P = 2048", wtcp_end_tree(&wtcp_simple, 2048), 0);
-    n = wtcp_end_to(&wtcp_steal, 0, 2048, big);
+    check("end: the others end nobody", wtcp_end_to(2, 4, kids), 0);
+    /* the broadcasts' rule for an empty payload, P - 1 - h >= 64 (h - 1), from P = 587;
+       a simple region ends with the barrier there too */
+    check("end: flat at P = 586", wtcp_end_tree(586), 0);
+    check("end: by the tree at P = 587", wtcp_end_tree(587), 1);
+    check("end: simple mode, no barrier at P = 586", wtcp_end_barrier(&wtcp_simple, 586), 0);
+    check("end: simple mode, the barrier at P = 587", wtcp_end_barrier(&wtcp_simple, 587), 1);
+    check("end: steal mode, the barrier at P = 2", wtcp_end_barrier(&wtcp_steal, 2), 1);
+    n = wtcp_end_to(0, 2048, big);
     check("end: P = 2048, rank 0 ends 11 ranks, 1024 first", n * 10000 + big[0], 111024);
-    n = wtcp_end_to(&wtcp_steal, 1024, 2048, big);
+    n = wtcp_end_to(1024, 2048, big);
     check("end: P = 2048, rank 1024 passes it on to 10, 1536 first", n * 10000 + big[0],
           101536);
-    check("end: P = 2048, rank 1536 has it from 1024", wtcp_end_from(&wtcp_steal, 1536, 2048),
-          1024);
-    check("end: P = 2048 simple, rank 1536 has it from 0", wtcp_end_from(&wtcp_simple, 1536, 2048),
-          0);
+    check("end: P = 2048, rank 1536 has it from 1024", wtcp_end_from(1536, 2048), 1024);
+    check("end: P = 586, rank 300 has it from 0", wtcp_end_from(300, 586), 0);
     check("end: no barrier rounds at P = 1", wtcp_barrier_rounds(1), 0);
     check("end: 1 round at P = 2", wtcp_barrier_rounds(2), 1);
     check("end: 3 rounds at P = 5", wtcp_barrier_rounds(5), 3);
