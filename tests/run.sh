@@ -26,8 +26,9 @@
 #           exit status must be 0. X.args holds the program's arguments (one line),
 #           X.flags extra options for wtcc and for the plain C build (e.g. -lm).
 #           Each also runs in dynamic and steal modes at -n 5, 8 and 16 (simple at 16),
-#           with 2 masters, with batches, and with the --wtc- options after its own
-#           arguments. Programs run in WTC_TEST_JOBS shards side by side; each shard's
+#           with 2 masters, with batches, with the --wtc- options after its own
+#           arguments, and in simple mode at -n 5 with the big jobs' routes
+#           (WTC_BCAST=tree). Programs run in WTC_TEST_JOBS shards side by side; each shard's
 #           lines are printed together when all have ended.
 
 cd "$(dirname "$0")/.." || exit 2
@@ -355,6 +356,10 @@ run_program() {
         mpiexec -n 5 "$bin" --wtc-mode=dynamic --wtc-masters=2 --wtc-batch=4 $args
     run_case "$prog -n 3 --wtc-mode=dynamic --wtc-batch=4 (options after args)" "$expected" \
         mpiexec -n 3 "$bin" $args --wtc-mode=dynamic --wtc-batch=4
+    # the routes of a big job (from P = 587: REGION_END down the tree, a simple region
+    # then ends with the barrier; doc/runtime.md "The region end"), forced at -n 5
+    run_case "$prog -n 5 --wtc-mode=simple, WTC_BCAST=tree" "$expected" \
+        env WTC_BCAST=tree mpiexec -n 5 "$bin" --wtc-mode=simple $args
 }
 
 # run_mode_switch SOURCE: the mode chosen at compile time (wtcc --mode=...) for the
