@@ -97,29 +97,42 @@ char *marshal_args_decl(const RecFn *f, const char *var, const char *init)
    doc/wtcc.md "Checking element counts") and __wtc_call_f (a call from ordinary code
    that is checked where it is written). Both are inlined, so gcc's object size sees the
    caller's arrays and blocks; when it knows nothing the default build's check folds
-   away, a --check build always asks the runtime (the heap blocks). */
+   away, a --check build always asks the runtime (the heap blocks). __wtc_call_f takes
+   the sizes of its own parameters, not of the args struct's copies: gcc sees through
+   an inlined parameter at any optimization, but not always through a struct whose
+   address escapes (with -fsanitize=address a root count too large for main's array went
+   unchecked); __wtc_check_f serves the spawns, whose arguments are evaluated once, into
+   the struct. */
 static void emit_check(Cg *cg, RecFn *f)
 {
     FILE *o = cg->out;
     const char *inl = "static inline __attribute__((always_inline, unused))";
     char *ret = marshal_ret_type(cg, f);
-    Str os = {0}, known = {0}, init = {0};
+    Str os = {0}, os_params = {0}, known = {0}, init = {0};
     for (int i = 0; i < f->nparams; i++) {
         RecParam *p = &f->params[i];
         str_printf(&init, "%s%s", i ? ", " : "", p->name);
         if (!p->is_ptr)
             continue;
         str_printf(&os, "%sWTC_OBJSIZE(__wtc_a->%s)", p->buf ? ", " : "", p->name);
+        str_printf(&os_params, "%sWTC_OBJSIZE(%s)", p->buf ? ", " : "", p->name);
         str_printf(&known, "%s__wtc_os[%d] != WTC_UNKNOWN_SIZE", p->buf ? " || " : "", p->buf);
     }
-    fprintf(o, "%s void __wtc_check_%s(const __wtc_args_%s *__wtc_a, const char *__wtc_where)\n"
-            "{\n    unsigned long __wtc_os[%d] = { %s };\n    if (%s)\n"
+    const char *ask = cg->opt && cg->opt->check ? "1" : known.s;
+    fprintf(o, "%s void __wtc_check_os_%s(const __wtc_args_%s *__wtc_a, "
+            "const unsigned long *__wtc_os, const char *__wtc_where)\n"
+            "{\n    if (%s)\n"
             "        wtc_check_call(&__wtc_fn_%s, __wtc_a, __wtc_os, __wtc_where);\n}\n",
-            inl, f->name, f->name, f->nbufs, os.s, cg->opt && cg->opt->check ? "1" : known.s,
-            f->name);
+            inl, f->name, f->name, ask, f->name);
+    fprintf(o, "%s void __wtc_check_%s(const __wtc_args_%s *__wtc_a, const char *__wtc_where)\n"
+            "{\n    unsigned long __wtc_os[%d] = { %s };\n"
+            "    __wtc_check_os_%s(__wtc_a, __wtc_os, __wtc_where);\n}\n",
+            inl, f->name, f->name, f->nbufs, os.s, f->name);
     fprintf(o, "%s %s __wtc_call_%s(%s, const char *__wtc_where)\n{\n"
-            "    %s\n    __wtc_check_%s(&__wtc_a, __wtc_where);\n", inl, ret, f->name,
-            marshal_param_list(cg, f, false), marshal_args_decl(f, "__wtc_a", init.s), f->name);
+            "    unsigned long __wtc_os[%d] = { %s };\n"
+            "    %s\n    __wtc_check_os_%s(&__wtc_a, __wtc_os, __wtc_where);\n", inl, ret,
+            f->name, marshal_param_list(cg, f, false), f->nbufs, os_params.s,
+            marshal_args_decl(f, "__wtc_a", init.s), f->name);
     if (f->is_void)
         fprintf(o, "    wtc_call(&__wtc_fn_%s, &__wtc_a, 0);\n}\n", f->name);
     else
