@@ -87,11 +87,30 @@ else
     rt_fail "build rt_abort_hang.c"
 fi
 
-# a program built with -fsanitize=address still checks the root's counts: the call's
-# wrapper asks the object size of its own parameters (codegen/marshal.c emit_check);
-# through the args struct, whose address escapes, gcc could not tell under
-# AddressSanitizer and the root-heap and root-array cases ran on (status 0)
+# a program built with -fsanitize=address still checks the counts of a call from main
+# and of a spawn point in main (tests/unit/rt_counts_par.wtc, -n 2): each asks the
+# object size of the call's own parameters or argument expressions (codegen/marshal.c
+# emit_check, clone.c spawn_count_check); through the args struct, whose address
+# escapes, gcc could not tell under AddressSanitizer: the root-heap and root-array cases
+# ran on (status 0), and the spawn's callee wrote past the array (ASan's report, 1)
 if [ -z "$SAN" ]; then
+    for san in "" -fsanitize=address; do
+        label="a spawn point in main${san:+ built with $san}, -n 2"
+        if $RT_WTCC $san --no-predict tests/unit/rt_counts_par.wtc -o "$RT_OUT/counts_par" \
+            >"$RT_STDERR" 2>&1; then
+            RT_RC=0
+            ASAN_OPTIONS=detect_leaks=0:verify_asan_link_order=0 timeout "$RT_TIMEOUT" \
+                mpiexec -n 2 "$RT_OUT/counts_par" bad >"$RT_STDOUT" 2>"$RT_STDERR" || RT_RC=$?
+            if [ "$RT_RC" = 2 ] &&
+                grep -q "fatal: .*rt_counts_par.wtc:23: call of fill: argument 'a' (out: a\[m\]) has 501 elements" "$RT_STDERR"
+            then rt_pass "$label: caught"
+            else rt_fail "$label: caught" "status $RT_RC: $(head -2 "$RT_STDERR")"; fi
+            ASAN_OPTIONS=detect_leaks=0:verify_asan_link_order=0 rt_run 2 "$RT_OUT/counts_par"
+            rt_expect "$label: the right counts run" 0 "499"
+        else
+            rt_fail "build rt_counts_par.wtc $san" "$(head -3 "$RT_STDERR")"
+        fi
+    done
     if $RT_WTCC -fsanitize=address --no-predict "$src" -o "$RT_OUT/counts_asan" \
         >"$RT_STDERR" 2>&1; then
         for c in root-heap root-array; do
