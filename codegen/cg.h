@@ -167,6 +167,10 @@ void marshal_emit_forward(Cg *cg, RecFn *f);
 void marshal_emit_support(Cg *cg, RecFn *f);
 void marshal_emit_wrapper(Cg *cg, RecFn *f);
 char *marshal_args_decl(const RecFn *f, const char *var, const char *init);
+/* "WTC_OBJSIZE((e0)), WTC_OBJSIZE((e1))": the object sizes of f's pointer parameters,
+   in buffer order, each of expr[i] (the expression for parameter i; the extra
+   parentheses keep a compound literal's commas in one macro argument). */
+char *marshal_objsizes(const RecFn *f, const char *const *expr);
 
 /* program.c */
 void program_emit_tables(Cg *cg);

@@ -240,15 +240,12 @@ static char *args_from_local(const RecFn *g)
    AddressSanitizer (marshal.c emit_check). */
 static char *spawn_count_check(const Render *r, RecFn *g, Node *call, Node *stmt)
 {
-    Str b = {0};
-    str_printf(&b, "{ unsigned long __wtc_os[%d] = { ", g->nbufs);
+    const char **expr = ast_alloc((size_t)g->nparams * sizeof *expr + 1);
     for (int i = 0; i < g->nparams && i < call->nargs; i++)
-        if (g->params[i].is_ptr)
-            str_printf(&b, "%sWTC_OBJSIZE((%s))", g->params[i].buf ? ", " : "",
-                       flat_text(r, call->args[i])); /* (a compound literal's commas) */
-    str_printf(&b, " }; __wtc_check_os_%s(&__wtc_a, __wtc_os, %s); } ", g->name,
-               cg_where(r->cg, stmt->span.start));
-    return b.s;
+        expr[i] = flat_text(r, call->args[i]);
+    return cg_fmt("{ unsigned long __wtc_os[%d] = { %s }; __wtc_check_os_%s(&__wtc_a, "
+                  "__wtc_os, %s); } ", g->nbufs, marshal_objsizes(g, expr), g->name,
+                  cg_where(r->cg, stmt->span.start));
 }
 
 /* wtcc --check: the statement that checks a spawned call's counts (in __wtc_a) against

@@ -93,6 +93,15 @@ char *marshal_args_decl(const RecFn *f, const char *var, const char *init)
                   f->name, var);
 }
 
+char *marshal_objsizes(const RecFn *f, const char *const *expr)
+{
+    Str b = {0};
+    for (int i = 0; i < f->nparams; i++)
+        if (f->params[i].is_ptr)
+            str_printf(&b, "%sWTC_OBJSIZE((%s))", f->params[i].buf ? ", " : "", expr[i]);
+    return b.s ? b.s : "";
+}
+
 /* __wtc_check_f (the element counts of a call against what is known of its buffers:
    doc/wtcc.md "Checking element counts") and __wtc_call_f (a call from ordinary code
    that is checked where it is written). Both are inlined, so gcc's object size sees the
@@ -101,23 +110,27 @@ char *marshal_args_decl(const RecFn *f, const char *var, const char *init)
    the sizes of its own parameters, not of the args struct's copies: gcc sees through
    an inlined parameter at any optimization, but not always through a struct whose
    address escapes (with -fsanitize=address a root count too large for main's array went
-   unchecked); __wtc_check_f serves the spawns, whose arguments are evaluated once, into
-   the struct. */
+   unchecked). A spawn point passes the sizes of its argument expressions to
+   __wtc_check_os_f (clone.c spawn_count_check); __wtc_check_f, the struct's copies, is
+   left to a --check build's callee checking its own (__wtc_self). */
 static void emit_check(Cg *cg, RecFn *f)
 {
     FILE *o = cg->out;
     const char *inl = "static inline __attribute__((always_inline, unused))";
     char *ret = marshal_ret_type(cg, f);
-    Str os = {0}, os_params = {0}, known = {0}, init = {0};
+    Str known = {0}, init = {0};
+    const char **names = ast_alloc((size_t)f->nparams * sizeof *names + 1);
+    const char **fields = ast_alloc((size_t)f->nparams * sizeof *fields + 1);
     for (int i = 0; i < f->nparams; i++) {
         RecParam *p = &f->params[i];
         str_printf(&init, "%s%s", i ? ", " : "", p->name);
-        if (!p->is_ptr)
-            continue;
-        str_printf(&os, "%sWTC_OBJSIZE(__wtc_a->%s)", p->buf ? ", " : "", p->name);
-        str_printf(&os_params, "%sWTC_OBJSIZE(%s)", p->buf ? ", " : "", p->name);
-        str_printf(&known, "%s__wtc_os[%d] != WTC_UNKNOWN_SIZE", p->buf ? " || " : "", p->buf);
+        names[i] = p->name;
+        fields[i] = cg_fmt("__wtc_a->%s", p->name);
+        if (p->is_ptr)
+            str_printf(&known, "%s__wtc_os[%d] != WTC_UNKNOWN_SIZE", p->buf ? " || " : "",
+                       p->buf);
     }
+    char *os = marshal_objsizes(f, fields), *os_params = marshal_objsizes(f, names);
     const char *ask = cg->opt && cg->opt->check ? "1" : known.s;
     fprintf(o, "%s void __wtc_check_os_%s(const __wtc_args_%s *__wtc_a, "
             "const unsigned long *__wtc_os, const char *__wtc_where)\n"
@@ -127,11 +140,11 @@ static void emit_check(Cg *cg, RecFn *f)
     fprintf(o, "%s void __wtc_check_%s(const __wtc_args_%s *__wtc_a, const char *__wtc_where)\n"
             "{\n    unsigned long __wtc_os[%d] = { %s };\n"
             "    __wtc_check_os_%s(__wtc_a, __wtc_os, __wtc_where);\n}\n",
-            inl, f->name, f->name, f->nbufs, os.s, f->name);
+            inl, f->name, f->name, f->nbufs, os, f->name);
     fprintf(o, "%s %s __wtc_call_%s(%s, const char *__wtc_where)\n{\n"
             "    unsigned long __wtc_os[%d] = { %s };\n"
             "    %s\n    __wtc_check_os_%s(&__wtc_a, __wtc_os, __wtc_where);\n", inl, ret,
-            f->name, marshal_param_list(cg, f, false), f->nbufs, os_params.s,
+            f->name, marshal_param_list(cg, f, false), f->nbufs, os_params,
             marshal_args_decl(f, "__wtc_a", init.s), f->name);
     if (f->is_void)
         fprintf(o, "    wtc_call(&__wtc_fn_%s, &__wtc_a, 0);\n}\n", f->name);

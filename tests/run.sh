@@ -28,8 +28,8 @@
 #           Each also runs in dynamic and steal modes at -n 5, 8 and 16 (simple at 16),
 #           with 2 masters, with batches, with the --wtc- options after its own
 #           arguments, and in simple mode at -n 5 with the big jobs' routes
-#           (WTC_BCAST=tree). Programs run in WTC_TEST_JOBS shards side by side; each shard's
-#           lines are printed together when all have ended.
+#           (WTC_BCAST=tree). Programs run in WTC_TEST_JOBS shards side by side; each
+#           shard's lines are printed together when all have ended.
 
 cd "$(dirname "$0")/.." || exit 2
 

@@ -436,8 +436,8 @@ int wtcp_end_barrier(const wtcp_mode *mode, int P);
 int wtcp_end_to(int r, int P, int *kids);
 /* The rank from which rank r receives REGION_END (-1 for rank 0). */
 int wtcp_end_from(int r, int P);
-/* The barrier of a region that ends with one (wtcp_end_barrier), as the runtime's MPI_Ibarrier runs it
-   (MPICH: dissemination): ceil(log2 P) rounds; in round k rank r sends one empty
+/* The barrier of a region that ends with one (wtcp_end_barrier), as the runtime's
+   MPI_Ibarrier runs it (MPICH: dissemination): ceil(log2 P) rounds; in round k rank r sends one empty
    message to (r + 2^k) mod P and waits for one from (r - 2^k) mod P; it starts round
    k+1 when round k's has come, and leaves after the last. */
 int wtcp_barrier_rounds(int P);

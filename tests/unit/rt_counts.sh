@@ -1,8 +1,8 @@
 #!/bin/sh
 # Element counts larger than their buffers (doc/wtcc.md "Checking element counts"):
 # tests/unit/rt_counts.wtc in each of its cases, built normally and with wtcc --check,
-# at -n 1..3 (and the root's cases built with -fsanitize=address). A case that must be caught stops with status 2 and one error naming the
-# call's file:line (where there is one), the function and the argument, before any
+# at -n 1..3 (and the root's cases built with -fsanitize=address). A case that must be
+# caught stops with status 2 and one error naming the call's file:line (where there is one), the function and the argument, before any
 # memory is corrupted; the correct program runs in both builds. Then every sample and
 # every tests/run program built with --check prints its expected output (no false
 # alarm) at -n 1 and 3. And where the way out hangs (MPI_Abort that never returns),
@@ -94,18 +94,19 @@ fi
 # escapes, gcc could not tell under AddressSanitizer: the root-heap and root-array cases
 # ran on (status 0), and the spawn's callee wrote past the array (ASan's report, 1)
 if [ -z "$SAN" ]; then
+    export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0:verify_asan_link_order=0}
     for san in "" -fsanitize=address; do
         label="a spawn point in main${san:+ built with $san}, -n 2"
         if $RT_WTCC $san --no-predict tests/unit/rt_counts_par.wtc -o "$RT_OUT/counts_par" \
             >"$RT_STDERR" 2>&1; then
             RT_RC=0
-            ASAN_OPTIONS=detect_leaks=0:verify_asan_link_order=0 timeout "$RT_TIMEOUT" \
-                mpiexec -n 2 "$RT_OUT/counts_par" bad >"$RT_STDOUT" 2>"$RT_STDERR" || RT_RC=$?
+            timeout "$RT_TIMEOUT" mpiexec -n 2 "$RT_OUT/counts_par" bad \
+                >"$RT_STDOUT" 2>"$RT_STDERR" || RT_RC=$?
             if [ "$RT_RC" = 2 ] &&
                 grep -q "fatal: .*rt_counts_par.wtc:23: call of fill: argument 'a' (out: a\[m\]) has 501 elements" "$RT_STDERR"
             then rt_pass "$label: caught"
             else rt_fail "$label: caught" "status $RT_RC: $(head -2 "$RT_STDERR")"; fi
-            ASAN_OPTIONS=detect_leaks=0:verify_asan_link_order=0 rt_run 2 "$RT_OUT/counts_par"
+            rt_run 2 "$RT_OUT/counts_par"
             rt_expect "$label: the right counts run" 0 "499"
         else
             rt_fail "build rt_counts_par.wtc $san" "$(head -3 "$RT_STDERR")"
@@ -115,8 +116,8 @@ if [ -z "$SAN" ]; then
         >"$RT_STDERR" 2>&1; then
         for c in root-heap root-array; do
             RT_RC=0
-            ASAN_OPTIONS=detect_leaks=0:verify_asan_link_order=0 timeout "$RT_TIMEOUT" \
-                "$RT_OUT/counts_asan" $c 10000 >"$RT_STDOUT" 2>"$RT_STDERR" || RT_RC=$?
+            timeout "$RT_TIMEOUT" "$RT_OUT/counts_asan" $c 10000 >"$RT_STDOUT" \
+                2>"$RT_STDERR" || RT_RC=$?
             if [ "$RT_RC" = 2 ] && grep -q "fatal: .*call of fill: argument 'a'" "$RT_STDERR"
             then rt_pass "-fsanitize=address build, $c: caught"
             else rt_fail "-fsanitize=address build, $c: caught" "status $RT_RC"; fi
