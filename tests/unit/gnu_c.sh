@@ -1,4 +1,5 @@
 #!/bin/sh
+# timing: none
 # gnu_c.sh - C that gcc -std=gnu11 accepts must build with wtcc and run: each
 # tests/gnu/X.wtc prints "ok" alone and under mpiexec -n 2, and its predictor runs;
 # deep nesting as gcc takes it.
