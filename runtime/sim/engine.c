@@ -1435,9 +1435,9 @@ static double drawn_factor(const sim_machine *m, int key, unsigned seed)
    keeps its own): a draw moves work between ranks, never adds any, so no run beats the
    recorded work spread evenly (speed_draws in tests/unit/sim_engine.c). A draw of the
    ranks' speeds and of the messages' costs (draw_machine) is what makes two runs of the
-   program differ, and the median over draws (sim_run_timeline) what keeps a
-   prediction from flipping between two outcomes on timings recorded a fraction of a
-   per cent apart. */
+   program differ, and the mean over draws (sim_run_timeline) what keeps a prediction
+   from flipping between two outcomes on timings recorded a fraction of a per cent
+   apart. */
 static void rank_speeds(sim *S)
 {
     double sum = 0;
@@ -1817,68 +1817,74 @@ static void draws_run(draws *d)
         pthread_join(th[i], NULL);
 }
 
-/* The median of v[0..n) (the run with (n - 1) / 2 runs faster than it, ties by draw),
-   with the fastest and slowest time; -1 when a simulation failed (time NAN). */
-static int draws_median(const sim_result *v, int n, double *lo, double *hi)
+/* The mean time of v[0..n), the fastest and slowest, and the run nearest the mean (ties
+   by draw), or -1 when a simulation failed (time NAN). */
+static int draws_mean(const sim_result *v, int n, double *mean, double *lo, double *hi)
 {
-    int med = 0;
+    int near = 0;
+    double sum = 0;
     for (int k = 0; k < n; k++) {
-        int below = 0;
         if (isnan(v[k].time))
             return -1;
-        for (int j = 0; j < n; j++)
-            below += v[j].time < v[k].time || (v[j].time == v[k].time && j < k);
-        if (below == (n - 1) / 2)
-            med = k;
+        sum += v[k].time;
     }
-    *lo = *hi = v[med].time;
-    for (int k = 0; k < n; k++) {
+    *mean = sum / n;
+    *lo = *hi = v[0].time;
+    for (int k = 1; k < n; k++) {
         *lo = v[k].time < *lo ? v[k].time : *lo;
         *hi = v[k].time > *hi ? v[k].time : *hi;
+        if (fabs(v[k].time - *mean) < fabs(v[near].time - *mean))
+            near = k;
     }
-    return med;
+    return near;
 }
 
 /* A setting of several draws (draws_of: victim sequences, ranks' speeds; sim_set_runs)
-   is simulated once per draw, side by side on the host's CPUs: the result is the run of
-   the median time (of an even number the faster of the middle two), with the fastest
-   and slowest beside it, and the messages of all runs in its count of events. The
-   first SIM_RUNS_FIRST draws come first; when they lie within SIM_RUNS_AGREE of each
-   other the setting does not turn on its timings and the rest are not simulated (most
+   is simulated once per draw, side by side on the host's CPUs. Its time is the draws'
+   mean, with the fastest and slowest beside it; its run (per-rank figures, timeline) is
+   the draw nearest the mean, and its count of events the messages of all draws. The
+   mean, not the median: where the runs fall into two groups (a decision that goes one
+   way or the other, e.g. n-queens 14 in dynamic mode at P = 8 with 4 masters on the
+   2004 preset: 0.207 or 0.229 s), the median jumps between the groups as the recording's
+   timings move by a fraction of a per cent, the mean moves with the groups' shares
+   (three recordings in a row: medians 10.3 % apart, means 3.7 %). The first
+   SIM_RUNS_FIRST draws come first; when they lie within SIM_RUNS_AGREE of each other
+   the setting does not turn on its timings and the rest are not simulated (most
    settings: a prediction of Mandelbrot 1024^2 in dynamic mode at P = 1-3 took 3.1 s with
-   7 draws, its rows 0.3 % apart, and 1.1 s with one). Its timeline is the median run's,
-   simulated again (the simulation is deterministic). */
+   7 draws, its rows 0.3 % apart, and 1.1 s with one). Its timeline is that of the run
+   nearest the mean, simulated again (the simulation is deterministic). */
 int sim_run_timeline(const sim_tree *t, const sim_machine *m, sim_setting s,
                      sim_result *r, sim_timeline *tl)
 {
-    int n = draws_of(s, m), med;
+    int n = draws_of(s, m), near;
     sim_result *v;
     long long events = 0;
-    double lo, hi;
+    double mean, lo, hi;
     if (n == 1)
         return run_draw(t, m, s, r, tl);
     v = eng_xrealloc(NULL, (size_t)n * sizeof *v);
     draws d = { t, m, s, v, n > SIM_RUNS_FIRST ? SIM_RUNS_FIRST : n, 0 };
     draws_run(&d);
-    med = draws_median(v, d.n, &lo, &hi);
-    if (med >= 0 && d.n < n && hi - lo > SIM_RUNS_AGREE * v[med].time) {
+    near = draws_mean(v, d.n, &mean, &lo, &hi);
+    if (near >= 0 && d.n < n && hi - lo > SIM_RUNS_AGREE * mean) {
         atomic_store(&d.next, d.n); /* the rest of the draws */
         d.n = n;
         draws_run(&d);
-        med = draws_median(v, n, &lo, &hi);
+        near = draws_mean(v, n, &mean, &lo, &hi);
     }
-    if (med < 0) {
+    if (near < 0) {
         free(v);
         memset(r, 0, sizeof *r);
         return -1;
     }
     for (int k = 0; k < d.n; k++)
         events += v[k].events;
-    *r = v[med];
+    *r = v[near];
     free(v);
-    s.draw = (unsigned)med;
+    s.draw = (unsigned)near;
     if (tl && run_draw(t, m, s, r, tl) < 0)
         return -1;
+    r->time = mean;
     r->runs = d.n;
     r->time_min = lo;
     r->time_max = hi;

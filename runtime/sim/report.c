@@ -266,7 +266,7 @@ static void print_table(FILE *out, int dcol, const row *v, int n, double t1)
     }
 }
 
-/* (slowest - fastest) / median of a row's simulated runs (0: one run). */
+/* (slowest - fastest) / mean of a row's simulated runs (0: one run). */
 static double runs_spread(const sim_result *r)
 {
     return r->runs > 1 && r->time > 0 ? (r->time_max - r->time_min) / r->time : 0;
@@ -320,7 +320,7 @@ static void print_runs(FILE *out, const sim_machine *m, const row *v, int n)
                 int speeds = md->timed && m->speed_spread > 0;
                 if (!(f = open_memstream(&text, &size)))
                     return;
-                fprintf(f, "(%s: each row the median of %d simulated runs", mode_name(mode),
+                fprintf(f, "(%s: each row the mean of %d simulated runs", mode_name(mode),
                         most);
                 if (fewest < most) /* rows stopped after the first draws */
                     fprintf(f, " (%d where the first %d came within %.3g %% of each other)",

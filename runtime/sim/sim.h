@@ -265,16 +265,16 @@ typedef struct sim_setting {
 
 /* How many runs sim_run simulates for a setting of a mode whose thieves choose at
    random or whose decisions follow the timing (draws of victim sequences and of the
-   ranks' speeds, machine key speed_spread), the result being the run of the median
-   time. One run is one draw: the same recording of n-queens 13 gave 0.0111-0.0121 s
+   ranks' speeds, machine key speed_spread), the result's time being their mean, its
+   other figures those of the run nearest the mean. One run is one draw: the same recording of n-queens 13 gave 0.0111-0.0121 s
    at P = 16 and 0.0040-0.0047 s at P = 64 from draw to draw (doc/predictor.md section
    3). Default SIM_RUNS (--wtc-runs). */
 #define SIM_RUNS 7
 #define SIM_RUNS_MAX 1000
-/* The first draws simulated, and how close (a fraction of their median) their slowest
+/* The first draws simulated, and how close (a fraction of their mean) their slowest
    and fastest must be for the rest to be left out: a setting whose first draws agree
-   that well does not turn on its timings, and its median would move by less than
-   that (sim_run_timeline). */
+   that well does not turn on its timings, and its mean would move by less than that
+   (sim_run_timeline). */
 #define SIM_RUNS_FIRST 3
 #define SIM_RUNS_AGREE 0.01
 void sim_set_runs(int runs);
@@ -301,7 +301,7 @@ typedef struct sim_result {
                              t_end; doc/predictor.md section 4) */
     int runs;             /* draws simulated (sim_run: 1 where nothing is drawn, else
                              SIM_RUNS_FIRST when those agreed, else all of them) */
-    double time_min, time_max; /* the fastest and slowest of them (time: the median) */
+    double time_min, time_max; /* the fastest and slowest of them (time: their mean) */
 } sim_result;
 
 /* Simulates every region of t (sim_tree_finish done) under one setting on machine m,

@@ -3,12 +3,13 @@
 # setting of a mode whose decisions follow the timing (dynamic, steal) with two or more
 # workers is simulated --wtc-runs times (default 7), each rank in each run (draw) at
 # its own speed within the machine's speed_spread (default 3 %), and a steal setting
-# with three or more workers also with other victims; its row is the run of the median
-# time; CSV and JSON give the count and the spread, the table a paragraph under it.
+# with three or more workers also with other victims; its row's time is their mean, its
+# other figures the run's nearest the mean; CSV and JSON give the count and the spread,
+# the table a paragraph under it.
 # One run where nothing is drawn (simple; speed_spread = 0 and at most one victim) or
 # where the decision log is open (draw 0: the runtime's sequence, the recorded speeds).
 # The draws run on threads and the result is the same every time; --wtc-trace shows
-# the median's run.
+# the run nearest the mean.
 . tests/unit/sim_common.inc
 [ -x bin/wtcc ] || { bad "bin/wtcc ${SIM_CFLAGS:-} missing: run make"; exit 1; }
 bin/wtcc ${SIM_CFLAGS:-} samples/nqueens.wtc -o $OUT/runs_nq >$OUT/runs_nq.build 2>&1 \
@@ -72,16 +73,28 @@ cmp -s $OUT/runs_a.csv $OUT/runs_b.csv \
     && pass "the same report twice from a profile (draws on threads)" \
     || bad "two reports differ: $(diff $OUT/runs_a.csv $OUT/runs_b.csv | head -4)"
 
-# the median lies between the fastest and the slowest, and so does draw 0 (--wtc-runs=1)
+# the mean lies between the fastest and the slowest, and so does draw 0 (--wtc-runs=1)
 pred json >$OUT/runs.json
 one=$(pred csv --wtc-runs=1 | col predicted_s | awk '$1 == "steal" && $2 == 16 { print $3 }')
-python3 - "$OUT/runs.json" "${one:-0}" <<'EOF' && pass "fastest <= median <= slowest, draw 0 ($one s) among them" || bad "JSON: $(head -c 300 $OUT/runs.json)"
+python3 - "$OUT/runs.json" "${one:-0}" <<'EOF' && pass "fastest <= mean <= slowest, draw 0 ($one s) among them" || bad "JSON: $(head -c 300 $OUT/runs.json)"
 import json, sys
 d = json.load(open(sys.argv[1]))
 s = [x for x in d["settings"] if x["mode"] == "steal" and x["procs"] == 16][0]
 one = float(sys.argv[2])
 ok = s["runs"] == 7 and s["fastest_s"] <= s["predicted_s"] <= s["slowest_s"] \
      and s["fastest_s"] < s["slowest_s"] and s["fastest_s"] <= one <= s["slowest_s"]
+sys.exit(0 if ok else 1)
+EOF
+# with two runs the row is their mean, not either run (a median of two would be the
+# faster): draw 0 is one of them, and fastest + slowest = 2 x the row
+pred json --wtc-runs=2 >$OUT/runs2.json
+python3 - "$OUT/runs2.json" "${one:-0}" <<'EOF' && pass "--wtc-runs=2: the row is the two runs' mean" || bad "--wtc-runs=2: $(head -c 300 $OUT/runs2.json)"
+import json, sys
+d = json.load(open(sys.argv[1]))
+s = [x for x in d["settings"] if x["mode"] == "steal" and x["procs"] == 16][0]
+one, lo, hi, t = float(sys.argv[2]), s["fastest_s"], s["slowest_s"], s["predicted_s"]
+near = lambda a, b: abs(a - b) <= 1e-6 * max(abs(a), abs(b))
+ok = s["runs"] == 2 and lo < hi and near(lo + hi, 2 * t) and (near(one, lo) or near(one, hi))
 sys.exit(0 if ok else 1)
 EOF
 three=$(pred csv --wtc-runs=3 | col runs | awk '$1 == "steal" && $2 == 16 { print $3 }')
@@ -96,22 +109,25 @@ dec=$(WTC_DECISIONS=$OUT/runs_dec.txt timeout 120 $OUT/runs_nq.predict \
     && pass "with WTC_DECISIONS: one run, the runtime's sequence ($dec s)" \
     || bad "WTC_DECISIONS: '$dec' s against draw 0 '$one' s"
 
-# --wtc-trace shows the median's run: its last event is the row's predicted time
+# --wtc-trace shows the run nearest the mean: its last event lies between the fastest
+# and the slowest run, no further from the row's time than half their distance
 timeout 120 $OUT/runs_nq.predict --wtc-profile=$OUT/runs_nq.prof --wtc-procs=16 \
     --wtc-modes=steal --wtc-machine=ethernet-10g-mpich --wtc-trace=$OUT/runs_trace.json \
-    --wtc-format=csv >$OUT/runs_t.csv 2>/dev/null
-med=$(col predicted_s <$OUT/runs_t.csv | awk '{ print $3 }')
-python3 - "$OUT/runs_trace.json" "${med:-0}" <<'EOF2' && pass "the trace is the median run's (ends at $med s)" || bad "trace end against predicted $med s"
+    --wtc-format=json >$OUT/runs_t.json 2>/dev/null
+python3 - "$OUT/runs_trace.json" "$OUT/runs_t.json" <<'EOF2' && pass "the trace is the run nearest the mean: it ends between the fastest and slowest runs, within half their distance of the row" || bad "trace end against the row: $(head -c 300 $OUT/runs_t.json)"
 import json, sys
 ev = json.load(open(sys.argv[1]))["traceEvents"]
 end = max(e.get("ts", 0) for e in ev) * 1e-6
-sys.exit(0 if abs(end - float(sys.argv[2])) <= 1e-6 * max(1.0, end) + 1e-9 else 1)
+s = json.load(open(sys.argv[2]))["settings"][0]
+t, lo, hi = s["predicted_s"], s["fastest_s"], s["slowest_s"]
+eps = 1e-6 * max(1.0, end) + 1e-9
+sys.exit(0 if lo < hi and lo - eps <= end <= hi + eps and abs(end - t) <= (hi - lo) / 2 + eps else 1)
 EOF2
 
 # the table says it under the rows (its words wrapped anywhere: where a row stopped at 3
 # runs the paragraph says so, and "each rank runs" ended a line)
 pred table >$OUT/runs_table.txt
-grep -q '^(steal: each row the median of 7 simulated runs' $OUT/runs_table.txt &&
+grep -q '^(steal: each row the mean of 7 simulated runs' $OUT/runs_table.txt &&
     sed -n '/^(steal: each row/,/)$/p' $OUT/runs_table.txt | tr '\n' ' ' |
         grep -q 'P = 2 [0-9.]* %, *P = 16 [0-9.]* %) *$' &&
     sed -n '/^(steal: each row/,/)$/p' $OUT/runs_table.txt | tr '\n' ' ' | tr -s ' ' |
