@@ -16,8 +16,10 @@
  * from the captures and timed, and the other leaves are interpolated (sim/sample.c).
  * Knowing every leaf before choosing means the sample is spread evenly over the whole
  * allocation order and can grow until the bootstrap is satisfied. */
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -2472,7 +2474,6 @@ static void measure_spawn_cost(void)
 /* The recorder's state before anything runs: clocks, costs, seed, memory limit. */
 static void record_init(const wtc_program *prog)
 {
-    const char *mem = getenv("WTC_PREDICT_MEM_MB");
     R.prog = prog;
     for (int k = 0; k < prog->nshared; k++) {
         size_t n = strlen(R.smp.shared);
@@ -2485,20 +2486,52 @@ static void record_init(const wtc_program *prog)
     R.stdin_at = fstat(0, &R.stdin_id) == 0 && S_ISREG(R.stdin_id.st_mode)
                      ? lseek(0, 0, SEEK_CUR) : -1;
     R.pid = getpid();
-    R.seed = getenv("WTC_PREDICT_SEED") ? strtoull(getenv("WTC_PREDICT_SEED"), NULL, 0) : 0x5eed;
     R.t_start = wtcrt_now();
     measure_timer_cost();
     measure_spawn_cost();
-    R.cap_limit = (size_t)(mem && atol(mem) > 0 ? atol(mem) : 1024) << 20;
     sim_tree_init(&R.tree);
 }
 
-/* What can fail is checked before the program runs: the machine file (read here, into
-   R.machine), WTC_DECISIONS, and the files asked for (as the program checks its trace).
-   0, or -1 when said. */
+/* The number in environment variable name, unset or empty: def; a decimal number, or
+   with hex a 0x and hex digits, from 1 (0 with zero) to max, else -1 with a message. A
+   seed of 010 was octal 8, 'abc' 0, a memory limit of '1e9' 1 MB, and 17592186044416
+   MB (2^44) shifted to 0 bytes, a chunk per leaf task: all silently (a helper's bug
+   hunt). */
+static int env_number(const char *argv0, const char *name, int hex, int zero,
+                      unsigned long long max, unsigned long long def, unsigned long long *v)
+{
+    const char *s = getenv(name), *d;
+    char *end;
+    int base = 10;
+    *v = def;
+    if (!s || !*s)
+        return 0;
+    d = s;
+    if (hex && s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
+        d = s + 2, base = 16;
+    errno = 0;
+    *v = strtoull(d, &end, base);
+    if (!(base == 16 ? isxdigit((unsigned char)*d) : isdigit((unsigned char)*d)) || *end ||
+        errno || *v > max || (*v == 0 && !zero)) {
+        fprintf(stderr, "%s: error: %s=%s: expected %s from %d to %llu\n", argv0, name, s,
+                hex ? "a decimal number or 0x and hex digits" : "a decimal number", !zero,
+                max);
+        return -1;
+    }
+    return 0;
+}
+
+/* What can fail is checked before the program runs: the environment's numbers, the
+   machine file (read here, into R.machine), WTC_DECISIONS, and the files asked for (as
+   the program checks its trace). 0, or -1 when said. */
 static int check_before_run(const char *argv0)
 {
     char err[1024];
+    unsigned long long mb;
+    if (env_number(argv0, "WTC_PREDICT_SEED", 1, 1, ULLONG_MAX, 0x5eed, &R.seed) < 0 ||
+        env_number(argv0, "WTC_PREDICT_MEM_MB", 0, 0, SIZE_MAX >> 20, 1024, &mb) < 0)
+        return -1;
+    R.cap_limit = (size_t)mb << 20;
     if (sim_machine_find(R.opt.machine, &R.machine, err, sizeof err) < 0) {
         fprintf(stderr, "%s: error: %s\n", argv0, err);
         return -1;
