@@ -175,21 +175,27 @@ static int opt_modes(const opt_arg *a)
     sim_opts *o = a->o;
     char *err = a->err;
     size_t errsz = a->errsz;
-    char buf[64], *tok, *save;
+    char *buf, *tok, *save;
     int any = 0;
     if (list_has_empty(s)) /* 'steal,' was taken as 'steal' */
         return fail(err, errsz, "--wtc-modes: bad list '%s' (%s, separated by single "
                     "commas)", s, wtcp_mode_list());
-    snprintf(buf, sizeof buf, "%s", s);
+    /* the whole list: a copy into 64 bytes dropped what followed silently (a list of 68
+       characters ending in ',steal' simulated no steal mode: a helper's bug hunt) */
+    if (!(buf = strdup(s)))
+        return fail(err, errsz, "--wtc-modes: out of memory");
     memset(o->modes, 0, sizeof o->modes);
     for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
         const wtcp_mode *m = wtcp_mode_named(tok);
-        if (!m || m->id < 1 || m->id > SIM_NMODES)
-            return fail(err, errsz, "--wtc-modes: unknown mode '%s' (%s)", tok,
-                        wtcp_mode_list());
+        if (!m || m->id < 1 || m->id > SIM_NMODES) {
+            fail(err, errsz, "--wtc-modes: unknown mode '%s' (%s)", tok, wtcp_mode_list());
+            free(buf);
+            return -1;
+        }
         o->modes[m->id] = 1;
         any = 1;
     }
+    free(buf);
     if (!any)
         return fail(err, errsz, "--wtc-modes: no mode given (%s)", wtcp_mode_list());
     return 0;
@@ -245,17 +251,22 @@ static int opt_depth(const opt_arg *a)
     sim_opts *o = a->o;
     char *err = a->err;
     size_t errsz = a->errsz;
-    char buf[512], *tok, *save;
-    snprintf(buf, sizeof buf, "%s", s);
+    char *buf, *tok, *save;
+    /* the whole list (a copy into 512 bytes cut '1,1,...,1,12' to depth 1 alone) */
+    if (!(buf = strdup(s)))
+        return fail(err, errsz, "--wtc-depth: out of memory");
     o->ndepth = 0;
     for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-        if (o->ndepth == SIM_MAXLIST)
+        if (o->ndepth == SIM_MAXLIST) {
+            free(buf);
             return fail(err, errsz, "--wtc-depth: more than %d values", SIM_MAXLIST);
+        }
         if ((o->depth[o->ndepth++] = wtcrt_parse_depth(tok)) < 0)
             break;
         if (in_list(o->depth, o->ndepth - 1, o->depth[o->ndepth - 1]))
             o->ndepth--; /* one depth, once */
     }
+    free(buf);
     if (o->ndepth == 0 || o->depth[o->ndepth - 1] < 0 || list_has_empty(s))
         return fail(err, errsz, "--wtc-depth: bad list '%s' (depths from 0 to %d separated "
                     "by commas)", s, WTCRT_MAX_DEPTH);
