@@ -247,6 +247,38 @@ int wtcrt_check_writable(const char *path)
     return 0;
 }
 
+/* The directory of path (resolved) and its last name into buf: "" when the directory
+   cannot be resolved. */
+static void where_named(const char *path, char *buf, size_t size)
+{
+    char dir[PATH_MAX], real[PATH_MAX];
+    const char *slash = strrchr(path, '/'), *base = slash ? slash + 1 : path;
+    size_t n = slash ? (size_t)(slash - path) : 1;
+    buf[0] = 0;
+    if (n >= sizeof dir)
+        return;
+    if (slash)
+        snprintf(dir, sizeof dir, "%.*s", n ? (int)n : 1, n ? path : "/");
+    else
+        snprintf(dir, sizeof dir, ".");
+    if (realpath(dir, real))
+        snprintf(buf, size, "%s/%s", real, base);
+}
+
+int wtcrt_same_file(const char *a, const char *b)
+{
+    struct stat sa, sb;
+    char ra[2 * PATH_MAX], rb[2 * PATH_MAX];
+    int ea = stat(a, &sa) == 0, eb = stat(b, &sb) == 0;
+    if (ea && eb)
+        return S_ISREG(sa.st_mode) && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+    if (ea || eb)
+        return 0;
+    where_named(a, ra, sizeof ra);
+    where_named(b, rb, sizeof rb);
+    return ra[0] && strcmp(ra, rb) == 0;
+}
+
 /* Writes a file through body(f, ctx) into a temporary file beside path, then renames
    it into place: a reader never sees half a file (out_target: a device is written
    into). */

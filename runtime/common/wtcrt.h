@@ -274,6 +274,12 @@ void wtcrt_locale_end(locale_t old);
    waste it. Returns 0, or -1 with errno set. */
 int wtcrt_check_writable(const char *path);
 
+/* Whether paths a and b name one file: the same regular file, or where neither exists
+   yet the same name in the same directory. Devices and FIFOs are never one file (two
+   outputs into /dev/null are fine). Two outputs of one run, or an output and a file the
+   run reads, must not be one: the last written replaced the other. */
+int wtcrt_same_file(const char *a, const char *b);
+
 /* Writes Chrome trace-event JSON, one lane per rank, atomically (temp file + rename);
    'name' names the process (the program's run, or the predicted one). Returns 0, or -1
    with errno set. */

@@ -1442,13 +1442,18 @@ static int opts_check(wtcrt_rt *rt, char *err, size_t errsz)
 }
 
 /* --wtc-trace=FILE: rank 0 makes sure FILE can be written before the run, not after
-   it; every rank learns the answer. 0, or -1 with err set. */
+   it, and is not the profile of --wtc-auto (the trace replaced it, status 0: a helper's
+   bug hunt); every rank learns the answer. 0, or -1 with err set. */
 static int trace_check(wtcrt_rt *rt, char *err, size_t errsz)
 {
     int bad = 0;
     if (!rt->opt.trace)
         return 0;
-    if (rt->rank == 0 && wtcrt_check_writable(rt->opt.trace) < 0) {
+    if (rt->rank == 0 && rt->opt.autof && wtcrt_same_file(rt->opt.trace, rt->opt.autof)) {
+        bad = EEXIST;
+        snprintf(err, errsz, "wtc: error: --wtc-trace=%s and --wtc-auto=%s name one file: "
+                 "the trace would replace the profile", rt->opt.trace, rt->opt.autof);
+    } else if (rt->rank == 0 && wtcrt_check_writable(rt->opt.trace) < 0) {
         bad = errno ? errno : EIO;
         snprintf(err, errsz, "wtc: error: --wtc-trace=%s: cannot write it: %s",
                  rt->opt.trace, strerror(bad));

@@ -2521,6 +2521,32 @@ static int env_number(const char *argv0, const char *name, int hex, int zero,
     return 0;
 }
 
+/* No two outputs are one file, and no output is a file the prediction reads (the
+   machine file; the profile, which --wtc-save-profile may write again: it is read
+   first): --wtc-trace=F --wtc-plot=F kept the plot alone, --wtc-trace=P.prof
+   --wtc-profile=P.prof replaced the profile by a trace, with status 0 (a helper's bug
+   hunt). 0, or -1 when said. */
+static int one_file_twice(const char *argv0)
+{
+    static const char *const name[] = { "--wtc-trace", "--wtc-plot", "--wtc-save-profile",
+                                        "WTC_DECISIONS", "--wtc-profile", "--wtc-machine" };
+    const char *dec = getenv("WTC_DECISIONS");
+    const char *path[6] = { R.opt.trace, R.opt.plot, R.opt.save_profile,
+                            dec && *dec ? dec : NULL, R.opt.profile,
+                            strncmp(R.machine.source, "built-in preset ", 16) != 0
+                                ? R.machine.source : NULL };
+    for (int i = 0; i < 4; i++) /* an output against every later name */
+        for (int j = i + 1; j < 6; j++)
+            if (path[i] && path[j] && !(i == 2 && j == 4) && wtcrt_same_file(path[i], path[j])) {
+                fprintf(stderr, "%s: error: %s=%s and %s=%s name one file: %s\n", argv0,
+                        name[i], path[i], name[j], path[j],
+                        j < 4 ? "one output would replace the other"
+                              : "the output would replace what the prediction reads");
+                return -1;
+            }
+    return 0;
+}
+
 /* What can fail is checked before the program runs: the environment's numbers, the
    machine file (read here, into R.machine), WTC_DECISIONS, and the files asked for (as
    the program checks its trace). 0, or -1 when said. */
@@ -2548,7 +2574,7 @@ static int check_before_run(const char *argv0)
             return -1;
         }
     }
-    return 0;
+    return one_file_twice(argv0);
 }
 
 /* The program's standard output goes to /dev/null while it is recorded (the report
