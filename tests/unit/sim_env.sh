@@ -6,11 +6,7 @@
 # octal 8, a memory limit of '1e9' 1 MB and 17592186044416 (2^44 MB) shifted to 0 bytes,
 # a chunk per leaf task: all with status 0 and no word (a helper's bug hunt).
 . tests/unit/sim_common.inc
-[ -x bin/wtcc ] || { bad "bin/wtcc missing: run make"; exit 1; }
-D=$OUT/sim_env
-rm -rf $D && mkdir -p $D
-bin/wtcc ${SIM_CFLAGS:-} samples/nqueens.wtc -o $D/nq >$D/build.txt 2>&1 \
-    || { bad "build: $(cat $D/build.txt)"; exit 1; }
+sim_nq sim_env
 run() { # NAME=VALUE: the predictor with it in its environment
     env "$1" timeout 60 $D/nq.predict --wtc-procs=1,2 --wtc-modes=simple --wtc-error=20 8 \
         >$D/o.txt 2>$D/e.txt

@@ -5,11 +5,7 @@
 # 68 characters ending in ',steal' simulated no steal mode; '1,1,...,1,3' of 513
 # characters simulated depth 1 alone: a helper's bug hunt).
 . tests/unit/sim_common.inc
-[ -x bin/wtcc ] || { bad "bin/wtcc missing: run make"; exit 1; }
-D=$OUT/sim_lists
-rm -rf $D && mkdir -p $D
-bin/wtcc ${SIM_CFLAGS:-} samples/nqueens.wtc -o $D/nq >$D/build.txt 2>&1 \
-    || { bad "build: $(cat $D/build.txt)"; exit 1; }
+sim_nq sim_lists
 run() {
     timeout 60 $D/nq.predict --wtc-procs=2 --wtc-runs=1 --wtc-format=csv "$@" 8 >$D/o.txt 2>$D/e.txt
 }

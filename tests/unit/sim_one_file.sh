@@ -6,11 +6,7 @@
 # the program's --wtc-trace=P --wtc-auto=P did the same, all with status 0 (a helper's
 # bug hunt). --wtc-save-profile may write the profile it reads; /dev/null twice is fine.
 . tests/unit/sim_common.inc
-[ -x bin/wtcc ] || { bad "bin/wtcc missing: run make"; exit 1; }
-D=$OUT/sim_one_file
-rm -rf $D && mkdir -p $D
-bin/wtcc ${SIM_CFLAGS:-} samples/nqueens.wtc -o $D/nq >$D/build.txt 2>&1 \
-    || { bad "build: $(cat $D/build.txt)"; exit 1; }
+sim_nq sim_one_file
 timeout 60 $D/nq.predict --wtc-procs=1,2 --wtc-save-profile=$D/nq.prof 8 >/dev/null 2>$D/e.txt \
     || { bad "recording: $(cat $D/e.txt)"; exit 1; }
 sim_conf $D/m.conf tiny

@@ -7,11 +7,7 @@
 # spawning the next two, made a DAG of 10^12 calls: the predictor simulated it for hours
 # (a helper's bug hunt).
 . tests/unit/sim_common.inc
-[ -x bin/wtcc ] || { bad "bin/wtcc missing: run make"; exit 1; }
-D=$OUT/profile_tree
-rm -rf $D && mkdir -p $D
-bin/wtcc ${SIM_CFLAGS:-} samples/nqueens.wtc -o $D/nq >$D/build.txt 2>&1 \
-    || { bad "build: $(cat $D/build.txt)"; exit 1; }
+sim_nq profile_tree
 cc $CFLAGS -Iruntime -Iruntime/common -o $D/resum tests/unit/profile_resum.c $LIB -lm \
     || { bad "build profile_resum"; exit 1; }
 timeout 60 $D/nq.predict --wtc-procs=1,2 --wtc-save-profile=$D/nq.prof 8 >/dev/null 2>$D/e.txt \
