@@ -6,10 +6,9 @@
 #                                        (a shell pattern: 'err/*', 'run/*par*', ...)
 #   WTC_TEST_QUICK=1 sh tests/run.sh     skip the extras (-n 5, 8, 16, masters,
 #                                        batches)
-#   WTC_TEST_JOBS=1 sh tests/run.sh      the programs, and the unit tests marked
-#                                        "# timing: none", one at a time (default 2
-#                                        side by side; the other unit tests, some
-#                                        timed, always run one at a time)
+#   WTC_TEST_JOBS=1 sh tests/run.sh      the programs one at a time (default 2 side
+#                                        by side; the unit tests, some timed, always
+#                                        run one at a time)
 #
 # Prints one line per test, "[PASS] name" or "[FAIL] name: reason" followed by the
 # first lines of the diff or stderr, and ends with exactly one line "N passed, N failed".
@@ -17,9 +16,7 @@
 # `make clean`, ignored by git).
 #
 # Sections:
-#   unit/   every tests/unit/*.sh, each one test (run from the repository root); a test
-#           whose first lines hold "# timing: none" checks nothing that the host's
-#           load moves, and runs beside another such test (run_unit_tests)
+#   unit/   every tests/unit/*.sh, each one test (run from the repository root)
 #   err/    every tests/err/NAME.wtc must make wtcc exit 1, write no output file, and
 #           print every line of NAME.err somewhere in its stderr; plus generated
 #           inputs: binary garbage, 100000 '(' and '{', two 10 MB files
@@ -99,74 +96,27 @@ describe_status() {
 
 # ---- (a) unit tests ---------------------------------------------------------------
 
-# unit_run T: runs unit test T (standard input /dev/null, as the programs' cases have: a
-# pipe there, make check | tee or a CI runner's, kept sim_unequal's replicas - a
-# predictor records again only where it can read its input again - and failed it);
-# its log, exit status and seconds go to $OUT/unit-NAME.{log,st} and unit-times.txt.
-unit_run() {
-    u=$(basename "$1" .sh)
-    u_t0=$(date +%s)
-    timeout -k 10 300 sh "$1" > "$OUT/unit-$u.log" 2>&1 < /dev/null
-    echo $? > "$OUT/unit-$u.st"
-    echo "$(($(date +%s) - u_t0)) unit/$u" >> "$OUT/unit-times.txt"
-}
-
-# unit_report T: PASS or FAIL for unit test T, from what unit_run left.
-unit_report() {
-    u=$(basename "$1" .sh)
-    st=$(cat "$OUT/unit-$u.st" 2>/dev/null || echo 2)
-    if [ "$st" -eq 0 ]; then
-        pass "unit/$u"
-    else
-        # the test's first failure line in the reason (a log's first lines are often
-        # its passes)
-        why=$(grep -m1 'FAIL' "$OUT/unit-$u.log" | cut -c1-300)
-        fail "unit/$u" "$(describe_status "$st")${why:+: $why}" "$OUT/unit-$u.log"
-    fi
-}
-
-# unit_lane T...: takes the next of the tests T... that no other lane has taken (a
-# directory made under $OUT/unit-lanes: mkdir either makes it or fails, atomically) and
-# runs it, until none is left.
-unit_lane() {
-    for t in "$@"; do
-        mkdir "$OUT/unit-lanes/$(basename "$t" .sh)" 2> /dev/null && unit_run "$t"
-    done
-}
-
-# The unit tests. Those marked "# timing: none" in their first lines (no figure they
-# check moves with the host's load: correctness, error messages, CPU-time counts with a
-# wide margin) run first, WTC_TEST_JOBS lanes side by side, each lane taking the next
-# test not taken; their lines are printed in name order when all have ended. The
-# others - timed, or measuring this host, or checking behaviour on busy cores - then
-# run one at a time with nothing beside them.
 run_unit_tests() {
-    free= timed=
     for t in tests/unit/*.sh; do
         [ -f "$t" ] || continue
-        selected "unit/$(basename "$t" .sh)" || continue
-        if head -n 12 "$t" | grep -q '^# timing: none$'; then
-            free="$free $t"
+        name=unit/$(basename "$t" .sh)
+        selected "$name" || continue
+        log=$OUT/unit-$(basename "$t" .sh).log
+        t0=$(date +%s)
+        # standard input /dev/null, as the programs' cases have: a pipe there (make check
+        # | tee, or a CI runner's) kept sim_unequal's replicas (a predictor records again
+        # only where it can read its input again) and failed it
+        timeout -k 10 300 sh "$t" > "$log" 2>&1 < /dev/null
+        st=$?
+        echo "$(($(date +%s) - t0)) $name" >> "$OUT/unit-times.txt"
+        if [ $st -eq 0 ]; then
+            pass "$name"
         else
-            timed="$timed $t"
+            # the test's first failure line in the reason (a log's first lines are
+            # often its passes)
+            why=$(grep -m1 'FAIL' "$log" | cut -c1-300)
+            fail "$name" "$(describe_status $st)${why:+: $why}" "$log"
         fi
-    done
-    rm -rf "$OUT/unit-lanes"
-    mkdir -p "$OUT/unit-lanes" || exit 2
-    lanes=${WTC_TEST_JOBS:-2}
-    i=0
-    while [ $i -lt "$lanes" ]; do
-        # shellcheck disable=SC2086
-        unit_lane $free &
-        i=$((i + 1))
-    done
-    wait
-    for t in $free $timed; do
-        case " $free " in
-            *" $t "*) ;;
-            *) unit_run "$t" ;;
-        esac
-        unit_report "$t"
     done
 }
 

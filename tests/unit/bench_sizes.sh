@@ -1,5 +1,4 @@
 #!/bin/sh
-# timing: none
 # bench/sizes.inc, the sizes bench/validate and bench/auto.sh run the bench/balance
 # programs at: each program built with its flags and run with its arguments at -n 2
 # (steal mode) must pass its own self-check (OK, no BAD, exit 0) and print its TIME line,

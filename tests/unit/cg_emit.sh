@@ -1,5 +1,4 @@
 #!/bin/sh
-# timing: none
 # The generated C: deterministic, clone structure as designed, compiles cleanly with
 # -Wall -Wextra, and carries line directives so C compiler errors point at the .wtc.
 set -u

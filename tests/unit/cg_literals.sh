@@ -1,5 +1,4 @@
 #!/bin/sh
-# timing: none
 # A raw NUL byte inside a string or character literal (gcc keeps it, with a warning) in
 # code that wtcc re-prints: main, a recursive function's clones, a spawn argument, a par
 # body in main. The program prints the same bytes as the plain C one, in the MPI build

@@ -1,5 +1,4 @@
 #!/bin/sh
-# timing: none
 # Writing a global or dereferencing a global pointer in a recursive function is legal C
 # but cannot be what the user meant on distributed memory: a warning each, with its
 # location, and the program is still built (SPEC 2.4).

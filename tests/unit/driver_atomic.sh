@@ -1,5 +1,4 @@
 #!/bin/sh
-# timing: none
 # driver_atomic.sh - outputs are replaced atomically and temporary files never survive:
 # not after success, not after an input error (the old program stays), not after SIGTERM.
 # Run from the repository root after 'make'. WTCC=path overrides bin/wtcc.

@@ -1,5 +1,4 @@
 #!/bin/sh
-# timing: none
 # C compiler messages about code in recursive functions (wtc/tidy.c): each function is
 # compiled as two clones, yet every message must appear once, under the user's names.
 . tests/unit/driver_lib.inc

@@ -1,5 +1,4 @@
 #!/bin/sh
-# timing: none
 # driver_cli.sh - wtcc's command line: --help, --version and every kind of misuse (SPEC 3).
 # Run from the repository root after 'make'. WTCC=path overrides bin/wtcc.
 . "$PWD/tests/unit/driver_lib.inc"

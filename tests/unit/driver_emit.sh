@@ -1,5 +1,4 @@
 #!/bin/sh
-# timing: none
 # driver_emit.sh - wtcc -E / --emit-c: the generated C goes to stdout or atomically to -o,
 # carries line information back to the .wtc file, and is deterministic (no timestamps).
 # Run from the repository root after 'make'. WTCC=path overrides bin/wtcc.

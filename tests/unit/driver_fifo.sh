@@ -1,5 +1,4 @@
 #!/bin/sh
-# timing: none
 # Inputs that are not regular files must be refused at once, never waited on: a FIFO
 # as the source, a line marker naming a FIFO or /dev/zero (the diagnostic shows the
 # named file's line), a FIFO as the predictor's machine file.

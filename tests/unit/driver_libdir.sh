@@ -1,5 +1,4 @@
 #!/bin/sh
-# timing: none
 # driver_libdir.sh - where wtcc finds lib/wtc: beside itself, or $WTC_LIBDIR; a missing
 # directory or library is a clear error with status 2 (SPEC 3).
 # Run from the repository root after 'make'. WTCC=path overrides bin/wtcc.

@@ -1,5 +1,4 @@
 #!/bin/sh
-# timing: none
 # driver_mpiimpl.sh - wtcc links the runtime of the wrapper's MPI (doc/wtcc.md "One
 # runtime per MPI"): mpicc gets lib/wtc/<its MPI>/libwtcrt_mpi.a; a wrapper of an MPI
 # this wtcc has no runtime for, or a compiler without <mpi.h>, is a clear error with

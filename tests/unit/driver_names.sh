@@ -1,5 +1,4 @@
 #!/bin/sh
-# timing: none
 # driver_names.sh - a source whose name holds a double quote or a backslash builds, runs
 # and is predicted (the generated C wrote the name into a C string unescaped: it did not
 # compile, the error pointing past the file's end; a helper's bug hunt), and the

@@ -1,5 +1,4 @@
 #!/bin/sh
-# timing: none
 # driver_space.sh - file and directory names with spaces and quotes (no shell anywhere),
 # and the default output name (the source's base name, in the current directory).
 # Run from the repository root after 'make'. WTCC=path overrides bin/wtcc.

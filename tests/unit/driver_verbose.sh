@@ -1,5 +1,4 @@
 #!/bin/sh
-# timing: none
 # driver_verbose.sh - wtcc -v prints every command it runs (preprocessor, the MPI program,
 # the predictor), and the pass-through options reach them (SPEC 3).
 # Run from the repository root after 'make'. WTCC=path overrides bin/wtcc.

@@ -1,5 +1,4 @@
 #!/bin/sh
-# timing: none
 # fuzz_smoke.sh - the fuzz target (tests/fuzz/fuzz_parse.c), built with the normal
 # compiler, over its seed corpus and 30 deterministic mutants of each seed: no crash, no
 # hang, every input run, and the seeds that are valid reach the code generator.

@@ -1,5 +1,4 @@
 #!/bin/sh
-# timing: none
 # gnu_c.sh - C that gcc -std=gnu11 accepts must build with wtcc and run: each
 # tests/gnu/X.wtc prints "ok" alone and under mpiexec -n 2, and its predictor runs;
 # deep nesting as gcc takes it.

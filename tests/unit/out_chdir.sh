@@ -1,5 +1,4 @@
 #!/bin/sh
-# timing: none
 # A program that chdir()s before its region (tests/unit/out_chdir.wtc): the files that
 # relative paths in the options name are the directory's it started in, where they were
 # checked before the run. The program's --wtc-trace, the predictor's --wtc-trace,

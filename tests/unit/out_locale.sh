@@ -1,5 +1,4 @@
 #!/bin/sh
-# timing: none
 # A program that calls setlocale(LC_ALL, "") in a locale whose decimal point is a comma
 # (de_DE, made with localedef into tests/out; tests/unit/out_locale.wtc): what the
 # runtimes write after it ran keeps C's numbers. The predictor's JSON did not parse,

@@ -1,5 +1,4 @@
 #!/bin/sh
-# timing: none
 # parse_build.sh - build tests/out/parse_dump (the parser alone + a dump driver).
 #   SAN="-fsanitize=address,undefined" sh tests/unit/parse_build.sh   for a sanitized build
 #   OUT=name to choose the binary's name (default parse_dump)

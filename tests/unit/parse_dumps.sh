@@ -1,5 +1,4 @@
 #!/bin/sh
-# timing: none
 # parse_dumps.sh - the AST dump of each tests/parse/*.wtc that has a NAME.dump.expected
 # file must match it (first line, which counts header items, excluded).
 # Regenerate an expected file after checking the change:  REGEN=1 sh tests/unit/parse_dumps.sh

@@ -1,5 +1,4 @@
 #!/bin/sh
-# timing: none
 # parse_errors.sh - each tests/parse/err_*.wtc must fail with exactly the diagnostics in
 # err_NAME.err (gcc style: file:line:col, source line, caret; several errors per run).
 . tests/unit/parse_lib.inc

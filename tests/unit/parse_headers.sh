@@ -1,5 +1,4 @@
 #!/bin/sh
-# timing: none
 # parse_headers.sh - tests/parse/headers.c (stdio, stdlib, string, math, stdint, stdbool,
 # time, pthread, stdatomic, mpi.h, ... plus tricky C11/GNU C) must parse without a single
 # diagnostic after `mpicc -E`, and the dump must show the expected resolutions and types.

@@ -1,5 +1,4 @@
 #!/bin/sh
-# timing: none
 # parse_robust.sh - no input may crash or hang the parser: empty input, binary garbage,
 # token soup, nesting 100000 deep in every way, a 10 MB file. Each must end with exit
 # status 0 or 1 within the time limit, with a clean message where one is expected, and

@@ -1,5 +1,4 @@
 #!/bin/sh
-# timing: none
 # parse_spans.sh - the byte spans the code generator copies (function definition parts,
 # clauses, par header keywords, statements, calls) must be exact: compare the text they
 # cover with tests/parse/NAME.spans.expected.

@@ -1,5 +1,4 @@
 #!/bin/sh
-# timing: none
 # The MPI runtime against hand-written programs in the generated shape (tests/abi/*.c):
 # results at -n 1,2,3,4,5,8 in both modes, masters 1/2, batch 1/4; exit() in main; the
 # masters warning. Run from the repository root after make. SAN="-fsanitize=..." builds

@@ -1,5 +1,4 @@
 #!/bin/sh
-# timing: none
 # The region start as a collective in the MPI runtime (doc/runtime.md "The region
 # start"): REGION_BEGIN and EXIT take the core's route. First the route itself, counted
 # in --wtc-stats: at -n 8 a region that sends no TASK, with a 1 MiB snapshot (the rule:

@@ -1,5 +1,4 @@
 #!/bin/sh
-# timing: none
 # Buffers of 64 KiB or more travel by reference (doc/runtime.md "Big buffers travel
 # where they lie"): a TASK or RESULT is sent as packed bytes with the big buffers sent
 # straight from where they lie, and received straight where they go, a TASK's into its

@@ -1,5 +1,4 @@
 #!/bin/sh
-# timing: none
 # Element counts larger than their buffers (doc/wtcc.md "Checking element counts"):
 # tests/unit/rt_counts.wtc in each of its cases, built normally and with wtcc --check,
 # at -n 1..3 (and the root's cases built with -fsanitize=address). A case that must be

@@ -1,5 +1,4 @@
 #!/bin/sh
-# timing: none
 # Two workers granted to each other (doc/runtime.md "TASK sends are completed"): a
 # parent that sends a TASK waits until it has left, and above MPI's eager limit it
 # leaves only while its receiver takes it. A dynamic master may grant a worker that is

@@ -1,5 +1,4 @@
 #!/bin/sh
-# timing: none
 # The MPI runtime compiles without a warning in every flavour it is built in, not only
 # in this host's: runtime/mpi/wtc_mpi_impl.h tells SimGrid's SMPI (SMPI_H), Open MPI
 # (OMPI_MAJOR_VERSION) and MPICH apart by their <mpi.h>, and code only one flavour calls

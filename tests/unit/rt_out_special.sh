@@ -1,5 +1,4 @@
 #!/bin/sh
-# timing: none
 # Outputs named by the user that are not regular files (doc/runtime.md "Statistics and
 # traces"): a trace, a plot or a profile written to a symbolic link goes into the file it
 # names (the link stays a link), and one written to a FIFO or a device goes into it (it

@@ -1,5 +1,4 @@
 #!/bin/sh
-# timing: none
 # The host's shared heap (doc/runtime.md "Big buffers stay where they are on one host",
 # runtime/mpi/heap.c): blocks of 64 KiB and more that the program allocates lie in a
 # segment every rank of the host maps at the same address, and a child sent to another

@@ -1,5 +1,4 @@
 #!/bin/sh
-# timing: none
 # stdout of the MPI program: fully buffered when it is not a terminal, as the C library
 # would have it (MPI_Init left it unbuffered: a write per line), and flushed in order
 # before the program ends, whichever way: return from main, exit() in main, exit()

@@ -1,5 +1,4 @@
 #!/bin/sh
-# timing: none
 # Shared bounds (wtc_share_max / wtc_share_min, doc/language.md "Shared bounds"):
 # tests/unit/share.wtc - 40 regions in a row, each checking that every rank's better
 # values reached rank 0 by the region's end (a long max, a double min, an unsigned char

@@ -1,5 +1,4 @@
 #!/bin/sh
-# timing: none
 # One protocol, two executors (STYLE.md habit 11): in simple mode the TASKs that a real
 # run sends (WTC_DECISIONS=FILE, written by the MPI runtime) are the TASKs that the
 # predictor's simulation of its recording sends (WTC_DECISIONS for one setting), as

@@ -1,5 +1,4 @@
 #!/bin/sh
-# timing: none
 # The simulator: hand-computed timelines of small trees in every mode (simple, dynamic,
 # steal), the decision log, conservation on a big random tree, the saturation of a
 # 1,048,576-task farm on the 2004 preset (and its move without o_b*P), and the
