@@ -2361,6 +2361,26 @@ static int finish(void)
     return rc;
 }
 
+/* A program that ended with status N (returned it, or called exit) is predicted as
+   it ran, and a note says so: where tasks were sampled, their results were left
+   unwritten and a self-check may have stopped the run early; where none was, N is the
+   program's own (a usage error ended it before its work: 'recorded: 0 parallel
+   regions', predicted with status 0 and no word, a helper's bug hunt). */
+static void note_status(int exited, int status)
+{
+    char how[48];
+    if (status == 0)
+        return;
+    snprintf(how, sizeof how, exited ? "called exit(%d)" : "returned %d", status);
+    if (R.opt.sample != SIM_SAMPLE_ALL && R.smp.executed < R.smp.leaves)
+        fprintf(stderr, "wtc predict: note: the program %s; sampled tasks leave results "
+                        "unwritten, so if it stopped early, predict with --wtc-sample=all\n",
+                how);
+    else
+        fprintf(stderr, "wtc predict: note: the program %s: the prediction is of the run "
+                        "that ended so\n", how);
+}
+
 /* The program called exit(N): the report is still written (and its failure shows,
    status 2); written, the predictor ends with status 0 as after main's return (it
    ended with N: a script saw the predictor fail where the program's self-check had, on
@@ -2378,12 +2398,7 @@ static void at_exit(int status, void *arg)
     }
     if (sim_exiting)
         return;
-    if (status != 0)
-        fprintf(stderr, "wtc predict: note: the program called exit(%d)%s\n", status,
-                R.opt.sample != SIM_SAMPLE_ALL && R.smp.executed < R.smp.leaves
-                    ? "; sampled tasks leave results unwritten, so if it stopped early, "
-                      "predict with --wtc-sample=all"
-                    : "");
+    note_status(1, status);
     fflush(NULL);
     _exit(0);
 }
@@ -2655,11 +2670,6 @@ int wtc_start(int argc, char **argv, const wtc_program *prog)
     rc = run_user_main(argc, argv);
     if (forked())
         return rc;
-    /* the program's own status is meaningless when tasks were skipped, but a self-check
-       that failed may have cut the run short */
-    if (rc != 0 && R.opt.sample != SIM_SAMPLE_ALL && R.smp.executed < R.smp.leaves)
-        fprintf(stderr, "wtc predict: note: the program returned %d; sampled tasks leave "
-                        "results unwritten, so if it stopped early, predict with "
-                        "--wtc-sample=all\n", rc);
+    note_status(0, rc);
     return finish() < 0 ? 2 : 0;
 }

@@ -3,7 +3,8 @@
 # the report is written and the predictor ends with status 0, as after main's return,
 # with a note naming N (it ended with N: a script took the program's status for the
 # predictor's failure; a helper's bug hunt). exit(0): no note. The program's atexit
-# handler prints: not into the report (it ended the report's JSON).
+# handler prints: not into the report (it ended the report's JSON). main's return of a
+# status other than 0 is noted as well.
 . tests/unit/sim_common.inc
 [ -x bin/wtcc ] || { bad "bin/wtcc missing: run make"; exit 1; }
 bin/wtcc ${SIM_CFLAGS:-} tests/unit/sim_exit.wtc -o $OUT/sim_exit >$OUT/sim_exit.build 2>&1 \
@@ -18,6 +19,15 @@ timeout 60 $OUT/sim_exit.predict --wtc-procs=1,2 0 >$OUT/exit.o 2>$OUT/exit.e; r
     || bad "exit(0): status $rc: $(head -3 $OUT/exit.e)"
 timeout 60 $OUT/sim_exit.predict --wtc-procs=1,2 --wtc-format=csv -1 >$OUT/exit.o 2>$OUT/exit.e; rc=$?
 [ $rc = 0 ] && grep -q '^simple,2,' $OUT/exit.o && ! grep -q 'bye' $OUT/exit.o \
-    && pass "main returns: the atexit handler's line is not in the report" \
-    || bad "atexit: status $rc, $(grep -c bye $OUT/exit.o) lines of the program in the report"
+    && ! grep -q 'note: the program' $OUT/exit.e \
+    && pass "main returns 0: the atexit handler's line is not in the report, no note" \
+    || bad "atexit: status $rc, $(grep -c bye $OUT/exit.o) lines of the program in the report, $(head -2 $OUT/exit.e)"
+# main returns 3 before any region (a usage error): nothing was sampled, so 3 is the
+# program's own; the prediction is of that run, and a note says so (it was predicted
+# with status 0 and no word: 'recorded: 0 parallel regions', a helper's bug hunt)
+timeout 60 $OUT/sim_exit.predict --wtc-procs=1,2 -2 >$OUT/exit.o 2>$OUT/exit.e; rc=$?
+[ $rc = 0 ] && grep -q '^best: ' $OUT/exit.o &&
+    grep -q '^wtc predict: note: the program returned 3: the prediction is of the run that ended so$' $OUT/exit.e \
+    && pass "main returns 3 before its work: report, status 0, a note naming 3" \
+    || bad "main returns 3: status $rc, $(head -3 $OUT/exit.e)"
 exit $fail
