@@ -3,7 +3,8 @@
 # prog.predict's lists are read whole, however long: --wtc-modes was copied into 64
 # bytes and --wtc-depth into 512, so what followed was dropped without a word (a list of
 # 68 characters ending in ',steal' simulated no steal mode; '1,1,...,1,3' of 513
-# characters simulated depth 1 alone: a helper's bug hunt).
+# characters simulated depth 1 alone: a helper's bug hunt). A bad list of numbers is
+# named whole, with where it went wrong.
 . tests/unit/sim_common.inc
 sim_nq sim_lists
 run() {
@@ -29,4 +30,12 @@ run --wtc-modes=simple --wtc-depth=${d}x
 rc=$?
 [ $rc = 2 ] && grep -q "bad list" $D/e.txt && pass "a bad depth after ${#d} characters: refused" \
     || bad "--wtc-depth=1,...,3x: status $rc: $(head -2 $D/e.txt)"
+# a bad list is named whole, and where it went wrong after its start ('1,,2' named
+# ',2' alone)
+run --wtc-procs=1,,2; rc=$?
+[ $rc = 2 ] && grep -q "bad list '1,,2' at ',2' (" $D/e.txt && pass "--wtc-procs=1,,2: named whole, at ',2'" \
+    || bad "--wtc-procs=1,,2: status $rc, $(head -2 $D/e.txt)"
+run --wtc-masters=2,; rc=$?
+[ $rc = 2 ] && grep -q "bad list '2,' at its end (" $D/e.txt && pass "--wtc-masters=2,: named whole, at its end" \
+    || bad "--wtc-masters=2,: status $rc, $(head -2 $D/e.txt)"
 exit $fail
