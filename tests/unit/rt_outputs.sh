@@ -3,7 +3,8 @@
 # exit 0: the program's --wtc-trace file whose directory went away during the run (a
 # path bad from the start is refused before the run: tests/unit/rt_opts.sh), and the
 # predictor's report on a full disk (/dev/full) and its WTC_DECISIONS file (checked
-# before the run). Program: tests/cg/rmdir_main.wtc.
+# before the run). Program: tests/cg/rmdir_main.wtc, built with $SAN when it is set
+# (SAN="-fsanitize=address,undefined" after make asan, as tests/unit/rt_lib.inc has it).
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 out=tests/out/rt_outputs
@@ -11,7 +12,7 @@ rm -rf "$out" && mkdir -p "$out"
 fail=0
 pass() { echo "[PASS] $*"; }
 bad() { echo "[FAIL] $*"; fail=1; }
-bin/wtcc tests/cg/rmdir_main.wtc -o "$out/prog" > "$out/build.log" 2>&1 ||
+bin/wtcc ${SAN:-} tests/cg/rmdir_main.wtc -o "$out/prog" > "$out/build.log" 2>&1 ||
     { bad "build: $(head -3 "$out/build.log")"; exit 1; }
 
 # the trace's directory is removed by main: the run happens, the write fails at the end
