@@ -132,12 +132,15 @@ static int opt_list(const opt_arg *a)
         errno = 0;
         x = strtol(s, &end, 10);
         if (end == s || errno || x < 1 || x > a->opt->max || (*end && *end != ','))
+        {
             /* the whole list, and where it went wrong after its start ('1,,2' named
                ',2' alone: a helper's bug hunt) */
-            return fail(a->err, a->errsz, "%s: bad list '%s'%s%s%s (positive integers up to "
-                        "%d, separated by commas)", a->name, a->v,
-                        s == a->v ? "" : *s ? " at '" : " at its end", s == a->v ? "" : s,
-                        s == a->v || !*s ? "" : "'", a->opt->max);
+            char where[64] = "";
+            if (s != a->v)
+                snprintf(where, sizeof where, *s ? " at '%.40s'" : " at its end", s);
+            return fail(a->err, a->errsz, "%s: bad list '%s'%s (positive integers up to %d, "
+                        "separated by commas)", a->name, a->v, where, a->opt->max);
+        }
         if (*n == SIM_MAXLIST)
             return fail(a->err, a->errsz, "%s: more than %d values", a->name, SIM_MAXLIST);
         if (!in_list(v, *n, (int)x)) /* a value twice is one setting (its rows came twice) */
