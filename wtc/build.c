@@ -197,8 +197,7 @@ static int preprocess_generated(const DrvOptions *o, const Paths *p, const char 
                                 const char *out)
 {
     StrList cmd = {0};
-    sl_push(&cmd, o->mpicc);
-    sl_push(&cmd, "-E");
+    drv_wrap_begin(&cmd, o, WRAP_PREPROCESS);
     if (strcmp(impl, "smpi") == 0)
         sl_push(&cmd, "-DSMPI_HELPERS_H=1"); /* applied in step 1 already (above) */
     sl_push(&cmd, "-std=gnu11");
@@ -208,6 +207,7 @@ static int preprocess_generated(const DrvOptions *o, const Paths *p, const char 
     sl_push(&cmd, p->generated);
     sl_push(&cmd, "-o");
     sl_push(&cmd, out);
+    drv_wrap_end(&cmd, o, WRAP_PREPROCESS);
     return run_compiler("the generated C", &cmd, out, o, p);
 }
 
@@ -223,7 +223,7 @@ static int build_program(const DrvOptions *o, const Paths *p, const char *tmp)
     if ((st = preprocess_generated(o, p, impl, pre)) != DRV_OK)
         return st;
     StrList cmd = {0};
-    sl_push(&cmd, o->mpicc);
+    drv_wrap_begin(&cmd, o, WRAP_LINK);
     sl_push(&cmd, "-Wall"); /* first, so the user's -Wno-... flags win */
     push_compile_flags(&cmd, o, p);
     sl_push(&cmd, pre);
@@ -236,6 +236,7 @@ static int build_program(const DrvOptions *o, const Paths *p, const char *tmp)
         sl_push(&cmd, CHECK_HEAP);
     sl_append(&cmd, &o->link_flags);
     sl_push(&cmd, "-lm");
+    drv_wrap_end(&cmd, o, WRAP_LINK);
     return run_compiler("the program", &cmd, tmp, o, p);
 }
 

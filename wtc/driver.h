@@ -135,6 +135,14 @@ void drv_tidy_messages(const char *in, size_t len, const Paths *p, FILE *out);
 /* The lib/wtc directory: $WTC_LIBDIR, else <dir of this executable>/../lib/wtc. */
 const char *drv_find_libdir(void);
 
+/* ---- wrapper.c ---- */
+/* A command of the MPI wrapper o->mpicc: drv_wrap_begin pushes what runs first (the
+   wrapper, with -E for WRAP_PREPROCESS; or what the wrapper's -show said it runs), the
+   caller its arguments, drv_wrap_end what the wrapper adds after them. */
+enum { WRAP_PREPROCESS, WRAP_LINK };
+void drv_wrap_begin(StrList *cmd, const DrvOptions *o, int kind);
+void drv_wrap_end(StrList *cmd, const DrvOptions *o, int kind);
+
 /* ---- mpiimpl.c ---- */
 /* The MPI runtime archive for o->mpicc's implementation: <libdir>/<impl>/libwtcrt_mpi.a.
    NULL after an error message, with the exit status in *st; *impl: the implementation's

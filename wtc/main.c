@@ -103,8 +103,7 @@ static bool check_libdir(const char *libdir, const DrvOptions *o)
 static char *preprocess(const DrvOptions *o, const Paths *p, int *len, int *st)
 {
     StrList cmd = {0};
-    sl_push(&cmd, o->mpicc);
-    sl_push(&cmd, "-E");
+    drv_wrap_begin(&cmd, o, WRAP_PREPROCESS);
     sl_push(&cmd, "-std=gnu11");
     sl_push(&cmd, "-D__WTCC__=1");
     sl_push(&cmd, drv_format("-I%s/include", p->libdir));
@@ -113,6 +112,7 @@ static char *preprocess(const DrvOptions *o, const Paths *p, int *len, int *st)
     sl_push(&cmd, "-x"); /* gcc would take an unknown suffix for a linker input */
     sl_push(&cmd, "c");
     sl_push(&cmd, o->input);
+    drv_wrap_end(&cmd, o, WRAP_PREPROCESS);
     ToolResult r = drv_run(&cmd, CAPTURE_STDOUT);
     if (r.spawn_errno || r.signal) {
         *st = drv_tool_failed("the preprocessor", &cmd, &r);

@@ -33,14 +33,14 @@ static char *impl_in(const char *out)
 static char *wrapper_impl(const DrvOptions *o, const char *libdir, int *st)
 {
     StrList cmd = {0};
-    sl_push(&cmd, o->mpicc);
-    sl_push(&cmd, "-E");
+    drv_wrap_begin(&cmd, o, WRAP_PREPROCESS);
     sl_push(&cmd, "-P");
     sl_push(&cmd, "-DWTC_MPI_IMPL_PRINT");
     sl_append(&cmd, &o->cpp_flags); /* the user's -I may be where mpi.h is */
     sl_push(&cmd, "-x");
     sl_push(&cmd, "c");
     sl_push(&cmd, drv_format("%s/include/wtc_mpi_impl.h", libdir));
+    drv_wrap_end(&cmd, o, WRAP_PREPROCESS);
     ToolResult r = drv_run(&cmd, CAPTURE_STDOUT);
     if (r.spawn_errno || r.signal) {
         *st = drv_tool_failed("asked which MPI it is", &cmd, &r);
