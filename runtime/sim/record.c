@@ -2362,8 +2362,8 @@ static int finish(void)
 }
 
 /* A program that ended with status N (returned it, or called exit) is predicted as
-   it ran, and a note says so: where tasks were sampled, their results were left
-   unwritten and a self-check may have stopped the run early; where none was, N is the
+   it ran, and a note says so: where leaves were captured or replicated, their results
+   were left unwritten and a self-check may have stopped the run early; where none was, N is the
    program's own (a usage error ended it before its work: 'recorded: 0 parallel
    regions', predicted with status 0 and no word, a helper's bug hunt). */
 static void note_status(int exited, int status)
@@ -2372,9 +2372,14 @@ static void note_status(int exited, int status)
     if (status == 0)
         return;
     snprintf(how, sizeof how, exited ? "called exit(%d)" : "returned %d", status);
-    if (R.opt.sample != SIM_SAMPLE_ALL && R.smp.executed < R.smp.leaves)
-        fprintf(stderr, "wtc predict: note: the program %s; sampled tasks leave results "
-                        "unwritten, so if it stopped early, predict with --wtc-sample=all\n",
+    /* a leaf captured (not run in place) or replicated returned 0 and wrote no out:
+       buffer, whether or not it was then run from its capture for its time: a self-check
+       fails (every sample's did, and was said to have "ended so", 2026-12-03) */
+    long unwritten = R.smp.leaves - R.smp.in_place - R.smp.dear + R.smp.repl_leaves;
+    if (R.opt.sample != SIM_SAMPLE_ALL && unwritten > 0)
+        fprintf(stderr, "wtc predict: note: the program %s, as a self-check does when "
+                        "recorded: leaf tasks not run in place return 0 and write no out: "
+                        "buffer; if it stopped early, predict with --wtc-sample=all\n",
                 how);
     else
         fprintf(stderr, "wtc predict: note: the program %s: the prediction is of the run "
