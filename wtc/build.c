@@ -3,7 +3,7 @@
  *   4. program:     <mpicc> -E ... <name>.c -o <name>.c.i (SMPI: -DSMPI_HELPERS_H), then
  *                   <mpicc> -std=gnu11 -Wall ... <name>.c.i <lib>/<impl>/libwtcrt_mpi.a -lm
  *                   (<impl>: the wrapper's MPI, mpiimpl.c)
- *   5. predictor:   <host cc> -DWTC_PREDICT=1 ... <name>.c <lib>/libwtcrt_sim.a -lm
+ *   5. predictor:   <host cc> -DWTC_PREDICT=1 ... <name>.c <lib>/libwtcrt_sim.a -lm (beside 4)
  *   6. install:     rename the temporaries beside the outputs onto prog.predict, prog
  *
  * The predictor is built with the plain host compiler, not the MPI wrapper, so that it is
@@ -172,20 +172,28 @@ static bool produced(const char *path)
     return stat(path, &st) == 0 && st.st_size > 0;
 }
 
+/* The outcome r of a C compiler command that writes 'target': its messages shown to the
+   user, and an exit status. */
+static int compiler_done(const char *what, const StrList *cmd, const ToolResult *r,
+                         const char *target, const DrvOptions *o, const Paths *p)
+{
+    if (r->out_len)
+        drv_tidy_messages(r->out, r->out_len, p, stderr);
+    if (r->status != 0)
+        return compile_failed(what, cmd, r, o, p);
+    if (produced(target))
+        return DRV_OK;
+    drv_error("'%s' exited successfully but did not write %s", cmd->items[0], what);
+    return DRV_MISUSE;
+}
+
 /* Run one C compiler command whose stderr is shown to the user; it writes 'target'.
    Returns an exit status. */
 static int run_compiler(const char *what, const StrList *cmd, const char *target,
                         const DrvOptions *o, const Paths *p)
 {
     ToolResult r = drv_run(cmd, CAPTURE_STDERR);
-    if (r.out_len)
-        drv_tidy_messages(r.out, r.out_len, p, stderr);
-    if (r.status != 0)
-        return compile_failed(what, cmd, &r, o, p);
-    if (produced(target))
-        return DRV_OK;
-    drv_error("'%s' exited successfully but did not write %s", cmd->items[0], what);
-    return DRV_MISUSE;
+    return compiler_done(what, cmd, &r, target, o, p);
 }
 
 /* Step 4a: the generated C preprocessed once more, into 'out' (a .i): its own directives
@@ -255,8 +263,10 @@ static char *c_string_literal(const char *s)
     return q;
 }
 
-/* Step 5: the predictor into 'tmp': host cc, no MPI. Warnings off: step 4 showed them. */
-static int build_predictor(const DrvOptions *o, const Paths *p, const char *tmp)
+/* Step 5: the predictor's command (into 'tmp'): host cc, no MPI. Warnings off: step 4
+   shows them. */
+static void predictor_command(StrList *cmd_out, const DrvOptions *o, const Paths *p,
+                              const char *tmp)
 {
     StrList cmd = {0};
     sl_push(&cmd, o->host_cc);
@@ -274,7 +284,7 @@ static int build_predictor(const DrvOptions *o, const Paths *p, const char *tmp)
     }
     sl_append(&cmd, &o->link_flags);
     sl_push(&cmd, "-lm");
-    return run_compiler("the predictor", &cmd, tmp, o, p);
+    *cmd_out = cmd;
 }
 
 /* A temporary file beside 'target', or NULL after an error message. */
@@ -297,9 +307,21 @@ int drv_build_and_install(const DrvOptions *o, const Paths *p)
     char *tmp_pred = o->no_predict ? NULL : beside_or_error(predict);
     if (!tmp_prog || (!o->no_predict && !tmp_pred))
         return DRV_MISUSE;
+    /* the predictor compiles beside the program (it needs only the generated C): a build
+       takes the longer of the two, not their sum, where a second core is free; its
+       messages come after the program's, as when they ran one after the other */
+    StrList pcmd = {0};
+    ToolResult pr = {0};
+    char *perr = tmp_path("predictor.err");
+    int ppid = 0;
+    if (!o->no_predict) {
+        predictor_command(&pcmd, o, p, tmp_pred);
+        ppid = drv_start(&pcmd, perr, &pr);
+    }
     int st = build_program(o, p, tmp_prog);
+    drv_finish(ppid, perr, st != DRV_OK, &pr);
     if (st == DRV_OK && !o->no_predict)
-        st = build_predictor(o, p, tmp_pred);
+        st = compiler_done("the predictor", &pcmd, &pr, tmp_pred, o, p);
     if (st != DRV_OK)
         return st;
     /* the predictor first: once the new prog is in place its predictor is too */

@@ -93,8 +93,15 @@ enum { CAPTURE_NONE, CAPTURE_STDOUT, CAPTURE_STDERR };
 /* The tool running now (0 = none), so a signal handler can stop it. */
 extern volatile int drv_child_pid;
 void drv_set_verbose(bool on);
+/* The tool drv_start runs beside it (0 = none). */
+extern volatile int drv_side_pid;
 /* Run argv[0] (searched in PATH) without a shell; capture one stream into memory. */
 ToolResult drv_run(const StrList *argv, int capture);
+/* Start argv[0] in the background, its stderr into err_file; returns its pid, or 0 (r
+   says why). drv_finish waits for it (SIGTERM first if 'stop') and reads err_file into
+   r->out. */
+int drv_start(const StrList *argv, const char *err_file, ToolResult *r);
+void drv_finish(int pid, const char *err_file, bool stop, ToolResult *r);
 /* Explain a tool that could not be started or crashed; returns DRV_MISUSE. */
 int drv_tool_failed(const char *what, const StrList *argv, const ToolResult *r);
 

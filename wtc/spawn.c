@@ -19,6 +19,7 @@
 extern char **environ;
 
 volatile int drv_child_pid;
+volatile int drv_side_pid;
 static bool verbose;
 
 /* -v: print every command before running it. */
@@ -92,7 +93,10 @@ static void wait_child(pid_t pid, ToolResult *r)
             return;
         }
     }
-    drv_child_pid = 0;
+    if (pid == drv_child_pid)
+        drv_child_pid = 0;
+    else
+        drv_side_pid = 0;
     if (WIFEXITED(ws))
         r->status = WEXITSTATUS(ws);
     else {
@@ -140,6 +144,53 @@ ToolResult drv_run(const StrList *argv, int capture)
     }
     wait_child(pid, &r);
     return r;
+}
+
+/* Start argv[0] beside the tool drv_run runs, its stderr into 'err_file'; r->status and
+   r->spawn_errno say whether it started. Returns its pid, or 0. */
+int drv_start(const StrList *argv, const char *err_file, ToolResult *r)
+{
+    *r = (ToolResult){0};
+    if (verbose)
+        print_command(argv);
+    fflush(stdout);
+    fflush(stderr);
+    int fd = open(err_file, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+    if (fd < 0) {
+        r->status = -1;
+        r->spawn_errno = errno;
+        return 0;
+    }
+    posix_spawn_file_actions_t fa;
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_adddup2(&fa, fd, 2);
+    pid_t pid;
+    int err = posix_spawnp(&pid, argv->items[0], &fa, NULL, (char *const *)argv->items,
+                           environ);
+    posix_spawn_file_actions_destroy(&fa);
+    close(fd);
+    if (err) {
+        r->status = -1;
+        r->spawn_errno = err;
+        return 0;
+    }
+    drv_side_pid = pid;
+    return pid;
+}
+
+/* Wait for a tool drv_start started (stop it first if 'stop'); its stderr into r->out. */
+void drv_finish(int pid, const char *err_file, bool stop, ToolResult *r)
+{
+    if (pid <= 0)
+        return;
+    if (stop)
+        kill(pid, SIGTERM);
+    wait_child(pid, r);
+    int fd = open(err_file, O_RDONLY | O_CLOEXEC);
+    if (fd >= 0) {
+        read_all(fd, r);
+        close(fd);
+    }
 }
 
 /* Explain a tool that could not be started or crashed; returns DRV_MISUSE. */

@@ -65,9 +65,11 @@ void tmp_cleanup(void)
 /* SIGINT/SIGTERM/SIGHUP/SIGPIPE: stop the running tool, clean up, die of the signal. */
 static void on_signal(int sig)
 {
-    int child = drv_child_pid;
+    int child = drv_child_pid, side = drv_side_pid;
     if (child > 0)
         kill(child, sig == SIGPIPE ? SIGTERM : sig);
+    if (side > 0)
+        kill(side, sig == SIGPIPE ? SIGTERM : sig);
     tmp_cleanup();
     signal(sig, SIG_DFL);
     raise(sig);
