@@ -76,5 +76,36 @@ st=$?
 ls -A | grep -q wtcc && fail "SIGTERM left a temporary output: $(ls -A)"
 [ -z "$(ls -A "$TMPDIR")" ] || fail "SIGTERM: temporary files left: $(ls -A "$TMPDIR")"
 
+# the predictor compiles beside the program (wtc/build.c): a program that fails to build
+# stops it (wtcc does not wait for it), and SIGTERM stops both, leaving nothing behind
+cat >"$T/slowhost" <<'SH'
+#!/bin/sh
+echo $$ > "$(dirname "$0")/slowhost.pid"
+exec sleep 30
+SH
+chmod +x "$T/slowhost"
+printf 'int main(void) { return no_such_function(); }\n' > undef.wtc
+t0=$(date +%s)
+"$WTCC" --host-cc="$T/slowhost" undef.wtc -o undef 2>err
+st=$? t=$(($(date +%s) - t0))
+[ $st = 1 ] && [ $t -lt 20 ] || fail "a failed program with a slow predictor: status $st after $t s"
+[ ! -e undef ] && [ ! -e undef.predict ] || fail "a failed program left an output: $(ls -A)"
+kill -0 "$(cat "$T/slowhost.pid")" 2>/dev/null && fail "the predictor's compiler still runs"
+rm -f "$T/slowhost.pid"
+"$WTCC" --host-cc="$T/slowhost" fib.wtc -o sig2 &
+pid=$!
+i=0
+while [ ! -s "$T/slowhost.pid" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+kill -TERM $pid
+wait $pid
+st=$?
+[ $st -gt 128 ] || fail "SIGTERM beside the predictor: status $st, expected death by signal"
+sleep 0.2
+kill -0 "$(cat "$T/slowhost.pid" 2>/dev/null)" 2>/dev/null &&
+    fail "SIGTERM: the predictor's compiler still runs"
+[ ! -e sig2 ] && [ ! -e sig2.predict ] || fail "SIGTERM beside the predictor left an output"
+ls -A | grep -q wtcc && fail "SIGTERM beside the predictor left a temporary output: $(ls -A)"
+[ -z "$(ls -A "$TMPDIR")" ] || fail "SIGTERM beside the predictor: temporary files left: $(ls -A "$TMPDIR")"
+
 [ $failed = 0 ] && echo "PASS: driver_atomic"
 exit $failed
