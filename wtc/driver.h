@@ -101,6 +101,9 @@ ToolResult drv_run(const StrList *argv, int capture);
    says why). drv_finish waits for it (SIGTERM first if 'stop') and reads err_file into
    r->out. */
 int drv_start(const StrList *argv, const char *err_file, ToolResult *r);
+/* Send 'sig' to a tool drv_run or drv_start runs, and to what it started (its process
+   group; safe in a signal handler); pid <= 0: nothing. */
+void drv_stop_tool(int pid, int sig);
 void drv_finish(int pid, const char *err_file, bool stop, ToolResult *r);
 /* Explain a tool that could not be started or crashed; returns DRV_MISUSE. */
 int drv_tool_failed(const char *what, const StrList *argv, const ToolResult *r);

@@ -59,6 +59,30 @@ static void print_command(const StrList *argv)
     fflush(stderr);
 }
 
+/* Each tool runs in a process group of its own, so that stopping it stops what it
+   started too: gcc's cc1 and as, or a wrapper script's compiler. Killing gcc alone let
+   its cc1 write its .s into TMPDIR after gcc had removed its temporaries (a SIGTERM
+   while the predictor compiled beside the program, under AddressSanitizer). Its standard
+   input is /dev/null: no tool reads it (every input is a named regular file), and a
+   group other than the terminal's would be stopped reading a terminal. */
+static int spawn_tool(pid_t *pid, const StrList *argv, posix_spawn_file_actions_t *fa)
+{
+    posix_spawn_file_actions_addopen(fa, 0, "/dev/null", O_RDONLY, 0);
+    posix_spawnattr_t at;
+    posix_spawnattr_init(&at);
+    posix_spawnattr_setflags(&at, POSIX_SPAWN_SETPGROUP);
+    posix_spawnattr_setpgroup(&at, 0);
+    int err = posix_spawnp(pid, argv->items[0], fa, &at, (char *const *)argv->items, environ);
+    posix_spawnattr_destroy(&at);
+    return err;
+}
+
+void drv_stop_tool(int pid, int sig)
+{
+    if (pid > 0)
+        kill(-pid, sig); /* its group: spawn_tool */
+}
+
 /* Read everything from 'fd' into r->out until end of file. */
 static void read_all(int fd, ToolResult *r)
 {
@@ -125,8 +149,7 @@ ToolResult drv_run(const StrList *argv, int capture)
         posix_spawn_file_actions_adddup2(&fa, fds[1], capture == CAPTURE_STDOUT ? 1 : 2);
     }
     pid_t pid;
-    int err = posix_spawnp(&pid, argv->items[0], &fa, NULL, (char *const *)argv->items,
-                           environ);
+    int err = spawn_tool(&pid, argv, &fa);
     posix_spawn_file_actions_destroy(&fa);
     if (fds[1] >= 0)
         close(fds[1]);
@@ -165,8 +188,7 @@ int drv_start(const StrList *argv, const char *err_file, ToolResult *r)
     posix_spawn_file_actions_init(&fa);
     posix_spawn_file_actions_adddup2(&fa, fd, 2);
     pid_t pid;
-    int err = posix_spawnp(&pid, argv->items[0], &fa, NULL, (char *const *)argv->items,
-                           environ);
+    int err = spawn_tool(&pid, argv, &fa);
     posix_spawn_file_actions_destroy(&fa);
     close(fd);
     if (err) {
@@ -184,7 +206,7 @@ void drv_finish(int pid, const char *err_file, bool stop, ToolResult *r)
     if (pid <= 0)
         return;
     if (stop)
-        kill(pid, SIGTERM);
+        drv_stop_tool(pid, SIGTERM);
     wait_child(pid, r);
     int fd = open(err_file, O_RDONLY | O_CLOEXEC);
     if (fd >= 0) {

@@ -66,10 +66,8 @@ void tmp_cleanup(void)
 static void on_signal(int sig)
 {
     int child = drv_child_pid, side = drv_side_pid;
-    if (child > 0)
-        kill(child, sig == SIGPIPE ? SIGTERM : sig);
-    if (side > 0)
-        kill(side, sig == SIGPIPE ? SIGTERM : sig);
+    drv_stop_tool(child, sig == SIGPIPE ? SIGTERM : sig);
+    drv_stop_tool(side, sig == SIGPIPE ? SIGTERM : sig);
     tmp_cleanup();
     signal(sig, SIG_DFL);
     raise(sig);
