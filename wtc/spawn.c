@@ -59,6 +59,15 @@ static void print_command(const StrList *argv)
     fflush(stderr);
 }
 
+/* Before a tool starts: its -v line, and our buffered output out first. */
+static void announce(const StrList *argv)
+{
+    if (verbose)
+        print_command(argv);
+    fflush(stdout);
+    fflush(stderr);
+}
+
 /* Each tool runs in a process group of its own, so that stopping it stops what it
    started too: gcc's cc1 and as, or a wrapper script's compiler. Killing gcc alone let
    its cc1 write its .s into TMPDIR after gcc had removed its temporaries (a SIGTERM
@@ -133,10 +142,7 @@ static void wait_child(pid_t pid, ToolResult *r)
 ToolResult drv_run(const StrList *argv, int capture)
 {
     ToolResult r = {0};
-    if (verbose)
-        print_command(argv);
-    fflush(stdout);
-    fflush(stderr);
+    announce(argv);
     int fds[2] = {-1, -1};
     posix_spawn_file_actions_t fa;
     posix_spawn_file_actions_init(&fa);
@@ -174,10 +180,7 @@ ToolResult drv_run(const StrList *argv, int capture)
 int drv_start(const StrList *argv, const char *err_file, ToolResult *r)
 {
     *r = (ToolResult){0};
-    if (verbose)
-        print_command(argv);
-    fflush(stdout);
-    fflush(stderr);
+    announce(argv);
     int fd = open(err_file, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
     if (fd < 0) {
         r->status = -1;
